@@ -1,0 +1,75 @@
+// swift-tools-version:6.1
+import PackageDescription
+
+let package = Package(
+    name: "feedweb",
+    platforms: [.macOS(.v14)],
+    products: [
+        .executable(name: "feedweb", targets: ["feedweb"])
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-collections.git", from: "1.6.0"),
+        .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
+        .package(url: "https://github.com/apple/swift-nio-ssl.git", from: "2.37.6"),
+        .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
+        .package(url: "https://github.com/hummingbird-project/swift-mustache.git", from: "2.1.1"),
+    ],
+    targets: [
+        .systemLibrary(
+            name: "CMicroHTTPD",
+            pkgConfig: "libmicrohttpd",
+            providers: [.apt(["libmicrohttpd-dev"])]
+        ),
+        .target(
+            name: "FeedCore",
+            dependencies: [
+                .product(name: "Collections", package: "swift-collections"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+            ]
+        ),
+        .target(
+            name: "WebUI",
+            dependencies: [
+                "FeedCore",
+                "CMicroHTTPD",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+                .product(name: "Mustache", package: "swift-mustache"),
+            ]
+        ),
+        .executableTarget(
+            name: "feedweb",
+            dependencies: [
+                "WebUI",
+                "FeedCore",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        .testTarget(
+            name: "FeedCoreTests",
+            dependencies: ["FeedCore"],
+            exclude: ["Fixtures"]
+        ),
+        .testTarget(
+            name: "WebUITests",
+            dependencies: ["WebUI", "FeedCore", "TestSupport"]
+        ),
+        .testTarget(
+            name: "FeedwebTests",
+            dependencies: ["feedweb", "FeedCore", "TestSupport"]
+        ),
+        .target(
+            name: "TestSupport",
+            dependencies: ["FeedCore"],
+            path: "Tests/TestSupport"
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)

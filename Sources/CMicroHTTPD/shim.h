@@ -1,0 +1,56 @@
+#ifndef FEEDWEB_CMICROHTTPD_SHIM_H
+#define FEEDWEB_CMICROHTTPD_SHIM_H
+
+#include <stdint.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <sys/types.h>
+#include <sys/socket.h>
+#include <microhttpd.h>
+
+/* Swift cannot call C variadic functions; these inline wrappers give it fixed signatures. */
+
+/** Starts a daemon with every option passed through an MHD_OPTION_ARRAY. */
+static inline struct MHD_Daemon *
+feedweb_mhd_start(unsigned int flags, uint16_t port,
+                  MHD_AccessHandlerCallback handler, void *handler_cls,
+                  struct MHD_OptionItem *options)
+{
+  return MHD_start_daemon(flags, port, NULL, NULL, handler, handler_cls,
+                          MHD_OPTION_ARRAY, options, MHD_OPTION_END);
+}
+
+/** The port the daemon is bound to (useful after binding port 0), or 0. */
+static inline uint16_t
+feedweb_mhd_bound_port(struct MHD_Daemon *daemon)
+{
+  const union MHD_DaemonInfo *info = MHD_get_daemon_info(daemon, MHD_DAEMON_INFO_BIND_PORT);
+  return info == NULL ? 0 : info->port;
+}
+
+/** The number of connections the daemon currently holds. */
+static inline unsigned int
+feedweb_mhd_current_connections(struct MHD_Daemon *daemon)
+{
+  const union MHD_DaemonInfo *info =
+      MHD_get_daemon_info(daemon, MHD_DAEMON_INFO_CURRENT_CONNECTIONS);
+  return info == NULL ? 0 : info->num_connections;
+}
+
+/** The socket of a connection, or -1. */
+static inline int
+feedweb_mhd_connection_fd(struct MHD_Connection *connection)
+{
+  const union MHD_ConnectionInfo *info =
+      MHD_get_connection_info(connection, MHD_CONNECTION_INFO_CONNECTION_FD);
+  return info == NULL ? -1 : info->connect_fd;
+}
+
+/** Formats a libmicrohttpd log message into `buffer`. */
+static inline int
+feedweb_format_log(char *buffer, size_t size, const char *format, va_list ap)
+{
+  return vsnprintf(buffer, size, format, ap);
+}
+
+#endif

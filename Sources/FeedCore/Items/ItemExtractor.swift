@@ -1,0 +1,89 @@
+/// Reads ``FeedItem``s out of a document with a profile, leniently: real feeds send `""`
+/// for empty arrays, numbers where strings are expected, and leave fields out.
+public struct ItemExtractor: Sendable {
+    public let profile: ItemProfile
+
+    public init(profile: ItemProfile) {
+        self.profile = profile
+    }
+
+    /// The items of `document` in feed order; an item whose key repeats an earlier one is
+    /// left out (keys must identify items).
+    public func items(in document: JSONValue) -> [FeedItem] {
+        guard let array = document.value(at: profile.itemsPath)?.arrayValue else { return [] }
+        var seen = Set<String>()
+        var items: [FeedItem] = []
+        items.reserveCapacity(array.count)
+        for element in array {
+            guard case .object = element else { continue }
+            let item = self.item(from: element)
+            if seen.insert(item.key).inserted { items.append(item) }
+        }
+        return items
+    }
+
+    /// One item from its JSON.
+    public func item(from element: JSONValue) -> FeedItem {
+        let id = profile.keyPath.flatMap { element.value(at: $0) }
+        var item = FeedItem(key: ItemKey.make(id: id, item: element))
+        func text(_ field: ItemProfile.Field) -> String? {
+            guard let pointer = profile.fields[field] else { return nil }
+            return Self.text(element.value(at: pointer))
+        }
+        item.title = text(.title)
+        item.section = text(.section)
+        item.subsection = text(.subsection)
+        item.abstract = text(.abstract)
+        item.byline = text(.byline)
+        item.url = text(.url)
+        item.published = text(.published)
+        item.updated = text(.updated)
+        if let pointer = profile.fields[.multimedia], let list = element.value(at: pointer)?.arrayValue {
+            item.multimedia = list.compactMap(Self.media)
+        }
+        if let pointer = profile.fields[.related], let list = element.value(at: pointer)?.arrayValue {
+            item.related = list.compactMap(Self.link)
+        }
+        item.thumbnail = text(.thumbnail) ?? Self.thumbnail(in: item.multimedia)
+        return item
+    }
+
+    /// A display string from any scalar, or from an array of scalars joined with ", ".
+    /// Empty strings count as missing.
+    static func text(_ value: JSONValue?) -> String? {
+        switch value {
+        case .string(let s): return s.isEmpty ? nil : s
+        case .int(let i): return String(i)
+        case .double(let d): return String(d)
+        case .bool(let b): return b ? "true" : "false"
+        case .array(let elements):
+            let parts = elements.compactMap { element -> String? in
+                if case .array = element { return nil }
+                if case .object = element { return nil }
+                return text(element)
+            }
+            return parts.isEmpty ? nil : parts.joined(separator: ", ")
+        default: return nil
+        }
+    }
+
+    static func media(_ value: JSONValue) -> FeedItem.Media? {
+        guard let url = text(value["url"]) else { return nil }
+        return FeedItem.Media(
+            url: url, caption: text(value["caption"]), credit: text(value["copyright"] ?? value["credit"]),
+            width: value["width"]?.int64Value.map { Int(clamping: $0) },
+            height: value["height"]?.int64Value.map { Int(clamping: $0) }, format: text(value["format"]))
+    }
+
+    static func link(_ value: JSONValue) -> FeedItem.Link? {
+        guard let url = text(value["url"]) else { return nil }
+        let label = text(value["suggested_link_text"] ?? value["text"] ?? value["title"]) ?? url
+        return FeedItem.Link(text: label, url: url)
+    }
+
+    /// The best thumbnail among the images: a "Standard Thumbnail" or the smallest one.
+    static func thumbnail(in media: [FeedItem.Media]) -> String? {
+        if let standard = media.first(where: { $0.format == "Standard Thumbnail" }) { return standard.url }
+        return media.min(by: { ($0.width ?? .max) < ($1.width ?? .max) })?.url
+    }
+}

@@ -1,0 +1,92 @@
+/// Where a feed keeps its items and their fields, as JSON Pointers.
+///
+/// Built-in profiles cover the NYT Times Newswire, Google Books volumes, Wikimedia
+/// EventStreams `recentchange` (append mode) and a generic shape; every pointer can be
+/// overridden (`--items-path`, `--key-path`, `--version-path`, `--field NAME=/pointer`).
+public struct ItemProfile: Sendable, Equatable {
+    /// The fields a profile maps; their names are what `--field NAME=…` accepts.
+    public enum Field: String, Sendable, CaseIterable {
+        case title, section, subsection, abstract, byline, url, thumbnail
+        case published, updated, multimedia, related
+    }
+
+    /// The profile's name, e.g. `nyt-newswire`.
+    public var name: String
+    /// The array of items in the document.
+    public var itemsPath: JSONPointer
+    /// An item's stable id; without one, a hash of the item is the key.
+    public var keyPath: JSONPointer?
+    /// The document's version number, for the guard; without one every change publishes.
+    public var versionPath: JSONPointer?
+    /// Field pointers, relative to an item.
+    public var fields: [Field: JSONPointer]
+
+    public init(name: String, itemsPath: JSONPointer, keyPath: JSONPointer?, versionPath: JSONPointer?, fields: [Field: JSONPointer]) {
+        self.name = name
+        self.itemsPath = itemsPath
+        self.keyPath = keyPath
+        self.versionPath = versionPath
+        self.fields = fields
+    }
+
+    /// The names `--profile` accepts.
+    public static let names = ["nyt-newswire", "google-books", "wikimedia-recentchange", "generic"]
+
+    /// The built-in profile called `name`, or `nil`.
+    public static func named(_ name: String) -> ItemProfile? {
+        switch name {
+        case "nyt-newswire": return .nytNewswire
+        case "google-books": return .googleBooks
+        case "wikimedia-recentchange": return .wikimediaRecentChange
+        case "generic": return .generic
+        default: return nil
+        }
+    }
+
+    /// The NYT Times Newswire API (`/svc/news/v3/content/…`).
+    public static let nytNewswire = ItemProfile(
+        name: "nyt-newswire", itemsPath: pointer("/results"), keyPath: pointer("/uri"),
+        versionPath: pointer("/num_results"),
+        fields: [
+            .title: pointer("/title"), .section: pointer("/section"), .subsection: pointer("/subsection"),
+            .abstract: pointer("/abstract"), .byline: pointer("/byline"), .url: pointer("/url"),
+            .thumbnail: pointer("/thumbnail_standard"), .published: pointer("/published_date"),
+            .updated: pointer("/updated_date"), .multimedia: pointer("/multimedia"),
+            .related: pointer("/related_urls"),
+        ])
+
+    /// The Google Books volumes API (`/books/v1/volumes?q=…`).
+    public static let googleBooks = ItemProfile(
+        name: "google-books", itemsPath: pointer("/items"), keyPath: pointer("/id"), versionPath: nil,
+        fields: [
+            .title: pointer("/volumeInfo/title"), .section: pointer("/volumeInfo/categories/0"),
+            .subsection: pointer("/volumeInfo/publisher"), .abstract: pointer("/volumeInfo/description"),
+            .byline: pointer("/volumeInfo/authors"), .url: pointer("/volumeInfo/infoLink"),
+            .thumbnail: pointer("/volumeInfo/imageLinks/thumbnail"),
+            .published: pointer("/volumeInfo/publishedDate"),
+        ])
+
+    /// Wikimedia EventStreams `recentchange`, kept by append mode as `{"items": […]}`.
+    public static let wikimediaRecentChange = ItemProfile(
+        name: "wikimedia-recentchange", itemsPath: pointer("/items"), keyPath: pointer("/meta/id"),
+        versionPath: nil,
+        fields: [
+            .title: pointer("/title"), .section: pointer("/wiki"), .subsection: pointer("/type"),
+            .abstract: pointer("/comment"), .byline: pointer("/user"), .url: pointer("/meta/uri"),
+            .published: pointer("/meta/dt"),
+        ])
+
+    /// Any feed with an `items` array of objects with common field names.
+    public static let generic = ItemProfile(
+        name: "generic", itemsPath: pointer("/items"), keyPath: nil, versionPath: nil,
+        fields: [
+            .title: pointer("/title"), .section: pointer("/section"), .subsection: pointer("/subsection"),
+            .abstract: pointer("/summary"), .byline: pointer("/author"), .url: pointer("/url"),
+            .thumbnail: pointer("/image"), .published: pointer("/published"), .updated: pointer("/updated"),
+        ])
+
+    private static func pointer(_ text: String) -> JSONPointer {
+        // Only called with the literals above, which are valid pointers.
+        (try? JSONPointer(text)) ?? JSONPointer(tokens: [])
+    }
+}

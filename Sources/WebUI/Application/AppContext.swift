@@ -1,0 +1,183 @@
+import FeedCore
+import Foundation
+import NIOConcurrencyHelpers
+
+/// Everything the router answers from: the store, the streams, the caches and the
+/// prepared responses. Built once by ``FeedwebApplication``.
+final class AppContext: Sendable {
+    /// Responses that never change.
+    struct ErrorResponses: Sendable {
+        let notFound: PreparedResponse
+        let notFoundJSON: PreparedResponse
+        let methodNotAllowed: PreparedResponse
+        let tooManyStreams: PreparedResponse
+    }
+
+    let store: FeedStore
+    let events: DocumentEventStream
+    let demo: DocumentEventStream?
+    let staticFiles: StaticFiles
+    let renderer: PageRenderer
+    let pages = PageCache()
+    let errors: ErrorResponses
+    let healthy: PreparedResponse
+    let eventStreamHead: PreparedResponse
+    let htmlHeaders: [(String, String)]
+    let jsonHeaders: [(String, String)]
+    let eventStreamHeaders: [(String, String)]
+    let sourceLabel: String
+    let maxQueuedBytesPerClient: Int
+    let restoredAt: Date?
+    private let upstreamStatus: @Sendable () -> UpstreamStatus
+    private let apiCache = NIOLockedValueBox<[String: (seq: UInt64, response: PreparedResponse)]>([:])
+
+    init(
+        store: FeedStore, demo: DocumentEventStream?, staticFiles: StaticFiles, frameAncestors: String,
+        sourceLabel: String, maxQueuedBytesPerClient: Int, restoredAt: Date?,
+        upstreamStatus: @escaping @Sendable () -> UpstreamStatus
+    ) {
+        self.store = store
+        self.events = DocumentEventStream(store: store)
+        self.demo = demo
+        self.staticFiles = staticFiles
+        self.renderer = PageRenderer(assetVersion: staticFiles.version)
+        let security = ResponseHeaders.security(frameAncestors: frameAncestors)
+        self.htmlHeaders = ResponseHeaders.html(security: security)
+        self.jsonHeaders = ResponseHeaders.json(security: security)
+        self.eventStreamHeaders = ResponseHeaders.eventStream(security: security)
+        self.sourceLabel = sourceLabel
+        self.maxQueuedBytesPerClient = maxQueuedBytesPerClient
+        self.restoredAt = restoredAt
+        self.upstreamStatus = upstreamStatus
+        let renderer = self.renderer
+        let html = self.htmlHeaders
+        func page(_ status: UInt32, _ heading: String, _ message: String, extra: [(String, String)] = []) -> PreparedResponse {
+            let body = renderer.error(code: Int(status), heading: heading, message: message)
+            // Allocation of a response only fails when memory is exhausted at start.
+            guard let response = PreparedResponse(status: status, body: body, headers: html + extra) else {
+                fatalError("cannot allocate the \(status) page")
+            }
+            return response
+        }
+        func json(_ status: UInt32, _ value: JSONValue, headers: [(String, String)]) -> PreparedResponse {
+            guard let response = PreparedResponse(status: status, body: value.serializedBytes(), headers: headers) else {
+                fatalError("cannot allocate a \(status) response")
+            }
+            return response
+        }
+        self.errors = ErrorResponses(
+            notFound: page(404, "Not found", "There is nothing at this address. The story may have left the feed."),
+            notFoundJSON: json(404, .object(["error": .string("not found")]), headers: self.jsonHeaders),
+            methodNotAllowed: page(405, "Method not allowed", "feedweb only answers GET and HEAD.", extra: [("Allow", "GET, HEAD")]),
+            tooManyStreams: json(
+                503, .object(["error": .string("too many streams; retry later")]),
+                headers: self.jsonHeaders + [("Retry-After", "5")])
+        )
+        self.healthy = json(200, .object(["status": .string("ok")]), headers: self.jsonHeaders)
+        guard let head = PreparedResponse(status: 200, body: [], headers: self.eventStreamHeaders) else {
+            fatalError("cannot allocate a response")
+        }
+        self.eventStreamHead = head
+    }
+
+    /// The upstream status now.
+    var status: UpstreamStatus { upstreamStatus() }
+
+    /// The cache stamp of a page showing the view published at `publishedSeq`.
+    func stamp(publishedSeq: UInt64) -> PageCache.Stamp {
+        let badge = StatusBadge(
+            status: status, hasDocument: store.snapshot != nil, restoredAt: restoredAt, now: Date())
+        return PageCache.Stamp(publishedSeq: publishedSeq, badge: badge, assetVersion: staticFiles.version)
+    }
+
+    /// `/readyz`: 200 with a document and a connected upstream, else 503; always the status.
+    func readiness() -> PreparedResponse {
+        let status = self.status
+        let snapshot = store.snapshot
+        let ready = snapshot != nil && status.isConnected
+        let body = JSONValue.object([
+            "ready": .bool(ready),
+            "document": .bool(snapshot != nil),
+            "sequence": snapshot.map { .int(Int64($0.id.seq)) } ?? .null,
+            "upstream": StatusJSON.encode(status),
+        ])
+        return PreparedResponse(status: ready ? 200 : 503, body: body.serializedBytes(), headers: jsonHeaders)
+            ?? errors.notFoundJSON
+    }
+
+    /// `/api/state`: the mirror, with an ETag from its sequence number.
+    func apiState(ifNoneMatch: String?) -> PreparedResponse {
+        guard let snapshot = store.snapshot else {
+            return cachedJSON(key: "state-empty", seq: 0, status: 503) { Array("{\"error\":\"no document yet\"}".utf8) }
+        }
+        let etag = "\"\(snapshot.id)\""
+        if ifNoneMatch?.split(separator: ",").contains(where: { $0.trimmingCharacters(in: .whitespaces) == etag }) == true {
+            return cachedJSON(key: "state-304", seq: snapshot.id.seq, status: 304, extra: [("ETag", etag)]) { [] }
+        }
+        return cachedJSON(key: "state", seq: snapshot.id.seq, extra: [("ETag", etag)]) { snapshot.encodedDocument }
+    }
+
+    /// `/api/items`: the published items, normalised.
+    func apiItems() -> PreparedResponse {
+        let view = store.snapshot?.published
+        return cachedJSON(key: "items", seq: view?.seq ?? 0) {
+            JSONValue.array((view?.items ?? []).map(\.json)).serializedBytes()
+        }
+    }
+
+    /// `/api/items/{key}`, or `nil` for an unknown key.
+    func apiItem(key: String) -> PreparedResponse? {
+        guard let view = store.snapshot?.published, let item = view.item(forKey: key) else { return nil }
+        return PreparedResponse(status: 200, body: item.json.serializedBytes(), headers: jsonHeaders)
+    }
+
+    private func cachedJSON(
+        key: String, seq: UInt64, status: UInt32 = 200, extra: [(String, String)] = [], body: () -> [UInt8]
+    ) -> PreparedResponse {
+        if let cached = apiCache.withLockedValue({ $0[key] }), cached.seq == seq { return cached.response }
+        guard let response = PreparedResponse(status: status, body: body(), headers: jsonHeaders + extra) else {
+            return errors.notFoundJSON
+        }
+        apiCache.withLockedValue { $0[key] = (seq, response) }
+        return response
+    }
+}
+
+/// The upstream status as JSON, for `/readyz`.
+enum StatusJSON {
+    static func encode(_ status: UpstreamStatus) -> JSONValue {
+        func date(_ value: Date?) -> JSONValue {
+            value.map { .string(RelativeTime.machine($0)) } ?? .null
+        }
+        let phase: String
+        var nextAttempt: Date?
+        switch status.phase {
+        case .idle: phase = "idle"
+        case .connecting: phase = "connecting"
+        case .open: phase = "open"
+        case .backingOff(let until):
+            phase = "backing-off"
+            nextAttempt = until
+        case .stoppedByUpstream(let until):
+            phase = "stopped-by-upstream"
+            nextAttempt = until
+        case .stopped: phase = "stopped"
+        }
+        return .object([
+            "source": .string(status.source),
+            "state": .string(phase),
+            "next_attempt": date(nextAttempt),
+            "connected_since": date(status.connectedSince),
+            "last_event_at": date(status.lastEventAt),
+            "last_error": status.lastError.map(JSONValue.string) ?? .null,
+            "last_error_at": date(status.lastErrorAt),
+            "last_upstream_error": status.lastUpstreamError.map(JSONValue.string) ?? .null,
+            "events_received": .int(Int64(clamping: status.eventsReceived)),
+            "bytes_received": .int(Int64(clamping: status.bytesReceived)),
+            "reconnects": .int(Int64(clamping: status.reconnects)),
+            "rejected_patches": .int(Int64(clamping: status.rejectedPatches)),
+            "upstream_errors": .int(Int64(clamping: status.upstreamErrors)),
+            "ignored_events": .int(Int64(clamping: status.ignoredEvents)),
+        ])
+    }
+}

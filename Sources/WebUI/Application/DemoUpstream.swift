@@ -1,0 +1,60 @@
+import FeedCore
+import Foundation
+import Logging
+
+/// The demo newswire as an upstream: a store advanced by ``DemoNewswire`` every few
+/// seconds and served at `/demo/upstream` in the document protocol, exactly as a remote
+/// feed would be.
+final class DemoUpstream: Sendable {
+    let store: FeedStore
+    let stream: DocumentEventStream
+    private let newswire: NIOLockedNewswire
+    private let interval: Duration
+    private let logger: Logger
+
+    init(interval: Duration, logger: Logger) {
+        // The upstream mirrors everything: no version guard on this side.
+        let profile = ItemProfile(
+            name: "demo-upstream", itemsPath: ItemProfile.nytNewswire.itemsPath, keyPath: ItemProfile.nytNewswire.keyPath,
+            versionPath: nil, fields: [:])
+        store = FeedStore(configuration: .init(profile: profile, historyCount: 200))
+        let seed = UInt64.random(in: 1...UInt64.max)
+        let newswire = DemoNewswire(seed: seed, now: Date())
+        store.replaceDocument(newswire.document)
+        self.newswire = NIOLockedNewswire(newswire)
+        stream = DocumentEventStream(store: store)
+        self.interval = interval
+        self.logger = logger
+    }
+
+    /// Advances the newswire every `interval` until cancelled.
+    func run() async {
+        while !Task.isCancelled {
+            do {
+                try await Task.sleep(for: interval)
+            } catch {
+                return
+            }
+            let document = newswire.advance(now: Date())
+            store.replaceDocument(document)
+        }
+    }
+}
+
+import NIOConcurrencyHelpers
+
+/// The newswire behind a lock (it is a value advanced by one task, read by none other).
+private final class NIOLockedNewswire: Sendable {
+    private let box: NIOLockedValueBox<DemoNewswire>
+
+    init(_ newswire: DemoNewswire) {
+        box = NIOLockedValueBox(newswire)
+    }
+
+    func advance(now: Date) -> JSONValue {
+        box.withLockedValue { newswire in
+            _ = newswire.advance(now: now)
+            return newswire.document
+        }
+    }
+}

@@ -1,0 +1,43 @@
+import NIOConcurrencyHelpers
+
+/// Rendered pages kept in memory until what they show changes.
+///
+/// An entry is valid for one ``Stamp`` (published sequence, status badge, asset version);
+/// a request whose stamp matches gets the stored response, so a page is rendered once per
+/// change, not per request. At most `capacity` entries are kept (query strings are user
+/// input: a flood of unknown `?section=` values must not grow memory).
+final class PageCache: Sendable {
+    struct Stamp: Hashable, Sendable {
+        let publishedSeq: UInt64
+        let badge: StatusBadge
+        let assetVersion: String
+    }
+
+    private struct Entry {
+        let stamp: Stamp
+        let response: PreparedResponse
+    }
+
+    private let entries = NIOLockedValueBox<[String: Entry]>([:])
+    let capacity: Int
+
+    init(capacity: Int = 512) {
+        self.capacity = capacity
+    }
+
+    /// The response for `route` at `stamp`, rendering it with `render` if needed.
+    func response(for route: String, stamp: Stamp, render: () -> PreparedResponse?) -> PreparedResponse? {
+        if let entry = entries.withLockedValue({ $0[route] }), entry.stamp == stamp {
+            return entry.response
+        }
+        guard let response = render() else { return nil }
+        entries.withLockedValue { entries in
+            if entries.count >= capacity {
+                entries = entries.filter { $0.value.stamp == stamp }
+                if entries.count >= capacity { entries.removeAll() }
+            }
+            entries[route] = Entry(stamp: stamp, response: response)
+        }
+        return response
+    }
+}

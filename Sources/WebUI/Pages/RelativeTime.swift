@@ -1,0 +1,35 @@
+import Foundation
+
+/// Parses feed timestamps and says how long ago they were, in English.
+enum RelativeTime {
+    /// Parses ISO 8601 with or without fractional seconds (`2026-11-22T09:14:05-05:00`),
+    /// or a plain date (`2026-11-22`).
+    static func parse(_ text: String?) -> Date? {
+        guard let text, !text.isEmpty else { return nil }
+        if let date = try? Date(text, strategy: Date.ISO8601FormatStyle(includingFractionalSeconds: false)) {
+            return date
+        }
+        if let date = try? Date(text, strategy: Date.ISO8601FormatStyle(includingFractionalSeconds: true)) {
+            return date
+        }
+        if let date = try? Date(text, strategy: Date.ISO8601FormatStyle().year().month().day()) {
+            return date
+        }
+        return nil
+    }
+
+    /// "just now", "5 min ago", "3 h ago", "2 d ago", or the date for older times.
+    static func describe(_ date: Date, now: Date) -> String {
+        let seconds = Int(now.timeIntervalSince(date))
+        if seconds < 45 { return "just now" }
+        if seconds < 3600 { return "\(max(1, (seconds + 30) / 60)) min ago" }
+        if seconds < 86_400 { return "\(seconds / 3600) h ago" }
+        if seconds < 7 * 86_400 { return "\(seconds / 86_400) d ago" }
+        return date.formatted(Date.ISO8601FormatStyle().year().month().day())
+    }
+
+    /// The machine-readable form for `<time datetime>`.
+    static func machine(_ date: Date) -> String {
+        date.formatted(Date.ISO8601FormatStyle())
+    }
+}

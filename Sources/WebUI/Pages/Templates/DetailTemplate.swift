@@ -1,0 +1,38 @@
+extension Templates {
+    /// `/items/{key}`: one story in full.
+    static let detail = #"""
+        <article class="detail" id="detail" data-key="{{story.key}}">
+        <nav class="crumbs" aria-label="Breadcrumb"><a href="/">Latest</a>{{#section}} › <a href="{{story.sectionHref}}">{{section}}</a>{{/section}}{{#subsection}} › <span>{{subsection}}</span>{{/subsection}}</nav>
+        <p class="gone" id="gone" hidden>This story has left the feed. What you see is its last version.</p>
+        <h1 class="detail-title">{{story.title}}</h1>
+        {{#story.abstract}}<p class="lede">{{story.abstract}}</p>{{/story.abstract}}
+        <p class="meta">{{#story.byline}}<span class="byline">{{story.byline}}</span>{{/story.byline}}
+        {{#published}}<span>Published <time datetime="{{publishedMachine}}">{{published}}</time></span>{{/published}}
+        {{#updated}}<span>Updated <time datetime="{{updatedMachine}}">{{updated}}</time></span>{{/updated}}</p>
+        {{#original}}<p class="original"><a class="button" href="{{original}}" rel="noopener noreferrer" target="_blank">Read the original article<span class="visually-hidden"> (opens in a new tab)</span></a></p>{{/original}}
+        {{#images}}
+        <figure class="figure">
+        <img src="{{url}}" alt="{{#caption}}{{caption}}{{/caption}}" loading="lazy" decoding="async"{{#width}} width="{{width}}"{{/width}}{{#height}} height="{{height}}"{{/height}} data-fallback="{{story.placeholder}}">
+        {{#caption}}<figcaption>{{caption}}{{#credit}} <span class="credit">{{credit}}</span>{{/credit}}</figcaption>{{/caption}}
+        {{^caption}}{{#credit}}<figcaption><span class="credit">{{credit}}</span></figcaption>{{/credit}}{{/caption}}
+        </figure>
+        {{/images}}
+        {{#links.0}}
+        <section class="related" aria-labelledby="related-heading">
+        <h2 id="related-heading">Related</h2>
+        <ul>{{#links}}<li><a href="{{url}}" rel="noopener noreferrer">{{text}}</a></li>{{/links}}</ul>
+        </section>
+        {{/links.0}}
+        </article>
+        """#
+
+    /// 400, 404, 405: a plain page that says what happened.
+    static let error = #"""
+        <div class="error-page">
+        <p class="error-code">{{code}}</p>
+        <h1>{{heading}}</h1>
+        <p>{{message}}</p>
+        <p><a class="button" href="/">Back to the latest stories</a></p>
+        </div>
+        """#
+}

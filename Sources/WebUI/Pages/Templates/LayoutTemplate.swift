@@ -1,0 +1,46 @@
+extension Templates {
+    /// The page frame. `main` is HTML rendered by the other templates (never feed text).
+    static let layout = #"""
+        <!DOCTYPE html>
+        <html lang="en">
+        <head>
+        <meta charset="utf-8">
+        <meta name="viewport" content="width=device-width, initial-scale=1">
+        <meta name="color-scheme" content="light dark">
+        <title>{{title}}</title>
+        <link rel="stylesheet" href="/static/style.css?v={{assetVersion}}">
+        <link rel="icon" href="/static/favicon.svg?v={{assetVersion}}" type="image/svg+xml">
+        <script src="/static/app.js?v={{assetVersion}}" defer></script>
+        </head>
+        <body class="{{bodyClass}}" data-stream="{{stream}}">
+        <a class="skip" href="#main">Skip to content</a>
+        <header class="masthead">
+        <div class="masthead-inner">
+        <a class="brand" href="/"><span class="brand-mark" aria-hidden="true"></span>feedweb</a>
+        <nav class="primary" aria-label="Primary">
+        <a href="/"{{#navLatest}} aria-current="page"{{/navLatest}}>Latest</a>
+        <a href="/kiosk">Kiosk</a>
+        <a href="/stats">Stats</a>
+        </nav>
+        {{>badge}}
+        </div>
+        </header>
+        <main id="main" tabindex="-1">
+        {{{main}}}
+        </main>
+        <footer class="site-footer">
+        <p>{{footer}}</p>
+        </footer>
+        </body>
+        </html>
+
+        """#
+
+    /// The upstream status badge; swapped whole by the page script.
+    static let badge = #"""
+        <p class="badge badge-{{badge.kind}}" id="status" role="status" aria-live="polite">
+        <span class="badge-dot" aria-hidden="true"></span><span class="badge-label">{{badge.label}}</span>
+        {{#updatedMachine}}<span class="badge-updated">updated <time datetime="{{updatedMachine}}" data-relative>{{updatedText}}</time></span>{{/updatedMachine}}
+        </p>
+        """#
+}

@@ -1,0 +1,38 @@
+extension Templates {
+    /// `/`: the list of stories, newest first.
+    static let list = #"""
+        <div class="page-head">
+        <h1>{{heading}}</h1>
+        <p class="count" id="count">{{countText}}</p>
+        </div>
+        {{#sections.0}}
+        <nav class="sections" aria-label="Sections">
+        <ul>
+        <li><a href="/"{{^section}} aria-current="page"{{/section}}>All</a></li>
+        {{#sections}}<li><a href="{{href}}"{{#current}} aria-current="page"{{/current}}>{{name}}</a></li>
+        {{/sections}}
+        </ul>
+        </nav>
+        {{/sections.0}}
+        <ol class="stories" id="stories" data-section="{{section}}">
+        {{#stories}}{{>story}}{{/stories}}
+        </ol>
+        {{^stories}}<p class="empty" id="empty">{{emptyText}}</p>{{/stories}}
+        """#
+
+    /// One story in the list: the fragment the page stream also sends.
+    static let story = #"""
+        <li class="story" id="{{domID}}" data-key="{{key}}">
+        <article>
+        <a class="story-media" href="{{href}}" tabindex="-1" aria-hidden="true">{{#thumbnail}}<img src="{{thumbnail}}" alt="" loading="lazy" decoding="async" width="210" height="140" data-fallback="{{placeholder}}">{{/thumbnail}}{{^thumbnail}}<img src="{{placeholder}}" alt="" width="210" height="140">{{/thumbnail}}</a>
+        <div class="story-body">
+        {{#kicker}}<p class="kicker">{{kicker}}</p>{{/kicker}}
+        <h2 class="story-title"><a href="{{href}}">{{title}}</a></h2>
+        {{#abstract}}<p class="abstract">{{abstract}}</p>{{/abstract}}
+        <p class="meta">{{#byline}}<span class="byline">{{byline}}</span>{{/byline}}{{#timeMachine}}<time datetime="{{timeMachine}}" data-relative>{{timeText}}</time>{{/timeMachine}}</p>
+        </div>
+        </article>
+        </li>
+
+        """#
+}

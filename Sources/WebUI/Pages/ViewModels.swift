@@ -1,0 +1,113 @@
+import FeedCore
+import Foundation
+
+/// One story as the templates see it. Every string is raw feed text: the templates
+/// escape it; URLs have already passed ``URLPolicy``.
+struct StoryView {
+    let key: String
+    let domID: String
+    let href: String
+    let title: String
+    let kicker: String?
+    let abstract: String?
+    let byline: String?
+    let thumbnail: String?
+    let placeholder: String
+    let timeMachine: String?
+    let timeText: String?
+    let sectionHref: String?
+
+    init(_ item: FeedItem, now: Date, placeholder: String) {
+        key = item.key
+        domID = "item-" + item.key
+        href = "/items/" + item.key
+        title = item.title ?? "Untitled"
+        let parts = [item.section, item.subsection].compactMap { $0 }
+        kicker = parts.isEmpty ? nil : parts.joined(separator: " › ")
+        abstract = item.abstract
+        byline = item.byline
+        thumbnail = URLPolicy.safeURL(item.thumbnail)
+        self.placeholder = placeholder
+        let date = RelativeTime.parse(item.published ?? item.updated)
+        timeMachine = date.map(RelativeTime.machine)
+        timeText = date.map { RelativeTime.describe($0, now: now) }
+        sectionHref = item.section.map { "/?section=" + (Self.queryEscape($0)) }
+    }
+
+    /// Percent-encodes a query value (everything but unreserved characters).
+    static func queryEscape(_ text: String) -> String {
+        var out = ""
+        for byte in text.utf8 {
+            switch byte {
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+                UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "_"), UInt8(ascii: "."),
+                UInt8(ascii: "~"):
+                out.unicodeScalars.append(UnicodeScalar(byte))
+            default:
+                out += "%" + String(byte, radix: 16, uppercase: true).leftPadded(to: 2)
+            }
+        }
+        return out
+    }
+}
+
+/// The detail page's extra parts.
+struct DetailView {
+    struct Image {
+        let url: String
+        let caption: String?
+        let credit: String?
+        let width: Int?
+        let height: Int?
+    }
+
+    struct Link {
+        let text: String
+        let url: String
+    }
+
+    let story: StoryView
+    let section: String?
+    let subsection: String?
+    let original: String?
+    let published: String?
+    let publishedMachine: String?
+    let updated: String?
+    let updatedMachine: String?
+    let images: [Image]
+    let links: [Link]
+
+    init(_ item: FeedItem, now: Date, placeholder: String) {
+        story = StoryView(item, now: now, placeholder: placeholder)
+        section = item.section
+        subsection = item.subsection
+        original = URLPolicy.safeURL(item.url)
+        let published = RelativeTime.parse(item.published)
+        let updated = RelativeTime.parse(item.updated)
+        self.published = published.map { Self.long($0) } ?? item.published
+        publishedMachine = published.map(RelativeTime.machine)
+        self.updated = updated.map { Self.long($0) } ?? item.updated
+        updatedMachine = updated.map(RelativeTime.machine)
+        // The largest rendition of each distinct image, with its caption.
+        var seenCaptions = Set<String>()
+        var images: [Image] = []
+        for media in item.multimedia.sorted(by: { ($0.width ?? 0) > ($1.width ?? 0) }) {
+            guard let url = URLPolicy.safeURL(media.url) else { continue }
+            let identity = media.caption ?? url
+            guard seenCaptions.insert(identity).inserted else { continue }
+            images.append(Image(url: url, caption: media.caption, credit: media.credit, width: media.width, height: media.height))
+        }
+        self.images = images
+        links = item.related.compactMap { link in URLPolicy.safeURL(link.url).map { Link(text: link.text, url: $0) } }
+    }
+
+    static func long(_ date: Date) -> String {
+        date.formatted(.dateTime.year().month(.wide).day().hour().minute().timeZone(.identifier(.short)))
+    }
+}
+
+extension String {
+    func leftPadded(to width: Int) -> String {
+        count >= width ? self : String(repeating: "0", count: width - count) + self
+    }
+}

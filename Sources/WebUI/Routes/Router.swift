@@ -1,0 +1,112 @@
+import FeedCore
+import Foundation
+
+/// Maps each request to a response. Runs on the daemon thread, so every answer comes from
+/// memory: prepared responses, pages cached per change, or a new stream.
+final class Router: HTTPResponder {
+    let context: AppContext
+
+    init(context: AppContext) {
+        self.context = context
+    }
+
+    func respond(to request: HTTPRequest) -> HTTPResponse {
+        guard request.method == "GET" || request.method == "HEAD" else {
+            return .prepared(context.errors.methodNotAllowed)
+        }
+        let path = request.path
+        switch path {
+        case "/":
+            let section = request.query("section").flatMap { $0.isEmpty ? nil : $0 }
+            return .prepared(listPage(section: section))
+        case "/events":
+            return eventStream(request)
+        case "/demo/upstream":
+            guard let demo = context.demo else { return .prepared(context.errors.notFound) }
+            return documentStream(request, stream: demo)
+        case "/healthz":
+            return .prepared(context.healthy)
+        case "/readyz":
+            return .prepared(context.readiness())
+        case "/api/state":
+            return .prepared(context.apiState(ifNoneMatch: request.header("If-None-Match")))
+        case "/api/items":
+            return .prepared(context.apiItems())
+        default:
+            break
+        }
+        if path.hasPrefix("/items/") {
+            let key = String(path.dropFirst("/items/".count))
+            return .prepared(detailPage(key: key))
+        }
+        if path.hasPrefix("/api/items/") {
+            let key = String(path.dropFirst("/api/items/".count))
+            return .prepared(context.apiItem(key: key) ?? context.errors.notFoundJSON)
+        }
+        if path.hasPrefix("/static/") {
+            let relative = String(path.dropFirst("/static/".count))
+            return .prepared(
+                context.staticFiles.response(for: relative, ifNoneMatch: request.header("If-None-Match"))
+                    ?? context.errors.notFound)
+        }
+        return .prepared(context.errors.notFound)
+    }
+
+    func streamRefused() -> PreparedResponse {
+        context.errors.tooManyStreams
+    }
+
+    // MARK: - Pages
+
+    private func listPage(section: String?) -> PreparedResponse {
+        let snapshot = context.store.snapshot
+        let stamp = context.stamp(publishedSeq: snapshot?.published.seq ?? 0)
+        let route = section.map { "list?section=" + $0 } ?? "list"
+        return context.pages.response(for: route, stamp: stamp) {
+            let body = context.renderer.list(
+                view: snapshot?.published, section: section, badge: stamp.badge, source: context.sourceLabel,
+                now: Date())
+            return PreparedResponse(status: 200, body: body, headers: context.htmlHeaders)
+        } ?? context.errors.notFound
+    }
+
+    private func detailPage(key: String) -> PreparedResponse {
+        guard let snapshot = context.store.snapshot, let item = snapshot.published.item(forKey: key) else {
+            return context.errors.notFound
+        }
+        let stamp = context.stamp(publishedSeq: snapshot.published.seq)
+        return context.pages.response(for: "item/" + key, stamp: stamp) {
+            let body = context.renderer.detail(
+                item: item, badge: stamp.badge, updated: snapshot.published.publishedAt, source: context.sourceLabel,
+                now: Date())
+            return PreparedResponse(status: 200, body: body, headers: context.htmlHeaders)
+        } ?? context.errors.notFound
+    }
+
+    // MARK: - Streams
+
+    private func eventStream(_ request: HTTPRequest) -> HTTPResponse {
+        documentStream(request, stream: context.events)
+    }
+
+    private func documentStream(_ request: HTTPRequest, stream target: DocumentEventStream) -> HTTPResponse {
+        if request.method == "HEAD" { return .prepared(context.eventStreamHead) }
+        let mode: DocumentEventStream.Mode = Self.wantsSnapshotsOnly(request.header("Accept")) ? .snapshots : .patches
+        let lastEventID = request.header("Last-Event-ID") ?? request.query("lastEventId") ?? request.query("last_event_id")
+        let stream = StreamConnection(maxQueuedBytes: context.maxQueuedBytesPerClient)
+        target.subscribe(stream, mode: mode, lastEventID: lastEventID)
+        return .stream(stream, headers: context.eventStreamHeaders) { target.unsubscribe(stream, mode: mode) }
+    }
+
+    /// Streamdata's rule: `Accept: application/json` (not preceded by
+    /// `text/event-stream`) asks for a full document on every change.
+    static func wantsSnapshotsOnly(_ accept: String?) -> Bool {
+        guard let accept else { return false }
+        let types = accept.split(separator: ",").map {
+            $0.split(separator: ";").first.map { $0.trimmingCharacters(in: .whitespaces).lowercased() } ?? ""
+        }
+        guard let json = types.firstIndex(of: "application/json") else { return false }
+        guard let sse = types.firstIndex(of: "text/event-stream") else { return true }
+        return json < sse
+    }
+}

@@ -1,0 +1,244 @@
+import CMicroHTTPD
+import Glibc
+import Logging
+import NIOConcurrencyHelpers
+
+/// The HTTP server: one libmicrohttpd daemon with an internal epoll thread.
+///
+/// Requests are answered on the daemon thread by an ``HTTPResponder``; SSE streams are
+/// suspended while they have nothing to send and resumed by whoever queues bytes, so
+/// there is no thread and no polling per client.
+///
+/// Lifecycle: ``start()`` once, then ``stop(timeout:)`` once, which follows the only order
+/// libmicrohttpd survives: quiesce, end every stream, wait for them to drain, stop the
+/// daemon, close the listening socket.
+public final class HTTPServer: @unchecked Sendable {
+    /// Tunables, with the defaults measured in LIBMICROHTTPD.md.
+    public struct Configuration: Sendable {
+        /// Where to listen.
+        public var address: ListenAddress
+        /// The most concurrent SSE streams; one more gets the responder's 503.
+        public var maxStreams: Int
+        /// Seconds a connection may sit idle (or a writer stall) before it is closed.
+        /// Suspended streams never time out.
+        public var connectionTimeout: UInt32 = 60
+        /// Bytes of memory libmicrohttpd may use per connection (request line, headers,
+        /// send buffer); a larger request head gets 431 or 414.
+        public var connectionMemoryLimit: Int = 12 * 1024
+        /// The kernel's accept backlog.
+        public var listenBacklog: Int = 4096
+
+        public init(address: ListenAddress, maxStreams: Int) {
+            self.address = address
+            self.maxStreams = maxStreams
+        }
+    }
+
+    private struct State {
+        var daemon: DaemonHandle?
+        var streams: [ObjectIdentifier: StreamConnection] = [:]
+        var stopping = false
+    }
+
+    public let configuration: Configuration
+    let responder: any HTTPResponder
+    let logger: Logger
+    private let state = NIOLockedValueBox(State())
+
+    public init(configuration: Configuration, responder: any HTTPResponder, logger: Logger) {
+        self.configuration = configuration
+        self.responder = responder
+        self.logger = logger
+    }
+
+    /// The number of SSE streams currently open.
+    public var openStreamCount: Int {
+        state.withLockedValue { $0.streams.count }
+    }
+
+    /// Starts listening; returns the bound port (useful with port 0).
+    @discardableResult
+    public func start() throws(HTTPServerError) -> UInt16 {
+        let limit = UInt32(clamping: configuration.maxStreams + 256)
+        let selfPointer = Unmanaged.passUnretained(self).toOpaque()
+        var flags = MHD_USE_EPOLL_INTERNAL_THREAD.rawValue | MHD_ALLOW_SUSPEND_RESUME.rawValue
+            | MHD_USE_ERROR_LOG.rawValue
+        if configuration.address.isIPv6 { flags |= MHD_USE_IPv6.rawValue }
+        let daemon: OpaquePointer? = configuration.address.withSockaddr { sockaddrPointer in
+            var options: [MHD_OptionItem] = [
+                // The logger goes first so that no message reaches MHD's own stderr logger.
+                MHD_OptionItem(option: .EXTERNAL_LOGGER, value: Int(bitPattern: unsafeBitCast(daemonLog, to: UnsafeRawPointer.self)), ptr_value: selfPointer),
+                MHD_OptionItem(option: .SOCK_ADDR, value: 0, ptr_value: UnsafeMutableRawPointer(sockaddrPointer)),
+                MHD_OptionItem(option: .CONNECTION_LIMIT, value: Int(limit), ptr_value: nil),
+                MHD_OptionItem(option: .CONNECTION_TIMEOUT, value: Int(configuration.connectionTimeout), ptr_value: nil),
+                MHD_OptionItem(option: .CONNECTION_MEMORY_LIMIT, value: configuration.connectionMemoryLimit, ptr_value: nil),
+                MHD_OptionItem(option: .LISTEN_BACKLOG_SIZE, value: configuration.listenBacklog, ptr_value: nil),
+                MHD_OptionItem(option: .STRICT_FOR_CLIENT, value: 1, ptr_value: nil),
+                MHD_OptionItem(option: .NOTIFY_COMPLETED, value: Int(bitPattern: unsafeBitCast(requestCompleted, to: UnsafeRawPointer.self)), ptr_value: selfPointer),
+                MHD_OptionItem(option: .END, value: 0, ptr_value: nil),
+            ]
+            return feedweb_mhd_start(flags, configuration.address.port, accessHandler, selfPointer, &options)
+        }
+        guard let daemon else { throw .cannotListen(configuration.address.description) }
+        state.withLockedValue { $0.daemon = DaemonHandle(pointer: daemon) }
+        return feedweb_mhd_bound_port(daemon)
+    }
+
+    /// Stops the server: no new connections, every stream ended cleanly (or dropped if its
+    /// client does not read within `timeout`), then the daemon stopped.
+    public func stop(timeout: Duration = .milliseconds(1500)) {
+        let (daemon, streams) = state.withLockedValue { state -> (DaemonHandle?, [StreamConnection]) in
+            state.stopping = true
+            return (state.daemon, Array(state.streams.values))
+        }
+        guard let daemon else { return }
+        let listenSocket = MHD_quiesce_daemon(daemon.pointer)
+        for stream in streams { stream.close() }
+        let clock = ContinuousClock()
+        let deadline = clock.now + timeout
+        var forced = false
+        while openStreamCount > 0 {
+            if !forced && clock.now > deadline - timeout / 3 {
+                // Whoever has not drained by now is not reading: drop them.
+                for stream in state.withLockedValue({ Array($0.streams.values) }) {
+                    _ = stream.dropIfStalled(olderThan: 0, now: StreamConnection.now())
+                }
+                forced = true
+            }
+            if clock.now > deadline { break }
+            usleep(2_000)
+        }
+        MHD_stop_daemon(daemon.pointer)
+        if listenSocket >= 0 { close(listenSocket) }
+        state.withLockedValue { $0.daemon = nil }
+    }
+
+    // MARK: - Daemon-thread entry points
+
+    fileprivate func handle(
+        connection: OpaquePointer,
+        url: UnsafePointer<CChar>?,
+        method: UnsafePointer<CChar>?,
+        version: UnsafePointer<CChar>?,
+        uploadDataSize: UnsafeMutablePointer<Int>?,
+        context: UnsafeMutablePointer<UnsafeMutableRawPointer?>?
+    ) -> MHD_Result {
+        guard let context else { return MHD_Result.NO }
+        if context.pointee == nil {
+            // First call, headers only: answering now would cost keep-alive.
+            context.pointee = requestMarker
+            return MHD_Result.YES
+        }
+        if let uploadDataSize, uploadDataSize.pointee > 0 {
+            uploadDataSize.pointee = 0  // GET and HEAD carry no body we use; discard it.
+            return MHD_Result.YES
+        }
+        let request = HTTPRequest(
+            method: method.map { String(cString: $0) } ?? "",
+            path: url.map { String(cString: $0) } ?? "/",
+            version: version.map { String(cString: $0) } ?? "",
+            connection: connection
+        )
+        switch responder.respond(to: request) {
+        case .prepared(let response):
+            return MHD_queue_response(connection, response.status, response.pointer)
+        case .stream(let stream, let headers, let onEnd):
+            let admitted = state.withLockedValue { state -> Bool in
+                guard !state.stopping, state.streams.count < configuration.maxStreams else { return false }
+                state.streams[ObjectIdentifier(stream)] = stream
+                return true
+            }
+            guard admitted else {
+                onEnd()
+                let refused = responder.streamRefused()
+                return MHD_queue_response(connection, refused.status, refused.pointer)
+            }
+            stream.attach(ConnectionHandle(pointer: connection))
+            let box = StreamContext(stream: stream, onEnd: onEnd)
+            let readerContext = Unmanaged.passRetained(box).toOpaque()
+            guard
+                let response = MHD_create_response_from_callback(
+                    UInt64.max, 16 * 1024, streamReader, readerContext, streamReaderFree)
+            else {
+                Unmanaged<StreamContext>.fromOpaque(readerContext).release()
+                streamFinished(box)
+                return MHD_Result.NO
+            }
+            for (name, value) in headers { MHD_add_response_header(response, name, value) }
+            context.pointee = Unmanaged.passRetained(box).toOpaque()
+            let result = MHD_queue_response(connection, UInt32(MHD_HTTP_OK), response)
+            MHD_destroy_response(response)
+            return result
+        }
+    }
+
+    fileprivate func streamFinished(_ context: StreamContext) {
+        context.stream.finish()
+        _ = state.withLockedValue { $0.streams.removeValue(forKey: ObjectIdentifier(context.stream)) }
+        context.onEnd()
+    }
+
+    fileprivate func log(_ message: String) {
+        logger.debug("libmicrohttpd: \(message)")
+    }
+}
+
+/// What `*con_cls` holds for a stream request: released when the request completes.
+final class StreamContext {
+    let stream: StreamConnection
+    let onEnd: @Sendable () -> Void
+    init(stream: StreamConnection, onEnd: @escaping @Sendable () -> Void) {
+        self.stream = stream
+        self.onEnd = onEnd
+    }
+}
+
+/// `*con_cls` for a plain request after its first call: any non-nil address that is never
+/// dereferenced.
+private nonisolated(unsafe) let requestMarker = UnsafeMutableRawPointer(bitPattern: 1)
+
+private let accessHandler: MHD_AccessHandlerCallback = {
+    cls, connection, url, method, version, _, uploadDataSize, context in
+    guard let cls, let connection else { return MHD_Result.NO }
+    let server = Unmanaged<HTTPServer>.fromOpaque(cls).takeUnretainedValue()
+    return server.handle(
+        connection: connection, url: url, method: method, version: version,
+        uploadDataSize: uploadDataSize, context: context)
+}
+
+private let requestCompleted: MHD_RequestCompletedCallback = { cls, _, context, _ in
+    guard let cls, let context, let pointer = context.pointee, pointer != requestMarker else { return }
+    context.pointee = nil
+    let server = Unmanaged<HTTPServer>.fromOpaque(cls).takeUnretainedValue()
+    let box = Unmanaged<StreamContext>.fromOpaque(pointer).takeRetainedValue()
+    server.streamFinished(box)
+}
+
+private let streamReader: MHD_ContentReaderCallback = { cls, _, buffer, capacity in
+    guard let cls, let buffer else { return Int(MHD_CONTENT_READER_END_WITH_ERROR) }
+    let box = Unmanaged<StreamContext>.fromOpaque(cls).takeUnretainedValue()
+    return box.stream.read(into: buffer, capacity: capacity)
+}
+
+private let streamReaderFree: MHD_ContentReaderFreeCallback = { cls in
+    guard let cls else { return }
+    Unmanaged<StreamContext>.fromOpaque(cls).release()
+}
+
+private let daemonLog: MHD_LogCallback = { cls, format, arguments in
+    guard let cls, let format, let arguments else { return }
+    let server = Unmanaged<HTTPServer>.fromOpaque(cls).takeUnretainedValue()
+    guard server.logger.logLevel <= .debug else { return }
+    var buffer = [CChar](repeating: 0, count: 512)
+    _ = feedweb_format_log(&buffer, buffer.count, format, arguments)
+    let message = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    server.log(message.trimmingSuffixNewlines())
+}
+
+extension String {
+    fileprivate func trimmingSuffixNewlines() -> String {
+        var result = self
+        while result.hasSuffix("\n") { result.removeLast() }
+        return result
+    }
+}

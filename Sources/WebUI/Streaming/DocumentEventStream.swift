@@ -1,0 +1,86 @@
+import FeedCore
+import NIOConcurrencyHelpers
+
+/// `/events` (and the demo's `/demo/upstream`): the mirror re-broadcast in the document
+/// protocol it was received in.
+///
+/// A new client gets `retry:`, then either a `data` event with the whole document or, when
+/// it resumes with an id of this epoch still in the history, only the patches it missed.
+/// Then one `patch` per accepted change. Ids are `EPOCH-SEQ`. In snapshot-only mode
+/// (`Accept: application/json`) every change is a full `data` event.
+public final class DocumentEventStream: Sendable {
+    /// The two encodings clients can ask for.
+    public enum Mode: Hashable, Sendable {
+        case patches
+        case snapshots
+    }
+
+    /// The reconnection time sent to clients, in milliseconds.
+    public static let retryMilliseconds = 2000
+
+    let broadcaster: Broadcaster<Mode, FeedSnapshot>
+    private let store: FeedStore
+    /// The `data` event of the newest snapshot, encoded once for every client that needs it.
+    private let dataEventCache = NIOLockedValueBox<(seq: UInt64, bytes: [UInt8])?>(nil)
+
+    public init(store: FeedStore) {
+        self.store = store
+        self.broadcaster = Broadcaster(initial: store.snapshot)
+        store.observe { [weak self] change in self?.publish(change) }
+    }
+
+    /// The number of connected clients.
+    public var clientCount: Int { broadcaster.count }
+
+    private func publish(_ change: FeedChange) {
+        broadcaster.publish(change.snapshot) { mode, snapshot in
+            switch (mode, change.kind) {
+            case (.patches, .patch(_, let encoded)):
+                return Self.patchEvent(id: snapshot.id, encodedPatch: encoded)
+            case (.patches, .snapshot), (.snapshots, _):
+                return dataEvent(for: snapshot)
+            }
+        }
+    }
+
+    /// Subscribes `stream`; `lastEventID` is the client's resume point, if any.
+    public func subscribe(_ stream: StreamConnection, mode: Mode, lastEventID: String?) {
+        broadcaster.subscribe(stream, to: mode) { current in
+            var first: [[UInt8]] = [SSEEncoder.retry(milliseconds: Self.retryMilliseconds)]
+            guard let current else { return first }
+            if mode == .patches, let text = lastEventID, let id = EventID(parsing: text) {
+                switch store.resume(after: id, through: current.id.seq) {
+                case .upToDate:
+                    return first
+                case .patches(let entries):
+                    for entry in entries {
+                        first.append(Self.patchEvent(id: EventID(epoch: store.epoch, seq: entry.seq), encodedPatch: entry.encodedPatch))
+                    }
+                    return first
+                case .needsSnapshot:
+                    break
+                }
+            }
+            first.append(dataEvent(for: current))
+            return first
+        }
+    }
+
+    public func unsubscribe(_ stream: StreamConnection, mode: Mode) {
+        broadcaster.unsubscribe(stream, from: mode)
+    }
+
+    private func dataEvent(for snapshot: FeedSnapshot) -> [UInt8] {
+        if let cached = dataEventCache.withLockedValue({ $0 }), cached.seq == snapshot.id.seq {
+            return cached.bytes
+        }
+        let bytes = SSEEncoder.event(
+            type: "data", data: String(decoding: snapshot.encodedDocument, as: UTF8.self), id: snapshot.id.description)
+        dataEventCache.withLockedValue { $0 = (snapshot.id.seq, bytes) }
+        return bytes
+    }
+
+    static func patchEvent(id: EventID, encodedPatch: [UInt8]) -> [UInt8] {
+        SSEEncoder.event(type: "patch", data: String(decoding: encodedPatch, as: UTF8.self), id: id.description)
+    }
+}

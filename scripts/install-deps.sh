@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# Installs the system packages feedweb needs, only those that are missing.
+#   scripts/install-deps.sh          what running feedweb needs (libmicrohttpd)
+#   scripts/install-deps.sh --test   plus what the tests drive (Chromium, its driver, nginx, wrk)
+set -euo pipefail
+
+packages=(libmicrohttpd-dev pkg-config)
+if [[ "${1:-}" == "--test" ]]; then
+  packages+=(chromium chromium-driver nginx wrk python3-html5lib)
+fi
+
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+[[ ${#missing[@]} -eq 0 ]] && exit 0
+
+echo "Installing: ${missing[*]}" >&2
+sudo=""
+if [[ $(id -u) -ne 0 ]]; then sudo="sudo"; fi
+export DEBIAN_FRONTEND=noninteractive
+$sudo apt-get update -qq
+$sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
