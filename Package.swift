@@ -54,12 +54,21 @@ let package = Package(
         ),
         .testTarget(
             name: "FeedCoreTests",
-            dependencies: ["FeedCore"],
+            dependencies: [
+                "FeedCore",
+                "TestSupport",
+                .product(name: "Logging", package: "swift-log"),
+            ],
             exclude: ["Fixtures"]
         ),
         .testTarget(
             name: "WebUITests",
-            dependencies: ["WebUI", "FeedCore", "TestSupport"]
+            dependencies: [
+                "WebUI", "FeedCore", "TestSupport",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+            ],
+            exclude: ["Support/check_html.py"]
         ),
         .testTarget(
             name: "FeedwebTests",
@@ -67,7 +76,15 @@ let package = Package(
         ),
         .target(
             name: "TestSupport",
-            dependencies: ["FeedCore"],
+            dependencies: [
+                "FeedCore",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
             path: "Tests/TestSupport"
         ),
     ],

@@ -46,6 +46,48 @@ feedweb_mhd_connection_fd(struct MHD_Connection *connection)
   return info == NULL ? -1 : info->connect_fd;
 }
 
+/**
+ * Percent-decodes `s` in place (libmicrohttpd's unescape callback) like the library's
+ * default, except that `%00` becomes DEL (0x7F) instead of a NUL that would silently cut
+ * the string short: the router then rejects the request as malformed. Returns the length.
+ */
+static inline size_t
+feedweb_unescape(void *cls, struct MHD_Connection *connection, char *s)
+{
+  (void) cls;
+  (void) connection;
+  char *read = s;
+  char *write = s;
+  while (*read != '\0') {
+    if (read[0] == '%' && read[1] != '\0' && read[2] != '\0') {
+      int high = read[1], low = read[2], value = 0, ok = 1;
+      for (int i = 0; i < 2; i++) {
+        int c = i == 0 ? high : low, digit;
+        if (c >= '0' && c <= '9') digit = c - '0';
+        else if (c >= 'a' && c <= 'f') digit = c - 'a' + 10;
+        else if (c >= 'A' && c <= 'F') digit = c - 'A' + 10;
+        else { ok = 0; break; }
+        value = value * 16 + digit;
+      }
+      if (ok) {
+        *write++ = value == 0 ? (char) 0x7F : (char) value;
+        read += 3;
+        continue;
+      }
+    }
+    *write++ = *read++;
+  }
+  *write = '\0';
+  return (size_t) (write - s);
+}
+
+/** The address of `feedweb_unescape`, for MHD_OPTION_UNESCAPE_CALLBACK. */
+static inline void *
+feedweb_unescape_callback(void)
+{
+  return (void *) &feedweb_unescape;
+}
+
 /** Formats a libmicrohttpd log message into `buffer`. */
 static inline int
 feedweb_format_log(char *buffer, size_t size, const char *format, va_list ap)

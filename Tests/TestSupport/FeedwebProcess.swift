@@ -69,18 +69,14 @@ public final class FeedwebProcess: @unchecked Sendable {
         kill(process.processIdentifier, signal)
         while process.isRunning && Date().timeIntervalSince(start) < timeout { usleep(5_000) }
         guard !process.isRunning else {
-            kill(process.processIdentifier, SIGKILL)
-            process.waitUntilExit()
+            ChildProcess.kill(process)
             return nil
         }
         return (process.terminationStatus, Date().timeIntervalSince(start))
     }
 
     deinit {
-        if process.isRunning {
-            kill(process.processIdentifier, SIGKILL)
-            process.waitUntilExit()
-        }
+        ChildProcess.kill(process)
         output.fileHandleForReading.readabilityHandler = nil
         errors.fileHandleForReading.readabilityHandler = nil
     }
@@ -101,5 +97,22 @@ final class LockedText: @unchecked Sendable {
         lock.lock()
         defer { lock.unlock() }
         return body(text)
+    }
+}
+
+/// Ending child processes without `Process.waitUntilExit()`, which spins a CPU core on
+/// Linux while it waits.
+public enum ChildProcess {
+    /// Sends SIGTERM, waits up to `grace` seconds, then SIGKILL; returns once it is gone.
+    public static func kill(_ process: Process, grace: Double = 2) {
+        guard process.isRunning else { return }
+        Glibc.kill(process.processIdentifier, SIGTERM)
+        let deadline = Date().addingTimeInterval(grace)
+        while process.isRunning && Date() < deadline { usleep(10_000) }
+        if process.isRunning {
+            Glibc.kill(process.processIdentifier, SIGKILL)
+            let hard = Date().addingTimeInterval(5)
+            while process.isRunning && Date() < hard { usleep(10_000) }
+        }
     }
 }

@@ -23,6 +23,18 @@ public enum HTTPTestClient {
         return try readResponse(from: socket, method: method)
     }
 
+    /// Sends a request with a body (JSON by default) and reads the response.
+    public static func send(
+        port: UInt16, _ path: String, method: String, body: [UInt8],
+        contentType: String = "application/json; charset=utf-8", timeout: Double = 30
+    ) throws -> TestResponse {
+        let socket = try RawSocket(port: port, timeout: timeout)
+        var request = "\(method) \(path) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nConnection: close\r\n"
+        request += "Content-Type: \(contentType)\r\nContent-Length: \(body.count)\r\n\r\n"
+        try socket.send(Array(request.utf8) + body)
+        return try readResponse(from: socket, method: method)
+    }
+
     /// Sends raw bytes (a malformed request, say) and reads one response.
     public static func raw(port: UInt16, _ request: String, timeout: Double = 10) throws -> TestResponse {
         let socket = try RawSocket(port: port, timeout: timeout)

@@ -1,3 +1,5 @@
+import Foundation
+
 /// Reads ``FeedItem``s out of a document with a profile, leniently: real feeds send `""`
 /// for empty arrays, numbers where strings are expected, and leave fields out.
 public struct ItemExtractor: Sendable {
@@ -24,8 +26,7 @@ public struct ItemExtractor: Sendable {
 
     /// One item from its JSON.
     public func item(from element: JSONValue) -> FeedItem {
-        let id = profile.keyPath.flatMap { element.value(at: $0) }
-        var item = FeedItem(key: ItemKey.make(id: id, item: element))
+        var item = FeedItem(key: ItemKey.make(id: id(of: element), item: element))
         func text(_ field: ItemProfile.Field) -> String? {
             guard let pointer = profile.fields[field] else { return nil }
             return Self.text(element.value(at: pointer))
@@ -46,6 +47,20 @@ public struct ItemExtractor: Sendable {
         }
         item.thumbnail = text(.thumbnail) ?? Self.thumbnail(in: item.multimedia)
         return item
+    }
+
+    /// The item's id: the first usable value (a non-empty string or a number) at the key
+    /// path or, failing that, at the fallback key paths.
+    func id(of element: JSONValue) -> JSONValue? {
+        for pointer in [profile.keyPath].compactMap({ $0 }) + profile.fallbackKeyPaths {
+            switch element.value(at: pointer) {
+            case .string(let s) where !s.isEmpty: return .string(s)
+            case .int(let i): return .int(i)
+            case .double(let d): return .double(d)
+            default: continue
+            }
+        }
+        return nil
     }
 
     /// A display string from any scalar, or from an array of scalars joined with ", ".
@@ -71,8 +86,17 @@ public struct ItemExtractor: Sendable {
         guard let url = text(value["url"]) else { return nil }
         return FeedItem.Media(
             url: url, caption: text(value["caption"]), credit: text(value["copyright"] ?? value["credit"]),
-            width: value["width"]?.int64Value.map { Int(clamping: $0) },
-            height: value["height"]?.int64Value.map { Int(clamping: $0) }, format: text(value["format"]))
+            width: dimension(value["width"]), height: dimension(value["height"]), format: text(value["format"]))
+    }
+
+    /// A pixel size from a number or a numeric string (`75`, `75.0`, `"75"`); else `nil`.
+    static func dimension(_ value: JSONValue?) -> Int? {
+        switch value {
+        case .int(let i): return i > 0 ? Int(clamping: i) : nil
+        case .double(let d): return d.isFinite && d > 0 && d < 1e9 ? Int(d) : nil
+        case .string(let s): return Int(s.trimmingCharacters(in: .whitespaces)).flatMap { $0 > 0 ? $0 : nil }
+        default: return nil
+        }
     }
 
     static func link(_ value: JSONValue) -> FeedItem.Link? {

@@ -1,9 +1,17 @@
 /// Makes an item's URL-safe key from its id, stable across restarts.
 ///
-/// An id made only of unreserved URL characters is its own key. Otherwise the last
-/// segment of the id is used when it is unreserved and at least 6 characters long
-/// (`nyt://article/3f1c…` → `3f1c…`); else the key is `h` followed by a 64-bit FNV-1a
-/// hash in base 32 of the id's text (or of the item's JSON when it has no id).
+/// - An id made only of unreserved URL characters (`A–Z a–z 0–9 - _ .`, not starting with
+///   `.`), at most 96 bytes, is its own key (`12345`, `zyTCAlFPjgYC`).
+/// - An id whose last `/`- or `:`-separated segment is a long opaque token — at least 16
+///   hex digits and dashes, like the UUID of `nyt://article/3f1c…` — has that segment as
+///   its key. Such tokens are unique by themselves, so keys of distinct ids stay distinct.
+/// - Any other id (a URL, text with spaces or non-ASCII letters, a long id) is hashed: `h`
+///   followed by its 64-bit FNV-1a hash in base 32 (13 characters). Its last segment is not
+///   used, since two URLs often end alike (`…/2024/05/01/briefing.html`,
+///   `…/2024/05/02/briefing.html`).
+/// - An item without an id is keyed by a hash of its JSON (stable while it is unchanged).
+///
+/// Keys only ever contain `A–Z a–z 0–9 - _ .`.
 public enum ItemKey {
     /// The key for an item whose id (at the key path) is `id`, or whose JSON is `item`.
     public static func make(id: JSONValue?, item: JSONValue) -> String {
@@ -12,16 +20,28 @@ public enum ItemKey {
         case .string(let s) where !s.isEmpty: text = s
         case .int(let i): text = String(i)
         case .double(let d): text = String(d)
-        default: return hashed(item.serializedBytes())
+        default: return hashed(item.serializedBytes(sortedKeys: true))
         }
         if isUnreserved(text.utf8) && text.utf8.count <= 96 { return text }
         if let cut = text.utf8.lastIndex(where: { $0 == UInt8(ascii: "/") || $0 == UInt8(ascii: ":") }) {
             let segment = text.utf8[text.utf8.index(after: cut)...]
-            if segment.count >= 6 && segment.count <= 96 && isUnreserved(segment) {
-                return String(decoding: segment, as: UTF8.self)
-            }
+            if isOpaqueToken(segment) { return String(decoding: segment, as: UTF8.self) }
         }
         return hashed(Array(text.utf8))
+    }
+
+    /// 16 to 96 hex digits and dashes, at least 16 of them digits: a UUID or a hash.
+    private static func isOpaqueToken(_ bytes: some Collection<UInt8>) -> Bool {
+        guard bytes.count >= 16 && bytes.count <= 96 else { return false }
+        var digits = 0
+        for b in bytes {
+            if (b >= 0x30 && b <= 0x39) || (b >= 0x41 && b <= 0x46) || (b >= 0x61 && b <= 0x66) {
+                digits += 1
+            } else if b != UInt8(ascii: "-") {
+                return false
+            }
+        }
+        return digits >= 16
     }
 
     private static func isUnreserved(_ bytes: some Collection<UInt8>) -> Bool {

@@ -16,15 +16,23 @@ public struct ItemProfile: Sendable, Equatable {
     public var itemsPath: JSONPointer
     /// An item's stable id; without one, a hash of the item is the key.
     public var keyPath: JSONPointer?
+    /// Where else to look for an id when an item has none at ``keyPath`` (or there is no
+    /// key path), in order: NYT items without a `uri` are keyed by their `url`. An item with
+    /// an id at none of them is keyed by a hash of its JSON.
+    public var fallbackKeyPaths: [JSONPointer]
     /// The document's version number, for the guard; without one every change publishes.
     public var versionPath: JSONPointer?
     /// Field pointers, relative to an item.
     public var fields: [Field: JSONPointer]
 
-    public init(name: String, itemsPath: JSONPointer, keyPath: JSONPointer?, versionPath: JSONPointer?, fields: [Field: JSONPointer]) {
+    public init(
+        name: String, itemsPath: JSONPointer, keyPath: JSONPointer?, versionPath: JSONPointer?,
+        fields: [Field: JSONPointer], fallbackKeyPaths: [JSONPointer] = []
+    ) {
         self.name = name
         self.itemsPath = itemsPath
         self.keyPath = keyPath
+        self.fallbackKeyPaths = fallbackKeyPaths
         self.versionPath = versionPath
         self.fields = fields
     }
@@ -53,7 +61,7 @@ public struct ItemProfile: Sendable, Equatable {
             .thumbnail: pointer("/thumbnail_standard"), .published: pointer("/published_date"),
             .updated: pointer("/updated_date"), .multimedia: pointer("/multimedia"),
             .related: pointer("/related_urls"),
-        ])
+        ], fallbackKeyPaths: [pointer("/url")])
 
     /// The Google Books volumes API (`/books/v1/volumes?q=…`).
     public static let googleBooks = ItemProfile(
@@ -64,7 +72,7 @@ public struct ItemProfile: Sendable, Equatable {
             .byline: pointer("/volumeInfo/authors"), .url: pointer("/volumeInfo/infoLink"),
             .thumbnail: pointer("/volumeInfo/imageLinks/thumbnail"),
             .published: pointer("/volumeInfo/publishedDate"),
-        ])
+        ], fallbackKeyPaths: [pointer("/selfLink")])
 
     /// Wikimedia EventStreams `recentchange`, kept by append mode as `{"items": […]}`.
     public static let wikimediaRecentChange = ItemProfile(
@@ -74,16 +82,17 @@ public struct ItemProfile: Sendable, Equatable {
             .title: pointer("/title"), .section: pointer("/wiki"), .subsection: pointer("/type"),
             .abstract: pointer("/comment"), .byline: pointer("/user"), .url: pointer("/meta/uri"),
             .published: pointer("/meta/dt"),
-        ])
+        ], fallbackKeyPaths: [pointer("/id")])
 
-    /// Any feed with an `items` array of objects with common field names.
+    /// Any feed with an `items` array of objects with common field names; items are keyed
+    /// by `id`, `guid` or `url`, whichever they have.
     public static let generic = ItemProfile(
         name: "generic", itemsPath: pointer("/items"), keyPath: nil, versionPath: nil,
         fields: [
             .title: pointer("/title"), .section: pointer("/section"), .subsection: pointer("/subsection"),
             .abstract: pointer("/summary"), .byline: pointer("/author"), .url: pointer("/url"),
             .thumbnail: pointer("/image"), .published: pointer("/published"), .updated: pointer("/updated"),
-        ])
+        ], fallbackKeyPaths: [pointer("/id"), pointer("/guid"), pointer("/url")])
 
     private static func pointer(_ text: String) -> JSONPointer {
         // Only called with the literals above, which are valid pointers.

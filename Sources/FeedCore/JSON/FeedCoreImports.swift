@@ -8,7 +8,7 @@
 @_exported import OrderedCollections
 
 #if canImport(Glibc)
-  // The stdlib's Double rounding, used by `Int64(exactly:)` in JSONValue.swift, calls libm
-  // on baseline x86-64; importing Glibc autolinks it, so FeedCore links on its own.
-  import Glibc
+    // The stdlib's Double rounding, used by `Int64(exactly:)` in JSONValue.swift, calls libm
+    // on baseline x86-64; importing Glibc autolinks it, so FeedCore links on its own.
+    import Glibc
 #endif

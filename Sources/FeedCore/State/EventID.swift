@@ -14,12 +14,15 @@ public struct EventID: Hashable, Sendable, CustomStringConvertible {
         self.seq = seq
     }
 
-    /// Parses `EPOCH-SEQ`; `nil` for anything else (ids from other sources are opaque).
+    /// Parses `EPOCH-SEQ` exactly as ``description`` writes it (SEQ in decimal digits, no
+    /// sign, no leading zero); `nil` for anything else (ids from other sources are opaque).
     public init?(parsing text: String) {
         guard let dash = text.lastIndex(of: "-") else { return nil }
         let epoch = text[..<dash]
+        let digits = text[text.index(after: dash)...]
         guard !epoch.isEmpty, epoch.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber) }),
-            let seq = UInt64(text[text.index(after: dash)...])
+            !digits.isEmpty, digits.allSatisfy({ $0.isASCII && $0.isNumber }),
+            digits == "0" || digits.first != "0", let seq = UInt64(digits)
         else { return nil }
         self.epoch = String(epoch)
         self.seq = seq

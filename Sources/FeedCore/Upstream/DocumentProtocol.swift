@@ -35,14 +35,24 @@ public enum DocumentProtocol {
         }
     }
 
-    /// A one-line description of an upstream error event's data.
+    /// A one-line description of an upstream error event's data: `CODE: MESSAGE (CAUSE)`
+    /// from either Streamdata shape (`{status, cause, message, …}` or `{code, message,
+    /// category, …}`), the data itself (cut to 300 characters) when it is not a JSON
+    /// object, `upstream error` when it says nothing.
     static func describeError(_ data: String) -> String {
         guard let value = try? JSONValue(parsing: data), case .object = value else {
-            return data.isEmpty ? "upstream error" : String(data.prefix(300))
+            return data.isEmpty ? "upstream error" : oneLine(data)
         }
-        let message = value["message"]?.stringValue ?? value["cause"]?.stringValue ?? "upstream error"
-        let code = value["status"] ?? value["code"]
-        if let code, let text = ItemExtractor.text(code) { return "\(text): \(message)" }
-        return message
+        let message = ItemExtractor.text(value["message"])
+        let cause = ItemExtractor.text(value["cause"])
+        var text = message ?? cause ?? ItemExtractor.text(value["category"]) ?? "upstream error"
+        if let cause, message != nil, cause != message { text += " (\(cause))" }
+        if let code = ItemExtractor.text(value["status"] ?? value["code"]) { text = "\(code): \(text)" }
+        return oneLine(text)
+    }
+
+    /// `text` on one line (line breaks as spaces), cut to 300 characters.
+    private static func oneLine(_ text: String) -> String {
+        String(String(text.prefix(300)).map { $0.isNewline ? " " : $0 })
     }
 }

@@ -2,7 +2,14 @@
 /// jitter, capped at `maxBackoff`; reset by a connection that delivered an event.
 ///
 /// Pure: the caller supplies the randomness, so every sequence is testable.
+///
+/// No delay is ever shorter than half of ``minimumInterval`` (the jitter's lower end), even
+/// when upstream sends `retry: 0` or `maxBackoff` is tiny, so a failing upstream can never
+/// make feedweb reconnect in a hot loop.
 public struct ReconnectPolicy: Sendable, Equatable {
+    /// The floor on the un-jittered delay: 50 ms.
+    public static let minimumInterval: Duration = .milliseconds(50)
+
     /// The base delay: the last `retry:` upstream sent, 1 s by default.
     public var retryInterval: Duration
     /// The cap on any delay (`--max-backoff`).
@@ -20,23 +27,38 @@ public struct ReconnectPolicy: Sendable, Equatable {
         failures = 0
     }
 
-    /// The delay before the next attempt, given `random` in `0..<1`.
+    /// The un-jittered delay before the next attempt, without counting an attempt:
+    /// `retryInterval × 2^failures`, capped at `maxBackoff`, both raised to
+    /// ``minimumInterval``. Never overflows, whatever `retry:` upstream sent.
+    public var nominalDelay: Duration {
+        let cap = max(maxBackoff, Self.minimumInterval)
+        var delay = min(max(retryInterval, Self.minimumInterval), cap)
+        var doublings = failures
+        while doublings > 0 && delay < cap {
+            delay = min(delay * 2, cap)
+            doublings -= 1
+        }
+        return delay
+    }
+
+    /// The delay before the next attempt, given `random` in `0..<1`; counts the attempt.
     ///
-    /// The un-jittered delay is `retryInterval × 2^failures`, capped at `maxBackoff`; the
-    /// result lies in its upper half (`[d/2, d)`), so clients spread out but never retry
-    /// sooner than half the server's `retry`.
+    /// The result lies in the upper half of ``nominalDelay`` (`[d/2, d)`), so clients
+    /// spread out but never retry sooner than half the server's `retry`.
     public mutating func nextDelay(random: Double) -> Duration {
-        let exponent = min(failures, 30)
-        failures += 1
-        let base = retryInterval * (1 << exponent)
-        let capped = min(base, maxBackoff)
-        let fraction = 0.5 + 0.5 * min(max(random, 0), 0.999_999)
-        return capped * fraction
+        let nominal = nominalDelay
+        countAttempt()
+        let clamped = random.isNaN ? 0 : min(max(random, 0), 0.999_999)
+        return nominal * (0.5 + 0.5 * clamped)
     }
 
     /// Upstream answered 204 (asked us to stop): wait the full cap every time.
     public mutating func delayAfterStopRequest() -> Duration {
-        failures += 1
-        return maxBackoff
+        countAttempt()
+        return max(maxBackoff, Self.minimumInterval)
+    }
+
+    private mutating func countAttempt() {
+        if failures < Int.max { failures += 1 }
     }
 }

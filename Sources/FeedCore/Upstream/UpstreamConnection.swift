@@ -13,14 +13,25 @@ import NIOSSL
 /// ``SSEEvent`` → ``DocumentProtocol`` (an ``UpstreamCommand``) → ``FeedStore``.
 ///
 /// Request headers: `Accept: text/event-stream`, `Cache-Control: no-cache`,
-/// `Last-Event-ID` when an id is known, then every configured header. Redirects (at most
-/// 5) are followed here so that each hop is checked and reported.
+/// `Last-Event-ID` when an id is known, then every configured header (a configured
+/// `Accept` or `Cache-Control` replaces the default). Redirects (at most
+/// 5) are followed here so that each hop is checked and reported; a redirect to another
+/// origin (scheme, host or port) drops the configured `Authorization`,
+/// `Proxy-Authorization` and `Cookie` headers, as curl and browsers do, so credentials
+/// meant for upstream never reach a third party.
+///
+/// ``run()`` owns the HTTP client: it makes one when it starts and shuts it down when the
+/// task is cancelled, so an `UpstreamConnection` that is never run holds no resources.
+/// Call ``run()`` once at a time.
 public final class UpstreamConnection: Sendable {
+    /// Request headers that are not forwarded across origins on a redirect.
+    static let credentialHeaders: Set<String> = ["authorization", "proxy-authorization", "cookie"]
+
     public let configuration: UpstreamConfiguration
     private let store: FeedStore
     private let interpret: @Sendable (SSEEvent) -> UpstreamCommand
     private let logger: Logger
-    private let client: HTTPClient
+    private let clientConfiguration: HTTPClient.Configuration
     private let statusBox: NIOLockedValueBox<UpstreamStatus>
     private let statusObservers = NIOLockedValueBox<[@Sendable (UpstreamStatus) -> Void]>([])
     private let session: NIOLockedValueBox<Session>
@@ -32,12 +43,17 @@ public final class UpstreamConnection: Sendable {
         var lastEventID = ""
     }
 
-    /// Prepares the connection; throws if the URL or the CA file is unusable.
+    /// Prepares the connection; throws if the URL, a header or the CA file is unusable.
     public init(
         configuration: UpstreamConfiguration, store: FeedStore, logger: Logger,
         interpret: @escaping @Sendable (SSEEvent) -> UpstreamCommand = DocumentProtocol.interpret
     ) throws(UpstreamError) {
         guard Self.absoluteHTTPURL(configuration.url) != nil else { throw .invalidURL(configuration.url) }
+        for header in configuration.headers {
+            guard Self.isToken(header.name), Self.isValidHeaderValue(header.value) else {
+                throw .transport("invalid request header \"\(header.name)\"")
+            }
+        }
         var tls = TLSConfiguration.makeClientConfiguration()
         if let caFile = configuration.caFile {
             do {
@@ -46,13 +62,18 @@ public final class UpstreamConnection: Sendable {
                 throw .transport("cannot read CA file \(caFile): \(error)")
             }
         }
+        // Connecting may take at most 10 s, and never longer than the read timeout.
         let timeout = HTTPClient.Configuration.Timeout(
-            connect: .seconds(10), read: .nanoseconds(Int64(configuration.readTimeout.components.seconds * 1_000_000_000
-                + configuration.readTimeout.components.attoseconds / 1_000_000_000)))
+            connect: Self.timeAmount(min(.seconds(10), configuration.readTimeout)),
+            read: Self.timeAmount(configuration.readTimeout))
         var clientConfiguration = HTTPClient.Configuration(
             tlsConfiguration: tls, redirectConfiguration: .disallow, timeout: timeout)
         clientConfiguration.httpVersion = .http1Only
-        self.client = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: clientConfiguration)
+        // A failed connection attempt (refused, TLS handshake) fails the request at once, so
+        // it is reported and retried with this class's backoff, not silently retried by the
+        // HTTP client until the connect timeout.
+        clientConfiguration.connectionPool.retryConnectionEstablishment = false
+        self.clientConfiguration = clientConfiguration
         self.configuration = configuration
         self.store = store
         self.interpret = interpret
@@ -71,30 +92,35 @@ public final class UpstreamConnection: Sendable {
         statusObservers.withLockedValue { $0.append(observer) }
     }
 
-    /// Connects and reconnects until the task is cancelled; then releases the HTTP client.
+    /// Connects and reconnects until the task is cancelled; then releases the HTTP client
+    /// and sets the phase to ``UpstreamStatus/Phase/stopped``.
+    ///
+    /// Each connection's end is published in one status change: the error (``UpstreamStatus/lastError``),
+    /// the phase (backing off, or stopped by upstream after a 204, with the time of the next
+    /// attempt) and the cleared ``UpstreamStatus/connectedSince``.
     public func run() async {
+        let client = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: clientConfiguration)
         var first = true
         while !Task.isCancelled {
-            if !first { updateStatus { $0.reconnects += 1 } }
+            updateStatus {
+                if !first { $0.reconnects += 1 }
+                $0.phase = .connecting
+            }
             first = false
-            updateStatus { $0.phase = .connecting }
-            let outcome = await connectOnce()
-            if Task.isCancelled { break }
-            let delay: Duration
-            let wake: Date
-            switch outcome {
-            case .failure(.noContent):
-                delay = session.withLockedValue { $0.policy.delayAfterStopRequest() }
-                wake = Date() + delay.timeInterval
-                updateStatus { $0.phase = .stoppedByUpstream(until: wake) }
-            default:
-                delay = session.withLockedValue { $0.policy.nextDelay(random: Double.random(in: 0..<1)) }
-                wake = Date() + delay.timeInterval
-                updateStatus { $0.phase = .backingOff(until: wake) }
+            guard let error = await connectOnce(client), !Task.isCancelled else { break }
+            let stopRequested = error == .noContent
+            let delay = session.withLockedValue {
+                stopRequested ? $0.policy.delayAfterStopRequest() : $0.policy.nextDelay(random: .random(in: 0..<1))
             }
-            if case .failure(let error) = outcome {
-                logger.warning("upstream: \(error); next attempt in \(delay.timeInterval.formatted2) s")
+            let now = Date()
+            let wake = now + delay.timeInterval
+            updateStatus {
+                $0.lastError = error.description
+                $0.lastErrorAt = now
+                $0.connectedSince = nil
+                $0.phase = stopRequested ? .stoppedByUpstream(until: wake) : .backingOff(until: wake)
             }
+            logger.warning("upstream: \(error); next attempt in \(delay.timeInterval.formatted2) s")
             try? await Task.sleep(for: delay)
         }
         updateStatus {
@@ -105,24 +131,42 @@ public final class UpstreamConnection: Sendable {
     }
 
     /// One connection: request (following redirects), then read events until the stream
-    /// ends or fails. Returns how it ended.
-    private func connectOnce() async -> Result<Void, UpstreamError> {
+    /// ends or fails. Returns how it ended, or `nil` when the task was cancelled.
+    private func connectOnce(_ client: HTTPClient) async -> UpstreamError? {
         guard var url = Self.absoluteHTTPURL(configuration.url) else {
-            return .failure(.invalidURL(configuration.url))
+            return .invalidURL(configuration.url)
         }
+        let origin = Self.origin(of: url)
+        let configuredNames = Set(configuration.headers.map { $0.name.lowercased() })
         var deliveredEvent = false
         defer {
             if deliveredEvent { session.withLockedValue { $0.policy.reset() } }
-            updateStatus { $0.connectedSince = nil }
         }
         do {
             for hop in 0...5 {
                 var request = HTTPClientRequest(url: url.absoluteString)
-                request.headers.add(name: "Accept", value: "text/event-stream")
-                request.headers.add(name: "Cache-Control", value: "no-cache")
+                // A configured Accept or Cache-Control replaces the default one.
+                if !configuredNames.contains("accept") {
+                    request.headers.add(name: "Accept", value: "text/event-stream")
+                }
+                if !configuredNames.contains("cache-control") {
+                    request.headers.add(name: "Cache-Control", value: "no-cache")
+                }
                 let lastEventID = session.withLockedValue { $0.lastEventID }
-                if !lastEventID.isEmpty { request.headers.add(name: "Last-Event-ID", value: lastEventID) }
-                for header in configuration.headers { request.headers.add(name: header.name, value: header.value) }
+                if !lastEventID.isEmpty {
+                    if Self.isValidHeaderValue(lastEventID) {
+                        request.headers.add(name: "Last-Event-ID", value: lastEventID)
+                    } else {
+                        // An id with control characters cannot be sent; without one,
+                        // upstream starts over with a snapshot.
+                        logger.warning("upstream: the last event id has control characters; not sending it")
+                    }
+                }
+                let sameOrigin = Self.origin(of: url) == origin
+                for header in configuration.headers
+                where sameOrigin || !Self.credentialHeaders.contains(header.name.lowercased()) {
+                    request.headers.add(name: header.name, value: header.value)
+                }
                 let response = try await client.execute(request, deadline: .distantFuture, logger: logger)
                 let code = Int(response.status.code)
                 switch code {
@@ -141,7 +185,7 @@ public final class UpstreamConnection: Sendable {
                     throw UpstreamError.noContent
                 case 200..<300:
                     let contentType = response.headers.first(name: "Content-Type")
-                    guard let contentType, contentType.lowercased().hasPrefix("text/event-stream") else {
+                    guard Self.isEventStream(contentType) else {
                         throw UpstreamError.wrongContentType(contentType)
                     }
                     updateStatus {
@@ -156,47 +200,53 @@ public final class UpstreamConnection: Sendable {
                 }
             }
             throw UpstreamError.tooManyRedirects
+        } catch _ where Task.isCancelled {
+            // Stopping: how the connection ended is not an error worth reporting.
+            return nil
         } catch let error as UpstreamError {
-            record(error)
-            return .failure(error)
+            return error
         } catch let error as HTTPClientError where error == .readTimeout {
-            record(.readTimeout)
-            return .failure(.readTimeout)
+            return .readTimeout
         } catch {
-            let wrapped = UpstreamError.transport(String(describing: error))
-            record(wrapped)
-            return .failure(wrapped)
+            return .transport(Self.describeTransport(error))
         }
     }
 
     private func readEvents(from body: HTTPClientResponse.Body, deliveredEvent: inout Bool) async throws {
         var parser = SSEParser(maxEventBytes: configuration.maxEventBytes)
-        let startID = session.withLockedValue { $0.lastEventID }
-        parser.resume(lastEventID: startID)
+        parser.resume(lastEventID: session.withLockedValue { $0.lastEventID })
+        var events: [SSEEvent] = []
         for try await buffer in body {
             let count = buffer.readableBytes
-            let events: [SSEEvent]
-            do {
-                events = try buffer.withUnsafeReadableBytes { raw in try parser.parse(raw) }
-            } catch {
-                throw UpstreamError.eventTooLarge(limit: configuration.maxEventBytes)
-            }
-            let now = Date()
-            updateStatus {
-                $0.bytesReceived += UInt64(count)
-                if !events.isEmpty {
-                    $0.eventsReceived += UInt64(events.count)
-                    $0.lastEventAt = now
+            events.removeAll(keepingCapacity: true)
+            // Events completed before an oversized one in the same read still count.
+            var failure: SSEParserError?
+            buffer.withUnsafeReadableBytes { raw in
+                do {
+                    try parser.parse(raw, into: &events)
+                } catch let error as SSEParserError {
+                    failure = error
+                } catch {
+                    failure = .eventTooLarge(limit: configuration.maxEventBytes)
                 }
             }
+            updateStatus { $0.bytesReceived += UInt64(count) }
             session.withLockedValue { session in
                 session.lastEventID = parser.lastEventID
                 if let retry = parser.reconnectionTime { session.policy.retryInterval = .milliseconds(retry) }
             }
             for event in events {
-                deliveredEvent = true
+                // Counted once handled, so whoever sees the count also sees the event's effect.
+                defer {
+                    updateStatus {
+                        $0.eventsReceived += 1
+                        $0.lastEventAt = Date()
+                    }
+                }
                 try handle(event)
+                deliveredEvent = true
             }
+            if failure != nil { throw UpstreamError.eventTooLarge(limit: configuration.maxEventBytes) }
         }
     }
 
@@ -237,19 +287,77 @@ public final class UpstreamConnection: Sendable {
         throw .resync(reason)
     }
 
-    private func record(_ error: UpstreamError) {
-        updateStatus {
-            $0.lastError = error.description
-            $0.lastErrorAt = Date()
-        }
-    }
-
     private func updateStatus(_ change: (inout UpstreamStatus) -> Void) {
         let status = statusBox.withLockedValue { status -> UpstreamStatus in
             change(&status)
             return status
         }
         for observer in statusObservers.withLockedValue({ $0 }) { observer(status) }
+    }
+
+    /// A network or TLS failure in words, without file paths or internals: it is shown on
+    /// pages and in `/readyz`.
+    static func describeTransport(_ error: any Error) -> String {
+        if let error = error as? HTTPClientError {
+            if error == .connectTimeout { return "connecting to upstream timed out" }
+            if error == .remoteConnectionClosed { return "upstream closed the connection" }
+        }
+        if let error = error as? NIOSSLError, case .handshakeFailed(let reason) = error {
+            // BoringSSL's reasons are the upper-case words, e.g. CERTIFICATE_VERIFY_FAILED.
+            let words = withoutFileLocations(String(describing: reason))
+                .split(whereSeparator: { ":[]() ,".contains($0) })
+                .filter { $0.count > 3 && $0.allSatisfy { $0.isUppercase || $0 == "_" } }
+            return "TLS handshake failed" + (words.isEmpty ? "" : ": " + words.joined(separator: ", "))
+        }
+        return String(withoutFileLocations(String(describing: error)).prefix(300))
+    }
+
+    /// `text` without ` at /some/file.c:123` source locations.
+    static func withoutFileLocations(_ text: String) -> String {
+        var out = ""
+        var rest = Substring(text)
+        while let range = rest.range(of: " at /") {
+            out += rest[..<range.lowerBound]
+            rest = rest[range.upperBound...].drop { !" ])\n,".contains($0) }
+        }
+        return out + rest
+    }
+
+    /// Whether `name` is an HTTP header name (an RFC 9110 token).
+    static func isToken(_ name: String) -> Bool {
+        !name.isEmpty
+            && name.utf8.allSatisfy { b in
+                (b >= 0x30 && b <= 0x39) || (b >= 0x41 && b <= 0x5A) || (b >= 0x61 && b <= 0x7A)
+                    || "!#$%&'*+-.^_`|~".utf8.contains(b)
+            }
+    }
+
+    /// Whether `value` may be sent as a header value: no control characters but tab.
+    static func isValidHeaderValue(_ value: String) -> Bool {
+        value.utf8.allSatisfy { $0 == 0x09 || ($0 >= 0x20 && $0 != 0x7F) }
+    }
+
+    /// Whether a `Content-Type` value names `text/event-stream` (parameters allowed).
+    static func isEventStream(_ contentType: String?) -> Bool {
+        guard let contentType, let media = contentType.split(separator: ";", omittingEmptySubsequences: false).first
+        else { return false }
+        return media.trimmingCharacters(in: .whitespaces).lowercased() == "text/event-stream"
+    }
+
+    /// Scheme, host and effective port: what "the same origin" compares.
+    static func origin(of url: URL) -> String {
+        let scheme = url.scheme?.lowercased() ?? ""
+        let port = url.port ?? (scheme == "https" ? 443 : 80)
+        return "\(scheme)://\(url.host?.lowercased() ?? ""):\(port)"
+    }
+
+    /// A duration as NIO's `TimeAmount`, between 1 ns and one year (no overflow for huge
+    /// values).
+    static func timeAmount(_ duration: Duration) -> TimeAmount {
+        let year = Duration.seconds(365 * 24 * 3600)
+        let clamped = min(max(duration, .nanoseconds(1)), year)
+        let (seconds, attoseconds) = clamped.components
+        return .nanoseconds(seconds * 1_000_000_000 + attoseconds / 1_000_000_000)
     }
 
     /// `text` as an absolute http or https URL with a host, else `nil`.

@@ -32,7 +32,7 @@ public struct UpstreamStatus: Sendable, Equatable {
     public var connectedSince: Date?
     /// When the last event arrived.
     public var lastEventAt: Date?
-    /// Events received (of every type).
+    /// Events received (of every type), counted once each has been handled.
     public var eventsReceived: UInt64 = 0
     /// Body bytes received.
     public var bytesReceived: UInt64 = 0

@@ -8,6 +8,7 @@ final class AppContext: Sendable {
     /// Responses that never change.
     struct ErrorResponses: Sendable {
         let notFound: PreparedResponse
+        let badRequest: PreparedResponse
         let notFoundJSON: PreparedResponse
         let methodNotAllowed: PreparedResponse
         let tooManyStreams: PreparedResponse
@@ -15,6 +16,8 @@ final class AppContext: Sendable {
 
     let store: FeedStore
     let events: DocumentEventStream
+    let itemEvents: ItemEventStream
+    let pageEvents: PageEventStream
     let demo: DocumentEventStream?
     let staticFiles: StaticFiles
     let renderer: PageRenderer
@@ -38,9 +41,15 @@ final class AppContext: Sendable {
     ) {
         self.store = store
         self.events = DocumentEventStream(store: store)
+        self.itemEvents = ItemEventStream(store: store, historyCount: store.configuration.historyCount)
         self.demo = demo
         self.staticFiles = staticFiles
         self.renderer = PageRenderer(assetVersion: staticFiles.version)
+        self.pageEvents = PageEventStream(
+            renderer: renderer, epoch: store.epoch,
+            initial: PageEventStream.State(
+                view: store.snapshot?.published,
+                badge: StatusBadge(status: upstreamStatus(), hasDocument: store.snapshot != nil, restoredAt: restoredAt, now: Date())))
         let security = ResponseHeaders.security(frameAncestors: frameAncestors)
         self.htmlHeaders = ResponseHeaders.html(security: security)
         self.jsonHeaders = ResponseHeaders.json(security: security)
@@ -67,6 +76,7 @@ final class AppContext: Sendable {
         }
         self.errors = ErrorResponses(
             notFound: page(404, "Not found", "There is nothing at this address. The story may have left the feed."),
+            badRequest: page(400, "Bad request", "The request was malformed."),
             notFoundJSON: json(404, .object(["error": .string("not found")]), headers: self.jsonHeaders),
             methodNotAllowed: page(405, "Method not allowed", "feedweb only answers GET and HEAD.", extra: [("Allow", "GET, HEAD")]),
             tooManyStreams: json(
@@ -83,11 +93,25 @@ final class AppContext: Sendable {
     /// The upstream status now.
     var status: UpstreamStatus { upstreamStatus() }
 
+    /// The status badge now.
+    func currentBadge(now: Date = Date()) -> StatusBadge {
+        StatusBadge(status: status, hasDocument: store.snapshot != nil, restoredAt: restoredAt, now: now)
+    }
+
+    /// Pushes the current view and badge to the page streams (on every published change,
+    /// and on a timer for status changes that time alone brings, like reconnecting → stale).
+    func refreshPageStreams() {
+        pageEvents.publish(PageEventStream.State(view: store.snapshot?.published, badge: currentBadge()))
+    }
+
+    /// Every SSE broadcaster, for heartbeats and stalled-client sweeps.
+    var broadcasters: [any StreamSweeping] {
+        [events.broadcaster, itemEvents.broadcaster, pageEvents.broadcaster] + (demo.map { [$0.broadcaster] } ?? [])
+    }
+
     /// The cache stamp of a page showing the view published at `publishedSeq`.
     func stamp(publishedSeq: UInt64) -> PageCache.Stamp {
-        let badge = StatusBadge(
-            status: status, hasDocument: store.snapshot != nil, restoredAt: restoredAt, now: Date())
-        return PageCache.Stamp(publishedSeq: publishedSeq, badge: badge, assetVersion: staticFiles.version)
+        PageCache.Stamp(publishedSeq: publishedSeq, badge: currentBadge(), assetVersion: staticFiles.version)
     }
 
     /// `/readyz`: 200 with a document and a connected upstream, else 503; always the status.

@@ -37,6 +37,10 @@ public final class FeedwebApplication: Sendable {
             store: store, demo: demo?.stream, staticFiles: staticFiles, frameAncestors: configuration.frameAncestors,
             sourceLabel: sourceLabel, maxQueuedBytesPerClient: configuration.maxQueuedBytesPerClient, restoredAt: nil,
             upstreamStatus: { upstreamBox.connection?.status ?? UpstreamStatus(source: label) })
+        let context = self.context
+        store.observe { change in
+            if change.publishedChanged { context.refreshPageStreams() }
+        }
         var serverConfiguration = HTTPServer.Configuration(address: configuration.listen, maxStreams: configuration.maxClients)
         serverConfiguration.connectionTimeout = 60
         server = HTTPServer(configuration: serverConfiguration, responder: Router(context: context), logger: logger)
@@ -56,7 +60,10 @@ public final class FeedwebApplication: Sendable {
         let upstream = UpstreamConfiguration(
             url: url, headers: configuration.headers, maxEventBytes: configuration.maxEventBytes,
             maxBackoff: configuration.maxBackoff, readTimeout: configuration.readTimeout, caFile: configuration.caFile)
-        upstreamBox.connection = try UpstreamConnection(configuration: upstream, store: store, logger: logger)
+        let connection = try UpstreamConnection(configuration: upstream, store: store, logger: logger)
+        let context = self.context
+        connection.observeStatus { _ in context.refreshPageStreams() }
+        upstreamBox.connection = connection
         return port
     }
 
@@ -75,16 +82,16 @@ public final class FeedwebApplication: Sendable {
                 let comment = SSEEncoder.comment("heartbeat")
                 while !Task.isCancelled {
                     do { try await Task.sleep(for: heartbeat) } catch { return }
-                    context.events.broadcaster.broadcastToAll(comment)
-                    context.demo?.broadcaster.broadcastToAll(comment)
+                    for broadcaster in context.broadcasters { broadcaster.broadcastToAll(comment) }
                 }
             }
             group.addTask {
-                // A client that has taken nothing for 5 s while events wait is dropped.
+                // Once a second: drop clients that have taken nothing for 5 s while events
+                // wait, and push status changes that time alone brings to the pages.
                 while !Task.isCancelled {
                     do { try await Task.sleep(for: .seconds(1)) } catch { return }
-                    context.events.broadcaster.dropStalled(olderThan: 5_000_000_000)
-                    context.demo?.broadcaster.dropStalled(olderThan: 5_000_000_000)
+                    for broadcaster in context.broadcasters { broadcaster.dropStalled(olderThan: 5_000_000_000) }
+                    context.refreshPageStreams()
                 }
             }
             await group.waitForAll()

@@ -19,7 +19,11 @@ final class PageCache: Sendable {
     }
 
     private let entries = NIOLockedValueBox<[String: Entry]>([:])
+    private let renders = NIOLockedValueBox<UInt64>(0)
     let capacity: Int
+
+    /// How many pages were rendered since start (for tests and metrics).
+    var renderCount: UInt64 { renders.withLockedValue { $0 } }
 
     init(capacity: Int = 512) {
         self.capacity = capacity
@@ -31,6 +35,7 @@ final class PageCache: Sendable {
             return entry.response
         }
         guard let response = render() else { return nil }
+        renders.withLockedValue { $0 += 1 }
         entries.withLockedValue { entries in
             if entries.count >= capacity {
                 entries = entries.filter { $0.value.stamp == stamp }

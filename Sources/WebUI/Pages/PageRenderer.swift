@@ -59,7 +59,7 @@ struct PageRenderer: Sendable {
         sectionNames.sort()
         let context = ListContext(
             heading: section ?? "Latest",
-            countText: items.count == 1 ? "1 story" : "\(items.count) stories",
+            countText: Self.countText(items.count),
             section: section,
             sections: sectionNames.map {
                 SectionLink(name: $0, href: "/?section=" + StoryView.queryEscape($0), current: $0 == section)
@@ -74,6 +74,42 @@ struct PageRenderer: Sendable {
             title: section.map { "\($0) · feedweb" } ?? "Latest · feedweb", bodyClass: "page-list",
             stream: "list", navLatest: section == nil, badge: badge, updated: view?.publishedAt, main: main,
             source: source)
+    }
+
+    struct KioskStoryView {
+        let story: StoryView
+        let featured: Bool
+    }
+
+    struct KioskContext {
+        let title: String
+        let section: String?
+        let badge: BadgeView
+        let stories: [KioskStoryView]
+        let emptyText: String
+        let nowMachine: String
+        let nowText: String
+        let assetVersion: String
+    }
+
+    /// The most stories the kiosk shows (a TV has no scrollbar).
+    static let kioskLimit = 12
+
+    /// The kiosk board, optionally filtered to one section.
+    func kiosk(view: PublishedView?, section: String?, badge: StatusBadge, now: Date) -> [UInt8] {
+        let items = (view?.items ?? []).filter { section == nil || $0.section == section }.prefix(Self.kioskLimit)
+        let context = KioskContext(
+            title: section.map { "\($0) · feedweb kiosk" } ?? "feedweb kiosk",
+            section: section,
+            badge: BadgeView(kind: badge.kind.rawValue, label: badge.label),
+            stories: items.enumerated().map { index, item in
+                KioskStoryView(story: StoryView(item, now: now, placeholder: placeholder), featured: index == 0)
+            },
+            emptyText: view == nil ? "Waiting for the feed…" : "No stories right now.",
+            nowMachine: RelativeTime.machine(now),
+            nowText: now.formatted(Date.ISO8601FormatStyle().time(includingFractionalSeconds: false)).prefix(5).description,
+            assetVersion: assetVersion)
+        return Array((Templates.library.render(context, withTemplate: "kiosk") ?? "").utf8)
     }
 
     /// The detail page of one item.
@@ -93,9 +129,51 @@ struct PageRenderer: Sendable {
             badge: StatusBadge(kind: .live, since: nil), updated: nil, main: main, source: "", showBadge: false)
     }
 
-    /// One list entry: the same template the list page uses.
+    // MARK: - Fragments for the page stream (the same templates as the pages)
+
+    /// One list entry.
     func storyFragment(_ item: FeedItem, now: Date) -> String {
         Templates.library.render(StoryView(item, now: now, placeholder: placeholder), withTemplate: "story") ?? ""
+    }
+
+    /// One kiosk entry (the page script decides which one is highlighted).
+    func kioskStoryFragment(_ item: FeedItem, now: Date) -> String {
+        Templates.library.render(
+            KioskStoryView(story: StoryView(item, now: now, placeholder: placeholder), featured: false),
+            withTemplate: "kioskStory") ?? ""
+    }
+
+    /// The detail article of one item.
+    func detailFragment(_ item: FeedItem, now: Date) -> String {
+        Templates.library.render(DetailView(item, now: now, placeholder: placeholder), withTemplate: "detail") ?? ""
+    }
+
+    struct BadgeContext {
+        let badge: BadgeView
+        let updatedMachine: String?
+        let updatedText: String?
+    }
+
+    /// The status badge of the list and detail pages.
+    func badgeFragment(_ badge: StatusBadge, updated: Date?, now: Date) -> String {
+        Templates.library.render(
+            BadgeContext(
+                badge: BadgeView(kind: badge.kind.rawValue, label: badge.label),
+                updatedMachine: updated.map(RelativeTime.machine),
+                updatedText: updated.map { RelativeTime.describe($0, now: now) }),
+            withTemplate: "badge") ?? ""
+    }
+
+    /// The kiosk's connection banner.
+    func kioskStatusFragment(_ badge: StatusBadge) -> String {
+        Templates.library.render(
+            BadgeContext(badge: BadgeView(kind: badge.kind.rawValue, label: badge.label), updatedMachine: nil, updatedText: nil),
+            withTemplate: "kioskStatus") ?? ""
+    }
+
+    /// "1 story" / "N stories".
+    static func countText(_ count: Int) -> String {
+        count == 1 ? "1 story" : "\(count) stories"
     }
 
     private func page(

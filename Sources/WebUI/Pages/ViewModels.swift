@@ -101,8 +101,16 @@ struct DetailView {
         links = item.related.compactMap { link in URLPolicy.safeURL(link.url).map { Link(text: link.text, url: $0) } }
     }
 
+    /// "22 Nov 2026, 14:59 UTC": unambiguous on the server; the page script shows the
+    /// viewer's local time instead.
     static func long(_ date: Date) -> String {
-        date.formatted(.dateTime.year().month(.wide).day().hour().minute().timeZone(.identifier(.short)))
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = TimeZone(identifier: "UTC") ?? calendar.timeZone
+        let parts = calendar.dateComponents([.year, .month, .day, .hour, .minute], from: date)
+        let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
+        let month = months[max(0, min(11, (parts.month ?? 1) - 1))]
+        let time = String(parts.hour ?? 0).leftPadded(to: 2) + ":" + String(parts.minute ?? 0).leftPadded(to: 2)
+        return "\(parts.day ?? 1) \(month) \(parts.year ?? 1970), \(time) UTC"
     }
 }
 

@@ -15,12 +15,23 @@ final class Router: HTTPResponder {
             return .prepared(context.errors.methodNotAllowed)
         }
         let path = request.path
+        // Control characters (a decoded %00 arrives as DEL) never belong in a path.
+        guard !path.utf8.contains(where: { $0 < 0x20 || $0 == 0x7F }) else {
+            return .prepared(context.errors.badRequest)
+        }
         switch path {
         case "/":
             let section = request.query("section").flatMap { $0.isEmpty ? nil : $0 }
             return .prepared(listPage(section: section))
+        case "/kiosk":
+            let section = request.query("section").flatMap { $0.isEmpty ? nil : $0 }
+            return .prepared(kioskPage(section: section))
         case "/events":
             return eventStream(request)
+        case "/events/items":
+            return itemStream(request)
+        case "/events/page":
+            return pageStream(request)
         case "/demo/upstream":
             guard let demo = context.demo else { return .prepared(context.errors.notFound) }
             return documentStream(request, stream: demo)
@@ -70,6 +81,16 @@ final class Router: HTTPResponder {
         } ?? context.errors.notFound
     }
 
+    private func kioskPage(section: String?) -> PreparedResponse {
+        let snapshot = context.store.snapshot
+        let stamp = context.stamp(publishedSeq: snapshot?.published.seq ?? 0)
+        let route = section.map { "kiosk?section=" + $0 } ?? "kiosk"
+        return context.pages.response(for: route, stamp: stamp) {
+            let body = context.renderer.kiosk(view: snapshot?.published, section: section, badge: stamp.badge, now: Date())
+            return PreparedResponse(status: 200, body: body, headers: context.htmlHeaders)
+        } ?? context.errors.notFound
+    }
+
     private func detailPage(key: String) -> PreparedResponse {
         guard let snapshot = context.store.snapshot, let item = snapshot.published.item(forKey: key) else {
             return context.errors.notFound
@@ -89,10 +110,43 @@ final class Router: HTTPResponder {
         documentStream(request, stream: context.events)
     }
 
+    private static func lastEventID(_ request: HTTPRequest) -> String? {
+        request.header("Last-Event-ID") ?? request.query("lastEventId") ?? request.query("last_event_id")
+    }
+
+    private func itemStream(_ request: HTTPRequest) -> HTTPResponse {
+        if request.method == "HEAD" { return .prepared(context.eventStreamHead) }
+        let section = request.query("section").flatMap { $0.isEmpty ? nil : $0 }
+        let stream = StreamConnection(maxQueuedBytes: context.maxQueuedBytesPerClient)
+        let target = context.itemEvents
+        target.subscribe(stream, section: section, lastEventID: Self.lastEventID(request))
+        return .stream(stream, headers: context.eventStreamHeaders) { target.unsubscribe(stream, section: section) }
+    }
+
+    /// `/events/page?view=list|kiosk|item&section=…&key=…`: what one open page needs.
+    private func pageStream(_ request: HTTPRequest) -> HTTPResponse {
+        if request.method == "HEAD" { return .prepared(context.eventStreamHead) }
+        let section = request.query("section").flatMap { $0.isEmpty ? nil : $0 }
+        let channel: PageEventStream.Channel
+        switch request.query("view") ?? "list" {
+        case "list": channel = .list(section: section)
+        case "kiosk": channel = .kiosk(section: section)
+        case "item":
+            guard let key = request.query("key"), !key.isEmpty else { return .prepared(context.errors.badRequest) }
+            channel = .item(key: key)
+        default:
+            return .prepared(context.errors.badRequest)
+        }
+        let stream = StreamConnection(maxQueuedBytes: context.maxQueuedBytesPerClient)
+        let target = context.pageEvents
+        target.subscribe(stream, channel: channel)
+        return .stream(stream, headers: context.eventStreamHeaders) { target.unsubscribe(stream, channel: channel) }
+    }
+
     private func documentStream(_ request: HTTPRequest, stream target: DocumentEventStream) -> HTTPResponse {
         if request.method == "HEAD" { return .prepared(context.eventStreamHead) }
         let mode: DocumentEventStream.Mode = Self.wantsSnapshotsOnly(request.header("Accept")) ? .snapshots : .patches
-        let lastEventID = request.header("Last-Event-ID") ?? request.query("lastEventId") ?? request.query("last_event_id")
+        let lastEventID = Self.lastEventID(request)
         let stream = StreamConnection(maxQueuedBytes: context.maxQueuedBytesPerClient)
         target.subscribe(stream, mode: mode, lastEventID: lastEventID)
         return .stream(stream, headers: context.eventStreamHeaders) { target.unsubscribe(stream, mode: mode) }

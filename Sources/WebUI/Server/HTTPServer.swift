@@ -74,6 +74,7 @@ public final class HTTPServer: @unchecked Sendable {
                 MHD_OptionItem(option: .CONNECTION_MEMORY_LIMIT, value: configuration.connectionMemoryLimit, ptr_value: nil),
                 MHD_OptionItem(option: .LISTEN_BACKLOG_SIZE, value: configuration.listenBacklog, ptr_value: nil),
                 MHD_OptionItem(option: .STRICT_FOR_CLIENT, value: 1, ptr_value: nil),
+                MHD_OptionItem(option: .UNESCAPE_CALLBACK, value: Int(bitPattern: feedweb_unescape_callback()), ptr_value: nil),
                 MHD_OptionItem(option: .NOTIFY_COMPLETED, value: Int(bitPattern: unsafeBitCast(requestCompleted, to: UnsafeRawPointer.self)), ptr_value: selfPointer),
                 MHD_OptionItem(option: .END, value: 0, ptr_value: nil),
             ]

@@ -9,7 +9,14 @@ import NIOConcurrencyHelpers
 ///   its subscription.
 /// - Each event is encoded once per channel per publish, and the same `[UInt8]` is queued
 ///   to every client of that channel.
-public final class Broadcaster<Channel: Hashable & Sendable, State: Sendable>: @unchecked Sendable {
+/// What the timers need of every broadcaster, whatever its channel and state types.
+public protocol StreamSweeping: Sendable {
+    func broadcastToAll(_ bytes: [UInt8])
+    func dropStalled(olderThan nanoseconds: UInt64)
+    var count: Int { get }
+}
+
+public final class Broadcaster<Channel: Hashable & Sendable, State: Sendable>: StreamSweeping, @unchecked Sendable {
     private let lock = NIOLock()
     private var current: State?
     private var channels: [Channel: [ObjectIdentifier: StreamConnection]] = [:]

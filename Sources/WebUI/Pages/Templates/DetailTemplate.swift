@@ -7,8 +7,8 @@ extension Templates {
         <h1 class="detail-title">{{story.title}}</h1>
         {{#story.abstract}}<p class="lede">{{story.abstract}}</p>{{/story.abstract}}
         <p class="meta">{{#story.byline}}<span class="byline">{{story.byline}}</span>{{/story.byline}}
-        {{#published}}<span>Published <time datetime="{{publishedMachine}}">{{published}}</time></span>{{/published}}
-        {{#updated}}<span>Updated <time datetime="{{updatedMachine}}">{{updated}}</time></span>{{/updated}}</p>
+        {{#published}}<span>Published <time datetime="{{publishedMachine}}" data-local>{{published}}</time></span>{{/published}}
+        {{#updated}}<span>Updated <time datetime="{{updatedMachine}}" data-local>{{updated}}</time></span>{{/updated}}</p>
         {{#original}}<p class="original"><a class="button" href="{{original}}" rel="noopener noreferrer" target="_blank">Read the original article<span class="visually-hidden"> (opens in a new tab)</span></a></p>{{/original}}
         {{#images}}
         <figure class="figure">

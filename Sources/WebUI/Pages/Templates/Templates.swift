@@ -8,7 +8,8 @@ enum Templates {
         var library = MustacheLibrary()
         let sources: [(String, String)] = [
             ("layout", layout), ("badge", badge), ("list", list), ("story", story),
-            ("detail", detail), ("error", error),
+            ("detail", detail), ("error", error), ("kiosk", kiosk), ("kioskStory", kioskStory),
+            ("kioskStatus", kioskStatus),
         ]
         for (name, source) in sources {
             do {

@@ -1,0 +1,53 @@
+extension Templates {
+    /// `/kiosk`: a full-screen board for a TV or an iframe. Nothing to click; the page
+    /// script cycles the highlighted story. `data-key` ties each entry to its item.
+    static let kiosk = #"""
+        <!DOCTYPE html>
+        <html lang="en" class="kiosk">
+        <head>
+        <meta charset="utf-8">
+        <meta name="viewport" content="width=device-width, initial-scale=1">
+        <meta name="color-scheme" content="dark">
+        <title>{{title}}</title>
+        <link rel="stylesheet" href="/static/style.css?v={{assetVersion}}">
+        <link rel="stylesheet" href="/static/kiosk.css?v={{assetVersion}}">
+        <script src="/static/app.js?v={{assetVersion}}" defer></script>
+        </head>
+        <body class="page-kiosk" data-stream="kiosk" data-section="{{section}}">
+        {{>kioskStatus}}
+        <main class="board" id="main">
+        <header class="board-head">
+        <p class="board-brand"><span class="brand-mark" aria-hidden="true"></span>feedweb{{#section}} · {{section}}{{/section}}</p>
+        <p class="board-clock"><time id="clock" datetime="{{nowMachine}}">{{nowText}}</time></p>
+        </header>
+        <ol class="board-list" id="stories">
+        {{#stories}}{{>kioskStory}}{{/stories}}
+        </ol>
+        {{^stories}}<p class="board-empty" id="empty">{{emptyText}}</p>{{/stories}}
+        </main>
+        </body>
+        </html>
+
+        """#
+
+    /// One story on the board (the first is highlighted until the script cycles).
+    static let kioskStory = #"""
+        <li class="board-story{{#featured}} is-featured{{/featured}}" id="{{story.domID}}" data-key="{{story.key}}">
+        <div class="board-media">{{#story.thumbnail}}<img src="{{story.thumbnail}}" alt="" data-fallback="{{story.placeholder}}">{{/story.thumbnail}}{{^story.thumbnail}}<img src="{{story.placeholder}}" alt="">{{/story.thumbnail}}</div>
+        <div class="board-text">
+        {{#story.kicker}}<p class="kicker">{{story.kicker}}</p>{{/story.kicker}}
+        <h2 class="board-title">{{story.title}}</h2>
+        {{#story.abstract}}<p class="board-abstract">{{story.abstract}}</p>{{/story.abstract}}
+        <p class="board-meta">{{#story.byline}}<span>{{story.byline}}</span>{{/story.byline}}{{#story.timeMachine}}<time datetime="{{story.timeMachine}}" data-relative>{{story.timeText}}</time>{{/story.timeMachine}}</p>
+        </div>
+        </li>
+
+        """#
+
+    /// The kiosk's connection banner: invisible while live, unmissable when stale.
+    static let kioskStatus = #"""
+        <div class="board-status board-status-{{badge.kind}}" id="status" role="status" aria-live="assertive">
+        <span class="badge-dot" aria-hidden="true"></span><span class="badge-label">{{badge.label}}</span>
+        </div>
+        """#
+}

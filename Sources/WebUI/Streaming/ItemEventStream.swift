@@ -1,0 +1,99 @@
+import DequeModule
+import FeedCore
+import NIOConcurrencyHelpers
+
+/// `/events/items`: the published view at item level. A new client gets `retry:` and an
+/// `event: snapshot` with every item (of its `?section=`), then `added`, `updated` and
+/// `removed` events carrying the normalised item and its key. Ids are `EPOCH-SEQ` of the
+/// change that published; a client resuming inside the log gets only what it missed.
+public final class ItemEventStream: Sendable {
+    /// One published change, remembered for resuming clients.
+    private struct LoggedChange: Sendable {
+        /// The published sequence number before this change.
+        let after: UInt64
+        let seq: UInt64
+        let changes: [ItemChange]
+    }
+
+    let broadcaster: Broadcaster<String?, PublishedView>
+    private let store: FeedStore
+    private let log = NIOLockedValueBox(Deque<LoggedChange>())
+    private let logLimit: Int
+
+    public init(store: FeedStore, historyCount: Int) {
+        self.store = store
+        self.logLimit = max(1, historyCount)
+        self.broadcaster = Broadcaster(initial: store.snapshot?.published)
+        store.observe { [weak self] change in
+            guard change.publishedChanged else { return }
+            self?.publish(change)
+        }
+    }
+
+    public var clientCount: Int { broadcaster.count }
+
+    private func publish(_ change: FeedChange) {
+        let view = change.snapshot.published
+        guard let previous = change.previousPublished else {
+            log.withLockedValue { $0.removeAll() }
+            broadcaster.publish(view) { section, view in self.snapshotEvent(view, section: section) }
+            return
+        }
+        let changes = ItemChange.between(previous.items, view.items)
+        log.withLockedValue { log in
+            log.append(LoggedChange(after: previous.seq, seq: view.seq, changes: changes))
+            while log.count > logLimit { log.removeFirst() }
+        }
+        let id = EventID(epoch: store.epoch, seq: view.seq)
+        broadcaster.publish(view) { section, _ in Self.encode(changes, section: section, id: id) }
+    }
+
+    /// Subscribes `stream` to the items of `section` (`nil`: all).
+    public func subscribe(_ stream: StreamConnection, section: String?, lastEventID: String?) {
+        broadcaster.subscribe(stream, to: section) { current in
+            var first: [[UInt8]] = [SSEEncoder.retry(milliseconds: DocumentEventStream.retryMilliseconds)]
+            guard let current else { return first }
+            if let text = lastEventID, let id = EventID(parsing: text), id.epoch == store.epoch {
+                if id.seq == current.seq { return first }
+                let missed = log.withLockedValue { log -> [LoggedChange]? in
+                    guard let start = log.firstIndex(where: { $0.after == id.seq }) else { return nil }
+                    return Array(log[start...].prefix { $0.seq <= current.seq })
+                }
+                if let missed, missed.last?.seq == current.seq {
+                    for entry in missed {
+                        first.append(Self.encode(entry.changes, section: section, id: EventID(epoch: store.epoch, seq: entry.seq)))
+                    }
+                    return first
+                }
+            }
+            first.append(snapshotEvent(current, section: section))
+            return first
+        }
+    }
+
+    public func unsubscribe(_ stream: StreamConnection, section: String?) {
+        broadcaster.unsubscribe(stream, from: section)
+    }
+
+    private func snapshotEvent(_ view: PublishedView, section: String?) -> [UInt8] {
+        let items = view.items.filter { section == nil || $0.section == section }
+        return SSEEncoder.event(
+            type: "snapshot", data: JSONValue.array(items.map(\.json)).serializedString(),
+            id: EventID(epoch: store.epoch, seq: view.seq).description)
+    }
+
+    static func encode(_ changes: [ItemChange], section: String?, id: EventID) -> [UInt8] {
+        var bytes: [UInt8] = []
+        for change in changes {
+            guard let visible = change.filtered(to: section) else { continue }
+            let data: JSONValue
+            switch visible.kind {
+            case .added, .updated: data = visible.item.json
+            case .removed:
+                data = .object(["key": .string(visible.item.key), "section": visible.item.section.map(JSONValue.string) ?? .null])
+            }
+            SSEEncoder.event(type: visible.kind.rawValue, data: data.serializedString(), id: id.description, into: &bytes)
+        }
+        return bytes
+    }
+}

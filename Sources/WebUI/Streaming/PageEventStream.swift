@@ -1,0 +1,178 @@
+import FeedCore
+import Foundation
+import NIOConcurrencyHelpers
+
+/// The page stream (`/events/page`): ONE SSE connection per open page, carrying rendered
+/// HTML fragments with stable ids that the page script swaps in.
+///
+/// Events:
+/// - `items` (list and kiosk): `{"order": [dom ids], "html": {dom id: fragment}, "count": text}`;
+///   `html` holds only the entries that are new or changed (all of them on connect).
+/// - `item` (detail): `{"html": fragment}`; `gone` when the item left the feed.
+/// - `status`: the status badge fragment.
+/// - `reload`: static files changed; the page reloads itself.
+///
+/// Fragments come from the same templates as the full pages and are rendered once per
+/// change per channel (one channel per view and filter), never per client.
+final class PageEventStream: Sendable {
+    enum Channel: Hashable, Sendable {
+        case list(section: String?)
+        case kiosk(section: String?)
+        case item(key: String)
+    }
+
+    struct State: Sendable {
+        let view: PublishedView?
+        let badge: StatusBadge
+    }
+
+    let broadcaster: Broadcaster<Channel, State>
+    private let renderer: PageRenderer
+    private let epoch: String
+    /// Serialises publishers (feed changes and status ticks) so each sees its predecessor.
+    private let publishLock = NIOLock()
+    private let initialCache = NIOLockedValueBox<[Channel: (stamp: PageCache.Stamp, bytes: [UInt8])]>([:])
+
+    init(renderer: PageRenderer, epoch: String, initial: State) {
+        self.renderer = renderer
+        self.epoch = epoch
+        self.broadcaster = Broadcaster(initial: initial)
+    }
+
+    var clientCount: Int { broadcaster.count }
+
+    /// Publishes a new state: fragments for what changed in each channel.
+    func publish(_ state: State) {
+        publishLock.withLock {
+            let previous = broadcaster.state
+            let viewChanged = previous?.view !== state.view
+            let badgeChanged = previous?.badge != state.badge
+            guard viewChanged || badgeChanged else { return }
+            let now = Date()
+            let id = EventID(epoch: epoch, seq: state.view?.seq ?? 0).description
+            let changes = viewChanged ? ItemChange.between(previous?.view?.items ?? [], state.view?.items ?? []) : []
+            var statusBytes: [Channel: [UInt8]] = [:]
+            func status(for channel: Channel) -> [UInt8] {
+                let key: Channel = if case .kiosk = channel { .kiosk(section: nil) } else { .list(section: nil) }
+                if let bytes = statusBytes[key] { return bytes }
+                let bytes = statusEvent(channel: channel, state: state, now: now, id: id)
+                statusBytes[key] = bytes
+                return bytes
+            }
+            broadcaster.publish(state) { channel, state in
+                var bytes: [UInt8] = []
+                if viewChanged {
+                    switch channel {
+                    case .list(let section), .kiosk(let section):
+                        let visible = changes.compactMap { $0.filtered(to: section) }
+                        let before = Self.visibleItems(previous?.view, channel: channel)
+                        let after = Self.visibleItems(state.view, channel: channel)
+                        if !visible.isEmpty || before.map(\.key) != after.map(\.key) {
+                            // Send the entries that changed, and those newly in view (a kiosk
+                            // entry moving up into the window, say): the page has the rest.
+                            let fresh = Set(visible.filter { $0.kind != .removed }.map(\.item.key))
+                            let shown = Set(before.map(\.key))
+                            let rendered = after.filter { fresh.contains($0.key) || !shown.contains($0.key) }
+                            bytes += itemsEvent(channel: channel, items: after, render: rendered, now: now, id: id)
+                        }
+                    case .item(let key):
+                        let old = previous?.view?.item(forKey: key)
+                        let new = state.view?.item(forKey: key)
+                        if let new, new != old {
+                            bytes += SSEEncoder.event(
+                                type: "item", data: JSONValue.object(["html": .string(renderer.detailFragment(new, now: now))]).serializedString(),
+                                id: id)
+                        } else if new == nil, old != nil {
+                            bytes += SSEEncoder.event(type: "gone", data: key, id: id)
+                        }
+                    }
+                }
+                bytes += status(for: channel)
+                return bytes
+            }
+        }
+    }
+
+    /// Subscribes `stream`; it first gets the channel's whole current state.
+    func subscribe(_ stream: StreamConnection, channel: Channel) {
+        broadcaster.subscribe(stream, to: channel) { state in
+            var first: [[UInt8]] = [SSEEncoder.retry(milliseconds: DocumentEventStream.retryMilliseconds)]
+            guard let state else { return first }
+            let stamp = PageCache.Stamp(publishedSeq: state.view?.seq ?? 0, badge: state.badge, assetVersion: "")
+            if let cached = initialCache.withLockedValue({ $0[channel] }), cached.stamp == stamp {
+                first.append(cached.bytes)
+                return first
+            }
+            let now = Date()
+            let id = EventID(epoch: epoch, seq: state.view?.seq ?? 0).description
+            var bytes: [UInt8] = []
+            switch channel {
+            case .list, .kiosk:
+                let items = Self.visibleItems(state.view, channel: channel)
+                bytes += itemsEvent(channel: channel, items: items, render: items, now: now, id: id)
+            case .item(let key):
+                if let item = state.view?.item(forKey: key) {
+                    bytes += SSEEncoder.event(
+                        type: "item", data: JSONValue.object(["html": .string(renderer.detailFragment(item, now: now))]).serializedString(),
+                        id: id)
+                } else if state.view != nil {
+                    bytes += SSEEncoder.event(type: "gone", data: key, id: id)
+                }
+            }
+            bytes += statusEvent(channel: channel, state: state, now: now, id: id)
+            initialCache.withLockedValue { cache in
+                if cache.count > 1024 { cache.removeAll() }
+                cache[channel] = (stamp, bytes)
+            }
+            first.append(bytes)
+            return first
+        }
+    }
+
+    func unsubscribe(_ stream: StreamConnection, channel: Channel) {
+        broadcaster.unsubscribe(stream, from: channel)
+    }
+
+    /// Tells every open page to reload (static files changed).
+    func reload(version: String) {
+        broadcaster.broadcastToAll(SSEEncoder.event(type: "reload", data: version))
+    }
+
+    // MARK: - Encoding
+
+    private static func visibleItems(_ view: PublishedView?, channel: Channel) -> [FeedItem] {
+        switch channel {
+        case .list(let section):
+            return (view?.items ?? []).filter { section == nil || $0.section == section }
+        case .kiosk(let section):
+            return Array((view?.items ?? []).filter { section == nil || $0.section == section }.prefix(PageRenderer.kioskLimit))
+        case .item:
+            return []
+        }
+    }
+
+    private func itemsEvent(channel: Channel, items: [FeedItem], render: [FeedItem], now: Date, id: String) -> [UInt8] {
+        var html = JSONObject()
+        for item in render {
+            switch channel {
+            case .kiosk: html["item-" + item.key] = .string(renderer.kioskStoryFragment(item, now: now))
+            default: html["item-" + item.key] = .string(renderer.storyFragment(item, now: now))
+            }
+        }
+        let data = JSONValue.object([
+            "order": .array(items.map { .string("item-" + $0.key) }),
+            "html": .object(html),
+            "count": .string(PageRenderer.countText(items.count)),
+        ])
+        return SSEEncoder.event(type: "items", data: data.serializedString(), id: id)
+    }
+
+    private func statusEvent(channel: Channel, state: State, now: Date, id: String) -> [UInt8] {
+        let html: String
+        switch channel {
+        case .kiosk: html = renderer.kioskStatusFragment(state.badge)
+        default: html = renderer.badgeFragment(state.badge, updated: state.view?.publishedAt, now: now)
+        }
+        return SSEEncoder.event(type: "status", data: html, id: id)
+    }
+}

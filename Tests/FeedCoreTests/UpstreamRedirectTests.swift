@@ -1,0 +1,103 @@
+import FeedCore
+import Foundation
+import TestSupport
+import Testing
+
+@Suite("Upstream connection: redirects", .serialized)
+struct UpstreamRedirectTests {
+    private static let data = SSEText.event("data", data: Upstream.document(1))
+
+    @Test("up to 5 redirects are followed (every kind, relative and absolute Locations), with the headers")
+    func fiveRedirects() async throws {
+        let server = try await ScriptedSSEServer.start { request in
+            switch request.path {
+            case "/feed": return .redirect(301, to: "/r1")
+            case "/r1": return .redirect(302, to: "r2")
+            case "/r2":
+                return .redirect(
+                    303, to: "http://127.0.0.1:\(request.header("Host")?.split(separator: ":").last ?? "")/r3")
+            case "/r3": return .redirect(307, to: "/r4?q=1")
+            case "/r4": return .redirect(308, to: "/final")
+            case "/final": return .events(Self.data, ending: .stayOpen)
+            default: return .status(404)
+            }
+        }
+        let configuration = UpstreamConfiguration(
+            url: server.url("/feed"), headers: [("Authorization", "Bearer t"), ("X-Sd-Token", "k")])
+        try await Upstream.run(on: server, configuration: configuration) { harness in
+            try await harness.waitUntil("the document") { harness.document != nil }
+            let requests = server.requests
+            #expect(requests.map(\.uri) == ["/feed", "/r1", "/r2", "/r3", "/r4?q=1", "/final"])
+            for request in requests {
+                #expect(request.header("Accept") == "text/event-stream")
+                #expect(request.header("Authorization") == "Bearer t", "same origin: credentials kept")
+                #expect(request.header("X-Sd-Token") == "k")
+            }
+            #expect(harness.status.lastError == nil)
+            #expect(harness.status.reconnects == 0)
+        }
+    }
+
+    @Test("a 6th redirect in a row is an error; the next attempt starts from the configured URL")
+    func sixRedirects() async throws {
+        let server = try await ScriptedSSEServer.start { request in
+            let path = request.path
+            if path == "/feed" { return .redirect(302, to: "/r1") }
+            if path.hasPrefix("/r"), let n = Int(path.dropFirst(2)) { return .redirect(302, to: "/r\(n + 1)") }
+            return .status(404)
+        }
+        let configuration = UpstreamConfiguration(url: server.url("/feed"), maxBackoff: .milliseconds(200))
+        try await Upstream.run(on: server, configuration: configuration) { harness in
+            let requests = try await server.waitForRequests(8)
+            // The configured URL and 5 redirects followed; the 6th Location (/r6) is not.
+            #expect(requests.prefix(7).map(\.path) == ["/feed", "/r1", "/r2", "/r3", "/r4", "/r5", "/feed"])
+            #expect(!requests.contains { $0.path == "/r6" })
+            #expect(harness.status.lastError == "more than 5 redirects")
+        }
+    }
+
+    @Test("a redirect without a Location is an error", arguments: [301, 302, 303, 307, 308])
+    func redirectWithoutLocation(code: Int) async throws {
+        try await Upstream.run(
+            [.redirect(code, to: nil)], then: .events(Self.data, ending: .stayOpen)
+        ) { server, upstream in
+            let requests = try await server.waitForRequests(2)
+            #expect(requests.map(\.path) == ["/feed", "/feed"])
+            try await upstream.waitUntil("the document") { upstream.document != nil }
+            #expect(upstream.status.lastError == "upstream answered redirect \(code) without a Location")
+        }
+    }
+
+    @Test("a redirect to a Location that is not http(s) is an error")
+    func redirectToOtherScheme() async throws {
+        try await Upstream.run(
+            [.redirect(302, to: "ftp://127.0.0.1/feed")], then: .events(Self.data, ending: .stayOpen)
+        ) { server, upstream in
+            try await server.waitForRequests(2)
+            try await upstream.waitUntil("the document") { upstream.document != nil }
+            #expect(upstream.status.lastError?.contains("not an absolute http(s) URL") == true)
+        }
+    }
+
+    @Test("a redirect to another origin drops Authorization and Cookie but keeps the other headers")
+    func crossOriginRedirect() async throws {
+        let target = try await ScriptedSSEServer.start(script: [.events(Self.data, ending: .stayOpen)])
+        defer { target.shutdownNow() }
+        let origin = try await ScriptedSSEServer.start(script: [.redirect(307, to: target.url("/elsewhere"))])
+        let configuration = UpstreamConfiguration(
+            url: origin.url("/feed"),
+            headers: [("Authorization", "Bearer secret"), ("Cookie", "session=1"), ("X-Api-Key", "k")])
+        try await Upstream.run(on: origin, configuration: configuration) { harness in
+            try await harness.waitUntil("the document") { harness.document != nil }
+            let first = try #require(origin.requests.first)
+            #expect(first.header("Authorization") == "Bearer secret")
+            #expect(first.header("Cookie") == "session=1")
+            let moved = try #require(target.requests.first)
+            #expect(moved.path == "/elsewhere")
+            #expect(moved.header("Authorization") == nil)
+            #expect(moved.header("Cookie") == nil)
+            #expect(moved.header("X-Api-Key") == "k")
+            #expect(moved.header("Accept") == "text/event-stream")
+        }
+    }
+}

@@ -1,0 +1,137 @@
+import FeedCore
+import Foundation
+import Testing
+import TestSupport
+
+/// The live pages in a real browser: headless Chromium (through chromedriver) on pages of
+/// the real binary, whose upstream is a scripted SSE server the test drives.
+@Suite(.serialized, .timeLimit(.minutes(3)), .enabled(if: WebDriver.isAvailable, "needs chromium and chromium-driver"))
+struct LiveBrowserTests {
+    static func story(_ index: Int, title: String? = nil) -> JSONValue {
+        .object([
+            "section": .string(index % 2 == 0 ? "World" : "Science"), "subsection": .string(""),
+            "title": .string(title ?? "Story number \(index)"), "abstract": .string("Abstract \(index)."),
+            "uri": .string("nyt://article/browser-\(index)"), "url": .string("https://example.org/\(index)"),
+            "byline": .string("By Test Writer"), "published_date": .string("2026-11-22T09:00:00-05:00"),
+            "thumbnail_standard": .string("/static/demo/globe.svg"), "multimedia": .string(""),
+        ])
+    }
+
+    static var document: JSONValue {
+        .object(["status": .string("OK"), "num_results": .int(5), "results": .array((1...5).reversed().map { story($0) })])
+    }
+
+    /// A live upstream: the document, then whatever the test pushes; feedweb on it.
+    static func start() async throws -> (ScriptedSSEServer, FeedwebProcess) {
+        let data = SSEEncoder.event(type: "data", data: document.serializedString(), id: "1")
+        let server = try await ScriptedSSEServer.start { _ in .stream([.send(data)], ending: .stayOpen) }
+        let feedweb = try FeedwebProcess(arguments: ["--upstream", server.url("/feed")])
+        let deadline = Date().addingTimeInterval(15)
+        while (try? HTTPTestClient.get(port: feedweb.port, "/readyz").status) != 200 {
+            guard Date() < deadline else { throw WebDriver.Failure(description: "feedweb not ready") }
+            usleep(50_000)
+        }
+        return (server, feedweb)
+    }
+
+    /// The key feedweb gave the story titled `title` (from `/api/items`).
+    static func key(of title: String, port: UInt16) throws -> String {
+        let items = try JSONValue(parsing: HTTPTestClient.get(port: port, "/api/items").body).arrayValue ?? []
+        guard let key = items.first(where: { $0["title"]?.stringValue == title })?["key"]?.stringValue else {
+            throw WebDriver.Failure(description: "no item titled \(title)")
+        }
+        return key
+    }
+
+    static func patch(_ operations: [JSONValue], id: String) -> String {
+        String(decoding: SSEEncoder.event(type: "patch", data: JSONValue.array(operations).serializedString(), id: id), as: UTF8.self)
+    }
+
+    @Test func listShowsAddedAndEditedStoriesWithoutReload() async throws {
+        let (server, feedweb) = try await Self.start()
+        defer { feedweb.stop() }
+        let third = try Self.key(of: "Story number 3", port: feedweb.port)
+        let first = try Self.key(of: "Story number 1", port: feedweb.port)
+        let browser = try WebDriver()
+        try browser.open("http://127.0.0.1:\(feedweb.port)/")
+        try browser.execute("window.__feedwebMarker = 'kept'; return true")
+        #expect(try browser.waitFor("return document.body.dataset.streamState === 'open'", seconds: 5))
+        #expect(try browser.execute("return document.querySelectorAll('#stories > li').length") == .int(5))
+
+        try await server.push(
+            Self.patch(
+                [
+                    .object(["op": .string("add"), "path": .string("/results/0"), "value": Self.story(6)]),
+                    .object(["op": .string("replace"), "path": .string("/results/3/title"), "value": .string("An edited headline")]),
+                    .object(["op": .string("replace"), "path": .string("/num_results"), "value": .int(6)]),
+                ], id: "2"))
+        let shown = try browser.waitFor(
+            """
+            var first = document.querySelector('#stories > li');
+            var edited = document.getElementById('item-\(third)');
+            return window.__feedwebMarker === 'kept' && first
+              && first.querySelector('.story-title').textContent === 'Story number 6'
+              && edited && edited.querySelector('.story-title').textContent === 'An edited headline'
+              && document.querySelectorAll('#stories > li').length === 6;
+            """, seconds: 3)
+        if !shown {
+            let ids = try browser.execute("return Array.from(document.querySelectorAll('#stories > li')).map(function (e) { return e.id + ':' + e.querySelector('.story-title').textContent; }).join(' / ') + ' marker=' + window.__feedwebMarker + ' state=' + document.body.dataset.streamState")
+            let api = try HTTPTestClient.get(port: feedweb.port, "/api/items").text
+            Issue.record("page: \(ids)\napi: \(api.prefix(600))\nlog: \(feedweb.log.suffix(1500))")
+        }
+        #expect(shown, "the new story is on top and the edited one changed in place, without a reload")
+
+        // A removal goes away too.
+        try await server.push(
+            Self.patch(
+                [
+                    .object(["op": .string("remove"), "path": .string("/results/5")]),
+                    .object(["op": .string("replace"), "path": .string("/num_results"), "value": .int(7)]),
+                ], id: "3"))
+        #expect(
+            try browser.waitFor(
+                "return !document.getElementById('item-\(first)') && window.__feedwebMarker === 'kept'", seconds: 3))
+        let severe = try browser.consoleMessages().filter { $0.level == "SEVERE" }
+        #expect(severe.isEmpty, "console errors: \(severe)")
+        await server.shutdown()
+    }
+
+    @Test func detailPageUpdatesItselfAndSaysWhenItsStoryLeft() async throws {
+        let (server, feedweb) = try await Self.start()
+        defer { feedweb.stop() }
+        let fourth = try Self.key(of: "Story number 4", port: feedweb.port)
+        let browser = try WebDriver()
+        try browser.open("http://127.0.0.1:\(feedweb.port)/items/\(fourth)")
+        try browser.execute("window.__feedwebMarker = 'kept'; return true")
+        #expect(try browser.waitFor("return document.body.dataset.streamState === 'open'", seconds: 5))
+        #expect(try browser.execute("return document.getElementById('gone').hidden") == .bool(true))
+
+        // Story 4 is at index 1 (newest first: 5, 4, 3, 2, 1).
+        try await server.push(
+            Self.patch(
+                [
+                    .object(["op": .string("replace"), "path": .string("/results/1/title"), "value": .string("A corrected headline")]),
+                    .object(["op": .string("replace"), "path": .string("/num_results"), "value": .int(6)]),
+                ], id: "2"))
+        #expect(
+            try browser.waitFor(
+                """
+                return window.__feedwebMarker === 'kept'
+                  && document.querySelector('.detail-title').textContent === 'A corrected headline';
+                """, seconds: 3))
+
+        try await server.push(
+            Self.patch(
+                [
+                    .object(["op": .string("remove"), "path": .string("/results/1")]),
+                    .object(["op": .string("replace"), "path": .string("/num_results"), "value": .int(7)]),
+                ], id: "3"))
+        #expect(
+            try browser.waitFor(
+                "return window.__feedwebMarker === 'kept' && document.getElementById('gone').hidden === false",
+                seconds: 3), "the page says the story has left the feed")
+        let severe = try browser.consoleMessages().filter { $0.level == "SEVERE" }
+        #expect(severe.isEmpty, "console errors: \(severe)")
+        await server.shutdown()
+    }
+}

@@ -1,0 +1,112 @@
+import FeedCore
+import Foundation
+import Logging
+import NIOConcurrencyHelpers
+
+/// One ``FeedCore/UpstreamConnection`` running against a ``ScriptedSSEServer``, with
+/// everything it does recorded: every status it publishes (with the time), every document
+/// the store accepts. Logging is off.
+///
+/// `start()`, then drive the server and wait with ``waitUntil(_:timeout:_:)`` or
+/// ``waitForStatus(_:timeout:_:)`` (both bounded), then `stop(within:)`.
+public final class UpstreamHarness: Sendable {
+    public let server: ScriptedSSEServer
+    public let store: FeedStore
+    public let connection: UpstreamConnection
+    private let statusLog = NIOLockedValueBox<[(at: Date, status: UpstreamStatus)]>([])
+    private let documents = NIOLockedValueBox<[JSONValue]>([])
+    private let task = NIOLockedValueBox<Task<Void, Never>?>(nil)
+    private let finished = NIOLockedValueBox(false)
+
+    public init(server: ScriptedSSEServer, configuration: UpstreamConfiguration, profile: ItemProfile = .nytNewswire)
+        throws
+    {
+        self.server = server
+        store = FeedStore(configuration: .init(profile: profile), epoch: "test")
+        connection = try UpstreamConnection(
+            configuration: configuration, store: store,
+            logger: Logger(label: "upstream-test", factory: { _ in SwiftLogNoOpLogHandler() }))
+        connection.observeStatus { [statusLog] status in statusLog.withLockedValue { $0.append((Date(), status)) } }
+        store.observe { [documents] change in documents.withLockedValue { $0.append(change.snapshot.document) } }
+    }
+
+    public func start() {
+        let connection = self.connection
+        let finished = self.finished
+        task.withLockedValue {
+            $0 = Task {
+                await connection.run()
+                finished.withLockedValue { $0 = true }
+            }
+        }
+    }
+
+    /// Cancels the connection's task; returns how long `run()` took to return, or `nil`
+    /// when it did not return within `limit`.
+    public func stop(within limit: Duration = .seconds(3)) async -> Duration? {
+        let start = ContinuousClock.now
+        task.withLockedValue { $0?.cancel() }
+        do {
+            return try await server.waitFor("run() to return", timeout: limit) {
+                finished.withLockedValue { $0 } ? ContinuousClock.now - start : nil
+            }
+        } catch {
+            return nil
+        }
+    }
+
+    public var status: UpstreamStatus { connection.status }
+    public var statuses: [(at: Date, status: UpstreamStatus)] { statusLog.withLockedValue { $0 } }
+    /// Every document the store accepted, in order.
+    public var acceptedDocuments: [JSONValue] { documents.withLockedValue { $0 } }
+    public var document: JSONValue? { store.snapshot?.document }
+
+    /// The delays the connection announced, in order: `(delay, stoppedByUpstream)`.
+    public var announcedDelays: [(delay: TimeInterval, stopped: Bool)] {
+        var out: [(TimeInterval, Bool)] = []
+        var previous: UpstreamStatus.Phase?
+        for (at, status) in statuses where status.phase != previous {
+            previous = status.phase
+            switch status.phase {
+            case .backingOff(let until): out.append((until.timeIntervalSince(at), false))
+            case .stoppedByUpstream(let until): out.append((until.timeIntervalSince(at), true))
+            default: break
+            }
+        }
+        return out
+    }
+
+    /// The phases in order, consecutive repeats folded, backoff times dropped.
+    public var phaseNames: [String] {
+        var names: [String] = []
+        for (_, status) in statuses {
+            let name: String
+            switch status.phase {
+            case .idle: name = "idle"
+            case .connecting: name = "connecting"
+            case .open: name = "open"
+            case .backingOff: name = "backingOff"
+            case .stoppedByUpstream: name = "stoppedByUpstream"
+            case .stopped: name = "stopped"
+            }
+            if names.last != name { names.append(name) }
+        }
+        return names
+    }
+
+    /// Waits (at most `timeout`) until `condition` holds.
+    public func waitUntil(_ what: String, timeout: Duration = .seconds(5), _ condition: () -> Bool) async throws {
+        _ = try await server.waitFor(what, timeout: timeout) { condition() ? true : nil }
+    }
+
+    /// Waits until the status satisfies `condition`; returns that status.
+    @discardableResult
+    public func waitForStatus(
+        _ what: String, timeout: Duration = .seconds(5), _ condition: (UpstreamStatus) -> Bool
+    ) async throws -> UpstreamStatus {
+        try await server.waitFor(what, timeout: timeout) {
+            let status = connection.status
+            return condition(status) ? status : nil
+        }
+    }
+}

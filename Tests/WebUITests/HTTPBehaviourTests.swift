@@ -1,0 +1,117 @@
+import FeedCore
+import Foundation
+import Glibc
+import Testing
+import TestSupport
+
+@testable import WebUI
+
+/// Methods, errors, malformed requests, headers, caching: through real sockets.
+@Suite(.timeLimit(.minutes(2)))
+struct HTTPBehaviourTests {
+    let server: TestServer
+
+    init() throws {
+        server = try TestServer(document: SampleFeed.document(count: 5), frameAncestors: "https://tv.example")
+    }
+
+    @Test(arguments: ["POST", "PUT", "DELETE", "PATCH", "OPTIONS"])
+    func otherMethodsGet405(method: String) throws {
+        let response = try HTTPTestClient.get(port: server.port, "/", method: method)
+        #expect(response.status == 405)
+        #expect(response.headers["allow"] == "GET, HEAD")
+        #expect(response.text.contains("Method not allowed"))
+    }
+
+    @Test func headHasTheHeadersAndNoBody() throws {
+        let get = try HTTPTestClient.get(port: server.port, "/")
+        let head = try HTTPTestClient.get(port: server.port, "/", method: "HEAD")
+        #expect(head.status == 200)
+        #expect(head.body.isEmpty)
+        #expect(head.headers["content-length"] == String(get.body.count))
+        #expect(head.headers["content-type"] == get.headers["content-type"])
+    }
+
+    @Test(arguments: ["/nope", "/items/does-not-exist", "/items/", "/static/nope.css", "/api/nope"])
+    func unknownPathsGetA404Page(path: String) throws {
+        let response = try HTTPTestClient.get(port: server.port, path)
+        #expect(response.status == 404)
+        #expect(response.text.contains("Not found"))
+        #expect(try HTMLChecker.parse(response.text).errors.isEmpty)
+    }
+
+    @Test func unknownAPIItemGetsJSON404() throws {
+        let response = try HTTPTestClient.get(port: server.port, "/api/items/does-not-exist")
+        #expect(response.status == 404)
+        #expect(response.headers["content-type"] == "application/json")
+    }
+
+    @Test func malformedRequestsGet400() throws {
+        // HTTP/1.1 without Host.
+        let noHost = try HTTPTestClient.raw(port: server.port, "GET / HTTP/1.1\r\nConnection: close\r\n\r\n")
+        #expect(noHost.status == 400)
+        // A header line without a colon.
+        let noColon = try HTTPTestClient.raw(
+            port: server.port, "GET / HTTP/1.1\r\nHost: x\r\nThis line has no colon\r\nConnection: close\r\n\r\n")
+        #expect(noColon.status == 400)
+    }
+
+    @Test func oversizedRequestsGet4xx() throws {
+        let longURL = try HTTPTestClient.raw(
+            port: server.port, "GET /" + String(repeating: "a", count: 64 * 1024) + " HTTP/1.1\r\nHost: x\r\n\r\n")
+        #expect((400..<500).contains(longURL.status))
+        let bigHeader = try HTTPTestClient.raw(
+            port: server.port,
+            "GET / HTTP/1.1\r\nHost: x\r\nX-Big: " + String(repeating: "b", count: 64 * 1024) + "\r\n\r\n")
+        #expect((400..<500).contains(bigHeader.status))
+        // The server is still fine afterwards.
+        #expect(try HTTPTestClient.get(port: server.port, "/healthz").status == 200)
+    }
+
+    @Test(arguments: ["/", "/kiosk", "/static/style.css", "/nope"])
+    func securityHeadersOnEveryResponse(path: String) throws {
+        let response = try HTTPTestClient.get(port: server.port, path)
+        let csp = try #require(response.headers["content-security-policy"])
+        #expect(csp.contains("script-src 'self'"))
+        #expect(!csp.contains("unsafe-inline"))
+        #expect(csp.contains("frame-ancestors https://tv.example"))
+        #expect(response.headers["x-content-type-options"] == "nosniff")
+        #expect(response.headers["referrer-policy"] != nil)
+    }
+
+    @Test func pagesAreRenderedOncePerChange() throws {
+        let before = server.context.pages.renderCount
+        for _ in 0..<25 { _ = try HTTPTestClient.get(port: server.port, "/") }
+        #expect(server.context.pages.renderCount == before + 1)
+        // A change makes the next request render again, once.
+        var document = SampleFeed.document(count: 6)
+        if case .object(var object) = document {
+            object["num_results"] = .int(1000)
+            document = .object(object)
+        }
+        server.store.replaceDocument(document)
+        for _ in 0..<25 { _ = try HTTPTestClient.get(port: server.port, "/") }
+        #expect(server.context.pages.renderCount == before + 2)
+    }
+
+    @Test func keepAliveServesManyRequestsOnOneConnection() throws {
+        let socket = try RawSocket(port: server.port)
+        for _ in 0..<20 {
+            try socket.send("GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n")
+            let response = try HTTPTestClient.readResponse(from: socket, method: "GET")
+            #expect(response.status == 200)
+            #expect(response.headers["connection"]?.lowercased() != "close")
+        }
+    }
+
+    @Test func everyPageIsWellFormedHTML5() throws {
+        let key = try #require(server.store.snapshot?.published.items.first?.key)
+        for path in ["/", "/kiosk", "/?section=Arts", "/kiosk?section=Arts", "/items/" + key, "/nope"] {
+            let response = try HTTPTestClient.get(port: server.port, path)
+            let parsed = try HTMLChecker.parse(response.text)
+            #expect(parsed.errors.isEmpty, "\(path): \(parsed.errors.prefix(3))")
+        }
+        let notAllowed = try HTTPTestClient.get(port: server.port, "/", method: "POST")
+        #expect(try HTMLChecker.parse(notAllowed.text).errors.isEmpty)
+    }
+}
