@@ -5,7 +5,9 @@ let package = Package(
     name: "feedweb",
     platforms: [.macOS(.v14)],
     products: [
-        .executable(name: "feedweb", targets: ["feedweb"])
+        .executable(name: "feedweb", targets: ["feedweb"]),
+        // For Benchmarks/EngineBench, which times the engine from outside.
+        .library(name: "FeedCore", targets: ["FeedCore"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),

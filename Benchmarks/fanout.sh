@@ -7,7 +7,10 @@
 # patches) until every client has connected and the idle RSS has been read, then sends
 # RATE patches/s; sseload measures for DURATION s. Environment: RATE (10), DURATION (25),
 # CONNECT_RATE (1000 connects/s), THREADS (sseload threads, 1), OUT (directory for the
-# JSON results, default a temp dir), FEEDWEB_ARGS (extra feedweb options).
+# JSON results, default a temp dir), FEEDWEB_ARGS (extra feedweb options), QUIET_PCT and
+# QUIET_WAIT (before each N, wait up to QUIET_WAIT s for the machine to be under QUIET_PCT %
+# busy; the table's last column says how many cores everything but feedweb and sseload used
+# during the window: a figure taken while other work ran is not a figure of feedweb).
 # Prints sseload's summary per N and a table at the end. Loopback only; bounded in time.
 set -uo pipefail
 
@@ -61,10 +64,31 @@ http_status() {
   echo "$line" | cut -d' ' -f2
 }
 
+# busy_pct: percent of all cores busy over 2 s (from /proc/stat)
+busy_pct() {
+  local a b
+  a=($(head -1 /proc/stat)); sleep 2; b=($(head -1 /proc/stat))
+  local t=0 i
+  for i in 1 2 3 4 5 6 7 8; do t=$(( t + b[i] - a[i] )); done
+  local idle=$(( b[4] - a[4] + b[5] - a[5] ))
+  [ $t -gt 0 ] && echo $(( 100 * (t - idle) / t )) || echo 0
+}
+# wait_quiet: until the machine is < QUIET_PCT (15) % busy, at most QUIET_WAIT (600) s
+wait_quiet() {
+  local deadline=$(( $(date +%s) + ${QUIET_WAIT:-600} )) b
+  while :; do
+    b=$(busy_pct)
+    [ "$b" -lt "${QUIET_PCT:-15}" ] && { echo "(machine ${b}% busy)"; return 0; }
+    [ "$(date +%s)" -ge $deadline ] && { echo "(machine still ${b}% busy; measuring anyway)"; return 1; }
+    sleep 3
+  done
+}
+
 for n in "${sizes[@]}"; do
+  echo "== N=$n: waiting for a quiet machine $(wait_quiet)"
   ramp=$(awk -v n="$n" -v r="$connect_rate" 'BEGIN { x = n / r; if (x < 1) x = 1; printf "%.1f", x }')
   settle=2
-  quiet=$(awk -v r="$ramp" -v s="$settle" 'BEGIN { printf "%.1f", r + s + 3.5 }')
+  quiet=$(awk -v r="$ramp" -v s="$settle" 'BEGIN { printf "%.1f", r + s + 2.5 }')
   life=$(awk -v q="$quiet" -v d="$duration" 'BEGIN { printf "%.0f", q + d + 20 }')
   "$tools/timed_upstream" --rate "$rate" --quiet-start "$quiet" --duration "$life" >"$out/up-$n.out" 2>"$out/up-$n.err" &
   up_pid=$!
@@ -90,8 +114,8 @@ if command -v python3 >/dev/null; then
   python3 - "$out" "${sizes[@]}" <<'EOF'
 import json, sys, os
 out, sizes = sys.argv[1], sys.argv[2:]
-print("\n| N | connected | dropped | complete | p50 ms | p90 ms | p99 ms | max ms | RSS idle KiB/client | RSS during KiB/client | feedweb CPU % | sseload CPU % | feedweb µs/event |")
-print("|---|---|---|---|---|---|---|---|---|---|---|---|---|")
+print("\n| N | connected | dropped | complete | p50 ms | p90 ms | p99 ms | max ms | RSS idle KiB/client | RSS during KiB/client | feedweb CPU % | sseload CPU % | feedweb µs/event | softirq (cores) | other load (cores) |")
+print("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
 for n in sizes:
     p = os.path.join(out, "sseload-%s.json" % n)
     try:
@@ -100,10 +124,10 @@ for n in sizes:
         print("| %s | (no result) |" % n); continue
     w = r["window_s"] or 1
     L = r["latency_ms"]
-    print("| %s | %d | %d | %d | %.1f | %.1f | %.1f | %.1f | %.2f | %.2f | %.0f | %.0f | %.1f |" % (
+    print("| %s | %d | %d | %d | %.1f | %.1f | %.1f | %.1f | %.2f | %.2f | %.0f | %.0f | %.1f | %.2f | %.2f |" % (
         n, r["connected"], r["dropped"], r["complete_clients"], L["p50"], L["p90"], L["p99"], L["max"],
         r["rss_kib_per_client"]["idle"], r["rss_kib_per_client"]["during"], 100 * r["server_cpu_s"]["window"] / w,
-        100 * r["self_cpu_s"]["window"] / w, r["server_us_per_event"]))
+        100 * r["self_cpu_s"]["window"] / w, r["server_us_per_event"], r.get("softirq_cores", -1), r.get("other_cores", -1)))
 print("results in", out)
 EOF
 fi

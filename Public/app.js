@@ -82,6 +82,17 @@
     return template.content.firstElementChild;
   }
 
+  // Whether two entries show the same thing (ignoring our own state classes/attributes).
+  function sameContent(a, b) {
+    function normal(el) {
+      var copy = el.cloneNode(true);
+      copy.classList.remove("is-new", "is-updated", "is-featured");
+      copy.querySelectorAll("[data-armed]").forEach(function (n) { n.removeAttribute("data-armed"); });
+      return copy.outerHTML;
+    }
+    return normal(a) === normal(b);
+  }
+
   function flash(el, cls) {
     el.classList.add(cls);
     setTimeout(function () { el.classList.remove(cls); }, 1700);
@@ -104,15 +115,20 @@
       if (html) {
         var fresh = fragment(html);
         if (!fresh) return;
+        refreshTimes(fresh);
         if (el) {
-          el.replaceWith(fresh);
-          if (!isKiosk) flash(fresh, "is-updated");
-        } else if (!isKiosk) {
-          flash(fresh, "is-new");
+          // Swap only what really changed (a reconnect resends everything).
+          if (!sameContent(el, fresh)) {
+            el.replaceWith(fresh);
+            if (!isKiosk) flash(fresh, "is-updated");
+            el = fresh;
+            armImages(el);
+          }
+        } else {
+          if (!isKiosk) flash(fresh, "is-new");
+          el = fresh;
+          armImages(el);
         }
-        el = fresh;
-        armImages(el);
-        refreshTimes(el);
       }
       if (!el) return;
       var expectedNext = previous ? previous.nextElementSibling : list.firstElementChild;

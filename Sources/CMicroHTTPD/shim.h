@@ -7,6 +7,9 @@
 #include <sys/types.h>
 #include <sys/socket.h>
 #include <microhttpd.h>
+/* For the server's hang-up watcher (an epoll set beside libmicrohttpd's own). */
+#include <sys/epoll.h>
+#include <sys/eventfd.h>
 
 /* Swift cannot call C variadic functions; these inline wrappers give it fixed signatures. */
 

@@ -5,138 +5,241 @@ import Logging
 import WebUI
 
 /// `feedweb`: turns a live JSON feed into a live web dashboard.
-@main
+///
+/// The options are parsed as text here and resolved (with their environment variables
+/// and defaults) and checked by ``FeedwebOptions``. A wrong option or value exits with
+/// status 2 and a message naming it, whether ArgumentParser found it (an unknown option, a
+/// missing value) or the checks did (see ``FeedwebMain``).
 struct FeedwebCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "feedweb",
         abstract: "Turn a live JSON feed into a live web dashboard.",
         discussion: """
-            With no source option, feedweb runs its built-in demo newswire. Every option can also \
-            be set by an environment variable: FEEDWEB_ plus the option name in upper case with - \
-            as _ (--max-clients → FEEDWEB_MAX_CLIENTS); the option wins over the variable.
+            Sources (one per process): --upstream URL (an SSE feed in the document protocol, or \
+            with --mode append one item per event), --poll URL (a JSON API polled with \
+            conditional requests), or, with neither, the built-in demo newswire.
+
+            Every option can also be set by an environment variable: FEEDWEB_ plus the option \
+            name in upper case with - as _ (--max-clients → FEEDWEB_MAX_CLIENTS). The option \
+            wins over the variable; a repeatable option's variable holds one value per line; an \
+            empty variable counts as unset.
+
+            A wrong option or value exits with status 2. SIGTERM or SIGINT stop feedweb \
+            cleanly (streams ended, state file written) with status 0.
             """
     )
 
-    @Option(help: "Address to serve on, HOST:PORT (IPv6 as [::1]:8080).")
-    var listen: String = "127.0.0.1:8080"
+    @Option(
+        help: ArgumentHelp("Address to serve on (default: 127.0.0.1:8080; IPv6 as [::1]:8080).", valueName: "host:port")
+    )
+    var listen: String?
 
-    @Option(help: "Upstream SSE feed URL (document protocol). Without it, the demo newswire runs.")
+    @Option(help: ArgumentHelp("Upstream SSE feed URL (http or https).", valueName: "url"))
     var upstream: String?
 
-    @Option(help: "Item profile: \(ItemProfile.names.joined(separator: ", ")).")
-    var profile: String = "nyt-newswire"
+    @Option(
+        help: ArgumentHelp(
+            "How to read --upstream: document (Streamdata data/patch events; the default) or append (each event one item, e.g. Wikimedia EventStreams).",
+            valueName: "document|append"))
+    var mode: String?
 
-    @Option(help: "Extra upstream request header \"Name: value\" (repeatable).")
+    @Option(help: ArgumentHelp("JSON API URL to poll instead of an SSE feed (not with --upstream).", valueName: "url"))
+    var poll: String?
+
+    @Option(help: ArgumentHelp("Seconds between polls of --poll (default: 5).", valueName: "seconds"))
+    var interval: String?
+
+    @Option(
+        help: ArgumentHelp(
+            "Extra upstream request header, e.g. \"Authorization: Bearer …\" (repeatable).", valueName: "name: value"))
     var header: [String] = []
 
-    @Option(help: "Changes kept for resuming clients.")
-    var history: Int = 1000
+    @Option(
+        help: ArgumentHelp(
+            "Item profile: \(ItemProfile.names.joined(separator: ", ")) (default: nyt-newswire; wikimedia-recentchange with --mode append).",
+            valueName: "name"))
+    var profile: String?
 
-    @Option(help: "Most concurrent SSE clients; more get 503.")
-    var maxClients: Int = 10_000
+    @Option(
+        help: ArgumentHelp(
+            "JSON Pointer to the array of items (\"\" for a document that is the array).", valueName: "pointer"))
+    var itemsPath: String?
 
-    @Option(help: "Largest upstream event in bytes.")
-    var maxEventBytes: Int = 16 * 1024 * 1024
+    @Option(
+        help: ArgumentHelp(
+            "JSON Pointer, within an item, to its stable id (\"\" or none: a hash of the item).", valueName: "pointer"))
+    var keyPath: String?
 
-    @Option(help: "Longest wait between upstream reconnects, seconds.")
-    var maxBackoff: Double = 30
+    @Option(
+        help: ArgumentHelp(
+            "JSON Pointer to the document's version number; pages only advance when it grows (\"\" or none: on every change).",
+            valueName: "pointer"))
+    var versionPath: String?
 
-    @Option(help: "Upstream silence (seconds) after which the connection counts as dead.")
-    var readTimeout: Double = 45
+    @Option(
+        help: ArgumentHelp(
+            "Where an item keeps a field, e.g. title=/headline (repeatable; fields: \(ItemProfile.Field.allCases.map(\.rawValue).joined(separator: ", ")); NAME= drops one).",
+            valueName: "name=pointer"))
+    var field: [String] = []
 
-    @Option(help: "PEM file of extra CA certificates trusted for an https upstream.")
+    @Option(help: ArgumentHelp("Items kept in append mode, newest first (default: 200).", valueName: "n"))
+    var keep: String?
+
+    @Option(help: ArgumentHelp("Changes kept for resuming clients (default: 1000).", valueName: "n"))
+    var history: String?
+
+    @Option(
+        help: ArgumentHelp(
+            "File to save the mirror in (atomically, at most once a second and at shutdown) and to restore it from at start.",
+            valueName: "path"))
+    var stateFile: String?
+
+    @Option(help: ArgumentHelp("Most concurrent SSE clients; more get 503 (default: 10000).", valueName: "n"))
+    var maxClients: String?
+
+    @Option(
+        help: ArgumentHelp(
+            "Largest upstream event (or polled document) in bytes (default: 16777216).", valueName: "bytes"))
+    var maxEventBytes: String?
+
+    @Option(
+        help: ArgumentHelp("Longest wait between upstream retries, in seconds (default: 30).", valueName: "seconds"))
+    var maxBackoff: String?
+
+    @Option(
+        help: ArgumentHelp(
+            "Upstream silence after which the connection counts as dead, in seconds (default: 45).",
+            valueName: "seconds"))
+    var readTimeout: String?
+
+    @Option(help: ArgumentHelp("PEM file of extra CA certificates to trust for an https upstream.", valueName: "path"))
     var caFile: String?
 
-    @Option(help: "Who may embed the pages in a frame (CSP frame-ancestors).")
-    var frameAncestors: String = "'self'"
+    @Option(
+        help: ArgumentHelp(
+            "Who may embed the pages in a frame, as CSP sources (default: 'self').", valueName: "sources"))
+    var frameAncestors: String?
 
-    @Option(help: "Directory of static files served under /static/ (default: the project's Public/).")
+    @Option(
+        help: ArgumentHelp(
+            "Log level: trace, debug, info, notice, warning, error, critical (default: info).", valueName: "level"))
+    var logLevel: String?
+
+    @Option(
+        help: ArgumentHelp(
+            "Directory of static files served under /static/ (default: the project's Public/).", valueName: "path"))
     var publicDir: String?
 
-    @Option(help: ArgumentHelp("Seconds between demo newswire steps.", visibility: .hidden))
-    var demoInterval: Double = 4
+    @Option(help: ArgumentHelp("Seconds between demo newswire steps.", valueName: "seconds", visibility: .hidden))
+    var demoInterval: String?
 
-    @Option(help: "Log level: trace, debug, info, notice, warning, error, critical.")
-    var logLevel: String = "info"
+    /// The values given on the command line, by option name.
+    var commandLineValues: [String: [String]] {
+        var values: [String: [String]] = [
+            "listen": listen, "upstream": upstream, "mode": mode, "poll": poll, "interval": interval,
+            "profile": profile, "items-path": itemsPath, "key-path": keyPath, "version-path": versionPath,
+            "keep": keep, "history": history, "state-file": stateFile, "max-clients": maxClients,
+            "max-event-bytes": maxEventBytes, "max-backoff": maxBackoff, "read-timeout": readTimeout,
+            "ca-file": caFile, "frame-ancestors": frameAncestors, "log-level": logLevel, "public-dir": publicDir,
+            "demo-interval": demoInterval,
+        ].compactMapValues { $0.map { [$0] } }
+        values["header"] = header
+        values["field"] = field
+        return values
+    }
 
-    mutating func validate() throws {
-        do {
-            _ = try ListenAddress(parsing: listen)
-        } catch {
-            throw ValidationError("--listen: \(error)")
-        }
-        guard ItemProfile.named(profile) != nil else {
-            throw ValidationError("--profile: unknown profile '\(profile)'; use one of \(ItemProfile.names.joined(separator: ", "))")
-        }
-        guard Logger.Level(rawValue: logLevel) != nil else {
-            throw ValidationError("--log-level: unknown level '\(logLevel)'")
-        }
-        guard history >= 0 else { throw ValidationError("--history: must be 0 or more") }
-        guard maxClients >= 1 else { throw ValidationError("--max-clients: must be at least 1") }
-        guard maxEventBytes >= 1024 else { throw ValidationError("--max-event-bytes: must be at least 1024") }
-        guard maxBackoff > 0, maxBackoff.isFinite else { throw ValidationError("--max-backoff: must be a positive number of seconds") }
-        guard demoInterval >= 0.05, demoInterval.isFinite else { throw ValidationError("--demo-interval: must be at least 0.05 seconds") }
-        guard readTimeout > 0, readTimeout.isFinite else { throw ValidationError("--read-timeout: must be a positive number of seconds") }
-        for line in header where !line.contains(":") {
-            throw ValidationError("--header: '\(line)' is not \"Name: value\"")
-        }
-        if let upstream, URL(string: upstream)?.scheme.map({ ["http", "https"].contains($0.lowercased()) }) != true {
-            throw ValidationError("--upstream: '\(upstream)' is not an http or https URL")
-        }
+    /// The options resolved against `environment`.
+    func resolve(environment: [String: String]) throws(FeedwebOptions.Failure) -> FeedwebOptions.Resolved {
+        try FeedwebOptions.resolve(
+            commandLine: commandLineValues, environment: environment, defaultPublicDirectory: PublicDirectory.locate)
     }
 
     func run() async throws {
-        let level = Logger.Level(rawValue: logLevel) ?? .info
+        let options: FeedwebOptions.Resolved
+        do {
+            options = try resolve(environment: ProcessInfo.processInfo.environment)
+        } catch {
+            throw ValidationError(error.description)
+        }
+        let status = await Self.serve(options)
+        if status != 0 { throw ExitCode(status) }
+    }
+
+    /// Runs feedweb until SIGTERM or SIGINT; returns the exit status.
+    static func serve(_ options: FeedwebOptions.Resolved) async -> Int32 {
+        let level = options.logLevel
         LoggingSystem.bootstrap { label in
             var handler = StreamLogHandler.standardError(label: label)
             handler.logLevel = level
             return handler
         }
         let logger = Logger(label: "feedweb")
+        // Signals are caught from here on, so that a SIGTERM during start (or right after
+        // the "listening" line) is a clean stop, not a kill.
+        let shutdown = Shutdown(logger: logger)
+        let signals = SignalWatcher(signals: [SIGINT, SIGTERM]) { shutdown.begin(signal: $0) }
+        for warning in options.warnings { logger.warning("\(warning)") }
         ResourceLimits.raiseOpenFileLimit()
 
-        var configuration = FeedwebConfiguration(
-            listen: try ListenAddress(parsing: listen),
-            source: upstream.map { .sse(url: $0) } ?? .demo,
-            profile: ItemProfile.named(profile) ?? .nytNewswire,
-            publicDirectory: publicDir ?? PublicDirectory.locate())
-        configuration.history = history
-        configuration.maxClients = maxClients
-        configuration.maxEventBytes = maxEventBytes
-        configuration.maxBackoff = .milliseconds(Int64(maxBackoff * 1000))
-        configuration.readTimeout = .milliseconds(Int64(readTimeout * 1000))
-        configuration.caFile = caFile
-        configuration.demoInterval = .milliseconds(Int64(demoInterval * 1000))
-        configuration.frameAncestors = frameAncestors
-        configuration.headers = header.compactMap { line in
-            guard let colon = line.firstIndex(of: ":") else { return nil }
-            return (
-                String(line[..<colon]).trimmingCharacters(in: .whitespaces),
-                String(line[line.index(after: colon)...]).trimmingCharacters(in: .whitespaces)
-            )
-        }
-
+        let configuration = options.configuration
         let application = FeedwebApplication(configuration: configuration, logger: logger)
         let port: UInt16
         do {
             port = try application.start()
         } catch {
             logger.critical("\(error)")
-            throw ExitCode(1)
+            signals.cancel()
+            return 1
         }
+        let runner = Task { await application.run() }
+        shutdown.setRunner(runner) { application.saveState() }
         let host = configuration.listen.isIPv6 ? "[\(configuration.listen.host)]" : configuration.listen.host
-        logger.info("feedweb listening on http://\(host):\(port)/")
+        logger.info("feedweb listening on http://\(host):\(port)/ (source: \(configuration.source.label))")
         // Tests and scripts read this line to learn the port (with --listen HOST:0).
         FileHandle.standardOutput.write(Data("feedweb listening on http://\(host):\(port)/\n".utf8))
 
-        let runner = Task { await application.run() }
-        let signals = SignalWatcher(signals: [SIGINT, SIGTERM]) { signal in
-            logger.info("received signal \(signal); shutting down")
-            runner.cancel()
-        }
         await runner.value
         application.stop()
         signals.cancel()
-        logger.info("feedweb stopped")
+        logger.info("feedweb stopped in \(shutdown.elapsedText)")
+        return 0
+    }
+}
+
+/// The entry point: ArgumentParser's own `main()` would exit with status 64 on a usage
+/// error; the contract says 2.
+@main
+enum FeedwebMain {
+    /// Parses, resolves and runs; every usage error exits with status 2.
+    static func main() async {
+        let command: FeedwebCommand
+        do {
+            let parsed = try FeedwebCommand.parseAsRoot()
+            guard let root = parsed as? FeedwebCommand else {
+                // `--help` and `-h` parse as ArgumentParser's own help command.
+                var other = parsed
+                try other.run()
+                FeedwebCommand.exit()
+            }
+            command = root
+        } catch {
+            if FeedwebCommand.exitCode(for: error) == .success { FeedwebCommand.exit(withError: error) }  // --help
+            fail(FeedwebCommand.fullMessage(for: error), withUsage: false)
+        }
+        let options: FeedwebOptions.Resolved
+        do {
+            options = try command.resolve(environment: ProcessInfo.processInfo.environment)
+        } catch {
+            fail(error.description)
+        }
+        exit(await FeedwebCommand.serve(options))
+    }
+
+    /// Writes a usage error and exits with status 2.
+    private static func fail(_ message: String, withUsage: Bool = true) -> Never {
+        var text = message.hasPrefix("Error:") ? message : "Error: \(message)"
+        if withUsage { text += "\nSee 'feedweb --help' for the options." }
+        FileHandle.standardError.write(Data((text + "\n").utf8))
+        Foundation.exit(2)
     }
 }

@@ -10,7 +10,8 @@ enum PublicDirectory {
         for _ in 0..<6 {
             let candidate = directory.appendingPathComponent("Public")
             var isDirectory: ObjCBool = false
-            if FileManager.default.fileExists(atPath: candidate.path, isDirectory: &isDirectory), isDirectory.boolValue {
+            if FileManager.default.fileExists(atPath: candidate.path, isDirectory: &isDirectory), isDirectory.boolValue
+            {
                 return candidate.path
             }
             directory = directory.deletingLastPathComponent()

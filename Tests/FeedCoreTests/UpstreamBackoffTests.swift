@@ -10,7 +10,7 @@ import Testing
 @Suite("Upstream connection: retry, backoff, status codes", .serialized)
 struct UpstreamBackoffTests {
     /// Generous slack for the time a reconnect takes beyond its delay on a busy machine.
-    private static let slack: TimeInterval = 0.6
+    private static let slack: TimeInterval = 1.5
 
     private func seconds(_ duration: Duration) -> TimeInterval { duration.timeInterval }
 
@@ -27,8 +27,11 @@ struct UpstreamBackoffTests {
             let delay = try #require(upstream.announcedDelays.first?.delay)
             // 120 ms with jitter into [60, 120) ms; without retry: it would be [500, 1000) ms.
             #expect(delay >= 0.059 && delay < 0.121, "announced \(delay)")
+            // It really waited (at least) the announced delay. No upper bound on the wall
+            // clock: under CPU load scheduling may add any amount; the announced delay
+            // above is the exact check.
             let gap = seconds(requests[1].receivedAt - requests[0].receivedAt)
-            #expect(gap >= 0.059 && gap < 0.45, "gap \(gap)")
+            #expect(gap >= delay - 0.005, "gap \(gap), announced \(delay)")
         }
     }
 

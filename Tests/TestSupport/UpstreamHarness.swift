@@ -95,7 +95,7 @@ public final class UpstreamHarness: Sendable {
     }
 
     /// Waits (at most `timeout`) until `condition` holds.
-    public func waitUntil(_ what: String, timeout: Duration = .seconds(5), _ condition: () -> Bool) async throws {
+    public func waitUntil(_ what: String, timeout: Duration = .seconds(15), _ condition: () -> Bool) async throws {
         _ = try await server.waitFor(what, timeout: timeout) { condition() ? true : nil }
     }
 

@@ -92,6 +92,38 @@ public final class FeedStore: Sendable {
         return commitLocked(document, kind: .patch(patch, encoded: patch.serializedBytes()))
     }
 
+    /// Append mode: puts `item` first in the document's `items` array and keeps the newest
+    /// `keep` (at least 1). The change is the patch `add /items/0` followed by one `remove`
+    /// of the last index per item past `keep`, so downstream it is a patch like any other.
+    ///
+    /// Before any document, the first item makes the document `{"items":[item]}` (a
+    /// snapshot). A document without an `items` array (restored from another mode, say) is
+    /// replaced by `{"items":[item]}` through a diff. Returns the change.
+    @discardableResult
+    public func prependItem(_ item: JSONValue, keep: Int) -> FeedChange {
+        writeLock.withLock { () -> FeedChange in
+            let keep = max(1, keep)
+            guard let current = snapshot else {
+                return commitLocked(.object(["items": .array([item])]), kind: .snapshot)
+            }
+            guard case .object(var members) = current.document, case .array(var items)? = members["items"] else {
+                let document = JSONValue.object(["items": .array([item])])
+                let patch = JSONDiff.diff(from: current.document, to: document)
+                return commitLocked(document, kind: .patch(patch, encoded: patch.serializedBytes()))
+            }
+            let itemsPointer = JSONPointer(tokens: ["items"])
+            var operations: [JSONPatch.Operation] = [.add(path: itemsPointer.appending(index: 0), value: item)]
+            items.insert(item, at: 0)
+            while items.count > keep {
+                operations.append(.remove(path: itemsPointer.appending(index: items.count - 1)))
+                items.removeLast()
+            }
+            members["items"] = .array(items)
+            let patch = JSONPatch(operations: operations)
+            return commitLocked(.object(members), kind: .patch(patch, encoded: patch.serializedBytes()))
+        }
+    }
+
     /// Sets the state to a document and sequence restored from disk, before upstream
     /// answers. Observers are not called; it is the starting point, not a change.
     public func restore(document: JSONValue, seq: UInt64) {

@@ -4,6 +4,9 @@ public enum UpstreamCommand: Sendable {
     case replaceDocument(JSONValue)
     /// Apply a patch atomically.
     case applyPatch(JSONPatch)
+    /// Append mode: put one item first in the document's `items` array and keep at most
+    /// `keep` of them (see ``AppendProtocol`` and ``FeedStore/prependItem(_:keep:)``).
+    case prependItem(JSONValue, keep: Int)
     /// Upstream reported an error; keep the state and the stream.
     case reportError(String)
     /// Nothing to do (`monitor`, an unknown type); `counted` says whether it is counted as

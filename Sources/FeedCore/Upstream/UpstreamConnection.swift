@@ -262,6 +262,8 @@ public final class UpstreamConnection: Sendable {
             } catch {
                 try rejectAndResync("\(error)")
             }
+        case .prependItem(let item, let keep):
+            store.prependItem(item, keep: keep)
         case .reportError(let message):
             logger.warning("upstream sent an error event: \(message)")
             updateStatus {

@@ -1,5 +1,6 @@
 import FeedCore
 import Foundation
+import Logging
 import NIOConcurrencyHelpers
 
 /// Everything the router answers from: the store, the streams, the caches and the
@@ -19,8 +20,9 @@ final class AppContext: Sendable {
     let itemEvents: ItemEventStream
     let pageEvents: PageEventStream
     let demo: DocumentEventStream?
-    let staticFiles: StaticFiles
-    let renderer: PageRenderer
+    private let staticBox: NIOLockedValueBox<StaticFiles>
+    private let staticDirectory: String
+    private let securityHeaders: [(String, String)]
     let pages = PageCache()
     let errors: ErrorResponses
     let healthy: PreparedResponse
@@ -43,8 +45,10 @@ final class AppContext: Sendable {
         self.events = DocumentEventStream(store: store)
         self.itemEvents = ItemEventStream(store: store, historyCount: store.configuration.historyCount)
         self.demo = demo
-        self.staticFiles = staticFiles
-        self.renderer = PageRenderer(assetVersion: staticFiles.version)
+        self.staticBox = NIOLockedValueBox(staticFiles)
+        self.staticDirectory = staticFiles.directory
+        self.securityHeaders = ResponseHeaders.security(frameAncestors: frameAncestors)
+        let renderer = PageRenderer(assetVersion: staticFiles.version)
         self.pageEvents = PageEventStream(
             renderer: renderer, epoch: store.epoch,
             initial: PageEventStream.State(
@@ -58,7 +62,6 @@ final class AppContext: Sendable {
         self.maxQueuedBytesPerClient = maxQueuedBytesPerClient
         self.restoredAt = restoredAt
         self.upstreamStatus = upstreamStatus
-        let renderer = self.renderer
         let html = self.htmlHeaders
         func page(_ status: UInt32, _ heading: String, _ message: String, extra: [(String, String)] = []) -> PreparedResponse {
             let body = renderer.error(code: Int(status), heading: heading, message: message)
@@ -92,6 +95,29 @@ final class AppContext: Sendable {
 
     /// The upstream status now.
     var status: UpstreamStatus { upstreamStatus() }
+
+    /// The static files being served.
+    var staticFiles: StaticFiles { staticBox.withLockedValue { $0 } }
+
+    /// The page renderer for the current static files (pages link assets by version).
+    var renderer: PageRenderer { PageRenderer(assetVersion: staticFiles.version) }
+
+    /// Rescans `Public/`; when anything changed, serves the new files and tells every open
+    /// page to reload (kiosks pick up a new version by themselves). Returns whether it did.
+    @discardableResult
+    func reloadStaticFilesIfChanged(logger: Logger) -> Bool {
+        let fresh = StaticFiles(directory: staticDirectory, securityHeaders: securityHeaders, logger: logger)
+        let changed = staticBox.withLockedValue { current -> Bool in
+            guard fresh.version != current.version, !fresh.files.isEmpty else { return false }
+            current = fresh
+            return true
+        }
+        if changed {
+            logger.info("static files changed (version \(fresh.version)); telling open pages to reload")
+            pageEvents.reload(version: fresh.version)
+        }
+        return changed
+    }
 
     /// The status badge now.
     func currentBadge(now: Date = Date()) -> StatusBadge {

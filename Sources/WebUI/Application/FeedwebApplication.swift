@@ -1,80 +1,150 @@
 import FeedCore
 import Foundation
 import Logging
+import NIOConcurrencyHelpers
 
-/// feedweb, assembled: the store, the upstream subscription (or the demo), the HTTP
-/// server and the timers.
+/// feedweb, assembled: the store (restored from the state file, if any), the upstream
+/// source (SSE document or append protocol, polling, or the demo), the HTTP server, the
+/// state-file writer and the timers.
 ///
 /// Use: ``start()`` (binds, returns the port), then ``run()`` until cancelled, then
 /// ``stop()``.
 public final class FeedwebApplication: Sendable {
     public let configuration: FeedwebConfiguration
+    /// When the state shown before upstream answers was saved (`nil`: nothing restored).
+    public let restoredAt: Date?
     private let logger: Logger
     private let store: FeedStore
     private let demo: DemoUpstream?
     private let server: HTTPServer
     private let context: AppContext
+    private let stateWriter: StateFileWriter?
     private let upstreamBox = UpstreamBox()
 
     public init(configuration: FeedwebConfiguration, logger: Logger) {
         self.configuration = configuration
         self.logger = logger
         store = FeedStore(configuration: .init(profile: configuration.profile, historyCount: configuration.history))
-        let sourceLabel: String
-        switch configuration.source {
-        case .demo:
+        let label = configuration.source.label
+        if case .demo = configuration.source {
             demo = DemoUpstream(interval: configuration.demoInterval, logger: logger)
-            sourceLabel = "demo newswire"
-        case .sse(let url):
+        } else {
             demo = nil
-            sourceLabel = url
         }
+        var restoredAt: Date?
+        if let path = configuration.stateFile {
+            let file = StateFile(path: path)
+            let restored = Self.restore(from: file, into: store, source: label, logger: logger)
+            restoredAt = restored?.savedAt
+            stateWriter = StateFileWriter(
+                file: file, store: store, source: label, savedSeq: restored?.seq, logger: logger)
+        } else {
+            stateWriter = nil
+        }
+        self.restoredAt = restoredAt
         let security = ResponseHeaders.security(frameAncestors: configuration.frameAncestors)
-        let staticFiles = StaticFiles(directory: configuration.publicDirectory, securityHeaders: security, logger: logger)
+        let staticFiles = StaticFiles(
+            directory: configuration.publicDirectory, securityHeaders: security, logger: logger)
         let upstreamBox = self.upstreamBox
-        let label = sourceLabel
         context = AppContext(
             store: store, demo: demo?.stream, staticFiles: staticFiles, frameAncestors: configuration.frameAncestors,
-            sourceLabel: sourceLabel, maxQueuedBytesPerClient: configuration.maxQueuedBytesPerClient, restoredAt: nil,
-            upstreamStatus: { upstreamBox.connection?.status ?? UpstreamStatus(source: label) })
+            sourceLabel: label, maxQueuedBytesPerClient: configuration.maxQueuedBytesPerClient,
+            restoredAt: restoredAt,
+            upstreamStatus: {
+                // Shown under the configured source's name, never the raw URL (it may
+                // carry an API key) nor the demo's loopback address.
+                var status = upstreamBox.source?.status ?? UpstreamStatus(source: label)
+                status.source = label
+                return status
+            })
         let context = self.context
         store.observe { change in
             if change.publishedChanged { context.refreshPageStreams() }
         }
-        var serverConfiguration = HTTPServer.Configuration(address: configuration.listen, maxStreams: configuration.maxClients)
+        var serverConfiguration = HTTPServer.Configuration(
+            address: configuration.listen, maxStreams: configuration.maxClients)
         serverConfiguration.connectionTimeout = 60
         server = HTTPServer(configuration: serverConfiguration, responder: Router(context: context), logger: logger)
     }
 
-    /// Binds the listening socket and prepares the upstream connection; returns the port.
+    /// Restores the store from the state file; logs and ignores a missing, unreadable,
+    /// corrupt or foreign file. Returns the restored sequence and its save time.
+    private static func restore(
+        from file: StateFile, into store: FeedStore, source: String, logger: Logger
+    ) -> (seq: UInt64, savedAt: Date)? {
+        let contents: StateFile.Contents
+        do {
+            guard let loaded = try file.load() else {
+                logger.info("state file \(file.path) does not exist yet; starting without a saved state")
+                return nil
+            }
+            contents = loaded
+        } catch {
+            logger.error("state file \(file.path) is unusable and is ignored: \(error)")
+            return nil
+        }
+        if let saved = contents.source, saved != source {
+            logger.warning("state file \(file.path) holds the state of \(saved), not of \(source); ignoring it")
+            return nil
+        }
+        let now = Date()
+        // Stale since the save; a clock that went backwards must not put it in the future.
+        let savedAt = min(contents.savedAt ?? now, now)
+        store.restore(document: contents.document, seq: contents.seq)
+        logger.notice(
+            "restored change \(contents.seq) saved at \(savedAt.formatted(Date.ISO8601FormatStyle())) from \(file.path); shown as stale until upstream answers"
+        )
+        return (contents.seq, savedAt)
+    }
+
+    /// Binds the listening socket and prepares the upstream source; returns the port.
     public func start() throws -> UInt16 {
         let port = try server.start()
-        let url: String
+        let source: any UpstreamSource
         switch configuration.source {
         case .demo:
             let host = configuration.listen.isIPv6 ? "[::1]" : "127.0.0.1"
-            url = "http://\(host):\(port)/demo/upstream"
-        case .sse(let upstream):
-            url = upstream
+            source = try UpstreamConnection(
+                configuration: upstreamConfiguration(url: "http://\(host):\(port)/demo/upstream"), store: store,
+                logger: logger)
+        case .sse(let url):
+            source = try UpstreamConnection(
+                configuration: upstreamConfiguration(url: url), store: store, logger: logger)
+        case .append(let url, let keep):
+            source = try UpstreamConnection(
+                configuration: upstreamConfiguration(url: url), store: store, logger: logger,
+                interpret: AppendProtocol(keep: keep).interpret)
+        case .poll(let url, let interval):
+            let polling = PollingConfiguration(
+                url: url, interval: interval, headers: configuration.headers, maxBodyBytes: configuration.maxEventBytes,
+                maxBackoff: configuration.maxBackoff, readTimeout: configuration.readTimeout,
+                caFile: configuration.caFile)
+            source = try PollingConnection(configuration: polling, store: store, logger: logger)
         }
-        let upstream = UpstreamConfiguration(
-            url: url, headers: configuration.headers, maxEventBytes: configuration.maxEventBytes,
-            maxBackoff: configuration.maxBackoff, readTimeout: configuration.readTimeout, caFile: configuration.caFile)
-        let connection = try UpstreamConnection(configuration: upstream, store: store, logger: logger)
         let context = self.context
-        connection.observeStatus { _ in context.refreshPageStreams() }
-        upstreamBox.connection = connection
+        source.observeStatus { _ in context.refreshPageStreams() }
+        upstreamBox.source = source
         return port
     }
 
-    /// Runs the upstream subscription, the demo and the timers until the task is cancelled.
+    private func upstreamConfiguration(url: String) -> UpstreamConfiguration {
+        UpstreamConfiguration(
+            url: url, headers: configuration.headers, maxEventBytes: configuration.maxEventBytes,
+            maxBackoff: configuration.maxBackoff, readTimeout: configuration.readTimeout, caFile: configuration.caFile)
+    }
+
+    /// Runs the upstream source, the demo, the state-file writer and the timers until the
+    /// task is cancelled.
     public func run() async {
         await withTaskGroup(of: Void.self) { group in
-            if let connection = upstreamBox.connection {
-                group.addTask { await connection.run() }
+            if let source = upstreamBox.source {
+                group.addTask { await source.run() }
             }
             if let demo {
                 group.addTask { await demo.run() }
+            }
+            if let stateWriter {
+                group.addTask { await stateWriter.run() }
             }
             let context = self.context
             let heartbeat = configuration.heartbeatInterval
@@ -94,24 +164,42 @@ public final class FeedwebApplication: Sendable {
                     context.refreshPageStreams()
                 }
             }
+            let logger = self.logger
+            group.addTask {
+                // Every 2 s: when Public/ changed, serve the new files and reload open pages.
+                while !Task.isCancelled {
+                    do { try await Task.sleep(for: .seconds(2)) } catch { return }
+                    context.reloadStaticFilesIfChanged(logger: logger)
+                }
+            }
             await group.waitForAll()
         }
     }
 
-    /// Stops serving: ends every stream cleanly and stops the daemon (call after `run()`
-    /// has returned, so nothing publishes any more).
+    /// Writes the state file (the state is final: `run()` has returned, so nothing
+    /// publishes any more), then stops serving: no new connections, every stream ended
+    /// cleanly, the daemon stopped (see ``HTTPServer/stop(timeout:)``).
+    ///
+    /// The state is written first so that a slow client drain can never cost it.
     public func stop() {
+        saveState()
         server.stop()
+    }
+
+    /// Writes the state file now if the state changed since the last write (no-op without
+    /// `--state-file`). Thread-safe: the shutdown watchdog calls it too.
+    public func saveState() {
+        if let stateWriter, stateWriter.flush(), let seq = store.snapshot?.id.seq {
+            logger.info("state file \(stateWriter.file.path) holds change \(seq)")
+        }
     }
 }
 
-import NIOConcurrencyHelpers
-
-/// Holds the upstream connection, which exists only once the port is known.
+/// Holds the upstream source, which exists only once the port is known.
 private final class UpstreamBox: Sendable {
-    private let box = NIOLockedValueBox<UpstreamConnection?>(nil)
+    private let box = NIOLockedValueBox<(any UpstreamSource)?>(nil)
 
-    var connection: UpstreamConnection? {
+    var source: (any UpstreamSource)? {
         get { box.withLockedValue { $0 } }
         set { box.withLockedValue { $0 = newValue } }
     }

@@ -6,8 +6,25 @@ public struct FeedwebConfiguration: Sendable {
     public enum Source: Sendable {
         /// The built-in newswire, served at `/demo/upstream` and subscribed to over loopback.
         case demo
-        /// An upstream SSE feed in the document protocol.
+        /// An upstream SSE feed in the document protocol (`--upstream URL`).
         case sse(url: String)
+        /// An upstream SSE feed in the append protocol, each event one item; the newest
+        /// `keep` are the document `{"items":[…]}` (`--upstream URL --mode append --keep N`).
+        case append(url: String, keep: Int)
+        /// A JSON REST API polled every `interval` with conditional requests
+        /// (`--poll URL --interval SECONDS`).
+        case poll(url: String, interval: Duration)
+
+        /// How the source is named in the status, the logs and the state file: the mode and
+        /// the URL without credentials or secret-looking query values.
+        public var label: String {
+            switch self {
+            case .demo: return "demo newswire"
+            case .sse(let url): return UpstreamSettings.redacted(url)
+            case .append(let url, _): return "append " + UpstreamSettings.redacted(url)
+            case .poll(let url, _): return "poll " + UpstreamSettings.redacted(url)
+            }
+        }
     }
 
     public var listen: ListenAddress
@@ -31,6 +48,8 @@ public struct FeedwebConfiguration: Sendable {
     public var caFile: String?
     /// Seconds between demo newswire steps.
     public var demoInterval: Duration = .seconds(4)
+    /// Where the mirror is saved and restored from (`--state-file`), if anywhere.
+    public var stateFile: String?
     /// Seconds between heartbeat comments on every stream.
     public var heartbeatInterval: Duration = .seconds(15)
 

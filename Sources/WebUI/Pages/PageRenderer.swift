@@ -92,8 +92,9 @@ struct PageRenderer: Sendable {
         let assetVersion: String
     }
 
-    /// The most stories the kiosk shows (a TV has no scrollbar).
-    static let kioskLimit = 12
+    /// The most stories the kiosk shows: one featured and six beside it (a TV has no
+    /// scrollbar); the page script cycles the highlight through them.
+    static let kioskLimit = 7
 
     /// The kiosk board, optionally filtered to one section.
     func kiosk(view: PublishedView?, section: String?, badge: StatusBadge, now: Date) -> [UInt8] {

@@ -44,6 +44,9 @@ public final class HTTPServer: @unchecked Sendable {
     let responder: any HTTPResponder
     let logger: Logger
     private let state = NIOLockedValueBox(State())
+    /// Ends streams whose clients hang up while suspended (libmicrohttpd does not watch
+    /// suspended sockets); `nil` only if the system refused an epoll set.
+    private let hangups = HangupWatcher()
 
     public init(configuration: Configuration, responder: any HTTPResponder, logger: Logger) {
         self.configuration = configuration
@@ -82,6 +85,7 @@ public final class HTTPServer: @unchecked Sendable {
         }
         guard let daemon else { throw .cannotListen(configuration.address.description) }
         state.withLockedValue { $0.daemon = DaemonHandle(pointer: daemon) }
+        hangups?.start()
         return feedweb_mhd_bound_port(daemon)
     }
 
@@ -110,6 +114,7 @@ public final class HTTPServer: @unchecked Sendable {
             usleep(2_000)
         }
         MHD_stop_daemon(daemon.pointer)
+        hangups?.stop()
         if listenSocket >= 0 { close(listenSocket) }
         state.withLockedValue { $0.daemon = nil }
     }
@@ -155,7 +160,9 @@ public final class HTTPServer: @unchecked Sendable {
                 return MHD_queue_response(connection, refused.status, refused.pointer)
             }
             stream.attach(ConnectionHandle(pointer: connection))
+            let fd = feedweb_mhd_connection_fd(connection)
             let box = StreamContext(stream: stream, onEnd: onEnd)
+            box.hangup = hangups?.watch(stream, fd: fd).map { (token: $0, fd: fd) }
             let readerContext = Unmanaged.passRetained(box).toOpaque()
             guard
                 let response = MHD_create_response_from_callback(
@@ -174,6 +181,8 @@ public final class HTTPServer: @unchecked Sendable {
     }
 
     fileprivate func streamFinished(_ context: StreamContext) {
+        // Before libmicrohttpd closes the socket, so its number cannot have been reused.
+        if let hangup = context.hangup { hangups?.unwatch(token: hangup.token, fd: hangup.fd) }
         context.stream.finish()
         _ = state.withLockedValue { $0.streams.removeValue(forKey: ObjectIdentifier(context.stream)) }
         context.onEnd()
@@ -188,6 +197,8 @@ public final class HTTPServer: @unchecked Sendable {
 final class StreamContext {
     let stream: StreamConnection
     let onEnd: @Sendable () -> Void
+    /// The stream's registration with the ``HangupWatcher`` (set and read on the daemon thread).
+    var hangup: (token: UInt64, fd: Int32)?
     init(stream: StreamConnection, onEnd: @escaping @Sendable () -> Void) {
         self.stream = stream
         self.onEnd = onEnd

@@ -16,10 +16,13 @@ final class StaticFiles: Sendable {
 
     /// Files by their path below `Public/` (e.g. `style.css`, `demo/globe.svg`).
     let files: [String: File]
-    /// A hash of every file's content: changes whenever any file changes.
+    /// A hash of every file's path and content: changes whenever any file changes.
     let version: String
+    /// The directory the files were read from.
+    let directory: String
 
     init(directory: String, securityHeaders: [(String, String)], logger: Logger) {
+        self.directory = directory
         var files: [String: File] = [:]
         var combined: UInt64 = 0xcbf2_9ce4_8422_2325
         let root = URL(fileURLWithPath: directory, isDirectory: true).standardizedFileURL
@@ -28,7 +31,7 @@ final class StaticFiles: Sendable {
             guard let data = FileManager.default.contents(atPath: root.path + "/" + relative) else { continue }
             let bytes = [UInt8](data)
             let hash = Self.fnv1a(bytes)
-            combined = (combined ^ hash) &* 0x0000_0100_0000_01b3
+            combined = (combined ^ hash ^ Self.fnv1a(Array(relative.utf8))) &* 0x0000_0100_0000_01b3
             let etag = "\"" + String(hash, radix: 36) + "\""
             let headers =
                 [

@@ -23,6 +23,8 @@ public final class StreamConnection: @unchecked Sendable {
         case closing
         /// Dropped because the client stopped reading; the queue was freed.
         case dropped
+        /// The client hung up; the queue was freed.
+        case disconnected
         /// The request is complete; nothing more is sent.
         case finished
     }
@@ -113,19 +115,33 @@ public final class StreamConnection: @unchecked Sendable {
 
     /// Drops the client if it has had bytes waiting for more than `nanoseconds` without
     /// taking any. Returns `true` if it was dropped now.
+    ///
+    /// `now` is read by the caller before it takes this stream's lock, so the daemon thread
+    /// may have recorded progress after it (`waitingSince > now`): that stream is not
+    /// stalled. (A wrapping `now &- since` made it look ages old, and the once-a-second
+    /// sweep dropped healthy clients in the middle of a burst.)
     public func dropIfStalled(olderThan nanoseconds: UInt64, now: UInt64) -> Bool {
         lock.withLock {
-            guard state == .open, queuedBytes > 0, let since = waitingSince,
-                now &- since > nanoseconds
+            guard state == .open, queuedBytes > 0, let since = waitingSince, now > since,
+                now - since > nanoseconds
             else { return false }
             dropLocked()
             return true
         }
     }
 
+    /// The client hung up (seen by the server's ``HangupWatcher``): frees the queue and
+    /// makes libmicrohttpd close the connection now, even while it is suspended.
+    func peerClosed() {
+        lock.withLock {
+            guard state == .open || state == .closing else { return }
+            dropLocked(as: .disconnected)
+        }
+    }
+
     /// Marks the client dropped, frees its queue and makes libmicrohttpd close it now.
-    private func dropLocked() {
-        state = .dropped
+    private func dropLocked(as reason: State = .dropped) {
+        state = reason
         queue.removeAll()
         queuedBytes = 0
         headOffset = 0
@@ -152,7 +168,7 @@ public final class StreamConnection: @unchecked Sendable {
     func read(into buffer: UnsafeMutablePointer<CChar>, capacity: Int) -> Int {
         lock.withLock {
             switch state {
-            case .dropped, .finished:
+            case .dropped, .disconnected, .finished:
                 return Int(MHD_CONTENT_READER_END_WITH_ERROR)
             case .open, .closing:
                 break

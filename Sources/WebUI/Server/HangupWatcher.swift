@@ -1,0 +1,145 @@
+import CMicroHTTPD
+import Foundation
+import Glibc
+import NIOConcurrencyHelpers
+
+/// Notices stream clients that hang up while their stream is suspended.
+///
+/// libmicrohttpd takes a suspended connection out of its own epoll set, so a client that
+/// closes a quiet stream would go unnoticed until the next bytes are sent to it (a
+/// heartbeat, up to 15 s later), holding its queue and its `--max-clients` slot until
+/// then. This watcher keeps every stream socket in an epoll set of its own, for hang-ups
+/// only (`EPOLLRDHUP`, and `EPOLLHUP`/`EPOLLERR`, which are always reported): one thread
+/// blocked in `epoll_wait` for the whole server, no polling, one `epoll_ctl` when a stream
+/// starts and one when it ends. On a hang-up the stream is ended at once
+/// (``StreamConnection/peerClosed()``), which resumes it so libmicrohttpd closes it.
+///
+/// A client that only shuts down its sending side after the request looks the same as
+/// one that closed (a FIN is all either sends), so it is ended too, as nginx ends a
+/// request whose client "prematurely closed connection". SSE clients never half-close.
+///
+/// Invariants: a socket is registered only between ``watch(_:fd:)`` and
+/// ``unwatch(token:fd:)``, both called on the daemon thread while libmicrohttpd still owns
+/// the open socket (the request-completed callback runs before it closes it), so a reused
+/// descriptor number is never confused with an old one; tokens are never reused.
+final class HangupWatcher: @unchecked Sendable {
+    private let epollFD: Int32
+    private let wakeFD: Int32
+    private let lock = NIOLock()
+    private var streams: [UInt64: StreamConnection] = [:]
+    private var nextToken: UInt64 = 1
+    private var running = false
+    private var closed = false
+    private let exited = DispatchSemaphore(value: 0)
+
+    /// The token of the internal wake-up descriptor.
+    private static let wakeToken: UInt64 = 0
+
+    /// Creates the epoll set; `nil` when the system refuses one (streams then work without
+    /// early hang-up detection).
+    init?() {
+        let epollFD = epoll_create1(Int32(EPOLL_CLOEXEC))
+        let wakeFD = eventfd(0, Int32(EFD_CLOEXEC))
+        var event = epoll_event()
+        event.events = EPOLLIN.rawValue
+        event.data.u64 = Self.wakeToken
+        guard epollFD >= 0, wakeFD >= 0, epoll_ctl(epollFD, EPOLL_CTL_ADD, wakeFD, &event) == 0 else {
+            if epollFD >= 0 { close(epollFD) }
+            if wakeFD >= 0 { close(wakeFD) }
+            return nil
+        }
+        self.epollFD = epollFD
+        self.wakeFD = wakeFD
+    }
+
+    /// Starts the watching thread.
+    func start() {
+        lock.withLock { running = true }
+        let thread = Thread { [self] in
+            run()
+            exited.signal()
+        }
+        thread.name = "feedweb-hangups"
+        thread.stackSize = 64 * 1024
+        thread.start()
+    }
+
+    /// Stops the thread and closes the epoll set (after the daemon has stopped, so no
+    /// stream is registered any more).
+    func stop() {
+        let (wasRunning, wasClosed) = lock.withLock { () -> (Bool, Bool) in
+            defer {
+                running = false
+                closed = true
+            }
+            return (running, closed)
+        }
+        if wasRunning {
+            var one: UInt64 = 1
+            _ = write(wakeFD, &one, MemoryLayout<UInt64>.size)
+            // The thread only waits in epoll_wait, so it ends at once.
+            _ = exited.wait(timeout: .now() + 2)
+        }
+        if !wasClosed {
+            close(epollFD)
+            close(wakeFD)
+        }
+    }
+
+    deinit {
+        if !closed {
+            close(epollFD)
+            close(wakeFD)
+        }
+    }
+
+    /// Watches socket `fd` of `stream`; returns the token for ``unwatch(token:fd:)``, or
+    /// `nil` when it could not be registered.
+    func watch(_ stream: StreamConnection, fd: Int32) -> UInt64? {
+        guard fd >= 0 else { return nil }
+        return lock.withLock { () -> UInt64? in
+            guard running else { return nil }
+            let token = nextToken
+            var event = epoll_event()
+            // One report is enough: the stream ends on it.
+            event.events = EPOLLRDHUP.rawValue | EPOLLONESHOT.rawValue
+            event.data.u64 = token
+            guard epoll_ctl(epollFD, EPOLL_CTL_ADD, fd, &event) == 0 else { return nil }
+            nextToken += 1
+            streams[token] = stream
+            return token
+        }
+    }
+
+    /// Stops watching (when the request completes, before libmicrohttpd closes `fd`).
+    func unwatch(token: UInt64, fd: Int32) {
+        lock.withLock {
+            guard streams.removeValue(forKey: token) != nil else { return }
+            _ = epoll_ctl(epollFD, EPOLL_CTL_DEL, fd, nil)
+        }
+    }
+
+    /// The number of sockets watched.
+    var count: Int {
+        lock.withLock { streams.count }
+    }
+
+    private func run() {
+        var events = [epoll_event](repeating: epoll_event(), count: 64)
+        while true {
+            let count = events.withUnsafeMutableBufferPointer { buffer in
+                epoll_wait(epollFD, buffer.baseAddress, Int32(buffer.count), -1)
+            }
+            if count < 0 {
+                if errno == EINTR { continue }
+                return
+            }
+            for index in 0..<Int(count) {
+                let token = events[index].data.u64
+                if token == Self.wakeToken { return }
+                let stream = lock.withLock { streams[token] }
+                stream?.peerClosed()
+            }
+        }
+    }
+}

@@ -1,0 +1,116 @@
+import FeedCore
+import Testing
+
+@Suite("Append protocol")
+struct AppendProtocolTests {
+    private func json(_ text: String) throws -> JSONValue {
+        try JSONValue(parsing: text)
+    }
+
+    @Test("a message event is one item to put first, whatever its id")
+    func messageIsAnItem() throws {
+        let append = AppendProtocol(keep: 3)
+        let event = SSEEvent(
+            type: "message", data: #"{"title":"A","meta":{"id":"x"}}"#, id: #"[{"topic":"rc","offset":7}]"#)
+        guard case .prependItem(let item, let keep) = append.interpret(event) else {
+            Issue.record("not an item")
+            return
+        }
+        #expect(item == (try json(#"{"title":"A","meta":{"id":"x"}}"#)))
+        #expect(keep == 3)
+    }
+
+    @Test("data that is not JSON is counted and ignored, never a resync")
+    func notJSONIgnored() {
+        guard case .ignore(_, let counted) = AppendProtocol(keep: 5).interpret(SSEEvent(data: "{oops")) else {
+            Issue.record("not ignored")
+            return
+        }
+        #expect(counted)
+    }
+
+    @Test("error, monitor and other types")
+    func otherTypes() {
+        let append = AppendProtocol(keep: 5)
+        guard case .reportError(let message) = append.interpret(SSEEvent(type: "error", data: #"{"message":"m"}"#))
+        else {
+            Issue.record("error event not reported")
+            return
+        }
+        #expect(message.contains("m"))
+        guard case .ignore(_, false) = append.interpret(SSEEvent(type: "monitor", data: "{}")) else {
+            Issue.record("monitor not ignored quietly")
+            return
+        }
+        guard case .ignore(_, true) = append.interpret(SSEEvent(type: "data", data: "{}")) else {
+            Issue.record("unknown type not counted")
+            return
+        }
+    }
+
+    @Test("keep is at least 1")
+    func keepAtLeastOne() {
+        #expect(AppendProtocol(keep: 0).keep == 1)
+        #expect(AppendProtocol(keep: -5).keep == 1)
+    }
+
+    @Test("the store keeps the newest N, newest first, and each change is add /items/0 plus removes")
+    func storeKeepsNewest() throws {
+        let store = FeedStore(configuration: .init(profile: .wikimediaRecentChange), epoch: "t")
+        var previous: JSONValue?
+        for n in 1...7 {
+            let change = store.prependItem(.object(["n": .int(Int64(n))]), keep: 3)
+            let document = change.snapshot.document
+            let expected = (max(1, n - 2)...n).reversed().map { JSONValue.object(["n": .int(Int64($0))]) }
+            #expect(document == .object(["items": .array(expected)]))
+            switch change.kind {
+            case .snapshot:
+                #expect(n == 1, "only the first item makes a snapshot")
+            case .patch(let patch, let encoded):
+                let previousDocument = try #require(previous)
+                #expect(try patch.applied(to: previousDocument) == document, "the patch leads to the new document")
+                #expect(try JSONPatch(parsing: encoded) == patch)
+                #expect(
+                    patch.operations.first
+                        == .add(path: try JSONPointer("/items/0"), value: .object(["n": .int(Int64(n))])))
+                if n > 3 {
+                    #expect(patch.operations.dropFirst() == [.remove(path: try JSONPointer("/items/3"))])
+                } else {
+                    #expect(patch.operations.count == 1)
+                }
+            }
+            #expect(change.snapshot.id.seq == UInt64(n))
+            previous = document
+        }
+        #expect(store.snapshot?.published.items.count == 3)
+    }
+
+    @Test("a smaller keep trims a longer restored list in one patch")
+    func smallerKeepTrims() throws {
+        let store = FeedStore(configuration: .init(profile: .wikimediaRecentChange), epoch: "t")
+        let restored = try json(#"{"items":[{"n":5},{"n":4},{"n":3},{"n":2},{"n":1}]}"#)
+        store.restore(document: restored, seq: 9)
+        let change = store.prependItem(try json(#"{"n":6}"#), keep: 2)
+        #expect(change.snapshot.document == (try json(#"{"items":[{"n":6},{"n":5}]}"#)))
+        #expect(change.snapshot.id.seq == 10)
+        guard case .patch(let patch, _) = change.kind else {
+            Issue.record("not a patch")
+            return
+        }
+        #expect(try patch.applied(to: restored) == change.snapshot.document)
+    }
+
+    @Test("a document without an items array is replaced through a diff")
+    func foreignDocumentReplaced() throws {
+        let store = FeedStore(configuration: .init(profile: .wikimediaRecentChange), epoch: "t")
+        let old = try json(#"{"results":[1,2]}"#)
+        store.replaceDocument(old)
+        let change = store.prependItem(.int(1), keep: 5)
+        #expect(change.snapshot.document == (try json(#"{"items":[1]}"#)))
+        guard case .patch(let patch, _) = change.kind else {
+            Issue.record("not a patch")
+            return
+        }
+        #expect(try patch.applied(to: old) == change.snapshot.document)
+    }
+}

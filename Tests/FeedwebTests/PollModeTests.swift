@@ -1,0 +1,142 @@
+import FeedCore
+import Foundation
+import TestSupport
+import Testing
+
+/// `--poll URL --interval S` through the real binary against a scripted JSON API.
+@Suite(.serialized, .timeLimit(.minutes(2)))
+struct PollModeTests {
+    /// The API the poller reads: a versioned document with ETag and Last-Modified, or a
+    /// broken answer, switched by the test.
+    final class FakeAPI: @unchecked Sendable {
+        enum Mode { case json, html, serverError }
+        private let lock = NSLock()
+        private var version = 1
+        private var mode = Mode.json
+
+        func set(version: Int? = nil, mode: Mode? = nil) {
+            lock.withLock {
+                if let version { self.version = version }
+                if let mode { self.mode = mode }
+            }
+        }
+
+        static func document(_ version: Int) -> JSONValue {
+            .object([
+                "version": .int(Int64(version)),
+                "items": .array(
+                    (1...version).reversed().map { n in
+                        .object(["id": .string("story-\(n)"), "title": .string("Story \(n)")])
+                    }),
+            ])
+        }
+
+        func respond(to request: ScriptedSSEServer.RecordedRequest) -> ScriptedSSEServer.Response {
+            let (version, mode) = lock.withLock { (self.version, self.mode) }
+            switch mode {
+            case .html:
+                return .status(200, headers: [("Content-Type", "text/html")], body: "<html>maintenance</html>")
+            case .serverError:
+                return .status(500, body: "boom")
+            case .json:
+                let etag = "\"v\(version)\""
+                let modified = "Mon, 01 Jan 2024 00:00:\(String(format: "%02d", version % 60)) GMT"
+                if request.header("If-None-Match") == etag {
+                    return .status(304, headers: [("ETag", etag)])
+                }
+                return .status(
+                    200,
+                    headers: [("Content-Type", "application/json"), ("ETag", etag), ("Last-Modified", modified)],
+                    body: Self.document(version).serializedString())
+            }
+        }
+    }
+
+    private func state(_ port: UInt16) throws -> JSONValue? {
+        let response = try HTTPTestClient.get(port: port, "/api/state", timeout: 3)
+        return response.status == 200 ? try JSONValue(parsing: response.body) : nil
+    }
+
+    private func readiness(_ port: UInt16) throws -> (status: Int, body: JSONValue) {
+        let response = try HTTPTestClient.get(port: port, "/readyz", timeout: 3)
+        return (response.status, try JSONValue(parsing: response.body))
+    }
+
+    @Test("conditional GETs; the state follows the API; a broken answer shows in /readyz and the state is kept")
+    func pollFollowsTheAPI() async throws {
+        let api = FakeAPI()
+        let server = try await ScriptedSSEServer.start { api.respond(to: $0) }
+        defer { server.shutdownNow() }
+        let feedweb = try FeedwebProcess(arguments: [
+            "--poll", server.url("/api/news.json?api-key=secret"), "--interval", "0.2", "--profile", "generic",
+            "--header", "X-Client: feedweb-test", "--max-backoff", "0.5",
+        ])
+        defer { feedweb.stop() }
+
+        // The first fetch is the document.
+        try await AsyncEventually.check("the first document") { try state(feedweb.port) == FakeAPI.document(1) }
+        let events = try SSETestClient(port: feedweb.port)
+        let data = try events.next(type: "data", within: 5)
+        #expect(try JSONValue(parsing: data.data) == FakeAPI.document(1))
+
+        // Later polls are conditional and get 304s.
+        let conditional = try await server.waitFor("a conditional request", timeout: .seconds(10)) {
+            server.requests.first { $0.header("If-None-Match") == "\"v1\"" }
+        }
+        #expect(conditional.header("If-Modified-Since") == "Mon, 01 Jan 2024 00:00:01 GMT")
+        #expect(conditional.header("X-Client") == "feedweb-test")
+        #expect(conditional.header("Accept") == "application/json")
+        #expect(server.requests.first?.header("If-None-Match") == nil, "the first request is unconditional")
+        let ready = try readiness(feedweb.port)
+        #expect(ready.status == 200)
+        #expect(ready.body["upstream"]?["state"] == .string("open"))
+        #expect(ready.body["upstream"]?["source"]?.stringValue?.contains("secret") == false, "no API key on /readyz")
+
+        // A change upstream becomes a patch downstream and the new state.
+        api.set(version: 2)
+        let patch = try events.next(type: "patch", within: 10)
+        var document = FakeAPI.document(1)
+        try JSONPatch(parsing: patch.data).apply(to: &document)
+        #expect(document == FakeAPI.document(2))
+        try await AsyncEventually.check("the second document") { try state(feedweb.port) == FakeAPI.document(2) }
+        let items = try JSONValue(parsing: HTTPTestClient.get(port: feedweb.port, "/api/items").body)
+        #expect(items.arrayValue?.compactMap { $0["title"]?.stringValue } == ["Story 2", "Story 1"])
+
+        // A non-JSON answer: shown in the status, state kept, retried.
+        api.set(mode: .html)
+        let broken = try await AsyncEventually.value("/readyz to show the broken answer") {
+            let ready = try readiness(feedweb.port)
+            return ready.status == 503 ? ready.body : nil
+        }
+        #expect(broken["upstream"]?["last_error"]?.stringValue?.contains("not JSON") == true)
+        #expect(broken["document"] == .bool(true))
+        #expect(try state(feedweb.port) == FakeAPI.document(2), "the state is kept")
+
+        // An HTTP error likewise; then recovery with a new document.
+        api.set(mode: .serverError)
+        try await AsyncEventually.check("/readyz to show the 500") {
+            try readiness(feedweb.port).body["upstream"]?["last_error"]?.stringValue?.contains("500") == true
+        }
+        #expect(try state(feedweb.port) == FakeAPI.document(2))
+        api.set(version: 3, mode: .json)
+        try await AsyncEventually.check("recovery") {
+            try readiness(feedweb.port).status == 200 && state(feedweb.port) == FakeAPI.document(3)
+        }
+        #expect(feedweb.stop()?.status == 0)
+    }
+
+    @Test("an unreachable API: /readyz 503 with the error, and retries")
+    func unreachable() async throws {
+        let feedweb = try FeedwebProcess(arguments: [
+            "--poll", "http://127.0.0.1:9/api", "--interval", "0.1", "--max-backoff", "0.2",
+        ])
+        defer { feedweb.stop() }
+        let body = try await AsyncEventually.value("a few failed attempts") {
+            let ready = try readiness(feedweb.port)
+            let attempts = ready.body["upstream"]?["reconnects"]?.int64Value ?? 0
+            return ready.status == 503 && attempts >= 2 ? ready.body : nil
+        }
+        #expect(body["upstream"]?["last_error"]?.stringValue?.isEmpty == false)
+        #expect(body["document"] == .bool(false))
+    }
+}

@@ -1,0 +1,147 @@
+import FeedCore
+import Foundation
+import TestSupport
+import Testing
+
+/// `--state-file` through the real binary: saved at SIGTERM, restored at start (shown as
+/// stale until upstream answers), corrupt or truncated files reported and ignored.
+@Suite(.serialized, .timeLimit(.minutes(2)))
+struct StateFileRestoreTests {
+    private let directory: String
+
+    init() throws {
+        directory = NSTemporaryDirectory() + "feedweb-state-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+    }
+
+    static let first: JSONValue = .object([
+        "num_results": .int(2),
+        "results": .array([
+            .object(["uri": .string("nyt://a"), "title": .string("Alpha story"), "section": .string("World")]),
+            .object(["uri": .string("nyt://b"), "title": .string("Beta story"), "section": .string("Arts")]),
+        ]),
+    ])
+    static let patch =
+        #"[{"op":"add","path":"/results/0","value":{"uri":"nyt://c","title":"Gamma story","section":"World"}},{"op":"replace","path":"/num_results","value":3}]"#
+
+    static var second: JSONValue {
+        var document = first
+        try? JSONPatch(parsing: patch).apply(to: &document)
+        return document
+    }
+
+    private func get(_ port: UInt16, _ path: String) throws -> TestResponse {
+        try HTTPTestClient.get(port: port, path, timeout: 3)
+    }
+
+    @Test("saved at SIGTERM and restored at restart with upstream gone: old state, 503, stale badge")
+    func restoreAfterRestart() async throws {
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let server = try await ScriptedSSEServer.start(script: [
+            .stream(
+                [
+                    .text(SSEText.event("data", data: Self.first.serializedString(), id: "1")),
+                    .text(SSEText.event("patch", data: Self.patch, id: "2")),
+                ],
+                ending: .stayOpen)
+        ])
+        let url = server.url("/feed")
+        let path = directory + "/state.json"
+        let arguments = ["--upstream", url, "--state-file", path, "--max-backoff", "0.3"]
+
+        let running = try FeedwebProcess(arguments: arguments)
+        let etag = try await AsyncEventually.value("the patched state") {
+            let response = try get(running.port, "/api/state")
+            return try JSONValue(parsing: response.body) == Self.second ? response.headers["etag"] : nil
+        }
+        let stopped = running.stop(signal: SIGTERM)
+        #expect(stopped?.status == 0)
+        #expect((stopped?.seconds ?? 99) < 2)
+        let saved = try StateFile.decode(Array(try Data(contentsOf: URL(fileURLWithPath: path))))
+        #expect(saved.document == Self.second)
+        #expect(etag.hasSuffix("-\(saved.seq)\""), "the saved sequence is the served one")
+        await server.shutdown()
+
+        // Upstream is gone now: the restored state is all there is.
+        let restarted = try FeedwebProcess(arguments: arguments)
+        defer { restarted.stop() }
+        let state = try get(restarted.port, "/api/state")
+        #expect(state.status == 200)
+        #expect(try JSONValue(parsing: state.body) == Self.second)
+        #expect(state.headers["etag"]?.hasSuffix("-\(saved.seq)\"") == true)
+        let items = try JSONValue(parsing: get(restarted.port, "/api/items").body).arrayValue ?? []
+        #expect(items.compactMap { $0["title"]?.stringValue } == ["Gamma story", "Alpha story", "Beta story"])
+
+        let ready = try get(restarted.port, "/readyz")
+        #expect(ready.status == 503)
+        let readiness = try JSONValue(parsing: ready.body)
+        #expect(readiness["document"] == .bool(true))
+        #expect(readiness["ready"] == .bool(false))
+
+        let page = try get(restarted.port, "/")
+        #expect(page.status == 200)
+        #expect(page.text.contains("Gamma story"))
+        #expect(page.text.contains("badge-stale"), "the badge says stale")
+        #expect(page.text.contains("Stale since"))
+        let kiosk = try get(restarted.port, "/kiosk")
+        #expect(kiosk.text.contains("badge-stale") || kiosk.text.lowercased().contains("stale"))
+        #expect(restarted.log.contains("restored change \(saved.seq)"))
+        #expect(restarted.stop()?.status == 0)
+        // Nothing changed, so the file still holds the same state.
+        #expect(try StateFile.decode(Array(try Data(contentsOf: URL(fileURLWithPath: path)))).seq == saved.seq)
+    }
+
+    /// Bad state files and what the log must say about them.
+    struct BadFile: Sendable, CustomTestStringConvertible {
+        let name: String
+        let bytes: [UInt8]
+        let logged: String
+        var testDescription: String { name }
+    }
+
+    static let badFiles: [BadFile] = {
+        let whole = StateFile.encode(
+            seq: 9, savedAt: Date(), source: "placeholder", encodedDocument: first.serializedBytes())
+        return [
+            BadFile(
+                name: "corrupt", bytes: Array("{\"format\":1,\u{0}garbage".utf8), logged: "is unusable and is ignored"),
+            BadFile(
+                name: "truncated", bytes: Array(whole.prefix(whole.count / 2)), logged: "is unusable and is ignored"),
+            BadFile(name: "empty", bytes: [], logged: "is unusable and is ignored"),
+            BadFile(
+                name: "other source",
+                bytes: StateFile.encode(
+                    seq: 9, savedAt: Date(), source: "poll https://elsewhere.example/x",
+                    encodedDocument: first.serializedBytes()),
+                logged: "ignoring it"),
+        ]
+    }()
+
+    @Test("a bad state file is reported and ignored; feedweb starts and replaces it", arguments: badFiles)
+    func badFileIgnored(_ bad: BadFile) async throws {
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let path = directory + "/state-\(bad.name.replacingOccurrences(of: " ", with: "-")).json"
+        try Data(bad.bytes).write(to: URL(fileURLWithPath: path))
+
+        // With upstream unreachable: starts, reports, shows no state.
+        let alone = try FeedwebProcess(arguments: ["--upstream", "http://127.0.0.1:9/feed", "--state-file", path])
+        #expect(try get(alone.port, "/healthz").status == 200)
+        #expect(try get(alone.port, "/api/state").status == 503, "nothing restored")
+        try await AsyncEventually.check("the report in the log") { alone.log.contains(bad.logged) }
+        #expect(alone.log.contains(path))
+        #expect(alone.stop()?.status == 0)
+
+        // With upstream: its state, written over the bad file within about a second.
+        let server = try await ScriptedSSEServer.start(script: [
+            .stream([.text(SSEText.event("data", data: Self.first.serializedString()))], ending: .stayOpen)
+        ])
+        defer { server.shutdownNow() }
+        let live = try FeedwebProcess(arguments: ["--upstream", server.url("/feed"), "--state-file", path])
+        defer { live.stop() }
+        let contents = try await AsyncEventually.value("a valid state file", within: 5) {
+            try StateFile.decode(Array(try Data(contentsOf: URL(fileURLWithPath: path))))
+        }
+        #expect(contents.document == Self.first)
+        #expect(live.stop()?.status == 0)
+    }
+}

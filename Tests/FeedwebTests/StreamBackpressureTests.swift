@@ -1,0 +1,211 @@
+import FeedCore
+import Foundation
+import Testing
+import TestSupport
+
+/// A client that stops reading: it must not delay anyone else, and it is dropped once its
+/// queue passes the bound, which frees its slot.
+@Suite(.serialized, .timeLimit(.minutes(3)))
+struct StreamBackpressureTests {
+    /// A `/events` client reading on its own thread, recording every event and when it came.
+    final class BackgroundReader: Sendable {
+        struct Received: Sendable {
+            let event: SSEEvent
+            let at: Date
+        }
+
+        private let log = Locked<(events: [Received], failure: String?, done: Bool)>(([], nil, false))
+        private let stopFlag = Locked(false)
+
+        init(port: UInt16) throws {
+            let stream = try StreamReader(port: port)
+            let ready = DispatchSemaphore(value: 0)
+            let box = UncheckedBox(stream)
+            let thread = Thread { [log, stopFlag] in
+                let stream = box.value
+                ready.signal()
+                while !stopFlag.withLock({ $0 }) {
+                    do {
+                        let event = try stream.nextBlocking(before: Date().addingTimeInterval(0.2))
+                        let at = Date()
+                        log.withLock { $0.events.append(Received(event: event, at: at)) }
+                    } catch RawSocket.Failure.timeout {
+                        continue
+                    } catch {
+                        log.withLock { $0.failure = "\(error)" }
+                        break
+                    }
+                }
+                stream.close()
+                log.withLock { $0.done = true }
+            }
+            thread.start()
+            ready.wait()
+        }
+
+        var events: [Received] { log.withLock { $0.events } }
+        var failure: String? { log.withLock { $0.failure } }
+
+        func stop() {
+            stopFlag.withLock { $0 = true }
+            let deadline = Date().addingTimeInterval(2)
+            while !log.withLock({ $0.done }) && Date() < deadline { usleep(10_000) }
+        }
+    }
+
+    /// The patch number a flood patch carries at the start of its padding.
+    static func floodNumber(_ event: SSEEvent) -> Int? {
+        guard let start = event.data.range(of: "\"k=")?.upperBound else { return nil }
+        return Int(event.data[start...].prefix { $0.isNumber })
+    }
+
+    @Test func aClientThatNeverReadsIsDroppedAtTheBoundAndDelaysNoOne() async throws {
+        var initial = LiveFeedUpstream.document(stories: [3, 2, 1])
+        if case .object(var object) = initial {
+            object["padding"] = .string("")
+            initial = .object(object)
+        }
+        let upstream = try await LiveFeedUpstream(document: initial)
+        // The bound is what a reading client may fall behind by before it is dropped: at
+        // this flood's ~1.5 MB/s, 1 MiB lets the daemon thread miss the CPU for ~0.7 s (as
+        // it may on two busy cores) without dropping the readers. The stalled client's
+        // kernel buffers hold ~2 MB more, so it goes ~2-3 s into the flood.
+        let bound = 1024 * 1024
+        let feedweb = try InProcessFeedweb(upstream: upstream.url) {
+            $0.maxQueuedBytesPerClient = bound
+            $0.maxClients = 3
+            $0.history = 8
+        }
+        try await FeedwebProbe.waitForState(upstream.document, port: feedweb.port, within: 10)
+
+        let readers = [try BackgroundReader(port: feedweb.port), try BackgroundReader(port: feedweb.port)]
+        let stalled = try StalledStreamClient(port: feedweb.port)
+        try await Eventually.check("the stalled client to get its first bytes", within: 5) { stalled.unreadBytes > 0 }
+        try await Eventually.check("the readers to get the document", within: 5) {
+            readers.allSatisfy { $0.events.first?.event.type == "data" }
+        }
+        #expect(try StreamReader(port: feedweb.port).status == 503, "all three slots taken")
+
+        // Flood: 48 KiB patches, one every 10 ms or so, until the stalled client's slot is
+        // free again.
+        let padding = String(repeating: "p", count: 48 * 1024)
+        var startedAt: [Int: Date] = [:]
+        var sentAt: [Int: Date] = [:]
+        let floodStart = Date()
+        var droppedAfter: Double?
+        var admitted: StreamReader?
+        var k = 0
+        while k < 600 {
+            k += 1
+            startedAt[k] = Date()
+            try await upstream.change([Patch.replace("/padding", .string("k=\(k);" + padding))], bumpVersion: false)
+            sentAt[k] = Date()  // written to feedweb's socket by now
+            try await Task.sleep(for: .milliseconds(10))
+            if droppedAfter == nil, k % 4 == 0, let probe = try? StreamReader(port: feedweb.port, timeout: 2),
+                probe.status == 200
+            {
+                droppedAfter = Date().timeIntervalSince(floodStart)
+                admitted = probe
+            }
+            if let droppedAfter, Date().timeIntervalSince(floodStart) > droppedAfter + 0.5 { break }
+        }
+        let sent = k
+        let floodBytes = sent * padding.utf8.count
+
+        // The stalled client was dropped, and its slot was freed.
+        let dropTime = try #require(droppedAfter, "the stalled client was never dropped (\(floodBytes) bytes sent)")
+        #expect(dropTime < 15, "dropped \(dropTime) s into the flood")
+        #expect(admitted != nil)
+        let (cut, closed) = try await stalled.drain(within: 10)
+        #expect(closed, "the server closed the stalled connection")
+        #expect(cut.count < floodBytes, "it did not get the whole flood (\(cut.count) of \(floodBytes) bytes)")
+        #expect(!cut.suffix(5).elementsEqual(Array("0\r\n\r\n".utf8)), "cut off, not ended cleanly")
+
+        // It was the bound that dropped it, not the 5 s no-progress rule: the server last
+        // took bytes for it no earlier than when the upstream began to send the last patch
+        // it got, and the drop was seen less than 5 s after that.
+        let text = String(decoding: cut, as: UTF8.self)
+        let lastSeen = text.components(separatedBy: "\"k=").dropFirst().compactMap { Int($0.prefix { $0.isNumber }) }.max()
+        let lastTaken = try #require(lastSeen, "the stalled client got some patches before it stalled")
+        let takenAt = try #require(startedAt[lastTaken]).timeIntervalSince(floodStart)
+        #expect(lastTaken < sent, "patches after \(lastTaken) never reached it")
+        #expect(
+            dropTime - takenAt < 4.9,
+            "dropped \(dropTime - takenAt) s after its last progress (patch \(lastTaken) of \(sent)): the queue bound")
+
+        // The readers got every patch, in order, promptly.
+        let finalDocument = upstream.document
+        do {
+            try await Eventually.check("the readers to get all \(sent) patches", within: 15, poll: 0.05) {
+                readers.allSatisfy { reader in reader.events.last.flatMap { Self.floodNumber($0.event) } == sent }
+            }
+        } catch {
+            let seen = readers.map { reader in
+                let tail = reader.events.suffix(8).compactMap { received -> String? in
+                    guard let n = Self.floodNumber(received.event), let sent = sentAt[n] else { return nil }
+                    return "\(n)@\(Int(received.at.timeIntervalSince(floodStart) * 1000))ms+\(Int(received.at.timeIntervalSince(sent) * 1000))"
+                }
+                return "\(tail) failure: \(reader.failure ?? "-")"
+            }
+            let state = try? FeedwebProbe.state(port: feedweb.port).id
+            let sends = (sent - 12...sent).compactMap { n in sentAt[n].map { "\(n)@\(Int($0.timeIntervalSince(floodStart) * 1000))" } }
+            Issue.record("readers have \(seen); state \(state ?? "-"); sent \(sends); drop seen at \(dropTime)")
+            throw error
+        }
+        var latencies: [Double] = []
+        for (index, reader) in readers.enumerated() {
+            let events = reader.events
+            #expect(reader.failure == nil, "reader \(index): \(reader.failure ?? "")")
+            let numbers = events.compactMap { Self.floodNumber($0.event) }
+            #expect(numbers == Array(1...sent), "reader \(index) got every patch once, in order")
+            var document = try JSONValue(parsing: #require(events.first).event.data)
+            var previous = try #require(EventID(parsing: events[0].event.id))
+            for received in events.dropFirst() {
+                try JSONPatch(parsing: received.event.data).apply(to: &document)
+                let id = try #require(EventID(parsing: received.event.id))
+                #expect(id.seq == previous.seq + 1)
+                previous = id
+                if let n = Self.floodNumber(received.event), let sent = sentAt[n] {
+                    latencies.append(received.at.timeIntervalSince(sent))
+                }
+            }
+            #expect(document == finalDocument, "reader \(index) holds the upstream's document")
+        }
+        latencies.sort()
+        let median = latencies[latencies.count / 2]
+        let worst = latencies.last ?? 0
+        #expect(median < 0.25, "median delivery latency \(median) s")
+        #expect(worst < 2, "worst delivery latency \(worst) s: nobody waited for the stalled client")
+        print(
+            "backpressure: \(sent) patches (\(floodBytes / 1024) KiB), dropped after \(dropTime) s,"
+                + " stalled client got \(cut.count) bytes up to patch \(lastTaken);"
+                + " latency median \(median) s, worst \(worst) s")
+
+        for reader in readers { reader.stop() }
+        admitted?.close()
+        await feedweb.stop()
+        await upstream.shutdown()
+    }
+}
+
+/// A value behind a lock.
+final class Locked<Value>: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value: Value
+
+    init(_ value: Value) {
+        self.value = value
+    }
+
+    func withLock<R>(_ body: (inout Value) throws -> R) rethrows -> R {
+        lock.lock()
+        defer { lock.unlock() }
+        return try body(&value)
+    }
+}
+
+/// Hands a non-Sendable value to the one thread that uses it from then on.
+private final class UncheckedBox<T>: @unchecked Sendable {
+    let value: T
+    init(_ value: T) { self.value = value }
+}

@@ -1,0 +1,56 @@
+import FeedCore
+import Foundation
+import Testing
+import TestSupport
+
+/// One feedweb as another's upstream: B subscribes to A's `/events` and must hold the same
+/// document as A through every kind of change A sees.
+@Suite(.serialized, .timeLimit(.minutes(3)))
+struct StreamRelayTests {
+    /// Waits until A has the upstream's document and B has it too, with the same items.
+    static func converged(_ upstream: LiveFeedUpstream, a: UInt16, b: UInt16, _ step: String) async throws {
+        try await FeedwebProbe.waitForState(upstream.document, port: a)
+        do {
+            try await FeedwebProbe.waitForState(upstream.document, port: b, within: 5)
+        } catch {
+            let bState = try? FeedwebProbe.state(port: b)
+            Issue.record("B did not converge after \(step): \(bState.map { $0.document.serializedString() } ?? "-")")
+            throw error
+        }
+        #expect(try FeedwebProbe.items(port: b) == FeedwebProbe.items(port: a), "\(step): same items, same keys")
+    }
+
+    @Test func relayConvergesThroughPatchesSnapshotsAndReconnects() async throws {
+        let upstream = try await LiveFeedUpstream(document: LiveFeedUpstream.document(stories: [5, 4, 3, 2, 1]))
+        let a = try FeedwebProcess(arguments: ["--upstream", upstream.url])
+        defer { a.stop() }
+        let b = try FeedwebProcess(arguments: ["--upstream", "http://127.0.0.1:\(a.port)/events"])
+        defer { b.stop() }
+        try await FeedwebProbe.waitUntilReady(port: a.port)
+        try await FeedwebProbe.waitUntilReady(port: b.port)
+        try await Self.converged(upstream, a: a.port, b: b.port, "the first document")
+
+        // Patches of every kind.
+        for n in 0..<7 {
+            try await StreamDocumentTests.change(n, on: upstream)
+            try await Self.converged(upstream, a: a.port, b: b.port, "change \(n)")
+        }
+
+        // A fresh snapshot on the same stream: a different set of stories.
+        try await upstream.sendSnapshot(LiveFeedUpstream.document(stories: [12, 11, 10, 4, 3], version: 40))
+        try await Self.converged(upstream, a: a.port, b: b.port, "a fresh snapshot from A's upstream")
+
+        // A's upstream drops the stream; on reconnect A gets yet another document.
+        upstream.restartStreams(with: LiveFeedUpstream.document(stories: [14, 13, 12, 11], version: 50))
+        try await Self.converged(upstream, a: a.port, b: b.port, "A reconnecting to its upstream")
+
+        // A burst of patches without waiting in between.
+        for n in 20..<30 { try await StreamDocumentTests.change(n, on: upstream) }
+        try await Self.converged(upstream, a: a.port, b: b.port, "a burst of 10 patches")
+        let aState = try FeedwebProbe.state(port: a.port)
+        let bState = try FeedwebProbe.state(port: b.port)
+        #expect(aState.document == bState.document)
+        #expect(EventID(parsing: aState.id)?.epoch != EventID(parsing: bState.id)?.epoch, "each has its own ids")
+        await upstream.shutdown()
+    }
+}
