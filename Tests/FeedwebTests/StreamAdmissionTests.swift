@@ -1,7 +1,7 @@
 import FeedCore
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// `--max-clients`: past the limit a new stream gets 503 with `Retry-After` at once, and
 /// a slot freed by a client that goes away is free at once, even on a quiet feed.

@@ -1,7 +1,7 @@
 import FeedCore
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// A client that stops reading: it must not delay anyone else, and it is dropped once its
 /// queue passes the bound, which frees its slot.
@@ -53,6 +53,16 @@ struct StreamBackpressureTests {
         }
     }
 
+    /// What the flood did: patches sent, when each began and was written, when the stalled
+    /// client's slot was seen free.
+    struct Flood: Sendable {
+        let start: Date
+        var sent = 0
+        var startedAt: [Int: Date] = [:]
+        var sentAt: [Int: Date] = [:]
+        var droppedAfter: Double?
+    }
+
     /// The patch number a flood patch carries at the start of its padding.
     static func floodNumber(_ event: SSEEvent) -> Int? {
         guard let start = event.data.range(of: "\"k=")?.upperBound else { return nil }
@@ -87,35 +97,36 @@ struct StreamBackpressureTests {
         #expect(try StreamReader(port: feedweb.port).status == 503, "all three slots taken")
 
         // Flood: 48 KiB patches, one every 10 ms or so, until the stalled client's slot is
-        // free again.
+        // free again. On threads of its own, so that a busy cooperative pool cannot slow it.
         let padding = String(repeating: "p", count: 48 * 1024)
-        var startedAt: [Int: Date] = [:]
-        var sentAt: [Int: Date] = [:]
-        let floodStart = Date()
-        var droppedAfter: Double?
-        var admitted: StreamReader?
-        var k = 0
-        while k < 600 {
-            k += 1
-            startedAt[k] = Date()
-            try await upstream.change([Patch.replace("/padding", .string("k=\(k);" + padding))], bumpVersion: false)
-            sentAt[k] = Date()  // written to feedweb's socket by now
-            try await Task.sleep(for: .milliseconds(10))
-            if droppedAfter == nil, k % 4 == 0, let probe = try? StreamReader(port: feedweb.port, timeout: 2),
-                probe.status == 200
-            {
-                droppedAfter = Date().timeIntervalSince(floodStart)
-                admitted = probe
+        let floodExecutor = DedicatedTaskExecutor(threads: 1, name: "flood")
+        defer { floodExecutor.shutdown() }
+        let port = feedweb.port
+        let flood = try await Task(executorPreference: floodExecutor) { () async throws -> Flood in
+            var flood = Flood(start: Date())
+            while flood.sent < 600 {
+                let k = flood.sent + 1
+                flood.startedAt[k] = Date()
+                try await upstream.change([Patch.replace("/padding", .string("k=\(k);" + padding))], bumpVersion: false)
+                flood.sentAt[k] = Date()  // written to feedweb's socket by now
+                flood.sent = k
+                try await Task.sleep(for: .milliseconds(10))
+                if flood.droppedAfter == nil, k % 4 == 0, let probe = try? StreamReader(port: port, timeout: 2) {
+                    if probe.status == 200 { flood.droppedAfter = Date().timeIntervalSince(flood.start) }
+                    probe.close()
+                }
+                if let dropped = flood.droppedAfter, Date().timeIntervalSince(flood.start) > dropped + 0.5 { break }
             }
-            if let droppedAfter, Date().timeIntervalSince(floodStart) > droppedAfter + 0.5 { break }
-        }
-        let sent = k
+            return flood
+        }.value
+        let sent = flood.sent
+        let (floodStart, startedAt, sentAt) = (flood.start, flood.startedAt, flood.sentAt)
         let floodBytes = sent * padding.utf8.count
 
         // The stalled client was dropped, and its slot was freed.
-        let dropTime = try #require(droppedAfter, "the stalled client was never dropped (\(floodBytes) bytes sent)")
+        let dropTime = try #require(
+            flood.droppedAfter, "the stalled client was never dropped (\(floodBytes) bytes sent)")
         #expect(dropTime < 15, "dropped \(dropTime) s into the flood")
-        #expect(admitted != nil)
         let (cut, closed) = try await stalled.drain(within: 10)
         #expect(closed, "the server closed the stalled connection")
         #expect(cut.count < floodBytes, "it did not get the whole flood (\(cut.count) of \(floodBytes) bytes)")
@@ -125,7 +136,8 @@ struct StreamBackpressureTests {
         // took bytes for it no earlier than when the upstream began to send the last patch
         // it got, and the drop was seen less than 5 s after that.
         let text = String(decoding: cut, as: UTF8.self)
-        let lastSeen = text.components(separatedBy: "\"k=").dropFirst().compactMap { Int($0.prefix { $0.isNumber }) }.max()
+        let lastSeen = text.components(separatedBy: "\"k=").dropFirst().compactMap { Int($0.prefix { $0.isNumber }) }
+            .max()
         let lastTaken = try #require(lastSeen, "the stalled client got some patches before it stalled")
         let takenAt = try #require(startedAt[lastTaken]).timeIntervalSince(floodStart)
         #expect(lastTaken < sent, "patches after \(lastTaken) never reached it")
@@ -143,12 +155,15 @@ struct StreamBackpressureTests {
             let seen = readers.map { reader in
                 let tail = reader.events.suffix(8).compactMap { received -> String? in
                     guard let n = Self.floodNumber(received.event), let sent = sentAt[n] else { return nil }
-                    return "\(n)@\(Int(received.at.timeIntervalSince(floodStart) * 1000))ms+\(Int(received.at.timeIntervalSince(sent) * 1000))"
+                    return
+                        "\(n)@\(Int(received.at.timeIntervalSince(floodStart) * 1000))ms+\(Int(received.at.timeIntervalSince(sent) * 1000))"
                 }
                 return "\(tail) failure: \(reader.failure ?? "-")"
             }
             let state = try? FeedwebProbe.state(port: feedweb.port).id
-            let sends = (sent - 12...sent).compactMap { n in sentAt[n].map { "\(n)@\(Int($0.timeIntervalSince(floodStart) * 1000))" } }
+            let sends = (sent - 12...sent).compactMap { n in
+                sentAt[n].map { "\(n)@\(Int($0.timeIntervalSince(floodStart) * 1000))" }
+            }
             Issue.record("readers have \(seen); state \(state ?? "-"); sent \(sends); drop seen at \(dropTime)")
             throw error
         }
@@ -178,11 +193,11 @@ struct StreamBackpressureTests {
         #expect(worst < 2, "worst delivery latency \(worst) s: nobody waited for the stalled client")
         print(
             "backpressure: \(sent) patches (\(floodBytes / 1024) KiB), dropped after \(dropTime) s,"
+                + " \(dropTime - takenAt) s after its last progress;"
                 + " stalled client got \(cut.count) bytes up to patch \(lastTaken);"
                 + " latency median \(median) s, worst \(worst) s")
 
         for reader in readers { reader.stop() }
-        admitted?.close()
         await feedweb.stop()
         await upstream.shutdown()
     }

@@ -1,7 +1,7 @@
 import FeedCore
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// `/events` end to end over real sockets: the real binary on a live scripted upstream
 /// (in-process feedweb only where an interval has no option).
@@ -146,7 +146,8 @@ struct StreamDocumentTests {
         let client = try StreamReader(port: feedweb.port, headers: ["Last-Event-ID": lastID])
         let data = try await client.expectNext("data")
         #expect(data.id == current.id)
-        #expect(try JSONValue(parsing: data.data) == current.document, "the gap is said in-band with the whole document")
+        #expect(
+            try JSONValue(parsing: data.data) == current.document, "the gap is said in-band with the whole document")
         try await Self.change(20, on: upstream)
         let patch = try await client.expectNext("patch")
         #expect(try Self.eventID(patch).seq == Self.eventID(data).seq + 1)

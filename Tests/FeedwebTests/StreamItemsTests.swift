@@ -1,7 +1,7 @@
 import FeedCore
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// `/events/items` end to end: the published view at item level, filtered and resumed.
 @Suite(.serialized, .timeLimit(.minutes(3)))

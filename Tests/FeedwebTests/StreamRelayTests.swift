@@ -1,7 +1,7 @@
 import FeedCore
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// One feedweb as another's upstream: B subscribes to A's `/events` and must hold the same
 /// document as A through every kind of change A sees.

@@ -60,7 +60,7 @@ final class HangupWatcher: @unchecked Sendable {
             exited.signal()
         }
         thread.name = "feedweb-hangups"
-        thread.stackSize = 64 * 1024
+        thread.stackSize = 256 * 1024
         thread.start()
     }
 

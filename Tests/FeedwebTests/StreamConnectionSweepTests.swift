@@ -1,0 +1,45 @@
+import Foundation
+import Glibc
+import Testing
+import WebUI
+
+/// The once-a-second sweep that drops clients which took nothing for 5 s while events
+/// waited: it reads the clock before it visits each stream, so a stream may have made
+/// progress after that reading. Such a stream is not stalled.
+@Suite struct StreamConnectionSweepTests {
+    /// `CLOCK_MONOTONIC` in nanoseconds, the clock ``StreamConnection`` stamps progress with.
+    static func monotonicNow() -> UInt64 {
+        var ts = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &ts)
+        return UInt64(ts.tv_sec) * 1_000_000_000 + UInt64(ts.tv_nsec)
+    }
+
+    @Test func progressAfterTheSweepReadTheClockIsNotAStall() {
+        let stream = StreamConnection(maxQueuedBytes: 1 << 20)
+        let sweepNow = Self.monotonicNow()
+        usleep(2_000)
+        // Bytes queued after the sweep read its clock: waiting since a moment past `sweepNow`.
+        #expect(stream.enqueue(Array("data: x\n\n".utf8)) == .queued)
+        #expect(!stream.dropIfStalled(olderThan: 5_000_000_000, now: sweepNow), "a healthy stream is kept")
+        #expect(stream.currentState == .open)
+        #expect(stream.pendingBytes == 9)
+    }
+
+    @Test func bytesWaitingLongerThanTheLimitAreAStall() {
+        let stream = StreamConnection(maxQueuedBytes: 1 << 20)
+        #expect(stream.enqueue(Array("data: x\n\n".utf8)) == .queued)
+        let later = Self.monotonicNow() + 6_000_000_000
+        #expect(stream.dropIfStalled(olderThan: 5_000_000_000, now: later))
+        #expect(stream.currentState == .dropped)
+        #expect(stream.pendingBytes == 0, "the queue is freed at once")
+    }
+
+    @Test func aQueueThatWouldPassTheBoundDropsTheClient() {
+        let stream = StreamConnection(maxQueuedBytes: 100)
+        #expect(stream.enqueue([UInt8](repeating: 65, count: 60)) == .queued)
+        #expect(stream.enqueue([UInt8](repeating: 66, count: 30)) == .queued)
+        #expect(stream.enqueue([UInt8](repeating: 67, count: 20)) == .dropped, "90 + 20 passes 100")
+        #expect(stream.pendingBytes == 0)
+        #expect(stream.enqueue([UInt8](repeating: 68, count: 1)) == .notOpen)
+    }
+}
