@@ -1,7 +1,7 @@
 import FeedCore
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// The walking skeleton, end to end through the real binary: demo upstream → loopback
 /// subscription → state → `/` and `/events`.

@@ -1,7 +1,7 @@
 import FeedCore
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// The live pages in a real browser: headless Chromium (through chromedriver) on pages of
 /// the real binary, whose upstream is a scripted SSE server the test drives.
@@ -18,7 +18,9 @@ struct LiveBrowserTests {
     }
 
     static var document: JSONValue {
-        .object(["status": .string("OK"), "num_results": .int(5), "results": .array((1...5).reversed().map { story($0) })])
+        .object([
+            "status": .string("OK"), "num_results": .int(5), "results": .array((1...5).reversed().map { story($0) }),
+        ])
     }
 
     /// A live upstream: the document, then whatever the test pushes; feedweb on it.
@@ -44,7 +46,9 @@ struct LiveBrowserTests {
     }
 
     static func patch(_ operations: [JSONValue], id: String) -> String {
-        String(decoding: SSEEncoder.event(type: "patch", data: JSONValue.array(operations).serializedString(), id: id), as: UTF8.self)
+        String(
+            decoding: SSEEncoder.event(type: "patch", data: JSONValue.array(operations).serializedString(), id: id),
+            as: UTF8.self)
     }
 
     @Test func listShowsAddedAndEditedStoriesWithoutReload() async throws {
@@ -62,7 +66,10 @@ struct LiveBrowserTests {
             Self.patch(
                 [
                     .object(["op": .string("add"), "path": .string("/results/0"), "value": Self.story(6)]),
-                    .object(["op": .string("replace"), "path": .string("/results/3/title"), "value": .string("An edited headline")]),
+                    .object([
+                        "op": .string("replace"), "path": .string("/results/3/title"),
+                        "value": .string("An edited headline"),
+                    ]),
                     .object(["op": .string("replace"), "path": .string("/num_results"), "value": .int(6)]),
                 ], id: "2"))
         let shown = try browser.waitFor(
@@ -75,7 +82,9 @@ struct LiveBrowserTests {
               && document.querySelectorAll('#stories > li').length === 6;
             """, seconds: 3)
         if !shown {
-            let ids = try browser.execute("return Array.from(document.querySelectorAll('#stories > li')).map(function (e) { return e.id + ':' + e.querySelector('.story-title').textContent; }).join(' / ') + ' marker=' + window.__feedwebMarker + ' state=' + document.body.dataset.streamState")
+            let ids = try browser.execute(
+                "return Array.from(document.querySelectorAll('#stories > li')).map(function (e) { return e.id + ':' + e.querySelector('.story-title').textContent; }).join(' / ') + ' marker=' + window.__feedwebMarker + ' state=' + document.body.dataset.streamState"
+            )
             let api = try HTTPTestClient.get(port: feedweb.port, "/api/items").text
             Issue.record("page: \(ids)\napi: \(api.prefix(600))\nlog: \(feedweb.log.suffix(1500))")
         }
@@ -110,7 +119,10 @@ struct LiveBrowserTests {
         try await server.push(
             Self.patch(
                 [
-                    .object(["op": .string("replace"), "path": .string("/results/1/title"), "value": .string("A corrected headline")]),
+                    .object([
+                        "op": .string("replace"), "path": .string("/results/1/title"),
+                        "value": .string("A corrected headline"),
+                    ]),
                     .object(["op": .string("replace"), "path": .string("/num_results"), "value": .int(6)]),
                 ], id: "2"))
         #expect(

@@ -112,7 +112,8 @@ public final class WebDriver {
     private static func call(port: UInt16, _ method: String, _ path: String, _ body: JSONValue?) throws -> JSONValue {
         let response: TestResponse
         if let body {
-            response = try HTTPTestClient.send(port: port, path, method: method, body: body.serializedBytes(), timeout: 60)
+            response = try HTTPTestClient.send(
+                port: port, path, method: method, body: body.serializedBytes(), timeout: 60)
         } else {
             response = try HTTPTestClient.get(port: port, path, method: method, timeout: 60)
         }

@@ -1,7 +1,7 @@
 import FeedCore
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// No feed string can ever become markup, script or a dangerous URL in any page.
 @Suite(.timeLimit(.minutes(2)))

@@ -1,7 +1,7 @@
 import Foundation
 import Glibc
-import Testing
 import TestSupport
+import Testing
 
 /// `/static/` serves Public/ and nothing else.
 @Suite(.timeLimit(.minutes(2)))
@@ -18,7 +18,9 @@ struct StaticFilesTests {
         let again = try HTTPTestClient.get(port: server.port, "/static/style.css", headers: ["If-None-Match": etag])
         #expect(again.status == 304)
         #expect(again.body.isEmpty)
-        #expect(try HTTPTestClient.get(port: server.port, "/static/demo/globe.svg").headers["content-type"] == "image/svg+xml")
+        #expect(
+            try HTTPTestClient.get(port: server.port, "/static/demo/globe.svg").headers["content-type"]
+                == "image/svg+xml")
     }
 
     @Test(arguments: [

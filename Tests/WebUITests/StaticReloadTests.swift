@@ -1,8 +1,8 @@
 import FeedCore
 import Foundation
 import Logging
-import Testing
 import TestSupport
+import Testing
 
 @testable import WebUI
 

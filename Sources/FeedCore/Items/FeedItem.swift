@@ -12,7 +12,10 @@ public struct FeedItem: Sendable, Equatable {
         public var height: Int?
         public var format: String?
 
-        public init(url: String, caption: String? = nil, credit: String? = nil, width: Int? = nil, height: Int? = nil, format: String? = nil) {
+        public init(
+            url: String, caption: String? = nil, credit: String? = nil, width: Int? = nil, height: Int? = nil,
+            format: String? = nil
+        ) {
             self.url = url
             self.caption = caption
             self.credit = credit

@@ -27,7 +27,8 @@ public enum UpstreamError: Error, CustomStringConvertible, Equatable {
         switch self {
         case .httpStatus(let code): return "upstream answered HTTP \(code)"
         case .noContent: return "upstream answered 204 No Content (asked clients to stop)"
-        case .wrongContentType(let type): return "upstream answered Content-Type \(type ?? "(none)"), not text/event-stream"
+        case .wrongContentType(let type):
+            return "upstream answered Content-Type \(type ?? "(none)"), not text/event-stream"
         case .redirectWithoutLocation(let status): return "upstream answered redirect \(status) without a Location"
         case .tooManyRedirects: return "more than 5 redirects"
         case .invalidURL(let url): return "not an absolute http(s) URL: \(url)"

@@ -53,7 +53,8 @@ final class AppContext: Sendable {
             renderer: renderer, epoch: store.epoch,
             initial: PageEventStream.State(
                 view: store.snapshot?.published,
-                badge: StatusBadge(status: upstreamStatus(), hasDocument: store.snapshot != nil, restoredAt: restoredAt, now: Date())))
+                badge: StatusBadge(
+                    status: upstreamStatus(), hasDocument: store.snapshot != nil, restoredAt: restoredAt, now: Date())))
         let security = ResponseHeaders.security(frameAncestors: frameAncestors)
         self.htmlHeaders = ResponseHeaders.html(security: security)
         self.jsonHeaders = ResponseHeaders.json(security: security)
@@ -63,7 +64,9 @@ final class AppContext: Sendable {
         self.restoredAt = restoredAt
         self.upstreamStatus = upstreamStatus
         let html = self.htmlHeaders
-        func page(_ status: UInt32, _ heading: String, _ message: String, extra: [(String, String)] = []) -> PreparedResponse {
+        func page(_ status: UInt32, _ heading: String, _ message: String, extra: [(String, String)] = [])
+            -> PreparedResponse
+        {
             let body = renderer.error(code: Int(status), heading: heading, message: message)
             // Allocation of a response only fails when memory is exhausted at start.
             guard let response = PreparedResponse(status: status, body: body, headers: html + extra) else {
@@ -72,7 +75,8 @@ final class AppContext: Sendable {
             return response
         }
         func json(_ status: UInt32, _ value: JSONValue, headers: [(String, String)]) -> PreparedResponse {
-            guard let response = PreparedResponse(status: status, body: value.serializedBytes(), headers: headers) else {
+            guard let response = PreparedResponse(status: status, body: value.serializedBytes(), headers: headers)
+            else {
                 fatalError("cannot allocate a \(status) response")
             }
             return response
@@ -81,7 +85,8 @@ final class AppContext: Sendable {
             notFound: page(404, "Not found", "There is nothing at this address. The story may have left the feed."),
             badRequest: page(400, "Bad request", "The request was malformed."),
             notFoundJSON: json(404, .object(["error": .string("not found")]), headers: self.jsonHeaders),
-            methodNotAllowed: page(405, "Method not allowed", "feedweb only answers GET and HEAD.", extra: [("Allow", "GET, HEAD")]),
+            methodNotAllowed: page(
+                405, "Method not allowed", "feedweb only answers GET and HEAD.", extra: [("Allow", "GET, HEAD")]),
             tooManyStreams: json(
                 503, .object(["error": .string("too many streams; retry later")]),
                 headers: self.jsonHeaders + [("Retry-After", "5")])
@@ -161,7 +166,9 @@ final class AppContext: Sendable {
             return cachedJSON(key: "state-empty", seq: 0, status: 503) { Array("{\"error\":\"no document yet\"}".utf8) }
         }
         let etag = "\"\(snapshot.id)\""
-        if ifNoneMatch?.split(separator: ",").contains(where: { $0.trimmingCharacters(in: .whitespaces) == etag }) == true {
+        if ifNoneMatch?.split(separator: ",").contains(where: { $0.trimmingCharacters(in: .whitespaces) == etag })
+            == true
+        {
             return cachedJSON(key: "state-304", seq: snapshot.id.seq, status: 304, extra: [("ETag", etag)]) { [] }
         }
         return cachedJSON(key: "state", seq: snapshot.id.seq, extra: [("ETag", etag)]) { snapshot.encodedDocument }

@@ -1,6 +1,7 @@
 import FeedCore
 import Foundation
 import Logging
+import NIOConcurrencyHelpers
 
 /// The demo newswire as an upstream: a store advanced by ``DemoNewswire`` every few
 /// seconds and served at `/demo/upstream` in the document protocol, exactly as a remote
@@ -15,7 +16,8 @@ final class DemoUpstream: Sendable {
     init(interval: Duration, logger: Logger) {
         // The upstream mirrors everything: no version guard on this side.
         let profile = ItemProfile(
-            name: "demo-upstream", itemsPath: ItemProfile.nytNewswire.itemsPath, keyPath: ItemProfile.nytNewswire.keyPath,
+            name: "demo-upstream", itemsPath: ItemProfile.nytNewswire.itemsPath,
+            keyPath: ItemProfile.nytNewswire.keyPath,
             versionPath: nil, fields: [:])
         store = FeedStore(configuration: .init(profile: profile, historyCount: 200))
         let seed = UInt64.random(in: 1...UInt64.max)
@@ -40,8 +42,6 @@ final class DemoUpstream: Sendable {
         }
     }
 }
-
-import NIOConcurrencyHelpers
 
 /// The newswire behind a lock (it is a value advanced by one task, read by none other).
 private final class NIOLockedNewswire: Sendable {

@@ -108,7 +108,8 @@ struct PageRenderer: Sendable {
             },
             emptyText: view == nil ? "Waiting for the feed…" : "No stories right now.",
             nowMachine: RelativeTime.machine(now),
-            nowText: now.formatted(Date.ISO8601FormatStyle().time(includingFractionalSeconds: false)).prefix(5).description,
+            nowText: now.formatted(Date.ISO8601FormatStyle().time(includingFractionalSeconds: false)).prefix(5)
+                .description,
             assetVersion: assetVersion)
         return Array((Templates.library.render(context, withTemplate: "kiosk") ?? "").utf8)
     }
@@ -124,7 +125,9 @@ struct PageRenderer: Sendable {
 
     /// A 4xx page.
     func error(code: Int, heading: String, message: String) -> [UInt8] {
-        let main = Templates.library.render(ErrorContext(code: code, heading: heading, message: message), withTemplate: "error") ?? ""
+        let main =
+            Templates.library.render(
+                ErrorContext(code: code, heading: heading, message: message), withTemplate: "error") ?? ""
         return page(
             title: "\(heading) · feedweb", bodyClass: "page-error", stream: "", navLatest: false,
             badge: StatusBadge(kind: .live, since: nil), updated: nil, main: main, source: "", showBadge: false)
@@ -168,7 +171,8 @@ struct PageRenderer: Sendable {
     /// The kiosk's connection banner.
     func kioskStatusFragment(_ badge: StatusBadge) -> String {
         Templates.library.render(
-            BadgeContext(badge: BadgeView(kind: badge.kind.rawValue, label: badge.label), updatedMachine: nil, updatedText: nil),
+            BadgeContext(
+                badge: BadgeView(kind: badge.kind.rawValue, label: badge.label), updatedMachine: nil, updatedText: nil),
             withTemplate: "kioskStatus") ?? ""
     }
 

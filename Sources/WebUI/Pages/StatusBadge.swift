@@ -31,7 +31,9 @@ struct StatusBadge: Hashable, Sendable {
             return
         }
         let lastFresh = status.lastEventAt ?? restoredAt
-        if let lastFresh, now.timeIntervalSince(lastFresh) < Self.staleAfter, restoredAt == nil || status.lastEventAt != nil {
+        if let lastFresh, now.timeIntervalSince(lastFresh) < Self.staleAfter,
+            restoredAt == nil || status.lastEventAt != nil
+        {
             self.init(kind: .reconnecting, since: lastFresh)
         } else {
             self.init(kind: .stale, since: lastFresh)
@@ -46,7 +48,8 @@ struct StatusBadge: Hashable, Sendable {
         case .reconnecting: return "Reconnecting…"
         case .stale:
             guard let since else { return "Stale" }
-            return "Stale since " + since.formatted(Date.ISO8601FormatStyle().time(includingFractionalSeconds: false))
+            return "Stale since "
+                + since.formatted(Date.ISO8601FormatStyle().time(includingFractionalSeconds: false))
                 .prefix(5)
         }
     }

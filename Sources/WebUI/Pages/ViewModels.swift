@@ -95,7 +95,8 @@ struct DetailView {
             guard let url = URLPolicy.safeURL(media.url) else { continue }
             let identity = media.caption ?? url
             guard seenCaptions.insert(identity).inserted else { continue }
-            images.append(Image(url: url, caption: media.caption, credit: media.credit, width: media.width, height: media.height))
+            images.append(
+                Image(url: url, caption: media.caption, credit: media.credit, width: media.width, height: media.height))
         }
         self.images = images
         links = item.related.compactMap { link in URLPolicy.safeURL(link.url).map { Link(text: link.text, url: $0) } }

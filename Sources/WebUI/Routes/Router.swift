@@ -86,7 +86,8 @@ final class Router: HTTPResponder {
         let stamp = context.stamp(publishedSeq: snapshot?.published.seq ?? 0)
         let route = section.map { "kiosk?section=" + $0 } ?? "kiosk"
         return context.pages.response(for: route, stamp: stamp) {
-            let body = context.renderer.kiosk(view: snapshot?.published, section: section, badge: stamp.badge, now: Date())
+            let body = context.renderer.kiosk(
+                view: snapshot?.published, section: section, badge: stamp.badge, now: Date())
             return PreparedResponse(status: 200, body: body, headers: context.htmlHeaders)
         } ?? context.errors.notFound
     }

@@ -64,21 +64,30 @@ public final class HTTPServer: @unchecked Sendable {
     public func start() throws(HTTPServerError) -> UInt16 {
         let limit = UInt32(clamping: configuration.maxStreams + 256)
         let selfPointer = Unmanaged.passUnretained(self).toOpaque()
-        var flags = MHD_USE_EPOLL_INTERNAL_THREAD.rawValue | MHD_ALLOW_SUSPEND_RESUME.rawValue
+        var flags =
+            MHD_USE_EPOLL_INTERNAL_THREAD.rawValue | MHD_ALLOW_SUSPEND_RESUME.rawValue
             | MHD_USE_ERROR_LOG.rawValue
         if configuration.address.isIPv6 { flags |= MHD_USE_IPv6.rawValue }
         let daemon: OpaquePointer? = configuration.address.withSockaddr { sockaddrPointer in
             var options: [MHD_OptionItem] = [
                 // The logger goes first so that no message reaches MHD's own stderr logger.
-                MHD_OptionItem(option: .EXTERNAL_LOGGER, value: Int(bitPattern: unsafeBitCast(daemonLog, to: UnsafeRawPointer.self)), ptr_value: selfPointer),
+                MHD_OptionItem(
+                    option: .EXTERNAL_LOGGER,
+                    value: Int(bitPattern: unsafeBitCast(daemonLog, to: UnsafeRawPointer.self)), ptr_value: selfPointer),
                 MHD_OptionItem(option: .SOCK_ADDR, value: 0, ptr_value: UnsafeMutableRawPointer(sockaddrPointer)),
                 MHD_OptionItem(option: .CONNECTION_LIMIT, value: Int(limit), ptr_value: nil),
-                MHD_OptionItem(option: .CONNECTION_TIMEOUT, value: Int(configuration.connectionTimeout), ptr_value: nil),
-                MHD_OptionItem(option: .CONNECTION_MEMORY_LIMIT, value: configuration.connectionMemoryLimit, ptr_value: nil),
+                MHD_OptionItem(
+                    option: .CONNECTION_TIMEOUT, value: Int(configuration.connectionTimeout), ptr_value: nil),
+                MHD_OptionItem(
+                    option: .CONNECTION_MEMORY_LIMIT, value: configuration.connectionMemoryLimit, ptr_value: nil),
                 MHD_OptionItem(option: .LISTEN_BACKLOG_SIZE, value: configuration.listenBacklog, ptr_value: nil),
                 MHD_OptionItem(option: .STRICT_FOR_CLIENT, value: 1, ptr_value: nil),
-                MHD_OptionItem(option: .UNESCAPE_CALLBACK, value: Int(bitPattern: feedweb_unescape_callback()), ptr_value: nil),
-                MHD_OptionItem(option: .NOTIFY_COMPLETED, value: Int(bitPattern: unsafeBitCast(requestCompleted, to: UnsafeRawPointer.self)), ptr_value: selfPointer),
+                MHD_OptionItem(
+                    option: .UNESCAPE_CALLBACK, value: Int(bitPattern: feedweb_unescape_callback()), ptr_value: nil),
+                MHD_OptionItem(
+                    option: .NOTIFY_COMPLETED,
+                    value: Int(bitPattern: unsafeBitCast(requestCompleted, to: UnsafeRawPointer.self)),
+                    ptr_value: selfPointer),
                 MHD_OptionItem(option: .END, value: 0, ptr_value: nil),
             ]
             return feedweb_mhd_start(flags, configuration.address.port, accessHandler, selfPointer, &options)

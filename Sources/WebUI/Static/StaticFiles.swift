@@ -40,7 +40,8 @@ final class StaticFiles: Sendable {
                     ("ETag", etag),
                 ] + securityHeaders
             guard let ok = PreparedResponse(status: 200, body: bytes, headers: headers),
-                let notModified = PreparedResponse(status: 304, body: [], headers: headers.filter { $0.0 != "Content-Type" })
+                let notModified = PreparedResponse(
+                    status: 304, body: [], headers: headers.filter { $0.0 != "Content-Type" })
             else { continue }
             files[relative] = File(ok: ok, notModified: notModified, etag: etag)
         }
@@ -52,7 +53,11 @@ final class StaticFiles: Sendable {
     /// The prepared response for `path` (below `/static/`), honouring `If-None-Match`.
     func response(for path: String, ifNoneMatch: String?) -> PreparedResponse? {
         guard let file = files[path] else { return nil }
-        if let ifNoneMatch, ifNoneMatch.split(separator: ",").contains(where: { $0.trimmingCharacters(in: .whitespaces) == file.etag || $0.trimmingCharacters(in: .whitespaces) == "*" }) {
+        if let ifNoneMatch,
+            ifNoneMatch.split(separator: ",").contains(where: {
+                $0.trimmingCharacters(in: .whitespaces) == file.etag || $0.trimmingCharacters(in: .whitespaces) == "*"
+            })
+        {
             return file.notModified
         }
         return file.ok

@@ -54,7 +54,9 @@ public final class DocumentEventStream: Sendable {
                     return first
                 case .patches(let entries):
                     for entry in entries {
-                        first.append(Self.patchEvent(id: EventID(epoch: store.epoch, seq: entry.seq), encodedPatch: entry.encodedPatch))
+                        first.append(
+                            Self.patchEvent(
+                                id: EventID(epoch: store.epoch, seq: entry.seq), encodedPatch: entry.encodedPatch))
                     }
                     return first
                 case .needsSnapshot:

@@ -61,7 +61,9 @@ public final class ItemEventStream: Sendable {
                 }
                 if let missed, missed.last?.seq == current.seq {
                     for entry in missed {
-                        first.append(Self.encode(entry.changes, section: section, id: EventID(epoch: store.epoch, seq: entry.seq)))
+                        first.append(
+                            Self.encode(
+                                entry.changes, section: section, id: EventID(epoch: store.epoch, seq: entry.seq)))
                     }
                     return first
                 }
@@ -90,9 +92,12 @@ public final class ItemEventStream: Sendable {
             switch visible.kind {
             case .added, .updated: data = visible.item.json
             case .removed:
-                data = .object(["key": .string(visible.item.key), "section": visible.item.section.map(JSONValue.string) ?? .null])
+                data = .object([
+                    "key": .string(visible.item.key), "section": visible.item.section.map(JSONValue.string) ?? .null,
+                ])
             }
-            SSEEncoder.event(type: visible.kind.rawValue, data: data.serializedString(), id: id.description, into: &bytes)
+            SSEEncoder.event(
+                type: visible.kind.rawValue, data: data.serializedString(), id: id.description, into: &bytes)
         }
         return bytes
     }

@@ -80,7 +80,9 @@ final class PageEventStream: Sendable {
                         let new = state.view?.item(forKey: key)
                         if let new, new != old {
                             bytes += SSEEncoder.event(
-                                type: "item", data: JSONValue.object(["html": .string(renderer.detailFragment(new, now: now))]).serializedString(),
+                                type: "item",
+                                data: JSONValue.object(["html": .string(renderer.detailFragment(new, now: now))])
+                                    .serializedString(),
                                 id: id)
                         } else if new == nil, old != nil {
                             bytes += SSEEncoder.event(type: "gone", data: key, id: id)
@@ -113,7 +115,9 @@ final class PageEventStream: Sendable {
             case .item(let key):
                 if let item = state.view?.item(forKey: key) {
                     bytes += SSEEncoder.event(
-                        type: "item", data: JSONValue.object(["html": .string(renderer.detailFragment(item, now: now))]).serializedString(),
+                        type: "item",
+                        data: JSONValue.object(["html": .string(renderer.detailFragment(item, now: now))])
+                            .serializedString(),
                         id: id)
                 } else if state.view != nil {
                     bytes += SSEEncoder.event(type: "gone", data: key, id: id)
@@ -145,7 +149,8 @@ final class PageEventStream: Sendable {
         case .list(let section):
             return (view?.items ?? []).filter { section == nil || $0.section == section }
         case .kiosk(let section):
-            return Array((view?.items ?? []).filter { section == nil || $0.section == section }.prefix(PageRenderer.kioskLimit))
+            return Array(
+                (view?.items ?? []).filter { section == nil || $0.section == section }.prefix(PageRenderer.kioskLimit))
         case .item:
             return []
         }

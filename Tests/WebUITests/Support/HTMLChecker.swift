@@ -25,7 +25,8 @@ struct ParsedHTML: Decodable {
 }
 
 enum HTMLChecker {
-    static let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("check_html.py")
+    static let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent(
+        "check_html.py")
 
     /// Parses `html` with the real HTML5 parser in a child process (at most 30 s).
     static func parse(_ html: String) throws -> ParsedHTML {

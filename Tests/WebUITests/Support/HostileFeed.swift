@@ -44,14 +44,17 @@ enum HostileFeed {
             "multimedia": .array([
                 .object([
                     // Every third story has a safe image, so its hostile caption is shown.
-                    "url": .string(index % 3 == 0 ? "https://images.example/\(index).jpg" : urls[(index + 2) % urls.count]),
+                    "url": .string(
+                        index % 3 == 0 ? "https://images.example/\(index).jpg" : urls[(index + 2) % urls.count]),
                     "format": .string("superJumbo"),
                     "caption": .string("Caption " + text), "copyright": .string("Credit " + text),
                     "width": .int(600), "height": .int(400),
                 ])
             ]),
             "related_urls": .array([
-                .object(["suggested_link_text": .string("Link " + text), "url": .string(urls[(index + 3) % urls.count])])
+                .object([
+                    "suggested_link_text": .string("Link " + text), "url": .string(urls[(index + 3) % urls.count]),
+                ])
             ]),
         ])
     }
