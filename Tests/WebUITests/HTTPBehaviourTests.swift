@@ -104,6 +104,31 @@ struct HTTPBehaviourTests {
         }
     }
 
+    @Test func listOffersEverySectionAsAFilter() throws {
+        let page = try HTMLChecker.parse(try HTTPTestClient.get(port: server.port, "/").text)
+        let sections = Set(server.store.snapshot?.published.items.compactMap(\.section) ?? [])
+        #expect(!sections.isEmpty)
+        let hrefs = Set(page.values(of: "href").filter { $0.hasPrefix("/?section=") })
+        for section in sections {
+            let query = section.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? section
+            #expect(hrefs.contains("/?section=" + query), "no filter link for \(section)")
+        }
+        // A filtered list shows exactly that section's stories.
+        let section = try #require(sections.sorted().first)
+        let filtered = try HTTPTestClient.get(port: server.port, "/?section=" + section).text
+        let expected = server.store.snapshot?.published.items.filter { $0.section == section }.count
+        #expect(HTMLText.storyTitles(in: filtered).count == expected)
+    }
+
+    @Test func detailShowsRelatedLinksAndTheOriginal() throws {
+        let item = try #require(server.store.snapshot?.published.items.first { !$0.related.isEmpty })
+        let page = try HTMLChecker.parse(try HTTPTestClient.get(port: server.port, "/items/" + item.key).text)
+        let hrefs = page.values(of: "href")
+        for link in item.related { #expect(hrefs.contains(link.url)) }
+        #expect(hrefs.contains(try #require(item.url)), "a link to the original article")
+        #expect(page.text.contains("Related"))
+    }
+
     @Test func everyPageIsWellFormedHTML5() throws {
         let key = try #require(server.store.snapshot?.published.items.first?.key)
         for path in ["/", "/kiosk", "/?section=Arts", "/kiosk?section=Arts", "/items/" + key, "/nope"] {

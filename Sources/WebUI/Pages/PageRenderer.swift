@@ -39,6 +39,8 @@ struct PageRenderer: Sendable {
         let section: String?
         let sections: [SectionLink]
         let stories: [StoryView]
+        /// Stored, not computed: templates read values through `Mirror`.
+        let hasSections: Bool
         let emptyText: String
     }
 
@@ -65,6 +67,7 @@ struct PageRenderer: Sendable {
                 SectionLink(name: $0, href: "/?section=" + StoryView.queryEscape($0), current: $0 == section)
             },
             stories: items.map { StoryView($0, now: now, placeholder: placeholder) },
+            hasSections: !sectionNames.isEmpty,
             emptyText: view == nil
                 ? "Waiting for the first document from upstream…"
                 : (section == nil ? "The feed has no stories right now." : "No stories in this section right now.")

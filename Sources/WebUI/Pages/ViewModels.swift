@@ -76,6 +76,8 @@ struct DetailView {
     let updatedMachine: String?
     let images: [Image]
     let links: [Link]
+    /// Stored, not computed: templates read values through `Mirror`.
+    let hasLinks: Bool
 
     init(_ item: FeedItem, now: Date, placeholder: String) {
         story = StoryView(item, now: now, placeholder: placeholder)
@@ -100,6 +102,7 @@ struct DetailView {
         }
         self.images = images
         links = item.related.compactMap { link in URLPolicy.safeURL(link.url).map { Link(text: link.text, url: $0) } }
+        hasLinks = !links.isEmpty
     }
 
     /// "22 Nov 2026, 14:59 UTC": unambiguous on the server; the page script shows the

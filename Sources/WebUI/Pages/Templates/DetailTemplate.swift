@@ -17,12 +17,12 @@ extension Templates {
         {{^caption}}{{#credit}}<figcaption><span class="credit">{{credit}}</span></figcaption>{{/credit}}{{/caption}}
         </figure>
         {{/images}}
-        {{#links.0}}
+        {{#hasLinks}}
         <section class="related" aria-labelledby="related-heading">
         <h2 id="related-heading">Related</h2>
         <ul>{{#links}}<li><a href="{{url}}" rel="noopener noreferrer">{{text}}</a></li>{{/links}}</ul>
         </section>
-        {{/links.0}}
+        {{/hasLinks}}
         </article>
         """#
 

@@ -20,7 +20,6 @@ extension Templates {
         <nav class="primary" aria-label="Primary">
         <a href="/"{{#navLatest}} aria-current="page"{{/navLatest}}>Latest</a>
         <a href="/kiosk">Kiosk</a>
-        <a href="/stats">Stats</a>
         </nav>
         {{>badge}}
         </div>

@@ -5,7 +5,7 @@ extension Templates {
         <h1>{{heading}}</h1>
         <p class="count" id="count">{{countText}}</p>
         </div>
-        {{#sections.0}}
+        {{#hasSections}}
         <nav class="sections" aria-label="Sections">
         <ul>
         <li><a href="/"{{^section}} aria-current="page"{{/section}}>All</a></li>
@@ -13,7 +13,7 @@ extension Templates {
         {{/sections}}
         </ul>
         </nav>
-        {{/sections.0}}
+        {{/hasSections}}
         <ol class="stories" id="stories" data-section="{{section}}">
         {{#stories}}{{>story}}{{/stories}}
         </ol>
