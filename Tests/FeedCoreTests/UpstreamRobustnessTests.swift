@@ -82,20 +82,22 @@ struct UpstreamRobustnessTests {
     @Test("heartbeat comments keep a quiet connection alive")
     func heartbeats() async throws {
         var steps: [ScriptedSSEServer.Step] = [.text(SSEText.event("data", data: Upstream.document(1)))]
-        for _ in 0..<8 { steps += [.pause(.milliseconds(200)), .text(SSEText.comment("heartbeat"))] }
+        // Heartbeats every 150 ms for 3 s against a 1.5 s read timeout: only a stall of
+        // more than 1.35 s (not scheduling noise on a loaded machine) could trip it.
+        for _ in 0..<20 { steps += [.pause(.milliseconds(150)), .text(SSEText.comment("heartbeat"))] }
         try await Upstream.run(
             [.stream(steps, ending: .stayOpen)], then: .events(SSEText.comment(), ending: .stayOpen),
-            options: .init(readTimeout: .milliseconds(600))
+            options: .init(readTimeout: .milliseconds(1500))
         ) { server, upstream in
             try await server.waitForRequests(1)
-            // 1.6 s of heartbeats, far longer than the 0.6 s timeout.
-            try await Task.sleep(for: .milliseconds(1400))
+            // 2.5 s into 3 s of heartbeats: well past the 1.5 s timeout.
+            try await Task.sleep(for: .milliseconds(2500))
             #expect(server.requests.count == 1)
             #expect(server.connections.first?.isOpen == true)
             #expect(upstream.status.phase == .open)
             #expect(upstream.status.lastError == nil)
             // When the heartbeats stop, the timeout fires.
-            try await server.waitForRequests(2, timeout: .seconds(5))
+            try await server.waitForRequests(2, timeout: .seconds(10))
             #expect(upstream.status.lastError == "no data from upstream within the read timeout")
         }
     }

@@ -262,7 +262,7 @@ struct StreamDocumentTests {
         _ = try await client.expectNext("data")
         let start = client.received.count
         // No events are due; only comments arrive, which the parser swallows.
-        #expect(try await client.events(untilQuietFor: 1.5).isEmpty)
+        #expect(try await client.events(untilQuietFor: 2.5).isEmpty)
         let text = String(decoding: client.received[start...], as: UTF8.self)
         let comments = text.split(separator: "\n").filter { $0.hasPrefix(":") }
         #expect(comments.count >= 2, "heartbeats every 0.3 s: \(text.debugDescription)")
