@@ -54,26 +54,10 @@ public final class UpstreamConnection: Sendable {
                 throw .transport("invalid request header \"\(header.name)\"")
             }
         }
-        var tls = TLSConfiguration.makeClientConfiguration()
-        if let caFile = configuration.caFile {
-            do {
-                tls.additionalTrustRoots = [.certificates(try NIOSSLCertificate.fromPEMFile(caFile))]
-            } catch {
-                throw .transport("cannot read CA file \(caFile): \(error)")
-            }
-        }
-        // Connecting may take at most 10 s, and never longer than the read timeout.
-        let timeout = HTTPClient.Configuration.Timeout(
-            connect: Self.timeAmount(min(.seconds(10), configuration.readTimeout)),
-            read: Self.timeAmount(configuration.readTimeout))
-        var clientConfiguration = HTTPClient.Configuration(
-            tlsConfiguration: tls, redirectConfiguration: .disallow, timeout: timeout)
-        clientConfiguration.httpVersion = .http1Only
-        // A failed connection attempt (refused, TLS handshake) fails the request at once, so
-        // it is reported and retried with this class's backoff, not silently retried by the
-        // HTTP client until the connect timeout.
-        clientConfiguration.connectionPool.retryConnectionEstablishment = false
-        self.clientConfiguration = clientConfiguration
+        // TLS with the system CA store plus --ca-file, timeouts from --read-timeout, HTTP/1.1,
+        // no redirects (followed and checked here), no silent connection retries.
+        self.clientConfiguration = try UpstreamSettings.clientConfiguration(
+            caFile: configuration.caFile, readTimeout: configuration.readTimeout)
         self.configuration = configuration
         self.store = store
         self.interpret = interpret
