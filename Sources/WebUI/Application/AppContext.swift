@@ -23,7 +23,9 @@ final class AppContext: Sendable {
     private let staticBox: NIOLockedValueBox<StaticFiles>
     private let staticDirectory: String
     private let securityHeaders: [(String, String)]
-    let pages = PageCache()
+    let metrics: FeedwebMetrics
+    let pages: PageCache
+    private let refusedStreams = NIOLockedValueBox<UInt64>(0)
     let errors: ErrorResponses
     let healthy: PreparedResponse
     let eventStreamHead: PreparedResponse
@@ -42,8 +44,13 @@ final class AppContext: Sendable {
         upstreamStatus: @escaping @Sendable () -> UpstreamStatus
     ) {
         self.store = store
-        self.events = DocumentEventStream(store: store)
-        self.itemEvents = ItemEventStream(store: store, historyCount: store.configuration.historyCount)
+        let metrics = FeedwebMetrics()
+        self.metrics = metrics
+        self.pages = PageCache(onRender: metrics.renderObserver)
+        self.events = DocumentEventStream(store: store, onPublish: metrics.fanoutObserver(stream: "events"))
+        self.itemEvents = ItemEventStream(
+            store: store, historyCount: store.configuration.historyCount,
+            onPublish: metrics.fanoutObserver(stream: "items"))
         self.demo = demo
         self.staticBox = NIOLockedValueBox(staticFiles)
         self.staticDirectory = staticFiles.directory
@@ -54,7 +61,8 @@ final class AppContext: Sendable {
             initial: PageEventStream.State(
                 view: store.snapshot?.published,
                 badge: StatusBadge(
-                    status: upstreamStatus(), hasDocument: store.snapshot != nil, restoredAt: restoredAt, now: Date())))
+                    status: upstreamStatus(), hasDocument: store.snapshot != nil, restoredAt: restoredAt, now: Date())),
+            onPublish: metrics.fanoutObserver(stream: "page"))
         let security = ResponseHeaders.security(frameAncestors: frameAncestors)
         self.htmlHeaders = ResponseHeaders.html(security: security)
         self.jsonHeaders = ResponseHeaders.json(security: security)
@@ -138,6 +146,34 @@ final class AppContext: Sendable {
     /// Every SSE broadcaster, for heartbeats and stalled-client sweeps.
     var broadcasters: [any StreamSweeping] {
         [events.broadcaster, itemEvents.broadcaster, pageEvents.broadcaster] + (demo.map { [$0.broadcaster] } ?? [])
+    }
+
+    /// Counts a new stream answered 503 because `--max-clients` was reached.
+    func streamRefused() {
+        refusedStreams.withLockedValue { $0 += 1 }
+    }
+
+    /// `/metrics`: the Prometheus text exposition, pulled figures brought up to date now.
+    func metricsResponse() -> PreparedResponse {
+        let snapshot = store.snapshot
+        var streams = [
+            FeedwebMetrics.StreamSample(
+                name: "events", clients: events.clientCount, traffic: events.broadcaster.traffic),
+            FeedwebMetrics.StreamSample(
+                name: "items", clients: itemEvents.clientCount, traffic: itemEvents.broadcaster.traffic),
+            FeedwebMetrics.StreamSample(
+                name: "page", clients: pageEvents.clientCount, traffic: pageEvents.broadcaster.traffic),
+        ]
+        if let demo {
+            streams.append(.init(name: "demo", clients: demo.clientCount, traffic: demo.broadcaster.traffic))
+        }
+        let sample = FeedwebMetrics.Sample(
+            status: status, documentLoaded: snapshot != nil, sequence: snapshot?.id.seq ?? 0,
+            items: snapshot?.published.items.count ?? 0, streams: streams,
+            refusedStreams: refusedStreams.withLockedValue { $0 }, process: .current())
+        let headers = [("Content-Type", FeedwebMetrics.contentType), ("Cache-Control", "no-store")] + securityHeaders
+        return PreparedResponse(status: 200, body: metrics.exposition(of: sample), headers: headers)
+            ?? errors.notFoundJSON
     }
 
     /// The cache stamp of a page showing the view published at `publishedSeq`.

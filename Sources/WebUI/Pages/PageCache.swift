@@ -20,13 +20,16 @@ final class PageCache: Sendable {
 
     private let entries = NIOLockedValueBox<[String: Entry]>([:])
     private let renders = NIOLockedValueBox<UInt64>(0)
+    private let onRender: (@Sendable (_ nanoseconds: UInt64) -> Void)?
     let capacity: Int
 
     /// How many pages were rendered since start (for tests and metrics).
     var renderCount: UInt64 { renders.withLockedValue { $0 } }
 
-    init(capacity: Int = 512) {
+    /// - Parameter onRender: told how long each render took, in nanoseconds.
+    init(capacity: Int = 512, onRender: (@Sendable (_ nanoseconds: UInt64) -> Void)? = nil) {
         self.capacity = capacity
+        self.onRender = onRender
     }
 
     /// The response for `route` at `stamp`, rendering it with `render` if needed.
@@ -34,7 +37,9 @@ final class PageCache: Sendable {
         if let entry = entries.withLockedValue({ $0[route] }), entry.stamp == stamp {
             return entry.response
         }
+        let start = StreamConnection.now()
         guard let response = render() else { return nil }
+        onRender?(StreamConnection.now() &- start)
         renders.withLockedValue { $0 += 1 }
         entries.withLockedValue { entries in
             if entries.count >= capacity {

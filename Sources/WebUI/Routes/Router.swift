@@ -39,6 +39,8 @@ final class Router: HTTPResponder {
             return .prepared(context.healthy)
         case "/readyz":
             return .prepared(context.readiness())
+        case "/metrics":
+            return .prepared(context.metricsResponse())
         case "/api/state":
             return .prepared(context.apiState(ifNoneMatch: request.header("If-None-Match")))
         case "/api/items":
@@ -64,7 +66,8 @@ final class Router: HTTPResponder {
     }
 
     func streamRefused() -> PreparedResponse {
-        context.errors.tooManyStreams
+        context.streamRefused()
+        return context.errors.tooManyStreams
     }
 
     // MARK: - Pages

@@ -21,10 +21,15 @@ public final class Broadcaster<Channel: Hashable & Sendable, State: Sendable>: S
     private var current: State?
     private var channels: [Channel: [ObjectIdentifier: StreamConnection]] = [:]
     private var clientCount = 0
-    private var dropped: UInt64 = 0
+    private var totals = StreamTraffic()
+    private let onPublish: (@Sendable (_ nanoseconds: UInt64) -> Void)?
 
-    public init(initial: State? = nil) {
+    /// - Parameter onPublish: told how long each ``publish(_:encode:)`` took, in
+    ///   nanoseconds from entry to the last client's bytes queued (encoding included); called
+    ///   after the lock is released.
+    public init(initial: State? = nil, onPublish: (@Sendable (_ nanoseconds: UInt64) -> Void)? = nil) {
         current = initial
+        self.onPublish = onPublish
     }
 
     /// The number of connected clients across channels.
@@ -39,7 +44,12 @@ public final class Broadcaster<Channel: Hashable & Sendable, State: Sendable>: S
 
     /// Clients dropped because they stopped reading, since start.
     public var droppedCount: UInt64 {
-        lock.withLock { dropped }
+        lock.withLock { totals.droppedClients }
+    }
+
+    /// What this broadcaster has queued and dropped since start.
+    public var traffic: StreamTraffic {
+        lock.withLock { totals }
     }
 
     /// The state last published.
@@ -51,7 +61,10 @@ public final class Broadcaster<Channel: Hashable & Sendable, State: Sendable>: S
     /// state under the same lock that publishing takes.
     public func subscribe(_ stream: StreamConnection, to channel: Channel, initial: (State?) -> [[UInt8]]) {
         lock.withLock {
-            stream.enqueue(contentsOf: initial(current))
+            let chunks = initial(current)
+            if stream.enqueue(contentsOf: chunks) {
+                totals.count(chunks)
+            }
             channels[channel, default: [:]][ObjectIdentifier(stream)] = stream
             clientCount += 1
         }
@@ -69,22 +82,32 @@ public final class Broadcaster<Channel: Hashable & Sendable, State: Sendable>: S
     /// Makes `state` current and queues, to each channel with clients, the bytes `encode`
     /// returns for it (`nil`: nothing for that channel).
     public func publish(_ state: State, encode: (Channel, State) -> [UInt8]?) {
+        let start = StreamConnection.now()
         lock.withLock {
             current = state
             for (channel, clients) in channels {
                 guard let bytes = encode(channel, state), !bytes.isEmpty else { continue }
-                for client in clients.values where client.enqueue(bytes) == .dropped {
-                    dropped += 1
-                }
+                queueLocked(bytes, to: clients.values)
             }
         }
+        onPublish?(StreamConnection.now() &- start)
     }
 
     /// Queues `bytes` to every client (heartbeats, `reload`).
     public func broadcastToAll(_ bytes: [UInt8]) {
         lock.withLock {
             for clients in channels.values {
-                for client in clients.values { client.enqueue(bytes) }
+                queueLocked(bytes, to: clients.values)
+            }
+        }
+    }
+
+    private func queueLocked(_ bytes: [UInt8], to clients: Dictionary<ObjectIdentifier, StreamConnection>.Values) {
+        for client in clients {
+            switch client.enqueue(bytes) {
+            case .queued: totals.count(bytes)
+            case .dropped: totals.droppedClients += 1
+            case .notOpen: break
             }
         }
     }
@@ -95,7 +118,7 @@ public final class Broadcaster<Channel: Hashable & Sendable, State: Sendable>: S
         lock.withLock {
             for clients in channels.values {
                 for client in clients.values where client.dropIfStalled(olderThan: nanoseconds, now: now) {
-                    dropped += 1
+                    totals.droppedClients += 1
                 }
             }
         }

@@ -23,9 +23,10 @@ public final class DocumentEventStream: Sendable {
     /// The `data` event of the newest snapshot, encoded once for every client that needs it.
     private let dataEventCache = NIOLockedValueBox<(seq: UInt64, bytes: [UInt8])?>(nil)
 
-    public init(store: FeedStore) {
+    /// - Parameter onPublish: see ``Broadcaster/init(initial:onPublish:)``.
+    public init(store: FeedStore, onPublish: (@Sendable (_ nanoseconds: UInt64) -> Void)? = nil) {
         self.store = store
-        self.broadcaster = Broadcaster(initial: store.snapshot)
+        self.broadcaster = Broadcaster(initial: store.snapshot, onPublish: onPublish)
         store.observe { [weak self] change in self?.publish(change) }
     }
 

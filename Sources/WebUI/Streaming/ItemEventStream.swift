@@ -20,10 +20,13 @@ public final class ItemEventStream: Sendable {
     private let log = NIOLockedValueBox(Deque<LoggedChange>())
     private let logLimit: Int
 
-    public init(store: FeedStore, historyCount: Int) {
+    /// - Parameter onPublish: see ``Broadcaster/init(initial:onPublish:)``.
+    public init(
+        store: FeedStore, historyCount: Int, onPublish: (@Sendable (_ nanoseconds: UInt64) -> Void)? = nil
+    ) {
         self.store = store
         self.logLimit = max(1, historyCount)
-        self.broadcaster = Broadcaster(initial: store.snapshot?.published)
+        self.broadcaster = Broadcaster(initial: store.snapshot?.published, onPublish: onPublish)
         store.observe { [weak self] change in
             guard change.publishedChanged else { return }
             self?.publish(change)

@@ -33,10 +33,15 @@ final class PageEventStream: Sendable {
     private let publishLock = NIOLock()
     private let initialCache = NIOLockedValueBox<[Channel: (stamp: PageCache.Stamp, bytes: [UInt8])]>([:])
 
-    init(renderer: PageRenderer, epoch: String, initial: State) {
+    /// - Parameter onPublish: see ``Broadcaster/init(initial:onPublish:)``; here the time
+    ///   includes rendering the fragments.
+    init(
+        renderer: PageRenderer, epoch: String, initial: State,
+        onPublish: (@Sendable (_ nanoseconds: UInt64) -> Void)? = nil
+    ) {
         self.renderer = renderer
         self.epoch = epoch
-        self.broadcaster = Broadcaster(initial: initial)
+        self.broadcaster = Broadcaster(initial: initial, onPublish: onPublish)
     }
 
     var clientCount: Int { broadcaster.count }

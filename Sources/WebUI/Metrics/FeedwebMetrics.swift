@@ -1,0 +1,160 @@
+import FeedCore
+import Metrics
+import NIOConcurrencyHelpers
+
+import class Prometheus.PrometheusCollectorRegistry
+import struct Prometheus.PrometheusMetricsFactory
+
+/// `/metrics`: feedweb's figures in the Prometheus text format.
+///
+/// The metric objects are swift-metrics' (`Counter`, `Gauge`, `Timer`), made by a
+/// ``PrometheusMetricsFactory`` over this instance's own registry — never the global
+/// `MetricsSystem`, so two applications in one process (the tests) keep apart.
+///
+/// Two kinds of figures:
+/// - pushed where they happen: page render time and fan-out time (histograms in seconds);
+/// - pulled at scrape time from the running totals the parts already keep (the upstream
+///   status, each broadcaster's ``StreamTraffic``): a ``Sample``, taken by ``AppContext``.
+///
+/// Names (all prefixed `feedweb_`; `stream` is `events`, `items`, `page` or `demo`):
+/// `upstream_connected`, `upstream_events_total`, `upstream_bytes_total`,
+/// `upstream_reconnects_total`, `upstream_rejected_patches_total`, `upstream_errors_total`,
+/// `document_loaded`, `document_sequence`, `items`, `stream_clients{stream}`,
+/// `stream_events_total{stream}`, `stream_bytes_total{stream}`,
+/// `stream_dropped_clients_total{stream}`, `stream_refused_total`,
+/// `page_render_seconds`, `fanout_seconds{stream}`, `process_resident_memory_bytes`,
+/// `process_open_fds`.
+final class FeedwebMetrics: Sendable {
+    /// One stream endpoint at scrape time.
+    struct StreamSample: Sendable {
+        let name: String
+        let clients: Int
+        let traffic: StreamTraffic
+    }
+
+    /// Everything pulled at scrape time.
+    struct Sample: Sendable {
+        var status: UpstreamStatus
+        var documentLoaded: Bool
+        var sequence: UInt64
+        var items: Int
+        var streams: [StreamSample]
+        /// New streams answered 503 because `--max-clients` was reached.
+        var refusedStreams: UInt64
+        var process: ProcessFigures
+    }
+
+    /// The content type of the text format, version 0.0.4.
+    static let contentType = "text/plain; version=0.0.4; charset=utf-8"
+
+    private let registry = PrometheusCollectorRegistry()
+    private let factory: PrometheusMetricsFactory
+    private let pulled: NIOLockedValueBox<PulledMetrics>
+    /// Time to render a full page (`/`, `/kiosk`, an item page) on a cache miss.
+    let pageRender: Timer
+
+    init() {
+        var factory = PrometheusMetricsFactory(registry: registry)
+        // Renders and fan-outs take microseconds to milliseconds, not the default's seconds.
+        let fine: [Duration] = [
+            .microseconds(50), .microseconds(100), .microseconds(250), .microseconds(500), .milliseconds(1),
+            .microseconds(2500), .milliseconds(5), .milliseconds(10), .milliseconds(25), .milliseconds(50),
+            .milliseconds(100), .milliseconds(250), .seconds(1),
+        ]
+        factory.durationHistogramBuckets = ["feedweb_page_render_seconds": fine, "feedweb_fanout_seconds": fine]
+        self.factory = factory
+        pageRender = Timer(label: "feedweb_page_render_seconds", factory: factory)
+        pulled = NIOLockedValueBox(PulledMetrics(factory: factory))
+    }
+
+    /// A recorder of the fan-out time of the stream endpoint `stream`, in nanoseconds.
+    func fanoutObserver(stream: String) -> @Sendable (UInt64) -> Void {
+        let timer = Timer(label: "feedweb_fanout_seconds", dimensions: [("stream", stream)], factory: factory)
+        return { nanoseconds in timer.recordNanoseconds(Int64(clamping: nanoseconds)) }
+    }
+
+    /// A recorder for ``pageRender``, in nanoseconds.
+    var renderObserver: @Sendable (UInt64) -> Void {
+        let timer = pageRender
+        return { nanoseconds in timer.recordNanoseconds(Int64(clamping: nanoseconds)) }
+    }
+
+    /// Brings the pulled figures up to `sample` and returns the whole text exposition.
+    func exposition(of sample: Sample) -> [UInt8] {
+        pulled.withLockedValue { $0.update(to: sample, factory: factory) }
+        return registry.emitToBuffer()
+    }
+}
+
+/// The metrics that follow totals kept elsewhere; one per name and label set, made on the
+/// first scrape that sees them.
+private struct PulledMetrics {
+    let upstreamConnected: Gauge
+    var upstreamEvents: MirroredCounter
+    var upstreamBytes: MirroredCounter
+    var upstreamReconnects: MirroredCounter
+    var rejectedPatches: MirroredCounter
+    var upstreamErrors: MirroredCounter
+    let documentLoaded: Gauge
+    let documentSequence: Gauge
+    let items: Gauge
+    var refusedStreams: MirroredCounter
+    let residentBytes: Gauge
+    let openDescriptors: Gauge
+    var streams: [String: StreamMetrics] = [:]
+
+    struct StreamMetrics {
+        let clients: Gauge
+        var events: MirroredCounter
+        var bytes: MirroredCounter
+        var dropped: MirroredCounter
+
+        init(name: String, factory: PrometheusMetricsFactory) {
+            let label = [("stream", name)]
+            clients = Gauge(label: "feedweb_stream_clients", dimensions: label, factory: factory)
+            events = MirroredCounter(label: "feedweb_stream_events_total", dimensions: label, factory: factory)
+            bytes = MirroredCounter(label: "feedweb_stream_bytes_total", dimensions: label, factory: factory)
+            dropped = MirroredCounter(
+                label: "feedweb_stream_dropped_clients_total", dimensions: label, factory: factory)
+        }
+    }
+
+    init(factory: PrometheusMetricsFactory) {
+        upstreamConnected = Gauge(label: "feedweb_upstream_connected", factory: factory)
+        upstreamEvents = MirroredCounter(label: "feedweb_upstream_events_total", factory: factory)
+        upstreamBytes = MirroredCounter(label: "feedweb_upstream_bytes_total", factory: factory)
+        upstreamReconnects = MirroredCounter(label: "feedweb_upstream_reconnects_total", factory: factory)
+        rejectedPatches = MirroredCounter(label: "feedweb_upstream_rejected_patches_total", factory: factory)
+        upstreamErrors = MirroredCounter(label: "feedweb_upstream_errors_total", factory: factory)
+        documentLoaded = Gauge(label: "feedweb_document_loaded", factory: factory)
+        documentSequence = Gauge(label: "feedweb_document_sequence", factory: factory)
+        items = Gauge(label: "feedweb_items", factory: factory)
+        refusedStreams = MirroredCounter(label: "feedweb_stream_refused_total", factory: factory)
+        residentBytes = Gauge(label: "feedweb_process_resident_memory_bytes", factory: factory)
+        openDescriptors = Gauge(label: "feedweb_process_open_fds", factory: factory)
+    }
+
+    mutating func update(to sample: FeedwebMetrics.Sample, factory: PrometheusMetricsFactory) {
+        let status = sample.status
+        upstreamConnected.record(status.isConnected ? 1 : 0)
+        upstreamEvents.follow(status.eventsReceived)
+        upstreamBytes.follow(status.bytesReceived)
+        upstreamReconnects.follow(status.reconnects)
+        rejectedPatches.follow(status.rejectedPatches)
+        upstreamErrors.follow(status.upstreamErrors)
+        documentLoaded.record(sample.documentLoaded ? 1 : 0)
+        documentSequence.record(Int64(clamping: sample.sequence))
+        items.record(sample.items)
+        refusedStreams.follow(sample.refusedStreams)
+        residentBytes.record(Int64(clamping: sample.process.residentBytes))
+        openDescriptors.record(sample.process.openDescriptors)
+        for stream in sample.streams {
+            var metrics = streams[stream.name] ?? StreamMetrics(name: stream.name, factory: factory)
+            metrics.clients.record(stream.clients)
+            metrics.events.follow(stream.traffic.eventsQueued)
+            metrics.bytes.follow(stream.traffic.bytesQueued)
+            metrics.dropped.follow(stream.traffic.droppedClients)
+            streams[stream.name] = metrics
+        }
+    }
+}
