@@ -8,9 +8,10 @@ import Testing
 @Suite(.serialized, .timeLimit(.minutes(2)))
 struct ShutdownTests {
     @Test(
-        "exit 0 within 2 s with 200 stream clients; streams end cleanly; the state file is written",
-        arguments: [SIGTERM, SIGINT])
-    func shutdownWithClients(signal: Int32) async throws {
+        "exit 0 within 2 s with hundreds and thousands of stream clients; streams end cleanly; the state file is written",
+        arguments: zip([SIGTERM, SIGINT, SIGTERM], [200, 200, 3000]))
+    func shutdownWithClients(signal: Int32, count: Int) async throws {
+        try FileLimit.raise(toAtLeast: count + 256)
         let directory = NSTemporaryDirectory() + "feedweb-shutdown-\(UUID().uuidString)"
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: directory) }
@@ -27,7 +28,7 @@ struct ShutdownTests {
         // a stream-admission fault that is not shutdown's; it is reported separately.
         let paths = ["/events", "/events/page?view=list", "/events?lastEventId=x", "/events/page?view=kiosk"]
         var clients: [SSETestClient] = []
-        for index in 0..<200 {
+        for index in 0..<count {
             let path = paths[index % paths.count]
             do {
                 let client = try SSETestClient(port: feedweb.port, path: path, timeout: 5)

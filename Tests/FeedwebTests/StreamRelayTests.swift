@@ -53,4 +53,43 @@ struct StreamRelayTests {
         #expect(EventID(parsing: aState.id)?.epoch != EventID(parsing: bState.id)?.epoch, "each has its own ids")
         await upstream.shutdown()
     }
+
+    /// The scale-out shape of docs/deploy.md: upstream → A → B → C, each a separate process
+    /// subscribed to the previous one's `/events`. C must hold what upstream holds, through
+    /// patches, a fresh snapshot and the middle link restarting.
+    @Test func chainOfThreeConverges() async throws {
+        let upstream = try await LiveFeedUpstream(document: LiveFeedUpstream.document(stories: [5, 4, 3, 2, 1]))
+        let a = try FeedwebProcess(arguments: ["--upstream", upstream.url])
+        defer { a.stop() }
+        var b = try FeedwebProcess(arguments: ["--upstream", "http://127.0.0.1:\(a.port)/events"])
+        defer { b.stop() }
+        let c = try FeedwebProcess(arguments: ["--upstream", "http://127.0.0.1:\(b.port)/events", "--max-backoff", "1"])
+        defer { c.stop() }
+        func converged(_ step: String) async throws {
+            try await Self.converged(upstream, a: a.port, b: b.port, step)
+            try await Self.converged(upstream, a: b.port, b: c.port, step + " (C behind B)")
+        }
+        for feedweb in [a, b, c] { try await FeedwebProbe.waitUntilReady(port: feedweb.port) }
+        try await converged("the first document")
+        for n in 0..<7 {
+            try await StreamDocumentTests.change(n, on: upstream)
+        }
+        try await converged("seven changes of every kind")
+        try await upstream.sendSnapshot(LiveFeedUpstream.document(stories: [22, 21, 20, 5], version: 60))
+        try await converged("a fresh snapshot at the top of the chain")
+
+        // The middle link restarts on the same port: C reconnects to a new epoch and gets a
+        // fresh document in-band, then follows again.
+        let bPort = b.port
+        #expect(b.stop()?.status == 0)
+        b = try FeedwebProcess(arguments: [
+            "--upstream", "http://127.0.0.1:\(a.port)/events", "--listen", "127.0.0.1:\(bPort)",
+        ])
+        try await FeedwebProbe.waitUntilReady(port: b.port)
+        try await StreamDocumentTests.change(0, on: upstream)
+        try await converged("B restarted, then another change")
+        let ids = try [a, b, c].map { try FeedwebProbe.state(port: $0.port).id }
+        #expect(Set(ids.compactMap { EventID(parsing: $0)?.epoch }).count == 3, "each link has its own epoch")
+        await upstream.shutdown()
+    }
 }
