@@ -66,7 +66,7 @@ final class AppContext: Sendable {
         let security = ResponseHeaders.security(frameAncestors: frameAncestors)
         self.htmlHeaders = ResponseHeaders.html(security: security)
         self.jsonHeaders = ResponseHeaders.json(security: security)
-        self.eventStreamHeaders = ResponseHeaders.eventStream(security: security)
+        self.eventStreamHeaders = ResponseHeaders.eventStream
         self.sourceLabel = sourceLabel
         self.maxQueuedBytesPerClient = maxQueuedBytesPerClient
         self.restoredAt = restoredAt
