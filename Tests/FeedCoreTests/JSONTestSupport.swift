@@ -20,23 +20,6 @@ func fixtureBytes(_ relativePath: String) throws -> [UInt8] {
     return Array(try Data(contentsOf: url))
 }
 
-/// SplitMix64: a tiny, fast, seedable generator so random tests reproduce from their seed.
-struct SplitMix64: RandomNumberGenerator {
-    private(set) var state: UInt64
-
-    init(seed: UInt64) {
-        state = seed
-    }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
-
 /// Random JSON values for property tests: every scalar kind, awkward keys and strings.
 struct RandomJSON {
     var rng: SplitMix64

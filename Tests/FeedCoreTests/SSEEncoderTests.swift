@@ -111,7 +111,7 @@ struct SSEEncoderTests {
 
     @Test("random events round-trip through encoder and parser", arguments: UInt64(1)...8)
     func randomRoundTrip(seed: UInt64) throws {
-        var rng = SSETestRNG(seed: seed)
+        var rng = SplitMix64(seed: seed)
         let pieces: [String] = [
             "a", "b", "z", "0", " ", "  ", ":", ": ", "\n", "\r", "\r\n", "\n\r", "\t", "data", "id", "event", "retry",
             "é", "e\u{301}", "ß", "中", "🎉", "👩‍👩‍👧", "\u{FEFF}", "\u{0}", "\u{2028}", "\u{85}", "\u{FFFD}", "{\"k\":[1,2]}",

@@ -1,24 +1,6 @@
 import FeedCore
 import Foundation
 
-/// A small seeded generator (SplitMix64) so random tests are reproducible: every failure
-/// message names its seed.
-struct SSETestRNG: RandomNumberGenerator {
-    private var state: UInt64
-
-    init(seed: UInt64) {
-        state = seed
-    }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
-
 /// What a parser produced for a whole input.
 struct SSETestOutcome {
     var events: [SSEEvent]
@@ -53,7 +35,7 @@ enum SSETestSupport {
 
     /// `bytes` cut at random places, with some empty chunks thrown in.
     static func randomSplit(_ bytes: [UInt8], seed: UInt64) -> [[UInt8]] {
-        var rng = SSETestRNG(seed: seed)
+        var rng = SplitMix64(seed: seed)
         // Vary the typical chunk size from run to run: tiny, small, or large.
         let maxLength = [1, 2, 3, 7, 16, 64, 1024, 70_000][Int(rng.next() % 8)]
         var chunks: [[UInt8]] = []

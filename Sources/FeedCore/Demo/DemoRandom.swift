@@ -1,4 +1,4 @@
-/// The demo's own deterministic random source: SplitMix64.
+/// The demo's own deterministic random source: ``SplitMix64`` and the draws the demo needs.
 ///
 /// The demo never touches `SystemRandomNumberGenerator`, and every helper here
 /// (bounded integers, picks, shuffles) is implemented locally rather than through the
@@ -6,19 +6,15 @@
 /// documented contract. So a seed reproduces the same feed on every platform and
 /// toolchain.
 struct DemoRandom: Sendable {
-    private var state: UInt64
+    private var generator: SplitMix64
 
     init(seed: UInt64) {
-        state = seed
+        generator = SplitMix64(seed: seed)
     }
 
     /// The next 64 random bits.
     mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
+        generator.next()
     }
 
     /// A uniform integer in `0..<bound` (Lemire's multiply-and-reject, no modulo bias).
