@@ -16,6 +16,9 @@ final class AppContext: Sendable {
     }
 
     let store: FeedStore
+    /// The counts behind `/stats` and `/api/stats`; its ``StatsRecorder/totals(now:)`` are
+    /// what `/metrics` reports.
+    let stats: StatsRecorder
     let events: DocumentEventStream
     let itemEvents: ItemEventStream
     let pageEvents: PageEventStream
@@ -35,13 +38,19 @@ final class AppContext: Sendable {
     let restoredAt: Date?
     private let upstreamStatus: @Sendable () -> UpstreamStatus
     private let apiCache = NIOLockedValueBox<[String: (seq: UInt64, response: PreparedResponse)]>([:])
+    private let apiStatsCache = NIOLockedValueBox<(window: Int64, seq: UInt64, response: PreparedResponse)?>(nil)
 
+    /// `statsPollInterval`: seconds between the polls `/stats` compares the stream with
+    /// (`--interval` when polling, else 5).
     init(
         store: FeedStore, demo: DocumentEventStream?, staticFiles: StaticFiles, frameAncestors: String,
-        sourceLabel: String, maxQueuedBytesPerClient: Int, restoredAt: Date?,
+        sourceLabel: String, maxQueuedBytesPerClient: Int, restoredAt: Date?, statsPollInterval: TimeInterval = 5,
         upstreamStatus: @escaping @Sendable () -> UpstreamStatus
     ) {
         self.store = store
+        // First among the store's observers, so every other one sees the change counted.
+        let stats = StatsRecorder(store: store, pollInterval: statsPollInterval)
+        self.stats = stats
         self.events = DocumentEventStream(store: store)
         self.itemEvents = ItemEventStream(store: store, historyCount: store.configuration.historyCount)
         self.demo = demo
@@ -54,7 +63,8 @@ final class AppContext: Sendable {
             initial: PageEventStream.State(
                 view: store.snapshot?.published,
                 badge: StatusBadge(
-                    status: upstreamStatus(), hasDocument: store.snapshot != nil, restoredAt: restoredAt, now: Date())))
+                    status: upstreamStatus(), hasDocument: store.snapshot != nil, restoredAt: restoredAt, now: Date()),
+                stats: stats.window(), ticker: stats.ticker))
         let security = ResponseHeaders.security(frameAncestors: frameAncestors)
         self.htmlHeaders = ResponseHeaders.html(security: security)
         self.jsonHeaders = ResponseHeaders.json(security: security)
@@ -132,7 +142,16 @@ final class AppContext: Sendable {
     /// Pushes the current view and badge to the page streams (on every published change,
     /// and on a timer for status changes that time alone brings, like reconnecting → stale).
     func refreshPageStreams() {
-        pageEvents.publish(PageEventStream.State(view: store.snapshot?.published, badge: currentBadge()))
+        pageEvents.publish(
+            PageEventStream.State(
+                view: store.snapshot?.published, badge: currentBadge(), stats: stats.window(), ticker: stats.ticker))
+    }
+
+    /// Counts what a new upstream status says happened (bytes, reconnects, rejected
+    /// patches) and pushes it to the pages.
+    func upstreamStatusChanged(_ status: UpstreamStatus) {
+        stats.statusChanged(status)
+        refreshPageStreams()
     }
 
     /// Every SSE broadcaster, for heartbeats and stalled-client sweeps.
@@ -172,6 +191,23 @@ final class AppContext: Sendable {
             return cachedJSON(key: "state-304", seq: snapshot.id.seq, status: 304, extra: [("ETag", etag)]) { [] }
         }
         return cachedJSON(key: "state", seq: snapshot.id.seq, extra: [("ETag", etag)]) { snapshot.encodedDocument }
+    }
+
+    /// `/api/stats`: the figures of `/stats` as JSON, made once per window and published
+    /// change.
+    func apiStats() -> PreparedResponse {
+        let window = stats.window()
+        let ticker = stats.ticker
+        let seq = store.snapshot?.published.seq ?? 0
+        if let cached = apiStatsCache.withLockedValue({ $0 }), cached.window == window.endIndex, cached.seq == seq {
+            return cached.response
+        }
+        let body = StatsJSON.encode(window: window, ticker: ticker, startedAt: stats.startedAt)
+        guard let response = PreparedResponse(status: 200, body: body.serializedBytes(), headers: jsonHeaders) else {
+            return errors.notFoundJSON
+        }
+        apiStatsCache.withLockedValue { $0 = (window.endIndex, seq, response) }
+        return response
     }
 
     /// `/api/items`: the published items, normalised.
