@@ -14,7 +14,8 @@ struct FeedStatisticsTests {
     static func at(_ seconds: Double) -> Date { t0.addingTimeInterval(seconds) }
 
     static func change(bytes: Int = 1000, added: Int = 0, updated: Int = 0, removed: Int = 0) -> StatsEvent {
-        .accepted(AcceptedChange(documentBytes: bytes, published: true, added: added, updated: updated, removed: removed))
+        .accepted(
+            AcceptedChange(documentBytes: bytes, published: true, added: added, updated: updated, removed: removed))
     }
 
     // MARK: Bucketing
@@ -167,7 +168,9 @@ struct FeedStatisticsTests {
 
         var stats = FeedStatistics(startedAt: Self.at(0))
         for (offset, change) in changes.withLockedValue({ $0 }).enumerated() {
-            stats.record(.accepted(AcceptedChange(change, versionPath: ItemProfile.nytNewswire.versionPath)), at: Self.at(Double(offset) * 5 + 1))
+            stats.record(
+                .accepted(AcceptedChange(change, versionPath: ItemProfile.nytNewswire.versionPath)),
+                at: Self.at(Double(offset) * 5 + 1))
         }
         stats.record(.rejectedPatch(reason: nil), at: Self.at(21))
         let window = stats.window(at: Self.at(30))
@@ -182,7 +185,11 @@ struct FeedStatisticsTests {
         #expect(window.totals.itemsRemoved == 1)
         #expect(window.totals.guardRegressions == 1)
         #expect(window.totals.newSections == 1)
-        #expect(stats.ticker == TickerEntry(title: "Title d", key: try #require(store.snapshot?.published.items.first?.key), isNew: true, time: Self.at(16)))
+        #expect(
+            stats.ticker
+                == TickerEntry(
+                    title: "Title d", key: try #require(store.snapshot?.published.items.first?.key), isNew: true,
+                    time: Self.at(16)))
     }
 
     @Test("detail text is cut to a bounded length")
@@ -230,11 +237,17 @@ struct FeedStatisticsTests {
                         "op": .string("replace"), "path": .string("/results/\(number % 30)/title"),
                         "value": .string("Edited " + String(repeating: "!", count: number % 7)),
                     ]),
-                    .object(["op": .string("replace"), "path": .string("/num_results"), "value": .int(Int64(30 + number))]),
+                    .object([
+                        "op": .string("replace"), "path": .string("/num_results"), "value": .int(Int64(30 + number)),
+                    ]),
                 ]))
             try patch.apply(to: &document)
-            let event = SSEEncoder.event(type: "patch", data: String(decoding: patch.serializedBytes(), as: UTF8.self), id: "\(number + 1)")
-            steps.append(Step(time: 0.2 + Double(number) * 2, eventBytes: event.count, documentBytes: document.serializedBytes().count))
+            let event = SSEEncoder.event(
+                type: "patch", data: String(decoding: patch.serializedBytes(), as: UTF8.self), id: "\(number + 1)")
+            steps.append(
+                Step(
+                    time: 0.2 + Double(number) * 2, eventBytes: event.count,
+                    documentBytes: document.serializedBytes().count))
         }
         #expect(steps.dropFirst().allSatisfy { $0.eventBytes < 300 }, "the patches are small")
 

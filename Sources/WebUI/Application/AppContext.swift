@@ -38,7 +38,6 @@ final class AppContext: Sendable {
     let restoredAt: Date?
     private let upstreamStatus: @Sendable () -> UpstreamStatus
     private let apiCache = NIOLockedValueBox<[String: (seq: UInt64, response: PreparedResponse)]>([:])
-    private let apiStatsCache = NIOLockedValueBox<(window: Int64, seq: UInt64, response: PreparedResponse)?>(nil)
 
     /// `statsPollInterval`: seconds between the polls `/stats` compares the stream with
     /// (`--interval` when polling, else 5).
@@ -193,21 +192,15 @@ final class AppContext: Sendable {
         return cachedJSON(key: "state", seq: snapshot.id.seq, extra: [("ETag", etag)]) { snapshot.encodedDocument }
     }
 
-    /// `/api/stats`: the figures of `/stats` as JSON, made once per window and published
-    /// change.
+    /// `/api/stats`: the figures of `/stats` as JSON: the windows as the page draws them
+    /// (made once per window), the totals and the ticker as they are now.
     func apiStats() -> PreparedResponse {
-        let window = stats.window()
-        let ticker = stats.ticker
-        let seq = store.snapshot?.published.seq ?? 0
-        if let cached = apiStatsCache.withLockedValue({ $0 }), cached.window == window.endIndex, cached.seq == seq {
-            return cached.response
-        }
-        let body = StatsJSON.encode(window: window, ticker: ticker, startedAt: stats.startedAt)
-        guard let response = PreparedResponse(status: 200, body: body.serializedBytes(), headers: jsonHeaders) else {
-            return errors.notFoundJSON
-        }
-        apiStatsCache.withLockedValue { $0 = (window.endIndex, seq, response) }
-        return response
+        let now = Date()
+        let body = StatsJSON.encode(
+            window: stats.window(now: now), totals: stats.totals(now: now), ticker: stats.ticker,
+            startedAt: stats.startedAt)
+        return PreparedResponse(status: 200, body: body.serializedBytes(), headers: jsonHeaders)
+            ?? errors.notFoundJSON
     }
 
     /// `/api/items`: the published items, normalised.

@@ -5,17 +5,16 @@ import Foundation
 ///
 /// `buckets` are the completed five-second windows of the last ten minutes since start,
 /// oldest first; `events` the notable events among them; `totals` everything since
-/// `started_at`, with `saving_ratio` (polling bytes ÷ received bytes) and `saved_fraction`
+/// `started_at` up to the request, with `saving_ratio` (polling bytes ÷ received bytes) and `saved_fraction`
 /// (1 − received ÷ polling), `null` until they mean something.
 enum StatsJSON {
-    static func encode(window: StatsWindow, ticker: TickerEntry?, startedAt: Date) -> JSONValue {
+    static func encode(window: StatsWindow, totals: StatsTotals, ticker: TickerEntry?, startedAt: Date) -> JSONValue {
         func time(_ date: Date) -> JSONValue { .string(RelativeTime.machine(date)) }
         func count<T: BinaryInteger>(_ value: T) -> JSONValue { .int(Int64(clamping: value)) }
         func ratio(_ value: Double?) -> JSONValue {
             guard let value, value.isFinite else { return .null }
             return .double((value * 10_000).rounded() / 10_000)
         }
-        let totals = window.totals
         return .object([
             "started_at": time(startedAt),
             "bucket_seconds": .double(FeedStatistics.bucketSeconds),

@@ -46,9 +46,9 @@ struct SVGChart {
         var height: Double { bottom - top }
     }
 
-    static let width = 960.0
+    static let width = 640.0
     static let height = 300.0
-    let plot = Rect(left: 84, top: 16, right: width - 20, bottom: height - 58)
+    let plot = Rect(left: 80, top: 40, right: width - 18, bottom: height - 50)
 
     /// Unique within the page: prefixes the ids of the title and description.
     let id: String
@@ -94,17 +94,19 @@ struct SVGChart {
         for gridLine in 0...Int((top / step).rounded()) {
             let value = Double(gridLine) * step
             let y = Self.n(y(value, top: top))
-            svg += "<line class=\"grid\" x1=\"\(Self.n(plot.left))\" y1=\"\(y)\" x2=\"\(Self.n(plot.right))\" y2=\"\(y)\""
+            svg +=
+                "<line class=\"grid\" x1=\"\(Self.n(plot.left))\" y1=\"\(y)\" x2=\"\(Self.n(plot.right))\" y2=\"\(y)\""
             svg += " stroke=\"#888\" stroke-opacity=\"0.3\"/>"
             svg += "<text class=\"tick-y\" x=\"\(Self.n(plot.left - 10))\" y=\"\(y)\" text-anchor=\"end\""
             svg += " dominant-baseline=\"middle\" data-value=\"\(Self.n(value))\">\(Self.escape(yFormat(value)))</text>"
         }
         for tick in xTicks {
             let x = Self.n(plot.left + plot.width * tick.position)
-            svg += "<line class=\"grid grid-x\" x1=\"\(x)\" y1=\"\(Self.n(plot.top))\" x2=\"\(x)\" y2=\"\(Self.n(plot.bottom))\""
+            svg +=
+                "<line class=\"grid grid-x\" x1=\"\(x)\" y1=\"\(Self.n(plot.top))\" x2=\"\(x)\" y2=\"\(Self.n(plot.bottom))\""
             svg += " stroke=\"#888\" stroke-opacity=\"0.15\"/>"
             let anchor = tick.position <= 0 ? "start" : (tick.position >= 1 ? "end" : "middle")
-            svg += "<text class=\"tick-x\" x=\"\(x)\" y=\"\(Self.n(plot.bottom + 24))\" text-anchor=\"\(anchor)\">"
+            svg += "<text class=\"tick-x\" x=\"\(x)\" y=\"\(Self.n(plot.bottom + 22))\" text-anchor=\"\(anchor)\">"
             svg += "\(Self.escape(tick.label))</text>"
         }
         svg += "</g>"
@@ -112,9 +114,9 @@ struct SVGChart {
         svg += " x2=\"\(Self.n(plot.right))\" y2=\"\(Self.n(plot.bottom))\" stroke=\"#888\"/>"
         svg += "<text class=\"axis-label\" x=\"\(Self.n(plot.left + plot.width / 2))\" y=\"\(Self.n(Self.height - 6))\""
         svg += " text-anchor=\"middle\">\(Self.escape(xLabel))</text>"
-        let middle = Self.n(plot.top + plot.height / 2)
-        svg += "<text class=\"axis-label\" x=\"18\" y=\"\(middle)\" text-anchor=\"middle\""
-        svg += " transform=\"rotate(-90 18 \(middle))\">\(Self.escape(yLabel))</text>"
+        // The y axis says what it counts above it, level with the text: readable on a TV.
+        svg += "<text class=\"axis-label\" x=\"6\" y=\"\(Self.n(plot.top - 18))\""
+        svg += " text-anchor=\"start\">\(Self.escape(yLabel))</text>"
         // The series, each a polyline per unbroken run of values.
         for line in series {
             let count = line.values.count
@@ -134,7 +136,8 @@ struct SVGChart {
                 let list = points.map { "\(Self.n($0.0)),\(Self.n($0.1))" }.joined(separator: " ")
                 if line.filled, let first = points.first, let last = points.last {
                     let base = Self.n(plot.bottom)
-                    svg += "<polygon class=\"area\" points=\"\(Self.n(first.0)),\(base) \(list) \(Self.n(last.0)),\(base)\""
+                    svg +=
+                        "<polygon class=\"area\" points=\"\(Self.n(first.0)),\(base) \(list) \(Self.n(last.0)),\(base)\""
                     svg += " fill=\"currentColor\" fill-opacity=\"0.12\"/>"
                 }
                 svg += "<polyline class=\"line\" points=\"\(list)\" fill=\"none\" stroke=\"currentColor\""
@@ -151,11 +154,13 @@ struct SVGChart {
             svg += "<g class=\"markers\">"
             for marker in markers {
                 let x = Self.n(plot.left + plot.width * min(max(marker.position, 0), 1))
-                svg += "<g class=\"marker marker-\(Self.escape(marker.kind))\"><title>\(Self.escape(marker.title))</title>"
+                svg +=
+                    "<g class=\"marker marker-\(Self.escape(marker.kind))\"><title>\(Self.escape(marker.title))</title>"
                 svg += "<line class=\"marker-hit\" x1=\"\(x)\" y1=\"\(Self.n(plot.top))\" x2=\"\(x)\""
                 svg += " y2=\"\(Self.n(plot.bottom))\" stroke=\"transparent\" stroke-width=\"14\"/>"
                 svg += "<line class=\"marker-line\" x1=\"\(x)\" y1=\"\(Self.n(plot.top + 6))\" x2=\"\(x)\""
-                svg += " y2=\"\(Self.n(plot.bottom))\" stroke=\"currentColor\" stroke-width=\"2\" stroke-dasharray=\"5 4\"/>"
+                svg +=
+                    " y2=\"\(Self.n(plot.bottom))\" stroke=\"currentColor\" stroke-width=\"2\" stroke-dasharray=\"5 4\"/>"
                 svg += "<circle class=\"marker-dot\" cx=\"\(x)\" cy=\"\(Self.n(plot.top + 6))\" r=\"6\""
                 svg += " fill=\"currentColor\"/></g>"
             }

@@ -89,24 +89,25 @@ struct StatsView {
             ratio = "nothing received yet"
         }
         return [
-            Tile(label: "Updates", value: "\(sum.changes)", note: "last 10 min · peak \(peak) per 5 s"),
+            Tile(label: "Updates · 10 min", value: "\(sum.changes)", note: "at most \(peak) in 5 s"),
             Tile(
-                label: "Stories", value: "\(sum.added) new",
-                note: "\(sum.updated) updated · \(sum.removed) removed · last 10 min"),
-            Tile(label: "Received", value: bytes(totals.bytesReceived), note: "from upstream since start"),
+                label: "New stories · 10 min", value: "\(sum.added)",
+                note: "\(sum.updated) updated · \(sum.removed) removed"),
+            Tile(label: "Received", value: bytes(totals.bytesReceived), note: "from upstream, since start"),
             Tile(
                 label: "Polling would cost", value: bytes(totals.pollingBytes),
-                note: "\(totals.polls) full downloads, one every \(seconds(window.pollInterval))"),
+                note: plural(Int(clamping: totals.polls), "full download")),
             Tile(label: "Saved", value: saved, note: ratio),
         ]
     }
 
     // MARK: - Charts
 
-    /// Ticks every two minutes, "−10 min" on the left to "now" on the right.
+    /// Ticks every two minutes, "−10" on the left to "now" on the right (the axis says
+    /// "minutes ago").
     static let timeTicks: [SVGChart.Tick] = (0...5).map { step in
         let minutesAgo = 10 - 2 * step
-        return SVGChart.Tick(position: Double(step) / 5, label: minutesAgo == 0 ? "now" : "−\(minutesAgo) min")
+        return SVGChart.Tick(position: Double(step) / 5, label: minutesAgo == 0 ? "now" : "−\(minutesAgo)")
     }
 
     static func rateChart(_ window: StatsWindow) -> Chart {
@@ -120,11 +121,11 @@ struct StatsView {
         let sum = window.sum
         let chart = SVGChart(
             id: "stats-rate-chart", title: "Updates per 5 seconds, last 10 minutes",
-            summary: "\(sum.changes) updates in the last 10 minutes, at most "
+            summary: "\(plural(sum.changes, "update")) in the last 10 minutes, at most "
                 + "\(values.compactMap { $0 }.max().map { Int($0) } ?? 0) in 5 seconds; "
-                + "\(window.notable.count) notable events.",
+                + "\(plural(window.notable.count, "notable event")).",
             series: [SVGChart.Series(name: "updates", values: values, filled: true)],
-            markers: markers, xTicks: timeTicks, xLabel: "minutes ago", yLabel: "updates / 5 s",
+            markers: markers, xTicks: timeTicks, xLabel: "minutes ago", yLabel: "updates per 5 s",
             yFormat: { String(Int($0.rounded())) }, minimumTop: 4)
         var legend = [LegendEntry(name: "updates", label: "accepted changes")]
         legend += NotableEvent.Kind.allCases.map { LegendEntry(name: "marker-" + $0.rawValue, label: label($0)) }
@@ -181,12 +182,17 @@ struct StatsView {
         }
     }
 
+    /// "1 update", "2 updates".
+    static func plural(_ count: Int, _ noun: String) -> String {
+        count == 1 ? "1 \(noun)" : "\(count) \(noun)s"
+    }
+
     /// "14:03:05 UTC".
     static func clock(_ date: Date) -> String {
         date.formatted(Date.ISO8601FormatStyle().time(includingFractionalSeconds: false)).prefix(8) + " UTC"
     }
 
-    /// "0 B", "950 B", "12.3 kB", "4.56 MB" (powers of 1000).
+    /// "0 B", "950 B", "10 kB", "12.3 kB", "4.56 MB" (powers of 1000; no trailing zeros).
     static func bytes(_ count: UInt64) -> String {
         if count < 1000 { return "\(count) B" }
         var value = Double(count)
@@ -194,7 +200,12 @@ struct StatsView {
             value /= 1000
             if value < 999.5 || unit == "TB" {
                 let digits = value < 9.995 ? 2 : (value < 99.95 ? 1 : 0)
-                return String(format: "%.\(digits)f", value) + " " + unit
+                var text = String(format: "%.\(digits)f", value)
+                if text.contains(".") {
+                    while text.hasSuffix("0") { text.removeLast() }
+                    if text.hasSuffix(".") { text.removeLast() }
+                }
+                return text + " " + unit
             }
         }
         return "\(count) B"
@@ -204,7 +215,8 @@ struct StatsView {
     static func percent(_ fraction: Double) -> String {
         let value = (fraction * 100).rounded(.down)
         guard value.isFinite else { return "–" }
-        return "\(Int(max(-999, min(100, value))))%"
+        let percent = Int(max(-999, min(100, value)))
+        return percent < 0 ? "−\(-percent)%" : "\(percent)%"
     }
 
     /// "16×", "2.5×".

@@ -203,7 +203,8 @@ final class PageEventStream: Sendable {
             html["stats-ticker"] = .string(renderer.tickerFragment(state.ticker, now: now))
         }
         guard !html.isEmpty else { return [] }
-        return SSEEncoder.event(type: "stats", data: JSONValue.object(["html": .object(html)]).serializedString(), id: id)
+        return SSEEncoder.event(
+            type: "stats", data: JSONValue.object(["html": .object(html)]).serializedString(), id: id)
     }
 
     private func statusEvent(channel: Channel, state: State, now: Date, id: String) -> [UInt8] {
