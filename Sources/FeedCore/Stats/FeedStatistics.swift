@@ -52,9 +52,6 @@ public struct FeedStatistics: Sendable {
         polling = PollingCounterfactual(interval: pollInterval)
     }
 
-    /// Seconds between the counterfactual poller's polls.
-    public var pollInterval: TimeInterval { polling.interval }
-
     /// Takes the state already there when counting starts (restored from the state file):
     /// its sections are the baseline, its size what a poll would download, its newest
     /// story the ticker. `headline`'s time is when that view was published.
