@@ -38,6 +38,10 @@
 
   // Absolute times are rendered in UTC by the server; show them in the viewer's zone.
   function localizeTimes(root) {
+    root.querySelectorAll("time[data-clock]").forEach(function (el) {
+      var date = new Date(el.getAttribute("datetime"));
+      if (!isNaN(date)) el.textContent = date.toLocaleTimeString();
+    });
     root.querySelectorAll("time[data-local]").forEach(function (el) {
       var date = new Date(el.getAttribute("datetime"));
       if (isNaN(date)) return;
@@ -68,6 +72,8 @@
     if (spec.indexOf("item:") === 0) {
       params.set("view", "item");
       params.set("key", spec.slice(5));
+    } else if (spec === "stats") {
+      params.set("view", "stats");
     } else {
       params.set("view", isKiosk ? "kiosk" : "list");
       if (section) params.set("section", section);
@@ -172,6 +178,18 @@
     }
   }
 
+  // /stats: whole parts (charts drawn on the server as SVG, the ticker) swapped by id.
+  function applyFragments(data) {
+    Object.keys(data.html).forEach(function (id) {
+      var el = document.getElementById(id);
+      var fresh = fragment(data.html[id]);
+      if (!el || !fresh || fresh.id !== id) return;
+      el.replaceWith(fresh);
+      refreshTimes(fresh);
+      localizeTimes(fresh);
+    });
+  }
+
   // The badge while we are cut off: reconnecting, then stale since the moment we lost it.
   function showDisconnected() {
     var status = document.getElementById("status");
@@ -218,6 +236,7 @@
     handle("item", function (data) { applyItem(JSON.parse(data)); });
     handle("gone", applyGone);
     handle("status", applyStatus);
+    handle("stats", function (data) { applyFragments(JSON.parse(data)); });
     handle("reload", function () { window.location.reload(); });
   }
 

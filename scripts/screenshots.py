@@ -1,11 +1,16 @@
 #!/usr/bin/env python3
 """Takes the README's screenshots: the list, a story and the kiosk at laptop, phone and TV
-sizes, from a running feedweb (default http://127.0.0.1:8080), with headless Chromium
-driven through chromedriver (Debian's chromium and chromium-driver). Python stdlib only.
+sizes, and the stats page at laptop and TV sizes (light, and dark on the TV), from a running
+feedweb (default http://127.0.0.1:8080), with headless Chromium driven through chromedriver
+(Debian's chromium and chromium-driver). Python stdlib only.
+
+The stats charts need data: when feedweb has counted for less than a minute and a half,
+this waits until it has.
 
     scripts/screenshots.py [BASE_URL] [OUT_DIR]
 """
 import base64
+import calendar
 import json
 import socket
 import subprocess
@@ -34,8 +39,39 @@ def call(port, method, path, body=None):
 items = json.load(urllib.request.urlopen(base + "/api/items", timeout=10))
 story = next((i for i in items if i["multimedia"] and i["related"]), None) \
     or next((i for i in items if i["multimedia"]), items[0])
-pages = {"list": "/", "item": "/items/" + story["key"], "kiosk": "/kiosk"}
+pages = {"list": "/", "item": "/items/" + story["key"], "kiosk": "/kiosk", "stats": "/stats"}
 sizes = {"1280": (1280, 800), "390": (390, 844), "1920": (1920, 1080)}
+# Which sizes each page is shown at (all when not listed), and in which colour schemes.
+page_sizes = {"stats": ["1280", "1920"]}
+dark_shots = {("stats", "1920")}
+
+
+def wait_for_stats(seconds=90):
+    """Waits until feedweb has counted for `seconds` (at most that long)."""
+    stats = json.load(urllib.request.urlopen(base + "/api/stats", timeout=10))
+    started = calendar.timegm(time.strptime(stats["started_at"], "%Y-%m-%dT%H:%M:%SZ"))
+    remaining = started + seconds - time.time()
+    if remaining > 0:
+        print(f"waiting {remaining:.0f} s for the stats charts to fill")
+        time.sleep(remaining)
+
+
+def shoot(port, session, path, name):
+    call(port, "POST", f"/session/{session}/url", {"url": base + path})
+    time.sleep(2.0)  # the page stream connects and the entrance animations finish
+    png = call(port, "GET", f"/session/{session}/screenshot")["value"]
+    with open(f"{out}/{name}.png", "wb") as f:
+        f.write(base64.b64decode(png))
+    print(f"{out}/{name}.png")
+
+
+def color_scheme(port, session, scheme):
+    call(port, "POST", f"/session/{session}/goog/cdp/execute", {
+        "cmd": "Emulation.setEmulatedMedia",
+        "params": {"features": [{"name": "prefers-color-scheme", "value": scheme}]}})
+
+
+wait_for_stats()
 
 port = free_port()
 driver = subprocess.Popen(["chromedriver", f"--port={port}", "--allowed-ips=127.0.0.1"],
@@ -60,12 +96,13 @@ try:
         call(port, "POST", f"/session/{session}/window/rect",
              {"width": width * 2 - inner[0], "height": height * 2 - inner[1]})
         for name, path in pages.items():
-            call(port, "POST", f"/session/{session}/url", {"url": base + path})
-            time.sleep(2.0)  # the page stream connects and the entrance animations finish
-            png = call(port, "GET", f"/session/{session}/screenshot")["value"]
-            with open(f"{out}/{name}-{size}.png", "wb") as f:
-                f.write(base64.b64decode(png))
-            print(f"{out}/{name}-{size}.png")
+            if size not in page_sizes.get(name, sizes):
+                continue
+            shoot(port, session, path, f"{name}-{size}")
+            if (name, size) in dark_shots:
+                color_scheme(port, session, "dark")
+                shoot(port, session, path, f"{name}-{size}-dark")
+                color_scheme(port, session, "light")
     call(port, "DELETE", f"/session/{session}")
 finally:
     driver.terminate()

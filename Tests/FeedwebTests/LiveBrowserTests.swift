@@ -7,9 +7,9 @@ import Testing
 /// the real binary, whose upstream is a scripted SSE server the test drives.
 @Suite(.serialized, .timeLimit(.minutes(3)), .enabled(if: WebDriver.isAvailable, "needs chromium and chromium-driver"))
 struct LiveBrowserTests {
-    static func story(_ index: Int, title: String? = nil) -> JSONValue {
+    static func story(_ index: Int, title: String? = nil, section: String? = nil) -> JSONValue {
         .object([
-            "section": .string(index % 2 == 0 ? "World" : "Science"), "subsection": .string(""),
+            "section": .string(section ?? (index % 2 == 0 ? "World" : "Science")), "subsection": .string(""),
             "title": .string(title ?? "Story number \(index)"), "abstract": .string("Abstract \(index)."),
             "uri": .string("nyt://article/browser-\(index)"), "url": .string("https://example.org/\(index)"),
             "byline": .string("By Test Writer"), "published_date": .string("2026-11-22T09:00:00-05:00"),
@@ -142,6 +142,79 @@ struct LiveBrowserTests {
             try browser.waitFor(
                 "return window.__feedwebMarker === 'kept' && document.getElementById('gone').hidden === false",
                 seconds: 3), "the page says the story has left the feed")
+        let severe = try browser.consoleMessages().filter { $0.level == "SEVERE" }
+        #expect(severe.isEmpty, "console errors: \(severe)")
+        await server.shutdown()
+    }
+
+    @Test func statsPageFollowsTheFeedWithoutReload() async throws {
+        let (server, feedweb) = try await Self.start()
+        defer { feedweb.stop() }
+        let browser = try WebDriver()
+        try browser.open("http://127.0.0.1:\(feedweb.port)/stats")
+        try browser.execute("window.__feedwebMarker = 'kept'; return true")
+        #expect(try browser.waitFor("return document.body.dataset.streamState === 'open'", seconds: 5))
+        let bytesBefore = try browser.execute("return document.getElementById('stats-bytes').outerHTML")
+
+        // A new story in a section the feed never had: the ticker shows it at once.
+        try await server.push(
+            Self.patch(
+                [
+                    .object([
+                        "op": .string("add"), "path": .string("/results/0"), "value": Self.story(6, section: "Arts"),
+                    ]),
+                    .object(["op": .string("replace"), "path": .string("/num_results"), "value": .int(6)]),
+                ], id: "2"))
+        #expect(
+            try browser.waitFor(
+                """
+                return window.__feedwebMarker === 'kept'
+                  && document.querySelector('#stats-ticker .ticker-title').textContent === 'Story number 6';
+                """, seconds: 3), "the ticker shows the new story")
+
+        // An edit: the ticker says so.
+        try await server.push(
+            Self.patch(
+                [
+                    .object([
+                        "op": .string("replace"), "path": .string("/results/2/title"),
+                        "value": .string("An edited headline"),
+                    ]),
+                    .object(["op": .string("replace"), "path": .string("/num_results"), "value": .int(7)]),
+                ], id: "3"))
+        #expect(
+            try browser.waitFor(
+                """
+                return window.__feedwebMarker === 'kept'
+                  && document.querySelector('#stats-ticker .ticker-title').textContent === 'An edited headline'
+                  && document.querySelector('#stats-ticker .ticker-label').textContent === 'Latest update';
+                """, seconds: 3), "the ticker shows the edited story")
+
+        // The charts are redrawn when the five-second window closes (the page stream's
+        // one-second timer notices): the first document and both patches counted, the new
+        // section marked, more bytes received.
+        let charted = try browser.waitFor(
+            """
+            var updates = document.querySelector('#stats-summary .tile-value');
+            var marker = document.querySelector('#stats-rate .marker-new-section title');
+            return window.__feedwebMarker === 'kept' && updates && updates.textContent === '3'
+              && marker && marker.textContent.indexOf('New section') === 0 && marker.textContent.indexOf('Arts') > 0;
+            """, seconds: 15)
+        if !charted {
+            let summary = try browser.execute("return document.getElementById('stats-summary').textContent")
+            let api = try HTTPTestClient.get(port: feedweb.port, "/api/stats").text
+            Issue.record("summary: \(summary)\napi: \(api.prefix(800))")
+        }
+        #expect(charted, "the charts follow without a reload")
+        #expect(try browser.execute("return document.getElementById('stats-bytes').outerHTML") != bytesBefore)
+        #expect(
+            try browser.execute("return document.querySelectorAll('#stats-rate .series-updates polyline').length")
+                == .int(1))
+
+        let stats = try JSONValue(parsing: HTTPTestClient.get(port: feedweb.port, "/api/stats").body)
+        #expect(stats["totals"]?["changes"]?.int64Value == 3)
+        #expect(stats["totals"]?["new_sections"]?.int64Value == 1)
+        #expect((stats["totals"]?["bytes_received"]?.int64Value ?? 0) > 0)
         let severe = try browser.consoleMessages().filter { $0.level == "SEVERE" }
         #expect(severe.isEmpty, "console errors: \(severe)")
         await server.shutdown()

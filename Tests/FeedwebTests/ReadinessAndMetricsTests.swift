@@ -92,6 +92,10 @@ struct ReadinessAndMetricsTests {
         #expect(after.value("feedweb_stream_events_total", ["stream": "events"]) == outBefore + 3)
         #expect(after.value("feedweb_fanout_seconds_count", ["stream": "events"]) == fanoutsBefore + 3)
         #expect(after.value("feedweb_items") == 8)
+        let added = try #require(after.value("feedweb_item_changes_total", ["kind": "added"]))
+        #expect(added - (connected.value("feedweb_item_changes_total", ["kind": "added"]) ?? 0) == 3)
+        #expect(
+            try #require(after.value("feedweb_changes_total")) - (connected.value("feedweb_changes_total") ?? 0) == 3)
         #expect(try #require(after.value("feedweb_stream_bytes_total", ["stream": "events"])) > 0)
         #expect(try #require(after.value("feedweb_process_resident_memory_bytes")) > 1_000_000)
         await upstream.shutdown()

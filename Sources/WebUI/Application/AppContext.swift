@@ -16,6 +16,9 @@ final class AppContext: Sendable {
     }
 
     let store: FeedStore
+    /// The counts behind `/stats` and `/api/stats`; its ``StatsRecorder/totals(now:)`` are
+    /// what `/metrics` reports.
+    let stats: StatsRecorder
     let events: DocumentEventStream
     let itemEvents: ItemEventStream
     let pageEvents: PageEventStream
@@ -38,12 +41,17 @@ final class AppContext: Sendable {
     private let upstreamStatus: @Sendable () -> UpstreamStatus
     private let apiCache = NIOLockedValueBox<[String: (seq: UInt64, response: PreparedResponse)]>([:])
 
+    /// `statsPollInterval`: seconds between the polls `/stats` compares the stream with
+    /// (`--interval` when polling, else 5).
     init(
         store: FeedStore, demo: DocumentEventStream?, staticFiles: StaticFiles, frameAncestors: String,
-        sourceLabel: String, maxQueuedBytesPerClient: Int, restoredAt: Date?,
+        sourceLabel: String, maxQueuedBytesPerClient: Int, restoredAt: Date?, statsPollInterval: TimeInterval = 5,
         upstreamStatus: @escaping @Sendable () -> UpstreamStatus
     ) {
         self.store = store
+        // First among the store's observers, so every other one sees the change counted.
+        let stats = StatsRecorder(store: store, pollInterval: statsPollInterval)
+        self.stats = stats
         let metrics = FeedwebMetrics()
         self.metrics = metrics
         self.pages = PageCache(onRender: metrics.renderObserver)
@@ -61,7 +69,8 @@ final class AppContext: Sendable {
             initial: PageEventStream.State(
                 view: store.snapshot?.published,
                 badge: StatusBadge(
-                    status: upstreamStatus(), hasDocument: store.snapshot != nil, restoredAt: restoredAt, now: Date())),
+                    status: upstreamStatus(), hasDocument: store.snapshot != nil, restoredAt: restoredAt, now: Date()),
+                stats: stats.window(), ticker: stats.ticker),
             onPublish: metrics.fanoutObserver(stream: "page"))
         let security = ResponseHeaders.security(frameAncestors: frameAncestors)
         self.htmlHeaders = ResponseHeaders.html(security: security)
@@ -140,7 +149,16 @@ final class AppContext: Sendable {
     /// Pushes the current view and badge to the page streams (on every published change,
     /// and on a timer for status changes that time alone brings, like reconnecting → stale).
     func refreshPageStreams() {
-        pageEvents.publish(PageEventStream.State(view: store.snapshot?.published, badge: currentBadge()))
+        pageEvents.publish(
+            PageEventStream.State(
+                view: store.snapshot?.published, badge: currentBadge(), stats: stats.window(), ticker: stats.ticker))
+    }
+
+    /// Counts what a new upstream status says happened (bytes, reconnects, rejected
+    /// patches) and pushes it to the pages.
+    func upstreamStatusChanged(_ status: UpstreamStatus) {
+        stats.statusChanged(status)
+        refreshPageStreams()
     }
 
     /// Every SSE broadcaster, for heartbeats and stalled-client sweeps.
@@ -170,7 +188,7 @@ final class AppContext: Sendable {
         let sample = FeedwebMetrics.Sample(
             status: status, documentLoaded: snapshot != nil, sequence: snapshot?.id.seq ?? 0,
             items: snapshot?.published.items.count ?? 0, streams: streams,
-            refusedStreams: refusedStreams.withLockedValue { $0 }, process: .current())
+            refusedStreams: refusedStreams.withLockedValue { $0 }, stats: stats.totals(), process: .current())
         let headers = [("Content-Type", FeedwebMetrics.contentType), ("Cache-Control", "no-store")] + securityHeaders
         return PreparedResponse(status: 200, body: metrics.exposition(of: sample), headers: headers)
             ?? errors.notFoundJSON
@@ -208,6 +226,17 @@ final class AppContext: Sendable {
             return cachedJSON(key: "state-304", seq: snapshot.id.seq, status: 304, extra: [("ETag", etag)]) { [] }
         }
         return cachedJSON(key: "state", seq: snapshot.id.seq, extra: [("ETag", etag)]) { snapshot.encodedDocument }
+    }
+
+    /// `/api/stats`: the figures of `/stats` as JSON: the windows as the page draws them
+    /// (made once per window), the totals and the ticker as they are now.
+    func apiStats() -> PreparedResponse {
+        let now = Date()
+        let body = StatsJSON.encode(
+            window: stats.window(now: now), totals: stats.totals(now: now), ticker: stats.ticker,
+            startedAt: stats.startedAt)
+        return PreparedResponse(status: 200, body: body.serializedBytes(), headers: jsonHeaders)
+            ?? errors.notFoundJSON
     }
 
     /// `/api/items`: the published items, normalised.

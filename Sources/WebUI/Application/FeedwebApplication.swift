@@ -46,10 +46,18 @@ public final class FeedwebApplication: Sendable {
         let staticFiles = StaticFiles(
             directory: configuration.publicDirectory, securityHeaders: security, logger: logger)
         let upstreamBox = self.upstreamBox
+        // What /stats compares the stream with: polling at the configured interval, or
+        // every 5 s for a streaming source.
+        let pollInterval: TimeInterval
+        if case .poll(_, let interval) = configuration.source {
+            pollInterval = interval.timeInterval
+        } else {
+            pollInterval = 5
+        }
         context = AppContext(
             store: store, demo: demo?.stream, staticFiles: staticFiles, frameAncestors: configuration.frameAncestors,
             sourceLabel: label, maxQueuedBytesPerClient: configuration.maxQueuedBytesPerClient,
-            restoredAt: restoredAt,
+            restoredAt: restoredAt, statsPollInterval: pollInterval,
             upstreamStatus: {
                 // Shown under the configured source's name, never the raw URL (it may
                 // carry an API key) nor the demo's loopback address.
@@ -122,7 +130,7 @@ public final class FeedwebApplication: Sendable {
             source = try PollingConnection(configuration: polling, store: store, logger: logger)
         }
         let context = self.context
-        source.observeStatus { _ in context.refreshPageStreams() }
+        source.observeStatus { context.upstreamStatusChanged($0) }
         upstreamBox.source = source
         return port
     }

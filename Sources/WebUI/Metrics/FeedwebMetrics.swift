@@ -21,7 +21,9 @@ import struct Prometheus.PrometheusMetricsFactory
 /// `upstream_reconnects_total`, `upstream_rejected_patches_total`, `upstream_errors_total`,
 /// `document_loaded`, `document_sequence`, `items`, `stream_clients{stream}`,
 /// `stream_events_total{stream}`, `stream_bytes_total{stream}`,
-/// `stream_dropped_clients_total{stream}`, `stream_refused_total`,
+/// `stream_dropped_clients_total{stream}`, `stream_refused_total`, `changes_total`,
+/// `item_changes_total{kind}` (`added`, `updated`, `removed`), `polling_equivalent_bytes_total`,
+/// `new_sections_total`, `guard_regressions_total`,
 /// `page_render_seconds`, `fanout_seconds{stream}`, `process_resident_memory_bytes`,
 /// `process_open_fds`.
 final class FeedwebMetrics: Sendable {
@@ -41,6 +43,8 @@ final class FeedwebMetrics: Sendable {
         var streams: [StreamSample]
         /// New streams answered 503 because `--max-clients` was reached.
         var refusedStreams: UInt64
+        /// The `/stats` counts since start.
+        var stats: StatsTotals
         var process: ProcessFigures
     }
 
@@ -99,6 +103,13 @@ private struct PulledMetrics {
     let documentSequence: Gauge
     let items: Gauge
     var refusedStreams: MirroredCounter
+    var changes: MirroredCounter
+    var itemsAdded: MirroredCounter
+    var itemsUpdated: MirroredCounter
+    var itemsRemoved: MirroredCounter
+    var pollingBytes: MirroredCounter
+    var newSections: MirroredCounter
+    var guardRegressions: MirroredCounter
     let residentBytes: Gauge
     let openDescriptors: Gauge
     var streams: [String: StreamMetrics] = [:]
@@ -130,6 +141,16 @@ private struct PulledMetrics {
         documentSequence = Gauge(label: "feedweb_document_sequence", factory: factory)
         items = Gauge(label: "feedweb_items", factory: factory)
         refusedStreams = MirroredCounter(label: "feedweb_stream_refused_total", factory: factory)
+        changes = MirroredCounter(label: "feedweb_changes_total", factory: factory)
+        func itemChanges(_ kind: String) -> MirroredCounter {
+            MirroredCounter(label: "feedweb_item_changes_total", dimensions: [("kind", kind)], factory: factory)
+        }
+        itemsAdded = itemChanges("added")
+        itemsUpdated = itemChanges("updated")
+        itemsRemoved = itemChanges("removed")
+        pollingBytes = MirroredCounter(label: "feedweb_polling_equivalent_bytes_total", factory: factory)
+        newSections = MirroredCounter(label: "feedweb_new_sections_total", factory: factory)
+        guardRegressions = MirroredCounter(label: "feedweb_guard_regressions_total", factory: factory)
         residentBytes = Gauge(label: "feedweb_process_resident_memory_bytes", factory: factory)
         openDescriptors = Gauge(label: "feedweb_process_open_fds", factory: factory)
     }
@@ -146,6 +167,13 @@ private struct PulledMetrics {
         documentSequence.record(Int64(clamping: sample.sequence))
         items.record(sample.items)
         refusedStreams.follow(sample.refusedStreams)
+        changes.follow(sample.stats.changes)
+        itemsAdded.follow(sample.stats.itemsAdded)
+        itemsUpdated.follow(sample.stats.itemsUpdated)
+        itemsRemoved.follow(sample.stats.itemsRemoved)
+        pollingBytes.follow(sample.stats.pollingBytes)
+        newSections.follow(sample.stats.newSections)
+        guardRegressions.follow(sample.stats.guardRegressions)
         residentBytes.record(Int64(clamping: sample.process.residentBytes))
         openDescriptors.record(sample.process.openDescriptors)
         for stream in sample.streams {

@@ -2,7 +2,8 @@ import NIOConcurrencyHelpers
 
 /// Rendered pages kept in memory until what they show changes.
 ///
-/// An entry is valid for one ``Stamp`` (published sequence, status badge, asset version);
+/// An entry is valid for one ``Stamp`` (published sequence, status badge, asset version,
+/// and for `/stats` the five-second window);
 /// a request whose stamp matches gets the stored response, so a page is rendered once per
 /// change, not per request. At most `capacity` entries are kept (query strings are user
 /// input: a flood of unknown `?section=` values must not grow memory).
@@ -11,6 +12,8 @@ final class PageCache: Sendable {
         let publishedSeq: UInt64
         let badge: StatusBadge
         let assetVersion: String
+        /// The `/stats` window shown (0 for every other page).
+        var statsWindow: Int64 = 0
     }
 
     private struct Entry {

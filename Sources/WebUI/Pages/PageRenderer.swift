@@ -14,6 +14,7 @@ struct PageRenderer: Sendable {
         let bodyClass: String
         let stream: String
         let navLatest: Bool
+        let navStats: Bool
         let badge: BadgeView
         let updatedMachine: String?
         let updatedText: String?
@@ -136,7 +137,39 @@ struct PageRenderer: Sendable {
             badge: StatusBadge(kind: .live, since: nil), updated: nil, main: main, source: "", showBadge: false)
     }
 
+    /// `/stats`: the charts of `window`, the ticker and the notable events.
+    func stats(
+        window: StatsWindow, ticker: TickerEntry?, badge: StatusBadge, updated: Date?, source: String, now: Date
+    ) -> [UInt8] {
+        let main = Templates.library.render(StatsView(window: window, ticker: ticker, now: now), withTemplate: "stats")
+        return page(
+            title: "Stats · feedweb", bodyClass: "page-stats", stream: "stats", navLatest: false, navStats: true,
+            badge: badge, updated: updated, main: main ?? "", source: source)
+    }
+
     // MARK: - Fragments for the page stream (the same templates as the pages)
+
+    /// The parts of `/stats` that change with the window, by element id: the summary, the
+    /// two charts and the notable events.
+    func statsFragments(window: StatsWindow, now: Date) -> [(id: String, html: String)] {
+        let view = StatsView(window: window, ticker: nil, now: now)
+        return [
+            ("stats-summary", Templates.library.render(view, withTemplate: "statsSummary") ?? ""),
+            ("stats-rate", Templates.library.render(view.rate, withTemplate: "statsChart") ?? ""),
+            ("stats-bytes", Templates.library.render(view.bytes, withTemplate: "statsChart") ?? ""),
+            ("stats-events", Templates.library.render(view, withTemplate: "statsEvents") ?? ""),
+        ]
+    }
+
+    struct TickerContext {
+        let ticker: StatsView.Ticker?
+    }
+
+    /// The ticker of `/stats`.
+    func tickerFragment(_ ticker: TickerEntry?, now: Date) -> String {
+        Templates.library.render(
+            TickerContext(ticker: ticker.map { StatsView.ticker($0, now: now) }), withTemplate: "statsTicker") ?? ""
+    }
 
     /// One list entry.
     func storyFragment(_ item: FeedItem, now: Date) -> String {
@@ -185,11 +218,11 @@ struct PageRenderer: Sendable {
     }
 
     private func page(
-        title: String, bodyClass: String, stream: String, navLatest: Bool, badge: StatusBadge, updated: Date?,
-        main: String, source: String, showBadge: Bool = true
+        title: String, bodyClass: String, stream: String, navLatest: Bool, navStats: Bool = false, badge: StatusBadge,
+        updated: Date?, main: String, source: String, showBadge: Bool = true
     ) -> [UInt8] {
         let frame = Frame(
-            title: title, bodyClass: bodyClass, stream: stream, navLatest: navLatest,
+            title: title, bodyClass: bodyClass, stream: stream, navLatest: navLatest, navStats: navStats,
             badge: BadgeView(kind: showBadge ? badge.kind.rawValue : "hidden", label: badge.label),
             updatedMachine: updated.map(RelativeTime.machine),
             updatedText: updated.map { RelativeTime.describe($0, now: Date()) },

@@ -23,6 +23,10 @@ final class Router: HTTPResponder {
         case "/":
             let section = request.query("section").flatMap { $0.isEmpty ? nil : $0 }
             return .prepared(listPage(section: section))
+        case "/stats":
+            return .prepared(statsPage())
+        case "/api/stats":
+            return .prepared(context.apiStats())
         case "/kiosk":
             let section = request.query("section").flatMap { $0.isEmpty ? nil : $0 }
             return .prepared(kioskPage(section: section))
@@ -95,6 +99,19 @@ final class Router: HTTPResponder {
         } ?? context.errors.notFound
     }
 
+    private func statsPage() -> PreparedResponse {
+        let snapshot = context.store.snapshot
+        let window = context.stats.window()
+        var stamp = context.stamp(publishedSeq: snapshot?.published.seq ?? 0)
+        stamp.statsWindow = window.endIndex
+        return context.pages.response(for: "stats", stamp: stamp) {
+            let body = context.renderer.stats(
+                window: window, ticker: context.stats.ticker, badge: stamp.badge,
+                updated: snapshot?.published.publishedAt, source: context.sourceLabel, now: Date())
+            return PreparedResponse(status: 200, body: body, headers: context.htmlHeaders)
+        } ?? context.errors.notFound
+    }
+
     private func detailPage(key: String) -> PreparedResponse {
         guard let snapshot = context.store.snapshot, let item = snapshot.published.item(forKey: key) else {
             return context.errors.notFound
@@ -127,7 +144,7 @@ final class Router: HTTPResponder {
         return .stream(stream, headers: context.eventStreamHeaders) { target.unsubscribe(stream, section: section) }
     }
 
-    /// `/events/page?view=list|kiosk|item&section=…&key=…`: what one open page needs.
+    /// `/events/page?view=list|kiosk|item|stats&section=…&key=…`: what one open page needs.
     private func pageStream(_ request: HTTPRequest) -> HTTPResponse {
         if request.method == "HEAD" { return .prepared(context.eventStreamHead) }
         let section = request.query("section").flatMap { $0.isEmpty ? nil : $0 }
@@ -135,6 +152,7 @@ final class Router: HTTPResponder {
         switch request.query("view") ?? "list" {
         case "list": channel = .list(section: section)
         case "kiosk": channel = .kiosk(section: section)
+        case "stats": channel = .stats
         case "item":
             guard let key = request.query("key"), !key.isEmpty else { return .prepared(context.errors.badRequest) }
             channel = .item(key: key)

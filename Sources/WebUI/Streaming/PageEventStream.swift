@@ -9,6 +9,8 @@ import NIOConcurrencyHelpers
 /// - `items` (list and kiosk): `{"order": [dom ids], "html": {dom id: fragment}, "count": text}`;
 ///   `html` holds only the entries that are new or changed (all of them on connect).
 /// - `item` (detail): `{"html": fragment}`; `gone` when the item left the feed.
+/// - `stats` (`/stats`): `{"html": {dom id: fragment}}`: the summary, charts and notable
+///   events once per five-second window; the ticker when a new story is published.
 /// - `status`: the status badge fragment.
 /// - `reload`: static files changed; the page reloads itself.
 ///
@@ -19,11 +21,16 @@ final class PageEventStream: Sendable {
         case list(section: String?)
         case kiosk(section: String?)
         case item(key: String)
+        case stats
     }
 
     struct State: Sendable {
         let view: PublishedView?
         let badge: StatusBadge
+        /// The completed windows `/stats` draws (the same value for a whole window).
+        var stats: StatsWindow?
+        /// The story `/stats` shows in its ticker.
+        var ticker: TickerEntry?
     }
 
     let broadcaster: Broadcaster<Channel, State>
@@ -52,7 +59,9 @@ final class PageEventStream: Sendable {
             let previous = broadcaster.state
             let viewChanged = previous?.view !== state.view
             let badgeChanged = previous?.badge != state.badge
-            guard viewChanged || badgeChanged else { return }
+            let statsChanged = previous?.stats?.endIndex != state.stats?.endIndex
+            let tickerChanged = previous?.ticker != state.ticker
+            guard viewChanged || badgeChanged || statsChanged || tickerChanged else { return }
             let now = Date()
             let id = EventID(epoch: epoch, seq: state.view?.seq ?? 0).description
             let changes = viewChanged ? ItemChange.between(previous?.view?.items ?? [], state.view?.items ?? []) : []
@@ -80,6 +89,8 @@ final class PageEventStream: Sendable {
                             let rendered = after.filter { fresh.contains($0.key) || !shown.contains($0.key) }
                             bytes += itemsEvent(channel: channel, items: after, render: rendered, now: now, id: id)
                         }
+                    case .stats:
+                        break
                     case .item(let key):
                         let old = previous?.view?.item(forKey: key)
                         let new = state.view?.item(forKey: key)
@@ -94,7 +105,11 @@ final class PageEventStream: Sendable {
                         }
                     }
                 }
-                bytes += status(for: channel)
+                if channel == .stats, statsChanged || tickerChanged {
+                    bytes += statsEvent(
+                        state: state, now: now, id: id, fragments: statsChanged, ticker: tickerChanged)
+                }
+                if viewChanged || badgeChanged { bytes += status(for: channel) }
                 return bytes
             }
         }
@@ -105,7 +120,9 @@ final class PageEventStream: Sendable {
         broadcaster.subscribe(stream, to: channel) { state in
             var first: [[UInt8]] = [SSEEncoder.retry(milliseconds: DocumentEventStream.retryMilliseconds)]
             guard let state else { return first }
-            let stamp = PageCache.Stamp(publishedSeq: state.view?.seq ?? 0, badge: state.badge, assetVersion: "")
+            let stamp = PageCache.Stamp(
+                publishedSeq: state.view?.seq ?? 0, badge: state.badge, assetVersion: "",
+                statsWindow: channel == .stats ? state.stats?.endIndex ?? 0 : 0)
             if let cached = initialCache.withLockedValue({ $0[channel] }), cached.stamp == stamp {
                 first.append(cached.bytes)
                 return first
@@ -127,6 +144,8 @@ final class PageEventStream: Sendable {
                 } else if state.view != nil {
                     bytes += SSEEncoder.event(type: "gone", data: key, id: id)
                 }
+            case .stats:
+                bytes += statsEvent(state: state, now: now, id: id, fragments: true, ticker: true)
             }
             bytes += statusEvent(channel: channel, state: state, now: now, id: id)
             initialCache.withLockedValue { cache in
@@ -156,7 +175,7 @@ final class PageEventStream: Sendable {
         case .kiosk(let section):
             return Array(
                 (view?.items ?? []).filter { section == nil || $0.section == section }.prefix(PageRenderer.kioskLimit))
-        case .item:
+        case .item, .stats:
             return []
         }
     }
@@ -175,6 +194,22 @@ final class PageEventStream: Sendable {
             "count": .string(PageRenderer.countText(items.count)),
         ])
         return SSEEncoder.event(type: "items", data: data.serializedString(), id: id)
+    }
+
+    /// The `stats` event: the window's fragments and/or the ticker, by element id.
+    private func statsEvent(state: State, now: Date, id: String, fragments: Bool, ticker: Bool) -> [UInt8] {
+        var html = JSONObject()
+        if fragments, let window = state.stats {
+            for (element, fragment) in renderer.statsFragments(window: window, now: now) {
+                html[element] = .string(fragment)
+            }
+        }
+        if ticker {
+            html["stats-ticker"] = .string(renderer.tickerFragment(state.ticker, now: now))
+        }
+        guard !html.isEmpty else { return [] }
+        return SSEEncoder.event(
+            type: "stats", data: JSONValue.object(["html": .object(html)]).serializedString(), id: id)
     }
 
     private func statusEvent(channel: Channel, state: State, now: Date, id: String) -> [UInt8] {

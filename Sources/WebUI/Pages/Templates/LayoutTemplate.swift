@@ -19,6 +19,7 @@ extension Templates {
         <a class="brand" href="/"><span class="brand-mark" aria-hidden="true"></span>feedweb</a>
         <nav class="primary" aria-label="Primary">
         <a href="/"{{#navLatest}} aria-current="page"{{/navLatest}}>Latest</a>
+        <a href="/stats"{{#navStats}} aria-current="page"{{/navStats}}>Stats</a>
         <a href="/kiosk">Kiosk</a>
         </nav>
         {{>badge}}

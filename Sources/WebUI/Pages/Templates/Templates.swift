@@ -9,7 +9,8 @@ enum Templates {
         let sources: [(String, String)] = [
             ("layout", layout), ("badge", badge), ("list", list), ("story", story),
             ("detail", detail), ("error", error), ("kiosk", kiosk), ("kioskStory", kioskStory),
-            ("kioskStatus", kioskStatus),
+            ("kioskStatus", kioskStatus), ("stats", stats), ("statsTicker", statsTicker),
+            ("statsSummary", statsSummary), ("statsChart", statsChart), ("statsEvents", statsEvents),
         ]
         for (name, source) in sources {
             do {

@@ -1,0 +1,105 @@
+/// What ``FeedStatistics`` needs to know of one accepted change: a summary of a
+/// ``FeedChange`` that holds no document.
+public struct AcceptedChange: Sendable, Equatable {
+    /// The story the ticker shows after this change.
+    public struct Headline: Sendable, Equatable {
+        public var title: String
+        public var key: String
+        /// Whether the story is new to the published view (`false`: it changed).
+        public var isNew: Bool
+
+        public init(title: String, key: String, isNew: Bool) {
+            self.title = title
+            self.key = key
+            self.isNew = isNew
+        }
+    }
+
+    /// The mirror's size after the change, in bytes of compact JSON: what one poll of the
+    /// full document would download.
+    public var documentBytes: Int
+    /// Whether the published view advanced (the version guard let the change through).
+    public var published: Bool
+    /// Items added to, changed in and removed from the published view (0 unless published).
+    public var added: Int
+    public var updated: Int
+    public var removed: Int
+    /// The distinct sections of the published view after the change, in feed order (empty
+    /// unless published).
+    public var sections: [String]
+    /// The newest added story with a title, else the first changed one (`nil` unless
+    /// published).
+    public var headline: Headline?
+    /// The mirror's version after the change, when the profile has a version path.
+    public var version: Double?
+    /// The published view's version after the change.
+    public var publishedVersion: Double?
+    /// Whether the profile has a version path, so that an unpublished change was held back
+    /// by the guard.
+    public var guarded: Bool
+
+    public init(
+        documentBytes: Int, published: Bool, added: Int = 0, updated: Int = 0, removed: Int = 0,
+        sections: [String] = [], headline: Headline? = nil, version: Double? = nil, publishedVersion: Double? = nil,
+        guarded: Bool = false
+    ) {
+        self.documentBytes = documentBytes
+        self.published = published
+        self.added = added
+        self.updated = updated
+        self.removed = removed
+        self.sections = sections
+        self.headline = headline
+        self.version = version
+        self.publishedVersion = publishedVersion
+        self.guarded = guarded
+    }
+
+    /// The summary of `change`; `versionPath` is the profile's (`nil`: no guard).
+    public init(_ change: FeedChange, versionPath: JSONPointer?) {
+        let view = change.snapshot.published
+        var added = 0
+        var updated = 0
+        var removed = 0
+        var headline: Headline?
+        var sections: [String] = []
+        if change.publishedChanged {
+            var firstUpdated: Headline?
+            for item in ItemChange.between(change.previousPublished?.items ?? [], view.items) {
+                switch item.kind {
+                case .added:
+                    added += 1
+                    if headline == nil, let title = item.item.title {
+                        headline = Headline(title: title, key: item.item.key, isNew: true)
+                    }
+                case .updated:
+                    updated += 1
+                    if firstUpdated == nil, let title = item.item.title {
+                        firstUpdated = Headline(title: title, key: item.item.key, isNew: false)
+                    }
+                case .removed:
+                    removed += 1
+                }
+            }
+            headline = headline ?? firstUpdated
+            var seen = Set<String>()
+            for item in view.items {
+                if let section = item.section, seen.insert(section).inserted { sections.append(section) }
+            }
+        }
+        self.init(
+            documentBytes: change.snapshot.encodedDocument.count, published: change.publishedChanged, added: added,
+            updated: updated, removed: removed, sections: sections, headline: headline,
+            version: versionPath.flatMap { change.snapshot.document.value(at: $0)?.doubleValue },
+            publishedVersion: view.version, guarded: versionPath != nil)
+    }
+
+    /// Whether the guard held this change back because the mirror went back to an older
+    /// version than the published one (a lagging cache), not merely because it did not
+    /// raise the version.
+    public var isGuardRegression: Bool {
+        guard guarded, !published, let publishedVersion else { return false }
+        guard let version else { return true }
+        return version < publishedVersion
+    }
+}

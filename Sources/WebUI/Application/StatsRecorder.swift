@@ -1,0 +1,104 @@
+import FeedCore
+import Foundation
+import NIOConcurrencyHelpers
+
+/// Feeds ``FeedStatistics`` from the two places things happen: the store (accepted
+/// changes) and the upstream status (bytes received, reconnects, rejected patches, read
+/// as differences between successive statuses). Hands out the window `/stats` shows,
+/// made once per five-second window and then shared.
+///
+/// Thread-safe: store observers and status observers call in from the upstream task; the
+/// page stream timer and the daemon thread read.
+final class StatsRecorder: Sendable {
+    private struct State: Sendable {
+        var statistics: FeedStatistics
+        /// The counters of the last status seen, to turn totals into events.
+        var bytesReceived: UInt64 = 0
+        var reconnects: UInt64 = 0
+        var rejectedPatches: UInt64 = 0
+        /// The window last made, reused until time leaves it.
+        var window: StatsWindow?
+    }
+
+    private let state: NIOLockedValueBox<State>
+    private let versionPath: JSONPointer?
+    /// When counting started.
+    let startedAt: Date
+
+    /// Starts counting at `now`; takes what `store` already holds (a restored state) as the
+    /// baseline and records every change it accepts from now on.
+    init(store: FeedStore, pollInterval: TimeInterval, now: Date = Date()) {
+        var statistics = FeedStatistics(startedAt: now, pollInterval: pollInterval)
+        if let snapshot = store.snapshot {
+            let view = snapshot.published
+            var sections: [String] = []
+            var seen = Set<String>()
+            for item in view.items {
+                if let section = item.section, seen.insert(section).inserted { sections.append(section) }
+            }
+            let newest = view.items.first { $0.title != nil }
+            statistics.seed(
+                sections: sections, documentBytes: snapshot.encodedDocument.count,
+                headline: newest.map {
+                    TickerEntry(title: $0.title ?? "", key: $0.key, isNew: true, time: min(view.publishedAt, now))
+                })
+        }
+        state = NIOLockedValueBox(State(statistics: statistics))
+        startedAt = now
+        versionPath = store.configuration.profile.versionPath
+        store.observe { [weak self] change in self?.record(change) }
+    }
+
+    /// Records one accepted change (the store calls this on its writer's thread).
+    func record(_ change: FeedChange, at time: Date = Date()) {
+        let summary = AcceptedChange(change, versionPath: versionPath)
+        state.withLockedValue { $0.statistics.record(.accepted(summary), at: time) }
+    }
+
+    /// Records what changed since the last upstream status: bytes, reconnects, rejected
+    /// patches. Counters that went down (a new source) are taken as the new baseline.
+    func statusChanged(_ status: UpstreamStatus, at time: Date = Date()) {
+        state.withLockedValue { state in
+            if status.bytesReceived > state.bytesReceived {
+                state.statistics.record(.received(bytes: status.bytesReceived - state.bytesReceived), at: time)
+            }
+            if status.rejectedPatches > state.rejectedPatches {
+                for _ in state.rejectedPatches..<status.rejectedPatches {
+                    state.statistics.record(.rejectedPatch(reason: nil), at: time)
+                }
+            }
+            if status.reconnects > state.reconnects {
+                for _ in state.reconnects..<status.reconnects {
+                    state.statistics.record(.reconnect(reason: status.lastError), at: time)
+                }
+            }
+            state.bytesReceived = status.bytesReceived
+            state.rejectedPatches = status.rejectedPatches
+            state.reconnects = status.reconnects
+        }
+    }
+
+    /// The completed windows before the one `now` falls in: made once per window, then the
+    /// same value until time moves into the next.
+    func window(now: Date = Date()) -> StatsWindow {
+        state.withLockedValue { state in
+            if let window = state.window, window.endIndex == StatsBucket.index(of: now) { return window }
+            let window = state.statistics.window(at: now)
+            state.window = window
+            return window
+        }
+    }
+
+    /// The newest published story.
+    var ticker: TickerEntry? {
+        state.withLockedValue { $0.statistics.ticker }
+    }
+
+    /// Everything counted since start, up to `now` (what `/metrics` reports).
+    func totals(now: Date = Date()) -> StatsTotals {
+        state.withLockedValue { state in
+            state.statistics.advance(to: now)
+            return state.statistics.totals
+        }
+    }
+}
