@@ -11,6 +11,7 @@ final class DemoUpstream: Sendable {
     let stream: DocumentEventStream
     private let newswire: NIOLockedNewswire
     private let interval: Duration
+    private let seed: UInt64
     private let logger: Logger
 
     init(interval: Duration, logger: Logger) {
@@ -26,14 +27,19 @@ final class DemoUpstream: Sendable {
         self.newswire = NIOLockedNewswire(newswire)
         stream = DocumentEventStream(store: store)
         self.interval = interval
+        self.seed = seed
         self.logger = logger
     }
 
-    /// Advances the newswire every `interval` until cancelled.
+    /// Advances the newswire every `interval` on average until cancelled: each wait is
+    /// drawn uniformly from half to one and a half times it, as a real desk does not file
+    /// on a metronome (and a fixed beat against `/stats`' 5-second windows draws a zigzag).
     func run() async {
+        var generator = SplitMix64(seed: seed ^ 0x5EED)
         while !Task.isCancelled {
+            let factor = 0.5 + Double(generator.next() >> 11) / Double(1 << 53)
             do {
-                try await Task.sleep(for: interval)
+                try await Task.sleep(for: interval * factor)
             } catch {
                 return
             }
