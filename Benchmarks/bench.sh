@@ -7,10 +7,10 @@
 # 1. Fan-out: feedweb's /events against nginx + nchan (one worker), both fed the same
 #    messages by timed_upstream (feedweb subscribes to its /stream; nchan gets them POSTed
 #    to its publisher location), the same sseload clients for both: N = SIZES
-#    ("1000 5000 10000"), RATE (10) patches/s, DURATION (15) s windows, ROUNDS (3) rounds,
+#    ("1000 5000 10000"), RATE (10) patches/s, DURATION (12) s windows, ROUNDS (3) rounds,
 #    feedweb and nchan alternating (interleaved), a fresh server per measurement.
 # 2. Pages: wrk on feedweb's `/` and an item page against nginx serving the same bytes
-#    from files (Benchmarks/pages.sh), PAGE_ROUNDS (3) rounds of PAGE_DURATION (8) s.
+#    from files (Benchmarks/pages.sh), PAGE_ROUNDS (3) rounds of PAGE_DURATION (6) s.
 # Before every measurement it waits for a quiet machine (< QUIET_PCT, 15 % busy), at most
 # QUIET_WAIT (120) s each and QUIET_BUDGET (600) s in all; then it measures anyway and the
 # table says how busy the rest of the machine was. Medians and ratios at the end
@@ -23,7 +23,7 @@ bin=${1:-.build/release/feedweb}
 [ -x "$bin" ] || { echo "bench: $bin is not an executable (swift build -c release)" >&2; exit 2; }
 read -ra sizes <<<"${SIZES:-1000 5000 10000}"
 rounds=${ROUNDS:-3}
-export RATE=${RATE:-10} DURATION=${DURATION:-15}
+export RATE=${RATE:-10} DURATION=${DURATION:-12}
 for tool in nginx wrk curl python3 make gcc; do
   command -v "$tool" >/dev/null || { echo "bench: $tool missing (scripts/install-deps.sh --bench)" >&2; exit 2; }
 done
@@ -78,7 +78,7 @@ fi
 
 if [ "${SKIP_PAGES:-0}" != 1 ]; then
   echo "== pages $(quiet)"
-  OUT=$out DURATION=${PAGE_DURATION:-8} QUIET_WAIT=${QUIET_WAIT_EACH:-120} Benchmarks/pages.sh "$bin" "${PAGE_ROUNDS:-3}"
+  OUT=$out DURATION=${PAGE_DURATION:-6} QUIET_WAIT=${QUIET_WAIT_EACH:-120} Benchmarks/pages.sh "$bin" "${PAGE_ROUNDS:-3}"
 fi
 
 echo
