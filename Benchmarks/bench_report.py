@@ -100,7 +100,8 @@ if os.path.exists(tsv):
             pages[page].setdefault("busy", []).append(float(busy) if busy else None)
         except ValueError:
             pass
-    print("Pages: wrk -t1 -c64 on feedweb and on nginx (1 worker, sendfile) serving the same bytes from files; "
+    print("Pages: wrk -t1 -c64 on feedweb and on nginx (1 worker, sendfile, open_file_cache) serving the same bytes "
+          "from files; "
           "medians of the rounds. Higher is better.")
     print()
     print("| page | bytes | feedweb req/s | nginx req/s | **feedweb / nginx** | machine busy before (%) |")

@@ -177,16 +177,20 @@ CONF
 #   SERVER nchan:   nginx + nchan, timed_upstream POSTs the same messages to /pub,
 #                   clients on /sub (eventsource).
 # The upstream sends nothing but the snapshot until every client has connected and the
-# idle RSS has been read, then RATE (10) patches/s; sseload measures DURATION (25) s,
+# idle RSS has been read, then RATE (10) patches/s, from 0.2 s after the window opened:
+# sseload measures DURATION (25) s,
 # CONNECT_RATE (1000) connects/s, THREADS (1) sseload threads. Writes OUT.json (sseload's
 # summary), OUT.txt, OUT-*.out/err logs. Returns sseload's exit status, 3 if the server died.
 fanout_measure() {
-  local server=$1 n=$2 out=$3 bin=${4:-} ramp settle=2 quiet life url rc
+  local server=$1 n=$2 out=$3 bin=${4:-} ramp settle quiet life url rc t_up
   local rate=${RATE:-10} duration=${DURATION:-25}
   ramp=$(awk -v n="$n" -v r="${CONNECT_RATE:-1000}" 'BEGIN { x = n / r; if (x < 1) x = 1; printf "%.1f", x }')
-  quiet=$(awk -v r="$ramp" -v s="$settle" 'BEGIN { printf "%.1f", r + s + 2.5 }')
+  # The first patch leaves the upstream `quiet` s after it started: after the ramp, and the
+  # settle at whose end sseload reads the idle RSS; the window starts 0.2 s before it.
+  quiet=$(awk -v r="$ramp" 'BEGIN { printf "%.1f", r + 4.5 }')
   life=$(awk -v q="$quiet" -v d="$duration" 'BEGIN { printf "%.0f", q + d + 20 }')
   local pids=()
+  t_up=$(date +%s.%N)
   case $server in
     feedweb)
       start_upstream "$out-up" --rate "$rate" --quiet-start "$quiet" --duration "$life" || { stop_all; return 1; }
@@ -197,6 +201,7 @@ fanout_measure() {
       ;;
     nchan)
       start_nchan "$out-nginx" || { stop_all; return 1; }
+      t_up=$(date +%s.%N)
       start_upstream "$out-up" --rate "$rate" --quiet-start "$quiet" --duration "$life" \
         --publish-to "http://127.0.0.1:$NG_PORT/pub?id=bench" || { stop_all; return 1; }
       # the snapshot is published first; wait (≤ 5 s) until it is in the channel
@@ -210,7 +215,9 @@ fanout_measure() {
       ;;
     *) echo "fanout_measure: unknown server $server" >&2; return 2 ;;
   esac
-  echo "== $server N=$n: ramp ${ramp}s, settle ${settle}s, patches from t=${quiet}s at ${rate}/s, window ${duration}s (load $(cut -d' ' -f1-3 /proc/loadavg))"
+  settle=$(awk -v q="$quiet" -v r="$ramp" -v t0="$t_up" -v t1="$(date +%s.%N)" \
+    'BEGIN { s = q - (t1 - t0) - r - 0.2; if (s < 0.5) s = 0.5; printf "%.2f", s }')
+  echo "== $server N=$n: ramp ${ramp}s, settle ${settle}s, first patch ${quiet}s after the upstream started, ${rate}/s, window ${duration}s (load $(cut -d' ' -f1-3 /proc/loadavg))"
   "$TOOLS/sseload" --url "$url" --clients "$n" --ramp "$ramp" --settle "$settle" --duration "$duration" --grace 3 \
     --threads "${THREADS:-1}" "${pids[@]}" --json --quiet >"$out.json" 2>"$out.txt"
   rc=$?
