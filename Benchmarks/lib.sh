@@ -169,7 +169,7 @@ CONF
   nginx -c "$dir/nginx.conf" -p "$dir" -e "$dir/error.log" >"$dir/nginx.out" 2>&1 &
   NG_PID=$!; track "$NG_PID"
   wait_http "$NG_PORT" /healthz 200 || { echo "nginx did not start" >&2; cat "$dir/nginx.out" "$dir/error.log" >&2; return 1; }
-  NG_WORKERS=$(ps -o pid= --ppid "$NG_PID" | tr -s ' \n' ' ')
+  NG_WORKERS=$(ps -o pid= --ppid "$NG_PID" | xargs)
 }
 
 # fanout_measure SERVER N OUT [FEEDWEB_BINARY]: one fan-out measurement, fresh processes.
