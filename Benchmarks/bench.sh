@@ -49,7 +49,7 @@ quiet() {
   echo "date: $(date -u '+%Y-%m-%d %H:%M UTC')"
   echo "machine: $(nproc) cores, $(awk -F': ' '/model name/ {print $2; exit}' /proc/cpuinfo), $(free -g | awk '/Mem:/ {print $2}') GiB, $(uname -sr)"
   echo "feedweb: $bin ($(git rev-parse --short HEAD 2>/dev/null || echo '?'))"
-  echo "nginx: $(nginx -v 2>&1 | cut -d/ -f2), nchan $(dpkg-query -W -f='${Version}' libnginx-mod-nchan 2>/dev/null || echo '?'), 1 worker; wrk $(dpkg-query -W -f='${Version}' wrk 2>/dev/null || echo '?')"
+  echo "nginx: $(nginx -v 2>&1 | cut -d/ -f2), nchan $(dpkg-query -W -f='${Version}' libnginx-mod-nchan 2>/dev/null || echo '?'), ${NCHAN_WORKERS:-1} worker(s); wrk $(dpkg-query -W -f='${Version}' wrk 2>/dev/null || echo '?')"
   echo "fan-out: N = ${sizes[*]}, $RATE patches/s, ${DURATION} s windows, $rounds interleaved rounds; open files $(ulimit -n)"
 } | tee "$out/machine.txt"
 

@@ -69,7 +69,9 @@ echo
 echo "== perf: self time by symbol (top 30)"
 report --sort dso,sym | head -30
 echo
-events=$(( n * rate * count_s ))
-echo "== syscalls in ${count_s} s (≈ $events events delivered): per delivered event"
+# events delivered while counting: sseload's mean rate over its window times the count time
+rate_seen=$(sed -n 's/^ *\([0-9]*\) events\/s in the window.*/\1/p' "$out/sseload.txt" | head -1)
+events=$(( ${rate_seen:-$(( n * rate ))} * count_s ))
+echo "== syscalls in ${count_s} s (≈ $events events delivered, at sseload's mean rate): per delivered event"
 awk -F, -v e="$events" '$1 ~ /^[0-9]+$/ { printf "  %-34s %10d  %.3f per event\n", $3, $1, $1 / e }' "$out/syscalls.csv"
 echo "raw data in $out"
