@@ -20,7 +20,7 @@ test:
 	swift test --no-parallel
 
 # feedweb next to nginx-nchan (SSE fan-out at 1k/5k/10k clients) and nginx (pages), one
-# table; waits for a quiet machine; about 15 minutes from a fresh clone. See BENCHMARKS.md.
+# table; waits for a quiet machine; about 17 minutes from a fresh clone. See BENCHMARKS.md.
 # Options through the environment (Benchmarks/bench.sh): SIZES, ROUNDS, DURATION, OUT, ...
 bench:
 	@scripts/install-deps.sh --bench

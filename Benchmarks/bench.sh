@@ -16,7 +16,7 @@
 # table says how busy the rest of the machine was. Medians and ratios at the end
 # (Benchmarks/bench_report.py); raw results in OUT (default a new temp dir).
 # Needs: nginx, libnginx-mod-nchan, wrk, curl, python3, gcc, make (scripts/install-deps.sh
-# --bench). Loopback only; every process stops by itself; about 12 minutes.
+# --bench). Loopback only; every process stops by itself; about 10 minutes.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 bin=${1:-.build/release/feedweb}
