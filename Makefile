@@ -1,5 +1,5 @@
 # feedweb — see README.md. `make run` starts the demo dashboard, `make test` runs every test.
-.PHONY: run build test format lint clean
+.PHONY: run build test format lint clean bench bench-micro smoke
 
 ARGS ?=
 
@@ -18,6 +18,25 @@ build:
 test:
 	@scripts/install-deps.sh --test
 	swift test --no-parallel
+
+# feedweb next to nginx-nchan (SSE fan-out at 1k/5k/10k clients) and nginx (pages), one
+# table; waits for a quiet machine; about 17 minutes from a fresh clone. See BENCHMARKS.md.
+# Options through the environment (Benchmarks/bench.sh): SIZES, ROUNDS, DURATION, OUT, ...
+bench:
+	@scripts/install-deps.sh --bench
+	swift build -c release --product feedweb
+	Benchmarks/bench.sh .build/release/feedweb
+
+# The engine's and the server's hot paths (ordo-one/benchmark: time and allocations).
+bench-micro:
+	@scripts/install-deps.sh
+	cd Benchmarks/Micro && swift package benchmark $(ARGS)
+
+# What CI runs: 200 clients on /events for 10 s (Benchmarks/smoke.sh).
+smoke:
+	@scripts/install-deps.sh
+	swift build --product feedweb
+	Benchmarks/smoke.sh .build/debug/feedweb 10
 
 format:
 	swift format format --in-place --recursive Package.swift Sources Tests

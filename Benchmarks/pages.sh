@@ -1,26 +1,34 @@
 #!/usr/bin/env bash
-# Requests per second for feedweb's `/` and an item page, next to nginx (one worker)
-# serving the very same bytes from files, measured with wrk in the same run.
+# Requests per second for feedweb's `/` and an item page, next to nginx (one worker,
+# sendfile, open_file_cache: the usual static-file tuning) serving the very same bytes from
+# files, measured with wrk in the same run.
 #
 #   Benchmarks/pages.sh [FEEDWEB_BINARY] [ROUNDS]
 #
-# Needs: wrk, nginx (Debian packages), a release build (`swift build -c release`).
-# Everything listens on 127.0.0.1 only; nginx runs with its own config, never the
-# system service. Prints one line per measurement and a table of medians.
-set -euo pipefail
+# Needs: wrk, nginx, curl (Debian packages), a release build (`swift build -c release`).
+# Everything listens on 127.0.0.1 only; nginx runs in the foreground with its own config,
+# never the system service. Environment: DURATION (wrk seconds per measurement, 10),
+# CONNECTIONS (wrk -c, 64), QUIET_PCT / QUIET_WAIT (wait for a quiet machine before each
+# round, see lib.sh), OUT (a directory: raw results go to OUT/pages.tsv as
+# `page server round req/s bytes busy%`). Prints one line per measurement and a table of
+# medians.
+set -uo pipefail
 cd "$(dirname "$0")/.."
 binary=${1:-.build/release/feedweb}
 rounds=${2:-3}
-duration=${DURATION:-10s}
+duration=${DURATION:-10}
+conns=${CONNECTIONS:-64}
+. Benchmarks/lib.sh
+raise_nofile
 work=$(mktemp -d)
-trap 'kill $(jobs -p) 2>/dev/null || true; [ -f "$work/nginx.pid" ] && kill "$(cat "$work/nginx.pid")" 2>/dev/null || true; rm -rf "$work"' EXIT
-
-free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
+trap 'stop_all; rm -rf "$work"' EXIT
+tsv=${OUT:+$OUT/pages.tsv}
 
 # feedweb on the demo feed, frozen (one step an hour) so the pages stay the same.
-fw_port=$(free_port)
-"$binary" --listen "127.0.0.1:$fw_port" --demo-interval 3600 --log-level warning >"$work/feedweb.out" 2>&1 &
-for _ in $(seq 100); do curl -sf "http://127.0.0.1:$fw_port/readyz" >/dev/null && break; sleep 0.1; done
+"$binary" --listen 127.0.0.1:0 --demo-interval 3600 --log-level warning >"$work/feedweb.out" 2>&1 &
+FW_PID=$!; track "$FW_PID"
+fw_port=$(port_of "$work/feedweb.out" "feedweb listening") || { echo "pages: feedweb did not start" >&2; exit 1; }
+wait_http "$fw_port" /readyz 200 100 || { echo "pages: feedweb never became ready" >&2; exit 1; }
 key=$(curl -sf "http://127.0.0.1:$fw_port/api/items" | python3 -c 'import json,sys; print(json.load(sys.stdin)[0]["key"])')
 
 # nginx serving the same bytes.
@@ -29,14 +37,23 @@ curl -sf "http://127.0.0.1:$fw_port/" -o "$work/www/index.html"
 curl -sf "http://127.0.0.1:$fw_port/items/$key" -o "$work/www/items/$key"
 ng_port=$(free_port)
 cat >"$work/nginx.conf" <<CONF
+$(nginx_user)
+daemon off;
 worker_processes 1;
 pid $work/nginx.pid;
 error_log $work/error.log;
 events { worker_connections 4096; }
 http {
   access_log off;
+  client_body_temp_path $work/body;
+  proxy_temp_path $work/proxy;
+  fastcgi_temp_path $work/fastcgi;
+  uwsgi_temp_path $work/uwsgi;
+  scgi_temp_path $work/scgi;
   sendfile on;
   tcp_nopush on;
+  open_file_cache max=1000 inactive=60s;
+  open_file_cache_valid 3600s;
   keepalive_requests 1000000;
   default_type text/html;
   server {
@@ -46,27 +63,32 @@ http {
   }
 }
 CONF
-nginx -c "$work/nginx.conf" -p "$work"
-for _ in $(seq 50); do curl -sf "http://127.0.0.1:$ng_port/" >/dev/null && break; sleep 0.1; done
+nginx -c "$work/nginx.conf" -p "$work" -e "$work/error.log" >"$work/nginx.out" 2>&1 &
+track $!
+wait_http "$ng_port" / 200 || { echo "pages: nginx did not start" >&2; cat "$work/nginx.out" >&2; exit 1; }
 
 list_bytes=$(stat -c %s "$work/www/index.html")
 item_bytes=$(stat -c %s "$work/www/items/$key")
 echo "machine: $(nproc) cores; feedweb $(basename "$binary"); nginx $(nginx -v 2>&1 | cut -d/ -f2)"
-echo "page sizes: / $list_bytes bytes, item $item_bytes bytes; wrk -t1 -c64 -d$duration, $rounds rounds, interleaved"
+echo "page sizes: / $list_bytes bytes, item $item_bytes bytes; wrk -t1 -c$conns -d${duration}s, $rounds rounds, interleaved"
 
 declare -A results
-measure() { # name url
+measure() { # page server url bytes busy
   local rps
-  rps=$(wrk -t1 -c64 -d"$duration" "$2" | awk '/Requests\/sec/ {print $2}')
-  echo "  $1: $rps req/s"
-  results[$1]+="$rps "
+  rps=$(wrk -t1 -c"$conns" -d"${duration}s" "$3" | awk '/Requests\/sec/ {print $2}')
+  echo "  $1 $2: $rps req/s"
+  results[$2-$1]+="$rps "
+  [ -n "$tsv" ] && printf '%s\t%s\t%s\t%s\t%s\t%s\n' "$1" "$2" "$round" "$rps" "$4" "$5" >>"$tsv"
 }
 for round in $(seq "$rounds"); do
-  echo "round $round"
-  measure feedweb-list "http://127.0.0.1:$fw_port/"
-  measure nginx-list "http://127.0.0.1:$ng_port/"
-  measure feedweb-item "http://127.0.0.1:$fw_port/items/$key"
-  measure nginx-item "http://127.0.0.1:$ng_port/items/$key"
+  q=$(wait_quiet); b=$(echo "$q" | sed -n 's/[^0-9]*\([0-9]*\)%.*/\1/p')
+  echo "round $round $q"
+  if [ $(( round % 2 )) = 1 ]; then order="feedweb nginx"; else order="nginx feedweb"; fi
+  for server in $order; do
+    port=$fw_port; [ "$server" = nginx ] && port=$ng_port
+    measure list "$server" "http://127.0.0.1:$port/" "$list_bytes" "$b"
+    measure item "$server" "http://127.0.0.1:$port/items/$key" "$item_bytes" "$b"
+  done
 done
 
 median() { tr ' ' '\n' | grep -v '^$' | sort -n | awk '{a[NR]=$1} END {print (NR%2 ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2)}'; }
@@ -75,5 +97,5 @@ printf '%-6s %12s %12s %8s\n' page feedweb nginx ratio
 for page in list item; do
   f=$(echo "${results[feedweb-$page]}" | median)
   n=$(echo "${results[nginx-$page]}" | median)
-  printf '%-6s %12.0f %12.0f %8.2f\n' "$page" "$f" "$n" "$(echo "$f / $n" | bc -l)"
+  printf '%-6s %12.0f %12.0f %8.2f\n' "$page" "$f" "$n" "$(awk -v f="$f" -v n="$n" 'BEGIN { print f / n }')"
 done

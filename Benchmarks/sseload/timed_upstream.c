@@ -25,6 +25,7 @@
 #include <math.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdbool.h>
@@ -801,6 +802,9 @@ static struct {
     char path[1024];
     char hostheader[128];
     int fd;
+    buf_t in;        /* response bytes not parsed yet */
+    long pending;    /* requests written whose response has not arrived */
+    uint64_t ok2xx, non2xx, lost;
 } pub = {.fd = -1};
 
 static bool pub_connect(void)
@@ -826,6 +830,74 @@ static void pub_disconnect(void)
 {
     if (pub.fd >= 0) close(pub.fd);
     pub.fd = -1;
+    pub.lost += (uint64_t)pub.pending; /* their responses will never come */
+    pub.pending = 0;
+    pub.in.len = 0;
+}
+
+/* Parses the complete responses at the start of pub.in (pipelined: several may be there).
+ * Returns false when the stream cannot be parsed (then the connection is dropped). */
+static bool pub_parse_responses(void)
+{
+    for (;;) {
+        if (pub.in.len == 0) return true;
+        char *end = memmem(pub.in.p, pub.in.len, "\r\n\r\n", 4);
+        if (!end) return true;
+        size_t head = (size_t)(end - pub.in.p) + 4;
+        if (pub.in.len < 12 || strncmp(pub.in.p, "HTTP/1.", 7) != 0) return false;
+        int status = atoi(pub.in.p + 9);
+        long clen = 0;
+        bool chunked = false;
+        for (char *l = strstr(pub.in.p, "\r\n") + 2; l < end;) {
+            char *le = strstr(l, "\r\n");
+            if (!strncasecmp(l, "Content-Length:", 15)) clen = strtol(l + 15, NULL, 10);
+            else if (!strncasecmp(l, "Transfer-Encoding:", 18) && strcasestr(l, "chunked") &&
+                     strcasestr(l, "chunked") < le)
+                chunked = true;
+            l = le + 2;
+        }
+        size_t total;
+        if (chunked) {
+            char *z = memmem(pub.in.p + head, pub.in.len - head, "0\r\n\r\n", 5);
+            if (!z) return true;
+            total = (size_t)(z - pub.in.p) + 5;
+        } else {
+            total = head + (size_t)clen;
+            if (pub.in.len < total) return true;
+        }
+        if (status / 100 == 2) pub.ok2xx++;
+        else if (++pub.non2xx <= 5) logf_("publisher answered %d", status);
+        if (pub.pending > 0) pub.pending--;
+        memmove(pub.in.p, pub.in.p + total, pub.in.len - total);
+        pub.in.len -= total;
+    }
+}
+
+/* Reads what responses have arrived; with wait_ms > 0 waits up to that long for all of them. */
+static void pub_drain(int wait_ms)
+{
+    int64_t deadline = now_mono_ns() + (int64_t)wait_ms * 1000000;
+    while (pub.fd >= 0) {
+        char tmp[16384];
+        ssize_t k = recv(pub.fd, tmp, sizeof tmp, MSG_DONTWAIT);
+        if (k > 0) {
+            buf_add(&pub.in, tmp, (size_t)k);
+            if (!pub_parse_responses()) {
+                logf_("publisher: unparsable response");
+                pub_disconnect();
+            }
+            continue;
+        }
+        if (k == 0 || (errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR)) {
+            pub_disconnect();
+            return;
+        }
+        if (pub.pending == 0 || wait_ms <= 0) return;
+        int64_t left = (deadline - now_mono_ns()) / 1000000;
+        if (left <= 0) return;
+        struct pollfd pfd = {.fd = pub.fd, .events = POLLIN};
+        poll(&pfd, 1, (int)left);
+    }
 }
 
 static bool write_all(int fd, const char *p, size_t n)
@@ -842,69 +914,13 @@ static bool write_all(int fd, const char *p, size_t n)
     return true;
 }
 
-/* reads one HTTP response; returns the status (or -1) and whether the connection stays */
-static int read_response(bool *keep)
-{
-    static char buf[65536];
-    size_t len = 0;
-    char *body = NULL;
-    *keep = false;
-    while (!body) {
-        if (len == sizeof buf - 1) return -1;
-        ssize_t k = recv(pub.fd, buf + len, sizeof buf - 1 - len, 0);
-        if (k <= 0) return -1;
-        len += (size_t)k;
-        buf[len] = 0;
-        char *e = strstr(buf, "\r\n\r\n");
-        if (e) body = e + 4;
-    }
-    int status = atoi(buf + 9);
-    bool http11 = strncmp(buf, "HTTP/1.1", 8) == 0;
-    long clen = -1;
-    bool chunked = false, close_hdr = false;
-    for (char *l = strstr(buf, "\r\n") + 2; l < body - 2;) {
-        char *le = strstr(l, "\r\n");
-        if (!strncasecmp(l, "Content-Length:", 15)) clen = strtol(l + 15, NULL, 10);
-        else if (!strncasecmp(l, "Transfer-Encoding:", 18) && strcasestr(l, "chunked") && strcasestr(l, "chunked") < le) chunked = true;
-        else if (!strncasecmp(l, "Connection:", 11) && strcasestr(l, "close") && strcasestr(l, "close") < le) close_hdr = true;
-        l = le + 2;
-    }
-    size_t have = len - (size_t)(body - buf);
-    if (clen >= 0) {
-        while ((long)have < clen) {
-            char tmp[4096];
-            ssize_t k = recv(pub.fd, tmp, sizeof tmp, 0);
-            if (k <= 0) return -1;
-            have += (size_t)k;
-        }
-        *keep = http11 && !close_hdr;
-    } else if (chunked) {
-        /* read until the terminating 0-size chunk (simplified: look for "0\r\n\r\n") */
-        buf_t acc = {0};
-        buf_add(&acc, body, have);
-        while (!memmem(acc.p, acc.len, "0\r\n\r\n", 5)) {
-            char tmp[4096];
-            ssize_t k = recv(pub.fd, tmp, sizeof tmp, 0);
-            if (k <= 0) {
-                free(acc.p);
-                return -1;
-            }
-            buf_add(&acc, tmp, (size_t)k);
-        }
-        free(acc.p);
-        *keep = http11 && !close_hdr;
-    } else if (status == 204 || status == 304) {
-        *keep = http11 && !close_hdr;
-    } else {
-        char tmp[4096];
-        while (recv(pub.fd, tmp, sizeof tmp, 0) > 0) {
-        }
-        *keep = false;
-    }
-    return status;
-}
-
-static bool publish(const char *event, const char *body, size_t n, char *digits, int *status_out)
+/* Writes one POST on the keep-alive connection without waiting for the answer (HTTP/1.1
+ * pipelining), so a publisher endpoint that is slow to answer — nchan answers the publisher
+ * only after its worker has sent the message on to the subscribers — does not hold back the
+ * next message: every message is written on its tick, sent_ns stamped just before the
+ * write, and the time it then waits in the server's socket counts in the latency, as it
+ * does for feedweb. Answers are read as they come (pub_drain). */
+static bool publish(const char *event, const char *body, size_t n, char *digits)
 {
     for (int attempt = 0; attempt < 2; attempt++) {
         if (!pub_connect()) return false;
@@ -913,24 +929,20 @@ static bool publish(const char *event, const char *body, size_t n, char *digits,
                           "POST %s HTTP/1.1\r\nHost: %s\r\nContent-Type: application/json\r\nAccept: text/plain\r\n"
                           "X-EventSource-Event: %s\r\nContent-Length: %zu\r\n\r\n",
                           pub.path, pub.hostheader, event, n);
-        if (digits) {
-            g_sent_ns = now_real_ns();
-            write_digits19(digits, g_sent_ns);
-        }
         /* one write for head and body */
         buf_t req = {0};
         buf_add(&req, head, (size_t)hl);
         buf_add(&req, body, n);
+        if (digits) {
+            g_sent_ns = now_real_ns();
+            write_digits19(req.p + hl + (size_t)(digits - body), g_sent_ns);
+        }
         bool ok = write_all(pub.fd, req.p, req.len);
         free(req.p);
         if (ok) {
-            bool keep;
-            int st = read_response(&keep);
-            if (st > 0) {
-                *status_out = st;
-                if (!keep) pub_disconnect();
-                return true;
-            }
+            pub.pending++;
+            pub_drain(0);
+            return true;
         }
         pub_disconnect(); /* stale keep-alive connection: retry once on a fresh one */
     }
@@ -962,30 +974,38 @@ static int run_publisher(void)
 
     int64_t t_start = now_mono_ns();
     int64_t deadline = t_start + (int64_t)(opt.duration * 1e9);
-    uint64_t ok = 0, errors = 0, non2xx = 0, late = 0;
+    uint64_t errors = 0, late = 0;
     int64_t max_late = 0;
-    int status = 0;
-    /* the snapshot first (retried until it goes through or the time is up) */
+    /* the snapshot first, answered before any patch (retried until it goes through or the
+     * time is up) */
     doc_render();
     while (!g_stop && now_mono_ns() < deadline) {
-        if (publish("data", g_doc, g_doc_len, NULL, &status)) {
-            if (status / 100 != 2) {
-                non2xx++;
-                logf_("publisher answered %d to the snapshot", status);
-            }
-            break;
+        if (publish("data", g_doc, g_doc_len, NULL)) {
+            pub_drain(5000);
+            if (pub.ok2xx + pub.non2xx > 0) break;
         }
         errors++;
         struct timespec ts = {0, 200000000};
         nanosleep(&ts, NULL);
     }
+    if (pub.non2xx) logf_("publisher refused the snapshot");
     buf_t patch = {0};
     int64_t interval = opt.rate > 0 ? (int64_t)(1e9 / opt.rate) : 0;
     int64_t next = t_start + (int64_t)(opt.quiet_start * 1e9) + interval;
     while (!g_stop && opt.rate > 0 && (opt.count < 0 || (long)g_seq < opt.count)) {
         if (next >= deadline) break;
-        struct timespec ts = {next / 1000000000LL, next % 1000000000LL};
-        while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) == EINTR && !g_stop) {
+        /* sleep until the tick, reading answers meanwhile */
+        for (;;) {
+            int64_t left = next - now_mono_ns();
+            if (left <= 0 || g_stop) break;
+            if (pub.fd >= 0 && pub.pending > 0) {
+                struct pollfd pfd = {.fd = pub.fd, .events = POLLIN};
+                poll(&pfd, 1, (int)((left + 999999) / 1000000));
+                pub_drain(0);
+            } else {
+                struct timespec ts = {next / 1000000000LL, next % 1000000000LL};
+                clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL);
+            }
         }
         if (g_stop) break;
         int64_t l = now_mono_ns() - next;
@@ -993,13 +1013,7 @@ static int run_publisher(void)
         if (l > interval) late++;
         size_t off = 0;
         next_patch(&patch, &off);
-        if (publish("patch", patch.p, patch.len, patch.p + off, &status)) {
-            ok++;
-            if (status / 100 != 2) {
-                non2xx++;
-                if (non2xx <= 5) logf_("publisher answered %d", status);
-            }
-        } else {
+        if (!publish("patch", patch.p, patch.len, patch.p + off)) {
             errors++;
             if (errors <= 5) logf_("publish failed: %s", strerror(errno));
         }
@@ -1007,12 +1021,15 @@ static int run_publisher(void)
         int64_t now = now_mono_ns();
         if (next < now - interval) next = now; /* far behind: do not burst */
     }
+    pub_drain(5000); /* the last answers */
+    uint64_t unanswered = pub.lost + (uint64_t)pub.pending;
     pub_disconnect();
-    logf_("done: %" PRId64 " patches published (%" PRIu64 " ok, %" PRIu64 " non-2xx, %" PRIu64 " failed), %" PRIu64
-          " late, max lateness %.3f ms",
-          g_seq, ok, non2xx, errors, late, max_late / 1e6);
+    logf_("done: %" PRId64 " patches published (%" PRIu64 " answered 2xx, %" PRIu64 " non-2xx, %" PRIu64
+          " unanswered, %" PRIu64 " failed), %" PRIu64 " late, max lateness %.3f ms",
+          g_seq, pub.ok2xx, pub.non2xx, unanswered, errors, late, max_late / 1e6);
     free(patch.p);
-    return errors || non2xx ? 1 : 0;
+    free(pub.in.p);
+    return errors || pub.non2xx || unanswered ? 1 : 0;
 }
 
 /* ------------------------------------------------------------------ main */

@@ -1,0 +1,87 @@
+#!/usr/bin/env bash
+# The side-by-side benchmark (`make bench`): feedweb next to what people would otherwise
+# use, measured in the same run on the same machine, printed as one table.
+#
+#   Benchmarks/bench.sh [FEEDWEB_BINARY]          (default .build/release/feedweb)
+#
+# 1. Fan-out: feedweb's /events against nginx + nchan (one worker), both fed the same
+#    messages by timed_upstream (feedweb subscribes to its /stream; nchan gets them POSTed
+#    to its publisher location), the same sseload clients for both: N = SIZES
+#    ("1000 5000 10000"), RATE (10) patches/s, DURATION (12) s windows, ROUNDS (3) rounds,
+#    feedweb and nchan alternating (interleaved), a fresh server per measurement.
+# 2. Pages: wrk on feedweb's `/` and an item page against nginx serving the same bytes
+#    from files (Benchmarks/pages.sh), PAGE_ROUNDS (3) rounds of PAGE_DURATION (6) s.
+# Before every measurement it waits for a quiet machine (< QUIET_PCT, 15 % busy), at most
+# QUIET_WAIT (120) s each and QUIET_BUDGET (600) s in all; then it measures anyway and the
+# table says how busy the rest of the machine was. Medians and ratios at the end
+# (Benchmarks/bench_report.py); raw results in OUT (default a new temp dir).
+# Needs: nginx, libnginx-mod-nchan, wrk, curl, python3, gcc, make (scripts/install-deps.sh
+# --bench). Loopback only; every process stops by itself; about 10 minutes.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+bin=${1:-.build/release/feedweb}
+[ -x "$bin" ] || { echo "bench: $bin is not an executable (swift build -c release)" >&2; exit 2; }
+read -ra sizes <<<"${SIZES:-1000 5000 10000}"
+rounds=${ROUNDS:-3}
+export RATE=${RATE:-10} DURATION=${DURATION:-12}
+for tool in nginx wrk curl python3 make gcc; do
+  command -v "$tool" >/dev/null || { echo "bench: $tool missing (scripts/install-deps.sh --bench)" >&2; exit 2; }
+done
+[ -f /usr/lib/nginx/modules/ngx_nchan_module.so ] || { echo "bench: nchan missing (apt-get install libnginx-mod-nchan)" >&2; exit 2; }
+. Benchmarks/lib.sh
+bench_tools || exit 2
+raise_nofile
+out=${OUT:-$(mktemp -d /tmp/feedweb-bench.XXXXXX)}
+mkdir -p "$out"
+trap stop_all EXIT
+started=$(date +%s)
+budget_end=$(( started + ${QUIET_BUDGET:-600} ))
+
+# quiet: wait for a quiet machine within what is left of the budget; prints the busy %.
+quiet() {
+  local left=$(( budget_end - $(date +%s) )) per=${QUIET_WAIT_EACH:-120}
+  [ $left -lt 0 ] && left=0
+  [ $left -lt "$per" ] && per=$left
+  QUIET_WAIT=$per wait_quiet
+}
+
+{
+  echo "date: $(date -u '+%Y-%m-%d %H:%M UTC')"
+  echo "machine: $(nproc) cores, $(awk -F': ' '/model name/ {print $2; exit}' /proc/cpuinfo), $(free -g | awk '/Mem:/ {print $2}') GiB, $(uname -sr)"
+  echo "feedweb: $bin ($(git rev-parse --short HEAD 2>/dev/null || echo '?'))"
+  echo "nginx: $(nginx -v 2>&1 | cut -d/ -f2), nchan $(dpkg-query -W -f='${Version}' libnginx-mod-nchan 2>/dev/null || echo '?'), ${NCHAN_WORKERS:-1} worker(s); wrk $(dpkg-query -W -f='${Version}' wrk 2>/dev/null || echo '?')"
+  echo "fan-out: N = ${sizes[*]}, $RATE patches/s, ${DURATION} s windows, $rounds interleaved rounds; open files $(ulimit -n)"
+} | tee "$out/machine.txt"
+
+if [ "${SKIP_FANOUT:-0}" != 1 ]; then
+  for round in $(seq "$rounds"); do
+    for n in "${sizes[@]}"; do
+      if [ $(( round % 2 )) = 1 ]; then order="feedweb nchan"; else order="nchan feedweb"; fi
+      for server in $order; do
+        echo "== round $round, $server, N=$n $(quiet)"
+        fanout_measure "$server" "$n" "$out/$server-$n-r$round" "$bin"
+        rc=$?
+        if [ $rc = 3 ]; then
+          # the server was killed from outside (a signal it did not get from us): once more
+          mv "$out/$server-$n-r$round.json" "$out/$server-$n-r$round.died.json"
+          echo "   the server died (above); measuring this one again"
+          fanout_measure "$server" "$n" "$out/$server-$n-r$round" "$bin"
+          rc=$?
+        fi
+        tail -n +2 "$out/$server-$n-r$round.txt" | grep -E '^(connections|delivery|latency|cpu|result)' | sed 's/^/   /'
+        [ $rc = 0 ] || echo "   (sseload exit $rc)"
+        sleep 1
+      done
+    done
+  done
+fi
+
+if [ "${SKIP_PAGES:-0}" != 1 ]; then
+  echo "== pages $(quiet)"
+  OUT=$out DURATION=${PAGE_DURATION:-6} QUIET_WAIT=${QUIET_WAIT_EACH:-120} Benchmarks/pages.sh "$bin" "${PAGE_ROUNDS:-3}"
+fi
+
+echo
+python3 Benchmarks/bench_report.py "$out" | tee "$out/summary.md"
+echo
+echo "bench: took $(( $(date +%s) - started )) s; results in $out"

@@ -1,0 +1,115 @@
+#!/usr/bin/env python3
+"""The table of `make bench`: medians of the interleaved runs and feedweb's ratios.
+
+    python3 Benchmarks/bench_report.py OUT_DIR
+
+Reads OUT_DIR/machine.txt, OUT_DIR/{feedweb,nchan}-N-rR.json (sseload --json) and
+OUT_DIR/pages.tsv (pages.sh); prints Markdown.
+"""
+import glob
+import json
+import os
+import re
+import statistics
+import sys
+
+out = sys.argv[1]
+
+
+def med(xs):
+    xs = [x for x in xs if x is not None]
+    return statistics.median(xs) if xs else None
+
+
+def fmt(x, digits=1):
+    if x is None:
+        return "–"
+    if abs(x) >= 1000:
+        return f"{x:,.0f}"
+    return f"{x:.{digits}f}"
+
+
+def ratio(a, b):
+    return None if a is None or not b else a / b
+
+
+if os.path.exists(os.path.join(out, "machine.txt")):
+    for line in open(os.path.join(out, "machine.txt")):
+        print("    " + line.rstrip())
+    print()
+
+runs = {}
+for path in glob.glob(os.path.join(out, "*-r*.json")):
+    m = re.match(r"(feedweb|nchan)-(\d+)-r(\d+)\.json$", os.path.basename(path))
+    if not m:
+        continue
+    try:
+        r = json.load(open(path))
+    except Exception:
+        r = None
+    runs.setdefault((int(m.group(2)), m.group(1)), []).append(r)
+
+if runs:
+    print("Fan-out: the same messages and the same sseload clients for both; medians of the runs.")
+    print("Latency = arrival at the client − `sent_ns` stamped by timed_upstream just before it wrote the message.")
+    print("Lower is better in every column but `complete`.")
+    print()
+    print("| N | server | complete runs | p50 ms | p90 ms | p99 ms (runs' range) | max ms | server CPU % of a core "
+          "| µs server CPU per delivered event | RSS KiB per idle client | other load (cores) |")
+    print("|---:|---|---|---:|---:|---:|---:|---:|---:|---:|---:|")
+    for n in sorted({k[0] for k in runs}):
+        row = {}
+        for server in ("feedweb", "nchan"):
+            rs = runs.get((n, server), [])
+            good = [r for r in rs if r]
+            lat = lambda k: [r["latency_ms"][k] if r["latency_ms"]["n"] else None for r in good]  # noqa: E731
+            s = {
+                "ok": sum(1 for r in good if r.get("ok")),
+                "n": len(rs),
+                "p50": med(lat("p50")),
+                "p90": med(lat("p90")),
+                "p99": med(lat("p99")),
+                "p99s": [x for x in lat("p99") if x is not None],
+                "max": med(lat("max")),
+                "cpu": med([100 * r["server_cpu_s"]["window"] / r["window_s"] if r["window_s"] else None for r in good]),
+                "us": med([r["server_us_per_event"] for r in good]),
+                "rss": med([r["rss_kib_per_client"]["idle"] for r in good]),
+                "other": med([r.get("other_cores") for r in good]),
+            }
+            row[server] = s
+            rng = f" ({fmt(min(s['p99s']))}–{fmt(max(s['p99s']))})" if len(s["p99s"]) > 1 else ""
+            print(f"| {n:,} | {server} | {s['ok']}/{s['n']} | {fmt(s['p50'])} | {fmt(s['p90'])} | {fmt(s['p99'])}{rng} "
+                  f"| {fmt(s['max'])} | {fmt(s['cpu'], 0)} | {fmt(s['us'])} | {fmt(s['rss'])} | {fmt(s['other'], 2)} |")
+        f, c = row["feedweb"], row["nchan"]
+        print(f"| {n:,} | **feedweb / nchan** | | **{fmt(ratio(f['p50'], c['p50']), 2)}** | {fmt(ratio(f['p90'], c['p90']), 2)} "
+              f"| **{fmt(ratio(f['p99'], c['p99']), 2)}** | {fmt(ratio(f['max'], c['max']), 2)} | {fmt(ratio(f['cpu'], c['cpu']), 2)} "
+              f"| **{fmt(ratio(f['us'], c['us']), 2)}** | {fmt(ratio(f['rss'], c['rss']), 2)} | |")
+    print()
+
+tsv = os.path.join(out, "pages.tsv")
+if os.path.exists(tsv):
+    pages = {}
+    for line in open(tsv):
+        parts = line.rstrip("\n").split("\t")
+        if len(parts) < 6:
+            continue
+        page, server, _round, rps, size, busy = parts
+        try:
+            pages.setdefault(page, {}).setdefault(server, []).append(float(rps))
+            pages[page]["bytes"] = int(size)
+            pages[page].setdefault("busy", []).append(float(busy) if busy else None)
+        except ValueError:
+            pass
+    print("Pages: wrk -t1 -c64 on feedweb and on nginx (1 worker, sendfile, open_file_cache) serving the same bytes "
+          "from files; "
+          "medians of the rounds. Higher is better.")
+    print()
+    print("| page | bytes | feedweb req/s | nginx req/s | **feedweb / nginx** | machine busy before (%) |")
+    print("|---|---:|---:|---:|---:|---:|")
+    for page, label in (("list", "`/`"), ("item", "`/items/{key}`")):
+        if page not in pages:
+            continue
+        p = pages[page]
+        f, g = med(p.get("feedweb", [])), med(p.get("nginx", []))
+        print(f"| {label} | {p['bytes']:,} | {fmt(f, 0)} | {fmt(g, 0)} | **{fmt(ratio(f, g), 2)}** | {fmt(med(p['busy']), 0)} |")
+    print()

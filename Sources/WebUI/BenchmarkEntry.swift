@@ -1,0 +1,24 @@
+import FeedCore
+import Foundation
+
+/// The hot paths of this module for `Benchmarks/Micro`, reachable only through
+/// `@_spi(Benchmarks) import WebUI`: not API, and nothing else in the package uses it.
+@_spi(Benchmarks)
+public enum BenchmarkEntry {
+    /// The list page `/` for `view`, rendered as the page cache renders it once per change.
+    public static func listPage(view: PublishedView, now: Date) -> [UInt8] {
+        PageRenderer(assetVersion: "bench").list(
+            view: view, section: nil, badge: StatusBadge(kind: .live, since: now), source: "bench", now: now)
+    }
+
+    /// The detail page of `item`.
+    public static func itemPage(item: FeedItem, now: Date) -> [UInt8] {
+        PageRenderer(assetVersion: "bench").detail(
+            item: item, badge: StatusBadge(kind: .live, since: now), updated: now, source: "bench", now: now)
+    }
+
+    /// One patch as `/events` encodes it, once per change for all of its clients.
+    public static func patchEvent(id: EventID, encodedPatch: [UInt8]) -> [UInt8] {
+        DocumentEventStream.patchEvent(id: id, encodedPatch: encodedPatch)
+    }
+}
