@@ -40,6 +40,15 @@ feedweb_mhd_current_connections(struct MHD_Daemon *daemon)
   return info == NULL ? 0 : info->num_connections;
 }
 
+/** The size in bytes of the request line and headers of the connection's current request, or 0. */
+static inline size_t
+feedweb_mhd_request_head_size(struct MHD_Connection *connection)
+{
+  const union MHD_ConnectionInfo *info =
+      MHD_get_connection_info(connection, MHD_CONNECTION_INFO_REQUEST_HEADER_SIZE);
+  return info == NULL ? 0 : info->header_size;
+}
+
 /** The socket of a connection, or -1. */
 static inline int
 feedweb_mhd_connection_fd(struct MHD_Connection *connection)

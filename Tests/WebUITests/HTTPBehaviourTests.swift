@@ -68,6 +68,34 @@ struct HTTPBehaviourTests {
         #expect(try HTTPTestClient.get(port: server.port, "/healthz").status == 200)
     }
 
+    /// A request of exactly `bytes` bytes of head (request line, headers, blank line),
+    /// padded with a cookie, as a browser with many cookies sends.
+    private func request(path: String, headBytes bytes: Int) -> String {
+        let start = "GET \(path) HTTP/1.1\r\nHost: x\r\nConnection: close\r\nCookie: c="
+        let end = "\r\n\r\n"
+        return start + String(repeating: "a", count: bytes - start.utf8.count - end.utf8.count) + end
+    }
+
+    /// The status of the answer to `request` (only the head is read: streams do not end).
+    private func status(of request: String) throws -> Int {
+        let socket = try RawSocket(port: server.port, timeout: 5)
+        try socket.send(request)
+        return try HTTPTestClient.readHead(from: socket).status
+    }
+
+    @Test(arguments: ["/", "/healthz", "/events"])
+    func requestHeadsUpToTheLimitAreServedAndLongerOnesGet431(path: String) throws {
+        let limit = server.server.configuration.maxRequestHeadBytes
+        // A full page's response headers (the CSP) must still fit beside the longest head.
+        #expect(try status(of: request(path: path, headBytes: limit)) == 200)
+        // Just past it, up to where libmicrohttpd used to close the connection without an
+        // answer: a 431, every 50 bytes.
+        for bytes in stride(from: limit + 1, through: limit + 200, by: 50) {
+            #expect(try status(of: request(path: path, headBytes: bytes)) == 431, "head of \(bytes) bytes")
+        }
+        #expect(try HTTPTestClient.get(port: server.port, "/healthz").status == 200)
+    }
+
     @Test(arguments: ["/", "/kiosk", "/static/style.css", "/nope"])
     func securityHeadersOnEveryResponse(path: String) throws {
         let response = try HTTPTestClient.get(port: server.port, path)
