@@ -4,7 +4,7 @@
 #
 #   Benchmarks/bench.sh [FEEDWEB_BINARY]          (default .build/release/feedweb)
 #
-# 1. Fan-out: feedweb's /events against nginx + nchan (one worker), both fed the same
+# 1. Fan-out: feedweb's /events against nginx + nchan (two workers, as feedweb has two threads), both fed the same
 #    messages by timed_upstream (feedweb subscribes to its /stream; nchan gets them POSTed
 #    to its publisher location), the same sseload clients for both: N = SIZES
 #    ("1000 5000 10000"), RATE (10) patches/s, DURATION (12) s windows, ROUNDS (3) rounds,
@@ -49,7 +49,7 @@ quiet() {
   echo "date: $(date -u '+%Y-%m-%d %H:%M UTC')"
   echo "machine: $(nproc) cores, $(awk -F': ' '/model name/ {print $2; exit}' /proc/cpuinfo), $(free -g | awk '/Mem:/ {print $2}') GiB, $(uname -sr)"
   echo "feedweb: $bin ($(git rev-parse --short HEAD 2>/dev/null || echo '?'))"
-  echo "nginx: $(nginx -v 2>&1 | cut -d/ -f2), nchan $(dpkg-query -W -f='${Version}' libnginx-mod-nchan 2>/dev/null || echo '?'), ${NCHAN_WORKERS:-1} worker(s); wrk $(dpkg-query -W -f='${Version}' wrk 2>/dev/null || echo '?')"
+  echo "nginx: $(nginx -v 2>&1 | cut -d/ -f2), nchan $(dpkg-query -W -f='${Version}' libnginx-mod-nchan 2>/dev/null || echo '?'), ${NCHAN_WORKERS:-2} worker(s); wrk $(dpkg-query -W -f='${Version}' wrk 2>/dev/null || echo '?')"
   echo "fan-out: N = ${sizes[*]}, $RATE patches/s, ${DURATION} s windows, $rounds interleaved rounds; open files $(ulimit -n)"
 } | tee "$out/machine.txt"
 

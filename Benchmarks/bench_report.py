@@ -100,7 +100,7 @@ if os.path.exists(tsv):
             pages[page].setdefault("busy", []).append(float(busy) if busy else None)
         except ValueError:
             pass
-    print("Pages: wrk -t1 -c64 on feedweb and on nginx (1 worker, sendfile, open_file_cache) serving the same bytes "
+    print("Pages: wrk -t1 -c64 on feedweb and on nginx (" + os.environ.get("NGINX_WORKERS", "2") + " workers, sendfile, open_file_cache) serving the same bytes "
           "from files; "
           "medians of the rounds. Higher is better.")
     print()

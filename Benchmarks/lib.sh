@@ -127,7 +127,7 @@ start_feedweb() {
 }
 
 # start_nchan DIR: nginx in the foreground (our child, `daemon off`) with its own config,
-# pid, logs and temp paths in DIR, on a free loopback port; NCHAN_WORKERS (1) worker
+# pid, logs and temp paths in DIR, on a free loopback port; NCHAN_WORKERS (2, as many as feedweb has threads) worker
 # processes. Locations: /pub?id=CH (nchan_publisher), /sub?id=CH (nchan_subscriber
 # eventsource). NG_WORKERS: the worker pids (where nchan's work happens).
 start_nchan() {
@@ -140,7 +140,7 @@ start_nchan() {
 load_module $module;
 $(nginx_user)
 daemon off;
-worker_processes ${NCHAN_WORKERS:-1};
+worker_processes ${NCHAN_WORKERS:-2};
 worker_rlimit_nofile 20000;
 pid $dir/nginx.pid;
 error_log $dir/error.log warn;

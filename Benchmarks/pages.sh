@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# Requests per second for feedweb's `/` and an item page, next to nginx (one worker,
-# sendfile, open_file_cache: the usual static-file tuning) serving the very same bytes from
-# files, measured with wrk in the same run.
+# Requests per second for feedweb's `/` and an item page, next to nginx (NGINX_WORKERS
+# workers, default 2 as feedweb has two threads; sendfile, open_file_cache: the usual
+# static-file tuning) serving the very same bytes from files, measured with wrk in the same run.
 #
 #   Benchmarks/pages.sh [FEEDWEB_BINARY] [ROUNDS]
 #
@@ -39,7 +39,7 @@ ng_port=$(free_port)
 cat >"$work/nginx.conf" <<CONF
 $(nginx_user)
 daemon off;
-worker_processes 1;
+worker_processes ${NGINX_WORKERS:-2};
 pid $work/nginx.pid;
 error_log $work/error.log;
 events { worker_connections 4096; }

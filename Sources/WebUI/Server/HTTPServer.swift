@@ -25,10 +25,11 @@ public final class HTTPServer: @unchecked Sendable {
         /// Bytes of memory libmicrohttpd may use per connection (request line, headers,
         /// send buffer); a larger request head gets 431 or 414.
         ///
-        /// The largest share of an idle stream client's memory: the send buffer is carved
-        /// from this pool, and sending the first `data` event touches all of it. 8 KiB holds
-        /// a browser's request head (typically 0.5–2 KiB) and sends in ~8 KB chunks;
-        /// 12 KiB cost 4 KiB more per client for nothing a client would notice.
+        /// The largest share of an idle stream client's memory (8 of its ~9.8 KiB): all of
+        /// the pool is touched by the time the first `data` event has been sent. 8 KiB
+        /// takes request heads up to ``maxRequestHeadBytes`` (3.5 KB; a browser sends
+        /// 0.5–2 KB plus its cookies) and sends in ~4 KB chunks; every KiB more costs a KiB
+        /// per client.
         public var connectionMemoryLimit: Int = 8 * 1024
         /// The kernel's accept backlog.
         public var listenBacklog: Int = 4096
