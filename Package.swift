@@ -79,7 +79,10 @@ let package = Package(
         ),
         .testTarget(
             name: "FeedwebTests",
-            dependencies: ["feedweb", "FeedCore", "TestSupport"]
+            dependencies: [
+                "feedweb", "FeedCore", "TestSupport",
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+            ]
         ),
         .target(
             name: "TestSupport",

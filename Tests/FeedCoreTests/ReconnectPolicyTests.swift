@@ -21,34 +21,42 @@ struct ReconnectPolicyTests {
         #expect(policy.failures == 10)
     }
 
-    @Test("jitter puts every delay in the upper half [d/2, d) of the nominal delay")
+    @Test("jitter only adds: every delay is in [d, min(1.5 d, cap)] for the nominal delay d, never sooner")
     func jitterRange() {
         for failures in 0..<8 {
             for random in [0.0, 0.1, 0.25, 0.5, 0.75, 0.9, 0.999_999, 0.999_999_999] {
                 var policy = ReconnectPolicy(retryInterval: .milliseconds(300), maxBackoff: .seconds(10))
                 _ = delays(&policy, count: failures, random: 0.5)
-                let nominal = policy.nominalDelay
+                // The nominal delay, written out: 300 ms doubled per failure, capped at 10 s.
+                let nominal = min(Duration.milliseconds(300 << failures), .seconds(10))
                 let delay = policy.nextDelay(random: random)
-                #expect(delay >= nominal / 2, "failures \(failures), random \(random)")
-                #expect(delay < nominal, "failures \(failures), random \(random)")
+                #expect(delay >= nominal, "failures \(failures), random \(random): \(delay)")
+                #expect(delay <= min(nominal * 1.5, .seconds(10)), "failures \(failures), random \(random): \(delay)")
             }
         }
     }
 
-    @Test("random 0 gives exactly half, random near 1 almost the whole nominal delay")
+    @Test("random 0 gives exactly the retry time, random near 1 almost one and a half times it")
     func jitterEnds() {
         var low = ReconnectPolicy(retryInterval: .seconds(2), maxBackoff: .seconds(30))
-        #expect(low.nextDelay(random: 0) == .seconds(1))
+        #expect(low.nextDelay(random: 0) == .seconds(2))
         var high = ReconnectPolicy(retryInterval: .seconds(2), maxBackoff: .seconds(30))
         let delay = high.nextDelay(random: 0.999_999)
-        #expect(delay > .milliseconds(1999) && delay < .seconds(2))
+        #expect(delay > .milliseconds(2999) && delay < .seconds(3))
+    }
+
+    @Test("jitter never takes a delay past the cap")
+    func jitterStaysUnderTheCap() {
+        var policy = ReconnectPolicy(retryInterval: .seconds(2), maxBackoff: .milliseconds(2500))
+        #expect(policy.nextDelay(random: 0.999_999) == .milliseconds(2500))
+        #expect(policy.nextDelay(random: 0) == .milliseconds(2500))
     }
 
     @Test("out-of-range randomness is clamped into the jitter range", arguments: [-5.0, 1.0, 7.5, .infinity, .nan])
     func jitterClamped(random: Double) {
         var policy = ReconnectPolicy(retryInterval: .seconds(1), maxBackoff: .seconds(30))
         let delay = policy.nextDelay(random: random)
-        #expect(delay >= .milliseconds(500) && delay < .seconds(1))
+        #expect(delay >= .seconds(1) && delay < .milliseconds(1500))
     }
 
     @Test("reset starts the sequence again from the retry interval")
@@ -59,8 +67,8 @@ struct ReconnectPolicyTests {
         policy.reset()
         #expect(policy.failures == 0)
         #expect(policy.nominalDelay == .milliseconds(100))
-        #expect(policy.nextDelay(random: 0) == .milliseconds(50))
         #expect(policy.nextDelay(random: 0) == .milliseconds(100))
+        #expect(policy.nextDelay(random: 0) == .milliseconds(200))
     }
 
     @Test("a new retry interval (from retry:) is the base of later delays")
@@ -68,8 +76,8 @@ struct ReconnectPolicyTests {
         var policy = ReconnectPolicy(maxBackoff: .seconds(30))
         #expect(policy.nominalDelay == .seconds(1))
         policy.retryInterval = .milliseconds(250)
-        #expect(policy.nextDelay(random: 0) == .milliseconds(125))
         #expect(policy.nextDelay(random: 0) == .milliseconds(250))
+        #expect(policy.nextDelay(random: 0) == .milliseconds(500))
         policy.retryInterval = .seconds(4)
         // Two failures so far: 4 s × 4, capped at 30 s… no: 16 s.
         #expect(policy.nominalDelay == .seconds(16))
@@ -79,7 +87,7 @@ struct ReconnectPolicyTests {
     func retryAboveCap() {
         var policy = ReconnectPolicy(retryInterval: .seconds(100), maxBackoff: .seconds(3))
         #expect(policy.nominalDelay == .seconds(3))
-        #expect(policy.nextDelay(random: 0) == .milliseconds(1500))
+        #expect(policy.nextDelay(random: 0) == .seconds(3))
     }
 
     @Test("absurd retry values and endless failures never overflow")
@@ -98,7 +106,7 @@ struct ReconnectPolicyTests {
     func floor() {
         var zero = ReconnectPolicy(retryInterval: .zero, maxBackoff: .seconds(30))
         #expect(zero.nominalDelay == ReconnectPolicy.minimumInterval)
-        #expect(zero.nextDelay(random: 0) == ReconnectPolicy.minimumInterval / 2)
+        #expect(zero.nextDelay(random: 0) == ReconnectPolicy.minimumInterval)
         // It still grows from the floor.
         #expect(zero.nominalDelay == ReconnectPolicy.minimumInterval * 2)
         var tinyCap = ReconnectPolicy(retryInterval: .seconds(1), maxBackoff: .milliseconds(1))

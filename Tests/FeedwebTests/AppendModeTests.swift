@@ -27,8 +27,8 @@ struct AppendModeTests {
         SSEText.event("message", data: item(n).serializedString(), id: id(n))
     }
 
-    private func state(_ port: UInt16) throws -> JSONValue? {
-        let response = try HTTPTestClient.get(port: port, "/api/state", timeout: 3)
+    private func state(_ port: UInt16) async throws -> JSONValue? {
+        let response = try await HTTPTestClient.get(port: port, "/api/state", timeout: 3)
         return response.status == 200 ? try JSONValue(parsing: response.body) : nil
     }
 
@@ -43,44 +43,47 @@ struct AppendModeTests {
             .stream((6...7).map { .text(Self.event($0)) }, ending: .stayOpen),
         ])
         defer { server.shutdownNow() }
-        let feedweb = try FeedwebProcess(arguments: [
+        let feedweb = try await FeedwebProcess(arguments: [
             "--upstream", server.url("/v2/stream/recentchange"), "--mode", "append", "--keep", "3",
             "--max-backoff", "0.2",
         ])
-        defer { feedweb.stop() }
+        defer { feedweb.kill() }
 
-        try await AsyncEventually.check("the newest three of five") {
-            try state(feedweb.port) == Self.document([5, 4, 3])
+        try await Eventually.check("the newest three of five") {
+            try await state(feedweb.port) == Self.document([5, 4, 3])
         }
         let first = try #require(server.requests.first)
         #expect(first.header("Last-Event-ID") == nil)
         #expect(first.header("Accept") == "text/event-stream")
 
         // Downstream: the document, then add /items/0 + remove /items/3 per new item.
-        let events = try SSETestClient(port: feedweb.port)
-        #expect(try JSONValue(parsing: events.next(type: "data", within: 5).data) == Self.document([5, 4, 3]))
+        let events = try await SSETestClient(port: feedweb.port)
+        #expect(try await JSONValue(parsing: events.next(type: "data", within: 5).data) == Self.document([5, 4, 3]))
         try await server.push(Self.event(8))
-        let patch = try JSONPatch(parsing: events.next(type: "patch", within: 5).data)
+        let patch = try await JSONPatch(parsing: events.next(type: "patch", within: 5).data)
         #expect(
             patch.operations == [
                 .add(path: try JSONPointer("/items/0"), value: Self.item(8)),
                 .remove(path: try JSONPointer("/items/3")),
             ])
-        try await AsyncEventually.check("item 8 first") { try state(feedweb.port) == Self.document([8, 5, 4]) }
+        try await Eventually.check("item 8 first") { try await state(feedweb.port) == Self.document([8, 5, 4]) }
 
         // The pages and the API show the items through the wikimedia-recentchange profile.
-        let items = try JSONValue(parsing: HTTPTestClient.get(port: feedweb.port, "/api/items").body).arrayValue ?? []
+        let items =
+            try await JSONValue(parsing: HTTPTestClient.get(port: feedweb.port, "/api/items").body).arrayValue ?? []
         #expect(items.compactMap { $0["title"]?.stringValue } == ["Page 8", "Page 5", "Page 4"])
         #expect(items.first?["url"]?.stringValue == "https://en.wikipedia.org/wiki/Page_8")
-        let page = try HTTPTestClient.get(port: feedweb.port, "/").text
+        let page = try await HTTPTestClient.get(port: feedweb.port, "/").text
         #expect(page.contains("Page 8"))
 
         // Upstream ends the stream: the reconnect sends the last id back, as it came.
         server.finish(connection: 0)
         let requests = try await server.waitForRequests(2)
         #expect(requests[1].header("Last-Event-ID") == Self.id(8))
-        try await AsyncEventually.check("items 6 and 7 on top") { try state(feedweb.port) == Self.document([7, 6, 8]) }
-        #expect(feedweb.stop()?.status == 0)
+        try await Eventually.check("items 6 and 7 on top") {
+            try await state(feedweb.port) == Self.document([7, 6, 8])
+        }
+        #expect(await feedweb.stop()?.status == 0)
     }
 
     @Test("a non-JSON message is ignored and counted; the stream and the state go on")
@@ -94,10 +97,10 @@ struct AppendModeTests {
                 ending: .stayOpen)
         ])
         defer { server.shutdownNow() }
-        let feedweb = try FeedwebProcess(arguments: ["--upstream", server.url("/rc"), "--mode", "append"])
-        defer { feedweb.stop() }
-        try await AsyncEventually.check("both good items") { try state(feedweb.port) == Self.document([2, 1]) }
-        let ready = try JSONValue(parsing: HTTPTestClient.get(port: feedweb.port, "/readyz").body)
+        let feedweb = try await FeedwebProcess(arguments: ["--upstream", server.url("/rc"), "--mode", "append"])
+        defer { feedweb.kill() }
+        try await Eventually.check("both good items") { try await state(feedweb.port) == Self.document([2, 1]) }
+        let ready = try await JSONValue(parsing: HTTPTestClient.get(port: feedweb.port, "/readyz").body)
         #expect(ready["upstream"]?["ignored_events"] == .int(1))
         #expect(ready["upstream"]?["state"] == .string("open"))
         #expect(server.requests.count == 1, "no reconnect")

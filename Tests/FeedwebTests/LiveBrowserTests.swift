@@ -27,18 +27,14 @@ struct LiveBrowserTests {
     static func start() async throws -> (ScriptedSSEServer, FeedwebProcess) {
         let data = SSEEncoder.event(type: "data", data: document.serializedString(), id: "1")
         let server = try await ScriptedSSEServer.start { _ in .stream([.send(data)], ending: .stayOpen) }
-        let feedweb = try FeedwebProcess(arguments: ["--upstream", server.url("/feed")])
-        let deadline = Date().addingTimeInterval(15)
-        while (try? HTTPTestClient.get(port: feedweb.port, "/readyz").status) != 200 {
-            guard Date() < deadline else { throw WebDriver.Failure(description: "feedweb not ready") }
-            usleep(50_000)
-        }
+        let feedweb = try await FeedwebProcess(arguments: ["--upstream", server.url("/feed")])
+        try await FeedwebProbe.waitUntilReady(port: feedweb.port)
         return (server, feedweb)
     }
 
     /// The key feedweb gave the story titled `title` (from `/api/items`).
-    static func key(of title: String, port: UInt16) throws -> String {
-        let items = try JSONValue(parsing: HTTPTestClient.get(port: port, "/api/items").body).arrayValue ?? []
+    static func key(of title: String, port: UInt16) async throws -> String {
+        let items = try await JSONValue(parsing: HTTPTestClient.get(port: port, "/api/items").body).arrayValue ?? []
         guard let key = items.first(where: { $0["title"]?.stringValue == title })?["key"]?.stringValue else {
             throw WebDriver.Failure(description: "no item titled \(title)")
         }
@@ -53,14 +49,14 @@ struct LiveBrowserTests {
 
     @Test func listShowsAddedAndEditedStoriesWithoutReload() async throws {
         let (server, feedweb) = try await Self.start()
-        defer { feedweb.stop() }
-        let third = try Self.key(of: "Story number 3", port: feedweb.port)
-        let first = try Self.key(of: "Story number 1", port: feedweb.port)
-        let browser = try WebDriver()
-        try browser.open("http://127.0.0.1:\(feedweb.port)/")
-        try browser.execute("window.__feedwebMarker = 'kept'; return true")
-        #expect(try browser.waitFor("return document.body.dataset.streamState === 'open'", seconds: 5))
-        #expect(try browser.execute("return document.querySelectorAll('#stories > li').length") == .int(5))
+        defer { feedweb.kill() }
+        let third = try await Self.key(of: "Story number 3", port: feedweb.port)
+        let first = try await Self.key(of: "Story number 1", port: feedweb.port)
+        let browser = try await WebDriver()
+        try await browser.open("http://127.0.0.1:\(feedweb.port)/")
+        try await browser.execute("window.__feedwebMarker = 'kept'; return true")
+        #expect(try await browser.waitFor("return document.body.dataset.streamState === 'open'", seconds: 5))
+        #expect(try await browser.execute("return document.querySelectorAll('#stories > li').length") == .int(5))
 
         try await server.push(
             Self.patch(
@@ -72,7 +68,7 @@ struct LiveBrowserTests {
                     ]),
                     .object(["op": .string("replace"), "path": .string("/num_results"), "value": .int(6)]),
                 ], id: "2"))
-        let shown = try browser.waitFor(
+        let shown = try await browser.waitFor(
             """
             var first = document.querySelector('#stories > li');
             var edited = document.getElementById('item-\(third)');
@@ -82,10 +78,10 @@ struct LiveBrowserTests {
               && document.querySelectorAll('#stories > li').length === 6;
             """, seconds: 3)
         if !shown {
-            let ids = try browser.execute(
+            let ids = try await browser.execute(
                 "return Array.from(document.querySelectorAll('#stories > li')).map(function (e) { return e.id + ':' + e.querySelector('.story-title').textContent; }).join(' / ') + ' marker=' + window.__feedwebMarker + ' state=' + document.body.dataset.streamState"
             )
-            let api = try HTTPTestClient.get(port: feedweb.port, "/api/items").text
+            let api = try await HTTPTestClient.get(port: feedweb.port, "/api/items").text
             Issue.record("page: \(ids)\napi: \(api.prefix(600))\nlog: \(feedweb.log.suffix(1500))")
         }
         #expect(shown, "the new story is on top and the edited one changed in place, without a reload")
@@ -98,22 +94,23 @@ struct LiveBrowserTests {
                     .object(["op": .string("replace"), "path": .string("/num_results"), "value": .int(7)]),
                 ], id: "3"))
         #expect(
-            try browser.waitFor(
+            try await browser.waitFor(
                 "return !document.getElementById('item-\(first)') && window.__feedwebMarker === 'kept'", seconds: 3))
-        let severe = try browser.consoleMessages().filter { $0.level == "SEVERE" }
+        let severe = try await browser.consoleMessages().filter { $0.level == "SEVERE" }
         #expect(severe.isEmpty, "console errors: \(severe)")
+        await browser.quit()
         await server.shutdown()
     }
 
     @Test func detailPageUpdatesItselfAndSaysWhenItsStoryLeft() async throws {
         let (server, feedweb) = try await Self.start()
-        defer { feedweb.stop() }
-        let fourth = try Self.key(of: "Story number 4", port: feedweb.port)
-        let browser = try WebDriver()
-        try browser.open("http://127.0.0.1:\(feedweb.port)/items/\(fourth)")
-        try browser.execute("window.__feedwebMarker = 'kept'; return true")
-        #expect(try browser.waitFor("return document.body.dataset.streamState === 'open'", seconds: 5))
-        #expect(try browser.execute("return document.getElementById('gone').hidden") == .bool(true))
+        defer { feedweb.kill() }
+        let fourth = try await Self.key(of: "Story number 4", port: feedweb.port)
+        let browser = try await WebDriver()
+        try await browser.open("http://127.0.0.1:\(feedweb.port)/items/\(fourth)")
+        try await browser.execute("window.__feedwebMarker = 'kept'; return true")
+        #expect(try await browser.waitFor("return document.body.dataset.streamState === 'open'", seconds: 5))
+        #expect(try await browser.execute("return document.getElementById('gone').hidden") == .bool(true))
 
         // Story 4 is at index 1 (newest first: 5, 4, 3, 2, 1).
         try await server.push(
@@ -126,7 +123,7 @@ struct LiveBrowserTests {
                     .object(["op": .string("replace"), "path": .string("/num_results"), "value": .int(6)]),
                 ], id: "2"))
         #expect(
-            try browser.waitFor(
+            try await browser.waitFor(
                 """
                 return window.__feedwebMarker === 'kept'
                   && document.querySelector('.detail-title').textContent === 'A corrected headline';
@@ -139,22 +136,23 @@ struct LiveBrowserTests {
                     .object(["op": .string("replace"), "path": .string("/num_results"), "value": .int(7)]),
                 ], id: "3"))
         #expect(
-            try browser.waitFor(
+            try await browser.waitFor(
                 "return window.__feedwebMarker === 'kept' && document.getElementById('gone').hidden === false",
                 seconds: 3), "the page says the story has left the feed")
-        let severe = try browser.consoleMessages().filter { $0.level == "SEVERE" }
+        let severe = try await browser.consoleMessages().filter { $0.level == "SEVERE" }
         #expect(severe.isEmpty, "console errors: \(severe)")
+        await browser.quit()
         await server.shutdown()
     }
 
     @Test func statsPageFollowsTheFeedWithoutReload() async throws {
         let (server, feedweb) = try await Self.start()
-        defer { feedweb.stop() }
-        let browser = try WebDriver()
-        try browser.open("http://127.0.0.1:\(feedweb.port)/stats")
-        try browser.execute("window.__feedwebMarker = 'kept'; return true")
-        #expect(try browser.waitFor("return document.body.dataset.streamState === 'open'", seconds: 5))
-        let bytesBefore = try browser.execute("return document.getElementById('stats-bytes').outerHTML")
+        defer { feedweb.kill() }
+        let browser = try await WebDriver()
+        try await browser.open("http://127.0.0.1:\(feedweb.port)/stats")
+        try await browser.execute("window.__feedwebMarker = 'kept'; return true")
+        #expect(try await browser.waitFor("return document.body.dataset.streamState === 'open'", seconds: 5))
+        let bytesBefore = try await browser.execute("return document.getElementById('stats-bytes').outerHTML")
 
         // A new story in a section the feed never had: the ticker shows it at once.
         try await server.push(
@@ -166,7 +164,7 @@ struct LiveBrowserTests {
                     .object(["op": .string("replace"), "path": .string("/num_results"), "value": .int(6)]),
                 ], id: "2"))
         #expect(
-            try browser.waitFor(
+            try await browser.waitFor(
                 """
                 return window.__feedwebMarker === 'kept'
                   && document.querySelector('#stats-ticker .ticker-title').textContent === 'Story number 6';
@@ -183,7 +181,7 @@ struct LiveBrowserTests {
                     .object(["op": .string("replace"), "path": .string("/num_results"), "value": .int(7)]),
                 ], id: "3"))
         #expect(
-            try browser.waitFor(
+            try await browser.waitFor(
                 """
                 return window.__feedwebMarker === 'kept'
                   && document.querySelector('#stats-ticker .ticker-title').textContent === 'An edited headline'
@@ -193,7 +191,7 @@ struct LiveBrowserTests {
         // The charts are redrawn when the five-second window closes (the page stream's
         // one-second timer notices): the first document and both patches counted, the new
         // section marked, more bytes received.
-        let charted = try browser.waitFor(
+        let charted = try await browser.waitFor(
             """
             var updates = document.querySelector('#stats-summary .tile-value');
             var marker = document.querySelector('#stats-rate .marker-new-section title');
@@ -201,22 +199,23 @@ struct LiveBrowserTests {
               && marker && marker.textContent.indexOf('New section') === 0 && marker.textContent.indexOf('Arts') > 0;
             """, seconds: 15)
         if !charted {
-            let summary = try browser.execute("return document.getElementById('stats-summary').textContent")
-            let api = try HTTPTestClient.get(port: feedweb.port, "/api/stats").text
+            let summary = try await browser.execute("return document.getElementById('stats-summary').textContent")
+            let api = try await HTTPTestClient.get(port: feedweb.port, "/api/stats").text
             Issue.record("summary: \(summary)\napi: \(api.prefix(800))")
         }
         #expect(charted, "the charts follow without a reload")
-        #expect(try browser.execute("return document.getElementById('stats-bytes').outerHTML") != bytesBefore)
+        #expect(try await browser.execute("return document.getElementById('stats-bytes').outerHTML") != bytesBefore)
         #expect(
-            try browser.execute("return document.querySelectorAll('#stats-rate .series-updates polyline').length")
+            try await browser.execute("return document.querySelectorAll('#stats-rate .series-updates polyline').length")
                 == .int(1))
 
-        let stats = try JSONValue(parsing: HTTPTestClient.get(port: feedweb.port, "/api/stats").body)
+        let stats = try await JSONValue(parsing: HTTPTestClient.get(port: feedweb.port, "/api/stats").body)
         #expect(stats["totals"]?["changes"]?.int64Value == 3)
         #expect(stats["totals"]?["new_sections"]?.int64Value == 1)
         #expect((stats["totals"]?["bytes_received"]?.int64Value ?? 0) > 0)
-        let severe = try browser.consoleMessages().filter { $0.level == "SEVERE" }
+        let severe = try await browser.consoleMessages().filter { $0.level == "SEVERE" }
         #expect(severe.isEmpty, "console errors: \(severe)")
+        await browser.quit()
         await server.shutdown()
     }
 }

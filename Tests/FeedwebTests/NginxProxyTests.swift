@@ -25,56 +25,56 @@ struct NginxProxyTests {
 
     @Test("pages, the API and every stream work through nginx; patches arrive at once; resume passes through")
     func streamsThroughNginx() async throws {
-        let (upstream, feedweb) = try await StreamDocumentTests.start()
-        defer { feedweb.stop() }
+        let (upstream, feedweb) = try await LiveFeedUpstream.withFeedweb()
+        defer { feedweb.kill() }
         var documented = ""
-        let nginx = try NginxProxy { listen in
+        let nginx = try await NginxProxy { listen in
             documented = (try? Self.documentedConfig(feedweb: feedweb.port, listen: listen)) ?? ""
             return documented
         }
-        defer { nginx.stop() }
+        defer { nginx.kill() }
         #expect(!documented.isEmpty, "docs/deploy.md holds the nginx block")
 
         // Pages and the API.
-        let page = try HTTPTestClient.get(port: nginx.port, "/", timeout: 5)
+        let page = try await HTTPTestClient.get(port: nginx.port, "/", timeout: 5)
         #expect(page.status == 200)
         #expect(page.text.contains("Story number 5"))
         #expect(page.headers["content-security-policy"] != nil, "feedweb's headers pass through")
-        #expect(try HTTPTestClient.get(port: nginx.port, "/readyz", timeout: 5).status == 200)
+        #expect(try await HTTPTestClient.get(port: nginx.port, "/readyz", timeout: 5).status == 200)
 
         // /events: the first data, then each patch as it happens, not when a buffer fills.
-        let client = try SSETestClient(port: nginx.port, path: "/events")
+        let client = try await SSETestClient(port: nginx.port, path: "/events")
         #expect(client.status == 200)
         #expect(client.headers["content-type"]?.hasPrefix("text/event-stream") == true)
-        let data = try client.next(type: "data", within: 5)
+        let data = try await client.next(type: "data", within: 5)
         #expect(try JSONValue(parsing: data.data) == upstream.document)
         var ids: [String] = []
         for n in 0..<3 {
-            try await upstream.change([Patch.add("/results/0", LiveFeedUpstream.story(300 + n))])
+            try await upstream.change([Patch.add("/results/0", NewswireFeed.story(300 + n))])
             let started = Date()
-            let patch = try client.next(type: "patch", within: 3)
+            let patch = try await client.next(type: "patch", within: 3)
             #expect(Date().timeIntervalSince(started) < 2, "patch \(n) was not held back by the proxy")
             ids.append(patch.id)
         }
-        #expect(try FeedwebProbe.state(port: nginx.port).id == ids.last)
+        #expect(try await FeedwebProbe.state(port: nginx.port).id == ids.last)
 
         // Resume through the proxy: Last-Event-ID reaches feedweb, only the missed patches come.
-        let resumed = try SSETestClient(port: nginx.port, path: "/events", headers: ["Last-Event-ID": ids[0]])
+        let resumed = try await SSETestClient(port: nginx.port, path: "/events", headers: ["Last-Event-ID": ids[0]])
         let missed = [
-            try resumed.next(before: Date().addingTimeInterval(5)),
-            try resumed.next(before: Date().addingTimeInterval(5)),
+            try await resumed.next(before: Date().addingTimeInterval(5)),
+            try await resumed.next(before: Date().addingTimeInterval(5)),
         ]
         .filter { $0.type == "patch" || $0.type == "data" }
         #expect(missed.map(\.type) == ["patch", "patch"])
         #expect(missed.map(\.id) == Array(ids.dropFirst()))
 
         // The other two stream endpoints.
-        let items = try SSETestClient(port: nginx.port, path: "/events/items")
-        #expect(try items.next(type: "snapshot", within: 5).id == ids.last)
-        let pageStream = try SSETestClient(port: nginx.port, path: "/events/page?view=list")
+        let items = try await SSETestClient(port: nginx.port, path: "/events/items")
+        #expect(try await items.next(type: "snapshot", within: 5).id == ids.last)
+        let pageStream = try await SSETestClient(port: nginx.port, path: "/events/page?view=list")
         #expect(pageStream.status == 200)
         try await upstream.change([Patch.replace("/results/0/title", .string("Edited through the proxy"))])
-        let updated = try items.next(type: "updated", within: 3)
+        let updated = try await items.next(type: "updated", within: 3)
         #expect(updated.data.contains("Edited through the proxy"))
         await upstream.shutdown()
     }

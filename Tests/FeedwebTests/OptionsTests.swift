@@ -118,16 +118,16 @@ struct OptionsTests {
             "FEEDWEB_FRAME_ANCESTORS": "https://env.example", "FEEDWEB_DEMO_INTERVAL": "60",
             "FEEDWEB_FRAME_ANCESTRY": "typo",
         ]
-        let fromVariable = try FeedwebProcess(arguments: [], environment: environment)
-        defer { fromVariable.stop() }
-        let page = try HTTPTestClient.get(port: fromVariable.port, "/")
+        let fromVariable = try await FeedwebProcess(arguments: [], environment: environment)
+        defer { fromVariable.kill() }
+        let page = try await HTTPTestClient.get(port: fromVariable.port, "/")
         #expect(page.headers["content-security-policy"]?.contains("frame-ancestors https://env.example") == true)
         #expect(fromVariable.log.contains("FEEDWEB_FRAME_ANCESTRY is not a feedweb option"), "a typo is logged")
 
-        let fromOption = try FeedwebProcess(
+        let fromOption = try await FeedwebProcess(
             arguments: ["--frame-ancestors", "https://option.example"], environment: environment)
-        defer { fromOption.stop() }
-        let optionPage = try HTTPTestClient.get(port: fromOption.port, "/")
+        defer { fromOption.kill() }
+        let optionPage = try await HTTPTestClient.get(port: fromOption.port, "/")
         let policy = optionPage.headers["content-security-policy"] ?? ""
         #expect(policy.contains("frame-ancestors https://option.example"))
         #expect(!policy.contains("env.example"))
@@ -140,17 +140,17 @@ struct OptionsTests {
         }
         defer { server.shutdownNow() }
         let environment = ["FEEDWEB_HEADER": "X-One: 1\r\nX-Two: 2\n\n", "FEEDWEB_UPSTREAM": server.url("/feed")]
-        let fromVariable = try FeedwebProcess(arguments: [], environment: environment)
+        let fromVariable = try await FeedwebProcess(arguments: [], environment: environment)
         let first = try await server.waitForRequests(1)[0]
         #expect(first.header("X-One") == "1")
         #expect(first.header("X-Two") == "2")
-        #expect(fromVariable.stop()?.status == 0)
+        #expect(await fromVariable.stop()?.status == 0)
 
-        let fromOption = try FeedwebProcess(arguments: ["--header", "X-Three: 3"], environment: environment)
+        let fromOption = try await FeedwebProcess(arguments: ["--header", "X-Three: 3"], environment: environment)
         let second = try await server.waitForRequests(2)[1]
         #expect(second.header("X-Three") == "3")
         #expect(second.header("X-One") == nil)
-        #expect(fromOption.stop()?.status == 0)
+        #expect(await fromOption.stop()?.status == 0)
     }
 
     @Test("a source on the command line overrides the environment's source")
@@ -159,22 +159,22 @@ struct OptionsTests {
             .status(200, headers: [("Content-Type", "application/json")], body: #"{"items":[]}"#)
         }
         defer { server.shutdownNow() }
-        let feedweb = try FeedwebProcess(
+        let feedweb = try await FeedwebProcess(
             arguments: ["--poll", server.url("/api"), "--interval", "10"],
             environment: ["FEEDWEB_UPSTREAM": "http://127.0.0.1:9/never"])
-        defer { feedweb.stop() }
+        defer { feedweb.kill() }
         let request = try await server.waitForRequests(1)[0]
         #expect(request.path == "/api")
     }
 
     @Test("huge values are taken (as a year at most), never a crash")
     func hugeValues() async throws {
-        let feedweb = try FeedwebProcess(arguments: [
+        let feedweb = try await FeedwebProcess(arguments: [
             "--max-backoff", "1e300", "--read-timeout", "1e300", "--demo-interval", "1e300", "--interval", "1e300",
             "--history", "1000000", "--max-clients", "1000000", "--max-event-bytes", "1073741824", "--keep", "100000",
         ])
-        #expect(try HTTPTestClient.get(port: feedweb.port, "/healthz").status == 200)
-        let stopped = feedweb.stop()
+        #expect(try await HTTPTestClient.get(port: feedweb.port, "/healthz").status == 200)
+        let stopped = await feedweb.stop()
         #expect(stopped?.status == 0)
     }
 }

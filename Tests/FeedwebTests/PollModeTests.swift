@@ -52,13 +52,13 @@ struct PollModeTests {
         }
     }
 
-    private func state(_ port: UInt16) throws -> JSONValue? {
-        let response = try HTTPTestClient.get(port: port, "/api/state", timeout: 3)
+    private func state(_ port: UInt16) async throws -> JSONValue? {
+        let response = try await HTTPTestClient.get(port: port, "/api/state", timeout: 3)
         return response.status == 200 ? try JSONValue(parsing: response.body) : nil
     }
 
-    private func readiness(_ port: UInt16) throws -> (status: Int, body: JSONValue) {
-        let response = try HTTPTestClient.get(port: port, "/readyz", timeout: 3)
+    private func readiness(_ port: UInt16) async throws -> (status: Int, body: JSONValue) {
+        let response = try await HTTPTestClient.get(port: port, "/readyz", timeout: 3)
         return (response.status, try JSONValue(parsing: response.body))
     }
 
@@ -67,16 +67,16 @@ struct PollModeTests {
         let api = FakeAPI()
         let server = try await ScriptedSSEServer.start { api.respond(to: $0) }
         defer { server.shutdownNow() }
-        let feedweb = try FeedwebProcess(arguments: [
+        let feedweb = try await FeedwebProcess(arguments: [
             "--poll", server.url("/api/news.json?api-key=secret"), "--interval", "0.2", "--profile", "generic",
             "--header", "X-Client: feedweb-test", "--max-backoff", "0.5",
         ])
-        defer { feedweb.stop() }
+        defer { feedweb.kill() }
 
         // The first fetch is the document.
-        try await AsyncEventually.check("the first document") { try state(feedweb.port) == FakeAPI.document(1) }
-        let events = try SSETestClient(port: feedweb.port)
-        let data = try events.next(type: "data", within: 5)
+        try await Eventually.check("the first document") { try await state(feedweb.port) == FakeAPI.document(1) }
+        let events = try await SSETestClient(port: feedweb.port)
+        let data = try await events.next(type: "data", within: 5)
         #expect(try JSONValue(parsing: data.data) == FakeAPI.document(1))
 
         // Later polls are conditional and get 304s.
@@ -87,52 +87,53 @@ struct PollModeTests {
         #expect(conditional.header("X-Client") == "feedweb-test")
         #expect(conditional.header("Accept") == "application/json")
         #expect(server.requests.first?.header("If-None-Match") == nil, "the first request is unconditional")
-        let ready = try readiness(feedweb.port)
+        let ready = try await readiness(feedweb.port)
         #expect(ready.status == 200)
         #expect(ready.body["upstream"]?["state"] == .string("open"))
         #expect(ready.body["upstream"]?["source"]?.stringValue?.contains("secret") == false, "no API key on /readyz")
 
         // A change upstream becomes a patch downstream and the new state.
         api.set(version: 2)
-        let patch = try events.next(type: "patch", within: 10)
+        let patch = try await events.next(type: "patch", within: 10)
         var document = FakeAPI.document(1)
         try JSONPatch(parsing: patch.data).apply(to: &document)
         #expect(document == FakeAPI.document(2))
-        try await AsyncEventually.check("the second document") { try state(feedweb.port) == FakeAPI.document(2) }
-        let items = try JSONValue(parsing: HTTPTestClient.get(port: feedweb.port, "/api/items").body)
+        try await Eventually.check("the second document") { try await state(feedweb.port) == FakeAPI.document(2) }
+        let items = try await JSONValue(parsing: HTTPTestClient.get(port: feedweb.port, "/api/items").body)
         #expect(items.arrayValue?.compactMap { $0["title"]?.stringValue } == ["Story 2", "Story 1"])
 
         // A non-JSON answer: shown in the status, state kept, retried.
         api.set(mode: .html)
-        let broken = try await AsyncEventually.value("/readyz to show the broken answer") {
-            let ready = try readiness(feedweb.port)
+        let broken = try await Eventually.value("/readyz to show the broken answer") {
+            let ready = try await readiness(feedweb.port)
             return ready.status == 503 ? ready.body : nil
         }
         #expect(broken["upstream"]?["last_error"]?.stringValue?.contains("not JSON") == true)
         #expect(broken["document"] == .bool(true))
-        #expect(try state(feedweb.port) == FakeAPI.document(2), "the state is kept")
+        #expect(try await state(feedweb.port) == FakeAPI.document(2), "the state is kept")
 
         // An HTTP error likewise; then recovery with a new document.
         api.set(mode: .serverError)
-        try await AsyncEventually.check("/readyz to show the 500") {
-            try readiness(feedweb.port).body["upstream"]?["last_error"]?.stringValue?.contains("500") == true
+        try await Eventually.check("/readyz to show the 500") {
+            try await readiness(feedweb.port).body["upstream"]?["last_error"]?.stringValue?.contains("500") == true
         }
-        #expect(try state(feedweb.port) == FakeAPI.document(2))
+        #expect(try await state(feedweb.port) == FakeAPI.document(2))
         api.set(version: 3, mode: .json)
-        try await AsyncEventually.check("recovery") {
-            try readiness(feedweb.port).status == 200 && state(feedweb.port) == FakeAPI.document(3)
+        try await Eventually.check("recovery") {
+            guard try await readiness(feedweb.port).status == 200 else { return false }
+            return try await state(feedweb.port) == FakeAPI.document(3)
         }
-        #expect(feedweb.stop()?.status == 0)
+        #expect(await feedweb.stop()?.status == 0)
     }
 
     @Test("an unreachable API: /readyz 503 with the error, and retries")
     func unreachable() async throws {
-        let feedweb = try FeedwebProcess(arguments: [
+        let feedweb = try await FeedwebProcess(arguments: [
             "--poll", "http://127.0.0.1:9/api", "--interval", "0.1", "--max-backoff", "0.2",
         ])
-        defer { feedweb.stop() }
-        let body = try await AsyncEventually.value("a few failed attempts") {
-            let ready = try readiness(feedweb.port)
+        defer { feedweb.kill() }
+        let body = try await Eventually.value("a few failed attempts") {
+            let ready = try await readiness(feedweb.port)
             let attempts = ready.body["upstream"]?["reconnects"]?.int64Value ?? 0
             return ready.status == 503 && attempts >= 2 ? ready.body : nil
         }

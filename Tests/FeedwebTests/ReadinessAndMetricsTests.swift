@@ -6,8 +6,8 @@ import Testing
 /// `/readyz` and `/metrics` through the real binary on a scripted upstream.
 @Suite(.serialized, .timeLimit(.minutes(2)))
 struct ReadinessAndMetricsTests {
-    static func metrics(port: UInt16) throws -> PrometheusText {
-        let response = try HTTPTestClient.get(port: port, "/metrics", timeout: 5)
+    static func metrics(port: UInt16) async throws -> PrometheusText {
+        let response = try await HTTPTestClient.get(port: port, "/metrics", timeout: 5)
         #expect(response.status == 200)
         #expect(response.headers["content-type"]?.hasPrefix("text/plain; version=0.0.4") == true)
         return try PrometheusText(parsing: response.text)
@@ -17,26 +17,26 @@ struct ReadinessAndMetricsTests {
     func readinessFollowsTheFirstDocument() async throws {
         // Upstream answers with an open stream but sends nothing until the test says so.
         let upstream = try await ScriptedSSEServer.start { _ in .stream([], ending: .stayOpen) }
-        let feedweb = try FeedwebProcess(arguments: ["--upstream", upstream.url("/feed")])
-        defer { feedweb.stop() }
+        let feedweb = try await FeedwebProcess(arguments: ["--upstream", upstream.url("/feed")])
+        defer { feedweb.kill() }
         _ = try await upstream.waitForRequests(1)
 
         // Connected, no document: not ready, and the body says why.
         let before = try await Eventually.value("the stream to be open", within: 5) { () -> JSONValue? in
-            let response = try HTTPTestClient.get(port: feedweb.port, "/readyz", timeout: 2)
+            let response = try await HTTPTestClient.get(port: feedweb.port, "/readyz", timeout: 2)
             let body = try JSONValue(parsing: response.body)
             return body["upstream"]?["state"]?.stringValue == "open" ? body : nil
         }
-        let notReady = try HTTPTestClient.get(port: feedweb.port, "/readyz", timeout: 2)
+        let notReady = try await HTTPTestClient.get(port: feedweb.port, "/readyz", timeout: 2)
         #expect(notReady.status == 503)
         #expect(before["ready"] == .bool(false))
         #expect(before["document"] == .bool(false))
 
-        let document = LiveFeedUpstream.document(stories: [3, 2, 1])
+        let document = NewswireFeed.document(stories: [3, 2, 1])
         try await upstream.push(
             bytes: SSEEncoder.event(type: "data", data: document.serializedString(), id: "u1"))
         try await FeedwebProbe.waitUntilReady(port: feedweb.port, within: 5)
-        let ready = try HTTPTestClient.get(port: feedweb.port, "/readyz", timeout: 2)
+        let ready = try await HTTPTestClient.get(port: feedweb.port, "/readyz", timeout: 2)
         let body = try JSONValue(parsing: ready.body)
         #expect(ready.status == 200)
         #expect(body["ready"] == .bool(true))
@@ -45,16 +45,16 @@ struct ReadinessAndMetricsTests {
         // Upstream goes away: not ready again, though the document is kept.
         await upstream.shutdown()
         try await Eventually.check("/readyz to turn 503 after upstream left", within: 5) {
-            try HTTPTestClient.get(port: feedweb.port, "/readyz", timeout: 2).status == 503
+            try await HTTPTestClient.get(port: feedweb.port, "/readyz", timeout: 2).status == 503
         }
-        #expect(try FeedwebProbe.state(port: feedweb.port).document == document, "the document is kept")
+        #expect(try await FeedwebProbe.state(port: feedweb.port).document == document, "the document is kept")
     }
 
     @Test("/metrics parses as Prometheus text and its counters grow with events in and out")
     func metricsGrowWithEvents() async throws {
-        let (upstream, feedweb) = try await StreamDocumentTests.start()
-        defer { feedweb.stop() }
-        let first = try Self.metrics(port: feedweb.port)
+        let (upstream, feedweb) = try await LiveFeedUpstream.withFeedweb()
+        defer { feedweb.kill() }
+        let first = try await Self.metrics(port: feedweb.port)
         for family in [
             "feedweb_upstream_events_total", "feedweb_upstream_bytes_total", "feedweb_upstream_reconnects_total",
             "feedweb_upstream_rejected_patches_total", "feedweb_stream_clients", "feedweb_stream_events_total",
@@ -71,20 +71,20 @@ struct ReadinessAndMetricsTests {
         #expect(eventsIn >= 1)
 
         // A client on /events and three patches from upstream.
-        let client = try SSETestClient(port: feedweb.port)
-        _ = try client.next(type: "data", within: 5)
-        let connected = try Self.metrics(port: feedweb.port)
+        let client = try await SSETestClient(port: feedweb.port)
+        _ = try await client.next(type: "data", within: 5)
+        let connected = try await Self.metrics(port: feedweb.port)
         #expect(connected.value("feedweb_stream_clients", ["stream": "events"]) == 1)
         let outBefore = try #require(connected.value("feedweb_stream_events_total", ["stream": "events"]))
         let fanoutsBefore = connected.value("feedweb_fanout_seconds_count", ["stream": "events"]) ?? 0
         for n in 0..<3 {
-            try await upstream.change([Patch.add("/results/0", LiveFeedUpstream.story(200 + n))])
-            _ = try client.next(type: "patch", within: 5)
+            try await upstream.change([Patch.add("/results/0", NewswireFeed.story(200 + n))])
+            _ = try await client.next(type: "patch", within: 5)
         }
         // One malformed patch: rejected, counted, state kept.
         try await upstream.server.push(bytes: SSEEncoder.event(type: "patch", data: "[{\"op\":\"frobnicate\"}]"))
         let after = try await Eventually.value("the rejected patch to be counted", within: 5) { () -> PrometheusText? in
-            let text = try Self.metrics(port: feedweb.port)
+            let text = try await Self.metrics(port: feedweb.port)
             return text.value("feedweb_upstream_rejected_patches_total") == 1 ? text : nil
         }
         #expect(after.value("feedweb_upstream_events_total") == eventsIn + 4)
@@ -103,13 +103,13 @@ struct ReadinessAndMetricsTests {
 
     @Test("a stream refused at --max-clients is counted")
     func refusedStreamsAreCounted() async throws {
-        let (upstream, feedweb) = try await StreamDocumentTests.start(["--max-clients", "1"])
-        defer { feedweb.stop() }
-        let client = try SSETestClient(port: feedweb.port)
-        _ = try client.next(type: "data", within: 5)
-        let refused = try HTTPTestClient.get(port: feedweb.port, "/events", timeout: 5)
+        let (upstream, feedweb) = try await LiveFeedUpstream.withFeedweb(["--max-clients", "1"])
+        defer { feedweb.kill() }
+        let client = try await SSETestClient(port: feedweb.port)
+        _ = try await client.next(type: "data", within: 5)
+        let refused = try await HTTPTestClient.get(port: feedweb.port, "/events", timeout: 5)
         #expect(refused.status == 503)
-        let text = try Self.metrics(port: feedweb.port)
+        let text = try await Self.metrics(port: feedweb.port)
         #expect(text.value("feedweb_stream_refused_total") == 1)
         #expect(text.value("feedweb_stream_clients", ["stream": "events"]) == 1)
         await upstream.shutdown()

@@ -16,10 +16,10 @@ struct ShutdownTests {
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let path = directory + "/state.json"
-        let feedweb = try FeedwebProcess(arguments: ["--state-file", path, "--demo-interval", "60"])
-        defer { feedweb.stop() }
-        let etag = try await AsyncEventually.value("the demo document") {
-            let response = try HTTPTestClient.get(port: feedweb.port, "/api/state", timeout: 3)
+        let feedweb = try await FeedwebProcess(arguments: ["--state-file", path, "--demo-interval", "60"])
+        defer { feedweb.kill() }
+        let etag = try await Eventually.value("the demo document") {
+            let response = try await HTTPTestClient.get(port: feedweb.port, "/api/state", timeout: 3)
             return response.status == 200 ? response.headers["etag"] : nil
         }
 
@@ -31,10 +31,10 @@ struct ShutdownTests {
         for index in 0..<count {
             let path = paths[index % paths.count]
             do {
-                let client = try SSETestClient(port: feedweb.port, path: path, timeout: 5)
+                let client = try await SSETestClient(port: feedweb.port, path: path, timeout: 5)
                 #expect(client.status == 200)
                 // Every stream is live: each has sent its first event.
-                _ = try client.next(before: Date().addingTimeInterval(5))
+                _ = try await client.next(before: Date().addingTimeInterval(5))
                 clients.append(client)
             } catch {
                 Issue.record("client \(index) on \(path): \(error); log: \(feedweb.log.suffix(2000))")
@@ -42,17 +42,15 @@ struct ShutdownTests {
             }
         }
 
-        let stopped = feedweb.stop(signal: signal, timeout: 5)
+        let stopped = await feedweb.stop(signal: signal, timeout: 5)
         let result = try #require(stopped, "feedweb did not exit")
         #expect(result.status == 0)
         #expect(result.seconds < 2, "took \(result.seconds) s")
 
         // Each stream was ended properly: the last chunk, not a reset.
         var clean = 0
-        for client in clients {
-            client.socket.setTimeout(2)
-            let rest = (try? client.socket.readToEnd()) ?? []
-            if rest.suffix(5) == Array("0\r\n\r\n".utf8) { clean += 1 }
+        for client in clients where await client.waitForEnd(within: 2) && client.endedCleanly {
+            clean += 1
         }
         #expect(clean == clients.count, "\(clean) of \(clients.count) streams ended cleanly")
 
@@ -62,10 +60,15 @@ struct ShutdownTests {
     }
 
     @Test("exit 0 at once with no clients and an unreachable upstream")
-    func shutdownIdle() throws {
-        let feedweb = try FeedwebProcess(arguments: ["--upstream", "http://127.0.0.1:9/feed", "--max-backoff", "0.2"])
-        usleep(300_000)
-        let result = try #require(feedweb.stop(signal: SIGTERM, timeout: 5))
+    func shutdownIdle() async throws {
+        let feedweb = try await FeedwebProcess(arguments: [
+            "--upstream", "http://127.0.0.1:9/feed", "--max-backoff", "0.2",
+        ])
+        // Stopped while it is waiting to retry the refused upstream.
+        try await Eventually.check("the refused connection in the status") {
+            try await FeedwebProbe.readiness(port: feedweb.port).body["upstream"]?["last_error"] != nil
+        }
+        let result = try #require(await feedweb.stop(signal: SIGTERM, timeout: 5))
         #expect(result.status == 0)
         #expect(result.seconds < 1)
     }

@@ -1,5 +1,6 @@
 import FeedCore
 import Foundation
+import NIOConcurrencyHelpers
 import TestSupport
 import Testing
 
@@ -7,49 +8,44 @@ import Testing
 /// queue passes the bound, which frees its slot.
 @Suite(.serialized, .timeLimit(.minutes(3)))
 struct StreamBackpressureTests {
-    /// A `/events` client reading on its own thread, recording every event and when it came.
+    /// A `/events` client reading in a task of its own, recording every event and when
+    /// it came.
     final class BackgroundReader: Sendable {
         struct Received: Sendable {
             let event: SSEEvent
             let at: Date
         }
 
-        private let log = Locked<(events: [Received], failure: String?, done: Bool)>(([], nil, false))
-        private let stopFlag = Locked(false)
+        private let log: NIOLockedValueBox<(events: [Received], failure: String?)>
+        private let task: Task<Void, Never>
 
-        init(port: UInt16) throws {
-            let stream = try StreamReader(port: port)
-            let ready = DispatchSemaphore(value: 0)
-            let box = UncheckedBox(stream)
-            let thread = Thread { [log, stopFlag] in
-                let stream = box.value
-                ready.signal()
-                while !stopFlag.withLock({ $0 }) {
+        init(port: UInt16) async throws {
+            let stream = try await SSETestClient(port: port)
+            let log = NIOLockedValueBox<(events: [Received], failure: String?)>(([], nil))
+            self.log = log
+            task = Task {
+                while !Task.isCancelled {
                     do {
-                        let event = try stream.nextBlocking(before: Date().addingTimeInterval(0.2))
+                        let event = try await stream.next(before: Date().addingTimeInterval(0.2))
                         let at = Date()
-                        log.withLock { $0.events.append(Received(event: event, at: at)) }
+                        log.withLockedValue { $0.events.append(Received(event: event, at: at)) }
                     } catch RawSocket.Failure.timeout {
                         continue
                     } catch {
-                        log.withLock { $0.failure = "\(error)" }
+                        log.withLockedValue { $0.failure = "\(error)" }
                         break
                     }
                 }
                 stream.close()
-                log.withLock { $0.done = true }
             }
-            thread.start()
-            ready.wait()
         }
 
-        var events: [Received] { log.withLock { $0.events } }
-        var failure: String? { log.withLock { $0.failure } }
+        var events: [Received] { log.withLockedValue { $0.events } }
+        var failure: String? { log.withLockedValue { $0.failure } }
 
-        func stop() {
-            stopFlag.withLock { $0 = true }
-            let deadline = Date().addingTimeInterval(2)
-            while !log.withLock({ $0.done }) && Date() < deadline { usleep(10_000) }
+        func stop() async {
+            task.cancel()
+            await task.value
         }
     }
 
@@ -70,7 +66,7 @@ struct StreamBackpressureTests {
     }
 
     @Test func aClientThatNeverReadsIsDroppedAtTheBoundAndDelaysNoOne() async throws {
-        var initial = LiveFeedUpstream.document(stories: [3, 2, 1])
+        var initial = NewswireFeed.document(stories: [3, 2, 1])
         if case .object(var object) = initial {
             object["padding"] = .string("")
             initial = .object(object)
@@ -88,13 +84,13 @@ struct StreamBackpressureTests {
         }
         try await FeedwebProbe.waitForState(upstream.document, port: feedweb.port, within: 10)
 
-        let readers = [try BackgroundReader(port: feedweb.port), try BackgroundReader(port: feedweb.port)]
-        let stalled = try StalledStreamClient(port: feedweb.port)
+        let readers = [try await BackgroundReader(port: feedweb.port), try await BackgroundReader(port: feedweb.port)]
+        let stalled = try await StalledStreamClient(port: feedweb.port)
         try await Eventually.check("the stalled client to get its first bytes", within: 5) { stalled.unreadBytes > 0 }
         try await Eventually.check("the readers to get the document", within: 5) {
             readers.allSatisfy { $0.events.first?.event.type == "data" }
         }
-        #expect(try StreamReader(port: feedweb.port).status == 503, "all three slots taken")
+        #expect(try await SSETestClient(port: feedweb.port).status == 503, "all three slots taken")
 
         // Flood: 48 KiB patches, one every 10 ms or so, until the stalled client's slot is
         // free again. On threads of its own, so that a busy cooperative pool cannot slow it.
@@ -111,7 +107,8 @@ struct StreamBackpressureTests {
                 flood.sentAt[k] = Date()  // written to feedweb's socket by now
                 flood.sent = k
                 try await Task.sleep(for: .milliseconds(10))
-                if flood.droppedAfter == nil, k % 4 == 0, let probe = try? StreamReader(port: port, timeout: 2) {
+                if flood.droppedAfter == nil, k % 4 == 0 {
+                    let probe = try await SSETestClient(port: port, timeout: 2)
                     if probe.status == 200 { flood.droppedAfter = Date().timeIntervalSince(flood.start) }
                     probe.close()
                 }
@@ -148,7 +145,7 @@ struct StreamBackpressureTests {
         // The readers got every patch, in order, promptly.
         let finalDocument = upstream.document
         do {
-            try await Eventually.check("the readers to get all \(sent) patches", within: 15, poll: 0.05) {
+            try await Eventually.check("the readers to get all \(sent) patches", within: 15, poll: .milliseconds(50)) {
                 readers.allSatisfy { reader in reader.events.last.flatMap { Self.floodNumber($0.event) } == sent }
             }
         } catch {
@@ -160,7 +157,7 @@ struct StreamBackpressureTests {
                 }
                 return "\(tail) failure: \(reader.failure ?? "-")"
             }
-            let state = try? FeedwebProbe.state(port: feedweb.port).id
+            let state = try? await FeedwebProbe.state(port: feedweb.port).id
             let sends = (sent - 12...sent).compactMap { n in
                 sentAt[n].map { "\(n)@\(Int($0.timeIntervalSince(floodStart) * 1000))" }
             }
@@ -197,30 +194,8 @@ struct StreamBackpressureTests {
                 + " stalled client got \(cut.count) bytes up to patch \(lastTaken);"
                 + " latency median \(median) s, worst \(worst) s")
 
-        for reader in readers { reader.stop() }
+        for reader in readers { await reader.stop() }
         await feedweb.stop()
         await upstream.shutdown()
     }
-}
-
-/// A value behind a lock.
-final class Locked<Value>: @unchecked Sendable {
-    private let lock = NSLock()
-    private var value: Value
-
-    init(_ value: Value) {
-        self.value = value
-    }
-
-    func withLock<R>(_ body: (inout Value) throws -> R) rethrows -> R {
-        lock.lock()
-        defer { lock.unlock() }
-        return try body(&value)
-    }
-}
-
-/// Hands a non-Sendable value to the one thread that uses it from then on.
-private final class UncheckedBox<T>: @unchecked Sendable {
-    let value: T
-    init(_ value: T) { self.value = value }
 }

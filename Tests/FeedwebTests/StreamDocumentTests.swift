@@ -7,31 +7,6 @@ import Testing
 /// (in-process feedweb only where an interval has no option).
 @Suite(.serialized, .timeLimit(.minutes(3)))
 struct StreamDocumentTests {
-    /// A live upstream with five stories and feedweb subscribed to it, caught up.
-    static func start(_ arguments: [String] = []) async throws -> (LiveFeedUpstream, FeedwebProcess) {
-        let upstream = try await LiveFeedUpstream(document: LiveFeedUpstream.document(stories: [5, 4, 3, 2, 1]))
-        let feedweb = try FeedwebProcess(arguments: ["--upstream", upstream.url] + arguments)
-        try await FeedwebProbe.waitUntilReady(port: feedweb.port)
-        try await FeedwebProbe.waitForState(upstream.document, port: feedweb.port)
-        return (upstream, feedweb)
-    }
-
-    /// A varied script of changes, by number: additions at the top and the end, an edit,
-    /// a removal, a section move, a nested add, a change that does not raise the version.
-    static func change(_ n: Int, on upstream: LiveFeedUpstream) async throws {
-        let count = upstream.document["results"]?.arrayValue?.count ?? 0
-        switch n % 7 {
-        case 0: try await upstream.change([Patch.add("/results/0", LiveFeedUpstream.story(100 + n))])
-        case 1: try await upstream.change([Patch.replace("/results/1/title", .string("Edited headline \(n)"))])
-        case 2: try await upstream.change([Patch.remove("/results/\(count - 1)")])
-        case 3: try await upstream.change([Patch.add("/results/-", LiveFeedUpstream.story(100 + n))])
-        case 4: try await upstream.change([Patch.replace("/results/0/section", .string("Arts"))])
-        case 5: try await upstream.change([Patch.add("/results/0/related_urls", .array([.string("x\(n)")]))])
-        default:
-            try await upstream.change([Patch.replace("/status", .string("OK \(n)"))], bumpVersion: false)
-        }
-    }
-
     static func eventID(_ event: SSEEvent) throws -> EventID {
         try #require(EventID(parsing: event.id), "id \(event.id) is EPOCH-SEQ")
     }
@@ -39,9 +14,9 @@ struct StreamDocumentTests {
     // MARK: - The sequence
 
     @Test func dataThenPatchesReproduceTheStateWithConsecutiveIds() async throws {
-        let (upstream, feedweb) = try await Self.start()
-        defer { feedweb.stop() }
-        let client = try StreamReader(port: feedweb.port)
+        let (upstream, feedweb) = try await LiveFeedUpstream.withFeedweb()
+        defer { feedweb.kill() }
+        let client = try await SSETestClient(port: feedweb.port)
         #expect(client.status == 200)
         #expect(client.headers["content-type"] == "text/event-stream; charset=utf-8")
         #expect(client.headers["cache-control"] == "no-cache")
@@ -52,19 +27,19 @@ struct StreamDocumentTests {
         #expect(firstBytes.hasPrefix("retry:"), "the stream starts with retry:, not \(firstBytes)")
         var document = try JSONValue(parsing: data.data)
         var id = try Self.eventID(data)
-        let initial = try FeedwebProbe.state(port: feedweb.port)
+        let initial = try await FeedwebProbe.state(port: feedweb.port)
         #expect(initial.id == data.id, "the data event carries the state's id")
         #expect(document == initial.document)
 
         for n in 0..<14 {
-            try await Self.change(n, on: upstream)
+            try await upstream.scriptedChange(n)
             let patch = try await client.expectNext("patch")
             let next = try Self.eventID(patch)
             #expect(next.epoch == id.epoch, "one epoch per process")
             #expect(next.seq == id.seq + 1, "ids count up by one: \(id) then \(next)")
             id = next
             try JSONPatch(parsing: patch.data).apply(to: &document)
-            let state = try FeedwebProbe.state(port: feedweb.port)
+            let state = try await FeedwebProbe.state(port: feedweb.port)
             #expect(state.id == patch.id, "nothing else changed: /api/state is at the patch's id")
             #expect(state.document == document, "data + patches = /api/state after change \(n)")
             #expect(document == upstream.document, "and equals the upstream's document")
@@ -79,37 +54,37 @@ struct StreamDocumentTests {
     static func disconnect(
         after seen: Int, thenMiss missed: Int, upstream: LiveFeedUpstream, port: UInt16
     ) async throws -> (id: String, document: JSONValue) {
-        let client = try StreamReader(port: port)
+        let client = try await SSETestClient(port: port)
         var document = try await JSONValue(parsing: client.expectNext("data").data)
         var last = ""
         for n in 0..<seen {
-            try await change(n, on: upstream)
+            try await upstream.scriptedChange(n)
             let patch = try await client.expectNext("patch")
             try JSONPatch(parsing: patch.data).apply(to: &document)
             last = patch.id
         }
         client.close()
-        for n in seen..<(seen + missed) { try await change(n, on: upstream) }
+        for n in seen..<(seen + missed) { try await upstream.scriptedChange(n) }
         try await FeedwebProbe.waitForState(upstream.document, port: port)
         return (last, document)
     }
 
     @Test func resumeInsideHistoryGetsOnlyTheMissedPatches() async throws {
-        let (upstream, feedweb) = try await Self.start()
-        defer { feedweb.stop() }
+        let (upstream, feedweb) = try await LiveFeedUpstream.withFeedweb()
+        defer { feedweb.kill() }
         let (lastID, seenDocument) = try await Self.disconnect(
             after: 2, thenMiss: 3, upstream: upstream, port: feedweb.port)
         let last = try #require(EventID(parsing: lastID))
-        let current = try FeedwebProbe.state(port: feedweb.port)
+        let current = try await FeedwebProbe.state(port: feedweb.port)
 
         var answers: [[SSEEvent]] = []
-        var clients: [StreamReader] = []
+        var clients: [SSETestClient] = []
         for (path, headers) in [
             ("/events", ["Last-Event-ID": lastID]),
             ("/events?lastEventId=\(lastID)", [:]),
             ("/events?last_event_id=\(lastID)", [:]),
         ] {
-            let client = try StreamReader(port: feedweb.port, path: path, headers: headers)
+            let client = try await SSETestClient(port: feedweb.port, path: path, headers: headers)
             let events = try await client.events(untilQuietFor: 0.6)
             #expect(events.map(\.type) == ["patch", "patch", "patch"], "\(path): only the 3 missed patches, no data")
             #expect(
@@ -125,57 +100,57 @@ struct StreamDocumentTests {
         #expect(answers[1] == answers[0] && answers[2] == answers[0], "header and both query forms agree")
 
         // The streams then go on live.
-        try await Self.change(10, on: upstream)
+        try await upstream.scriptedChange(10)
         for client in clients {
             #expect(try await Self.eventID(client.expectNext("patch")).seq == last.seq + 4)
         }
 
         // A client that is up to date gets nothing until the next change.
-        let now = try FeedwebProbe.state(port: feedweb.port)
-        let upToDate = try StreamReader(port: feedweb.port, headers: ["Last-Event-ID": now.id])
+        let now = try await FeedwebProbe.state(port: feedweb.port)
+        let upToDate = try await SSETestClient(port: feedweb.port, headers: ["Last-Event-ID": now.id])
         #expect(try await upToDate.events(untilQuietFor: 0.5).isEmpty)
         await upstream.shutdown()
     }
 
     @Test func resumeOutsideHistoryGetsAFreshDataEvent() async throws {
-        let (upstream, feedweb) = try await Self.start(["--history", "2"])
-        defer { feedweb.stop() }
+        let (upstream, feedweb) = try await LiveFeedUpstream.withFeedweb(["--history", "2"])
+        defer { feedweb.kill() }
         let (lastID, _) = try await Self.disconnect(after: 1, thenMiss: 4, upstream: upstream, port: feedweb.port)
-        let current = try FeedwebProbe.state(port: feedweb.port)
+        let current = try await FeedwebProbe.state(port: feedweb.port)
 
-        let client = try StreamReader(port: feedweb.port, headers: ["Last-Event-ID": lastID])
+        let client = try await SSETestClient(port: feedweb.port, headers: ["Last-Event-ID": lastID])
         let data = try await client.expectNext("data")
         #expect(data.id == current.id)
         #expect(
             try JSONValue(parsing: data.data) == current.document, "the gap is said in-band with the whole document")
-        try await Self.change(20, on: upstream)
+        try await upstream.scriptedChange(20)
         let patch = try await client.expectNext("patch")
         #expect(try Self.eventID(patch).seq == Self.eventID(data).seq + 1)
 
         // Inside those 2 it still resumes with patches.
-        let recent = try StreamReader(port: feedweb.port, headers: ["Last-Event-ID": data.id])
+        let recent = try await SSETestClient(port: feedweb.port, headers: ["Last-Event-ID": data.id])
         #expect(try await recent.events(untilQuietFor: 0.5).map(\.id) == [patch.id])
         await upstream.shutdown()
     }
 
     @Test func resumeAcrossARestartGetsAFreshDataEvent() async throws {
-        let (upstream, first) = try await Self.start()
+        let (upstream, first) = try await LiveFeedUpstream.withFeedweb()
         let (oldID, _) = try await Self.disconnect(after: 2, thenMiss: 0, upstream: upstream, port: first.port)
         let old = try #require(EventID(parsing: oldID))
-        #expect(first.stop()?.status == 0)
+        #expect(await first.stop()?.status == 0)
 
-        let second = try FeedwebProcess(arguments: ["--upstream", upstream.url])
-        defer { second.stop() }
+        let second = try await FeedwebProcess(arguments: ["--upstream", upstream.url])
+        defer { second.kill() }
         try await FeedwebProbe.waitForState(upstream.document, port: second.port, within: 20)
         // Take the new process past the old sequence number, so its history covers the old
         // seq and only the epoch can tell the ids apart.
-        for n in 0..<Int(old.seq) + 2 { try await Self.change(n, on: upstream) }
+        for n in 0..<Int(old.seq) + 2 { try await upstream.scriptedChange(n) }
         let current = try await FeedwebProbe.state(port: second.port, waitingFor: upstream.document)
         let now = try #require(EventID(parsing: current.id))
         #expect(now.epoch != old.epoch, "a new process has a new epoch")
         #expect(now.seq > old.seq)
 
-        let client = try StreamReader(port: second.port, headers: ["Last-Event-ID": oldID])
+        let client = try await SSETestClient(port: second.port, headers: ["Last-Event-ID": oldID])
         let events = try await client.events(untilQuietFor: 0.6)
         #expect(events.map(\.type) == ["data"], "an id of the old process gets a fresh snapshot")
         #expect(events.first?.id == current.id)
@@ -186,11 +161,13 @@ struct StreamDocumentTests {
     // MARK: - Modes and headers
 
     @Test func snapshotOnlyModeSendsTheWholeDocumentOnEveryChange() async throws {
-        let (upstream, feedweb) = try await Self.start()
-        defer { feedweb.stop() }
-        let snapshots = try StreamReader(port: feedweb.port, headers: ["Accept": "application/json"])
-        let mixed = try StreamReader(port: feedweb.port, headers: ["Accept": "application/json, text/event-stream"])
-        let patches = try StreamReader(port: feedweb.port, headers: ["Accept": "text/event-stream, application/json"])
+        let (upstream, feedweb) = try await LiveFeedUpstream.withFeedweb()
+        defer { feedweb.kill() }
+        let snapshots = try await SSETestClient(port: feedweb.port, headers: ["Accept": "application/json"])
+        let mixed = try await SSETestClient(
+            port: feedweb.port, headers: ["Accept": "application/json, text/event-stream"])
+        let patches = try await SSETestClient(
+            port: feedweb.port, headers: ["Accept": "text/event-stream, application/json"])
         #expect(snapshots.status == 200)
         #expect(snapshots.headers["content-type"] == "text/event-stream; charset=utf-8")
         for client in [snapshots, mixed] {
@@ -198,7 +175,7 @@ struct StreamDocumentTests {
         }
         _ = try await patches.expectNext("data")
         for n in 0..<4 {
-            try await Self.change(n, on: upstream)
+            try await upstream.scriptedChange(n)
             let state = try await FeedwebProbe.state(port: feedweb.port, waitingFor: upstream.document)
             for client in [snapshots, mixed] {
                 let data = try await client.expectNext("data")
@@ -208,23 +185,25 @@ struct StreamDocumentTests {
             #expect(try await patches.expectNext("patch").id == state.id, "text/event-stream first: patches")
         }
         // Resuming in snapshot mode still starts with the whole document.
-        let resumed = try StreamReader(
+        let resumed = try await SSETestClient(
             port: feedweb.port,
-            headers: ["Accept": "application/json", "Last-Event-ID": try FeedwebProbe.state(port: feedweb.port).id])
+            headers: [
+                "Accept": "application/json", "Last-Event-ID": try await FeedwebProbe.state(port: feedweb.port).id,
+            ])
         #expect(try await JSONValue(parsing: resumed.expectNext("data").data) == upstream.document)
         await upstream.shutdown()
     }
 
     @Test func streamdataTokenIsAcceptedAndIgnored() async throws {
-        let (upstream, feedweb) = try await Self.start()
-        defer { feedweb.stop() }
-        let withHeader = try StreamReader(port: feedweb.port, headers: ["X-Sd-Token": "c2VjcmV0LXRva2Vu"])
-        let withQuery = try StreamReader(port: feedweb.port, path: "/events?X-Sd-Token=c2VjcmV0LXRva2Vu")
+        let (upstream, feedweb) = try await LiveFeedUpstream.withFeedweb()
+        defer { feedweb.kill() }
+        let withHeader = try await SSETestClient(port: feedweb.port, headers: ["X-Sd-Token": "c2VjcmV0LXRva2Vu"])
+        let withQuery = try await SSETestClient(port: feedweb.port, path: "/events?X-Sd-Token=c2VjcmV0LXRva2Vu")
         for client in [withHeader, withQuery] {
             #expect(client.status == 200)
             #expect(try await JSONValue(parsing: client.expectNext("data").data) == upstream.document)
         }
-        try await Self.change(0, on: upstream)
+        try await upstream.scriptedChange(0)
         let state = try await FeedwebProbe.state(port: feedweb.port, waitingFor: upstream.document)
         for client in [withHeader, withQuery] {
             #expect(try await client.expectNext("patch").id == state.id)
@@ -233,21 +212,21 @@ struct StreamDocumentTests {
     }
 
     @Test func headAnswersTheStreamHeadersWithoutABody() async throws {
-        let (upstream, feedweb) = try await Self.start()
-        defer { feedweb.stop() }
+        let (upstream, feedweb) = try await LiveFeedUpstream.withFeedweb()
+        defer { feedweb.kill() }
         for path in ["/events", "/events/items"] {
-            let socket = try RawSocket(port: feedweb.port, timeout: 5)
-            try socket.send("HEAD \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept: text/event-stream\r\n\r\n")
+            let socket = try await RawSocket(port: feedweb.port, timeout: 5)
+            try await socket.send("HEAD \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept: text/event-stream\r\n\r\n")
             let started = Date()
-            let (status, headers) = try HTTPTestClient.readHead(from: socket)
+            let (status, headers) = try await HTTPTestClient.readHead(from: socket)
             #expect(status == 200)
             #expect(headers["content-type"] == "text/event-stream; charset=utf-8")
             #expect(headers["cache-control"] == "no-cache")
             #expect(headers["x-accel-buffering"] == "no")
             #expect(Date().timeIntervalSince(started) < 2, "answered at once, not streamed")
             // No body follows: a second request on the same connection is answered next.
-            try socket.send("GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
-            let next = try HTTPTestClient.readResponse(from: socket, method: "GET")
+            try await socket.send("GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
+            let next = try await HTTPTestClient.readResponse(from: socket, method: "GET")
             #expect(next.status == 200, "\(path): the HEAD answer had no body in the way")
             #expect(next.text.contains("ok"))
         }
@@ -255,10 +234,10 @@ struct StreamDocumentTests {
     }
 
     @Test func heartbeatCommentsArrive() async throws {
-        let upstream = try await LiveFeedUpstream(document: LiveFeedUpstream.document(stories: [2, 1]))
+        let upstream = try await LiveFeedUpstream(document: NewswireFeed.document(stories: [2, 1]))
         let feedweb = try InProcessFeedweb(upstream: upstream.url) { $0.heartbeatInterval = .milliseconds(300) }
         try await FeedwebProbe.waitForState(upstream.document, port: feedweb.port, within: 10)
-        let client = try StreamReader(port: feedweb.port)
+        let client = try await SSETestClient(port: feedweb.port)
         _ = try await client.expectNext("data")
         let start = client.received.count
         // No events are due; only comments arrive, which the parser swallows.

@@ -8,8 +8,9 @@ import Testing
 struct StreamItemsTests {
     /// Stories 5…1: odd ones in Science, even ones in World.
     static func start() async throws -> (LiveFeedUpstream, FeedwebProcess) {
-        let upstream = try await LiveFeedUpstream(document: LiveFeedUpstream.document(stories: [5, 4, 3, 2, 1]))
-        let feedweb = try FeedwebProcess(arguments: ["--upstream", upstream.url])
+        let stories = [5, 4, 3, 2, 1].map { NewswireFeed.story($0, section: $0 % 2 == 0 ? "World" : "Science") }
+        let upstream = try await LiveFeedUpstream(document: NewswireFeed.document(stories))
+        let feedweb = try await FeedwebProcess(arguments: ["--upstream", upstream.url])
         try await FeedwebProbe.waitUntilReady(port: feedweb.port)
         try await FeedwebProbe.waitForState(upstream.document, port: feedweb.port)
         return (upstream, feedweb)
@@ -17,27 +18,27 @@ struct StreamItemsTests {
 
     /// The index in the upstream's `results` of story `n`.
     static func position(of n: Int, in upstream: LiveFeedUpstream) throws -> Int {
-        let url = JSONValue.string("https://example.org/stories/\(n)")
+        let url = NewswireFeed.story(n)["url"]
         return try #require(upstream.document["results"]?.arrayValue?.firstIndex { $0["url"] == url })
     }
 
     /// The normalised item of story `n` as `/api/items` has it now.
     static func apiItem(_ n: Int, in items: [JSONValue]) throws -> JSONValue {
-        let url = JSONValue.string("https://example.org/stories/\(n)")
+        let url = NewswireFeed.story(n)["url"]
         return try #require(items.first { $0["url"] == url }, "story \(n) is in /api/items")
     }
 
     /// Waits until feedweb has the upstream's document; returns `/api/items` and the id.
     static func caughtUp(_ upstream: LiveFeedUpstream, port: UInt16) async throws -> (items: [JSONValue], id: String) {
         let id = try await FeedwebProbe.waitForState(upstream.document, port: port)
-        return (try FeedwebProbe.items(port: port), id)
+        return (try await FeedwebProbe.items(port: port), id)
     }
 
     @Test func snapshotThenAddedUpdatedRemovedWithTheSectionFilter() async throws {
         let (upstream, feedweb) = try await Self.start()
-        defer { feedweb.stop() }
-        let all = try StreamReader(port: feedweb.port, path: "/events/items")
-        let world = try StreamReader(port: feedweb.port, path: "/events/items?section=World")
+        defer { feedweb.kill() }
+        let all = try await SSETestClient(port: feedweb.port, path: "/events/items")
+        let world = try await SSETestClient(port: feedweb.port, path: "/events/items?section=World")
         #expect(all.headers["content-type"] == "text/event-stream; charset=utf-8")
 
         // The snapshot is /api/items (filtered for World), with the state's id.
@@ -51,7 +52,7 @@ struct StreamItemsTests {
         #expect(worldItems.count == 2, "stories 4 and 2")
 
         // Added (story 6, World): both streams.
-        try await upstream.change([Patch.add("/results/0", LiveFeedUpstream.story(6, section: "World"))])
+        try await upstream.change([Patch.add("/results/0", NewswireFeed.story(6, section: "World"))])
         var now = try await Self.caughtUp(upstream, port: feedweb.port)
         let added = try await all.expectNext("added")
         #expect(added.id == now.id)
@@ -114,16 +115,16 @@ struct StreamItemsTests {
 
     @Test func resumeInsideTheLogGetsOnlyTheMissedItemEvents() async throws {
         let (upstream, feedweb) = try await Self.start()
-        defer { feedweb.stop() }
-        let first = try StreamReader(port: feedweb.port, path: "/events/items")
-        let worldFirst = try StreamReader(port: feedweb.port, path: "/events/items?section=World")
+        defer { feedweb.kill() }
+        let first = try await SSETestClient(port: feedweb.port, path: "/events/items")
+        let worldFirst = try await SSETestClient(port: feedweb.port, path: "/events/items?section=World")
         let snapshot = try await first.expectNext("snapshot")
         let worldSnapshot = try await worldFirst.expectNext("snapshot")
         first.close()
         worldFirst.close()
 
         // Missed: story 8 added (World), story 5 edited (Science), story 1 removed (Science).
-        try await upstream.change([Patch.add("/results/0", LiveFeedUpstream.story(8, section: "World"))])
+        try await upstream.change([Patch.add("/results/0", NewswireFeed.story(8, section: "World"))])
         try await upstream.change([
             Patch.replace("/results/\(Self.position(of: 5, in: upstream))/abstract", .string("More detail."))
         ])
@@ -132,7 +133,7 @@ struct StreamItemsTests {
         try await upstream.change([Patch.remove("/results/\(Self.position(of: 1, in: upstream))")])
         let now = try await Self.caughtUp(upstream, port: feedweb.port)
 
-        let resumed = try StreamReader(
+        let resumed = try await SSETestClient(
             port: feedweb.port, path: "/events/items", headers: ["Last-Event-ID": snapshot.id])
         let events = try await resumed.events(untilQuietFor: 0.6)
         #expect(events.map(\.type) == ["added", "updated", "removed"], "only the missed item events, no snapshot")
@@ -143,20 +144,21 @@ struct StreamItemsTests {
         #expect(try events.last.map { try JSONValue(parsing: $0.data)["key"] } == key1)
 
         // The World stream missed only the addition; the query form works as well.
-        let worldResumed = try StreamReader(
+        let worldResumed = try await SSETestClient(
             port: feedweb.port, path: "/events/items?section=World&lastEventId=\(worldSnapshot.id)")
         let worldEvents = try await worldResumed.events(untilQuietFor: 0.6)
         #expect(worldEvents.map(\.type) == ["added"])
         #expect(try worldEvents.first.map { try JSONValue(parsing: $0.data) } == Self.apiItem(8, in: now.items))
 
         // Both go on live.
-        try await upstream.change([Patch.add("/results/0", LiveFeedUpstream.story(9, section: "World"))])
+        try await upstream.change([Patch.add("/results/0", NewswireFeed.story(9, section: "World"))])
         let live = try await Self.caughtUp(upstream, port: feedweb.port)
         #expect(try await resumed.expectNext("added").id == live.id)
         #expect(try await worldResumed.expectNext("added").id == live.id)
 
         // An id of another process gets a snapshot.
-        let foreign = try StreamReader(port: feedweb.port, path: "/events/items", headers: ["Last-Event-ID": "zzzz-2"])
+        let foreign = try await SSETestClient(
+            port: feedweb.port, path: "/events/items", headers: ["Last-Event-ID": "zzzz-2"])
         #expect(try await JSONValue(parsing: foreign.expectNext("snapshot").data) == .array(live.items))
         await upstream.shutdown()
     }

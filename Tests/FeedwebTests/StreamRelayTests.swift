@@ -13,42 +13,42 @@ struct StreamRelayTests {
         do {
             try await FeedwebProbe.waitForState(upstream.document, port: b, within: 5)
         } catch {
-            let bState = try? FeedwebProbe.state(port: b)
+            let bState = try? await FeedwebProbe.state(port: b)
             Issue.record("B did not converge after \(step): \(bState.map { $0.document.serializedString() } ?? "-")")
             throw error
         }
-        #expect(try FeedwebProbe.items(port: b) == FeedwebProbe.items(port: a), "\(step): same items, same keys")
+        #expect(try await FeedwebProbe.items(port: b) == FeedwebProbe.items(port: a), "\(step): same items, same keys")
     }
 
     @Test func relayConvergesThroughPatchesSnapshotsAndReconnects() async throws {
-        let upstream = try await LiveFeedUpstream(document: LiveFeedUpstream.document(stories: [5, 4, 3, 2, 1]))
-        let a = try FeedwebProcess(arguments: ["--upstream", upstream.url])
-        defer { a.stop() }
-        let b = try FeedwebProcess(arguments: ["--upstream", "http://127.0.0.1:\(a.port)/events"])
-        defer { b.stop() }
+        let upstream = try await LiveFeedUpstream(document: NewswireFeed.document(stories: [5, 4, 3, 2, 1]))
+        let a = try await FeedwebProcess(arguments: ["--upstream", upstream.url])
+        defer { a.kill() }
+        let b = try await FeedwebProcess(arguments: ["--upstream", "http://127.0.0.1:\(a.port)/events"])
+        defer { b.kill() }
         try await FeedwebProbe.waitUntilReady(port: a.port)
         try await FeedwebProbe.waitUntilReady(port: b.port)
         try await Self.converged(upstream, a: a.port, b: b.port, "the first document")
 
         // Patches of every kind.
         for n in 0..<7 {
-            try await StreamDocumentTests.change(n, on: upstream)
+            try await upstream.scriptedChange(n)
             try await Self.converged(upstream, a: a.port, b: b.port, "change \(n)")
         }
 
         // A fresh snapshot on the same stream: a different set of stories.
-        try await upstream.sendSnapshot(LiveFeedUpstream.document(stories: [12, 11, 10, 4, 3], version: 40))
+        try await upstream.sendSnapshot(NewswireFeed.document(stories: [12, 11, 10, 4, 3], version: 40))
         try await Self.converged(upstream, a: a.port, b: b.port, "a fresh snapshot from A's upstream")
 
         // A's upstream drops the stream; on reconnect A gets yet another document.
-        upstream.restartStreams(with: LiveFeedUpstream.document(stories: [14, 13, 12, 11], version: 50))
+        upstream.restartStreams(with: NewswireFeed.document(stories: [14, 13, 12, 11], version: 50))
         try await Self.converged(upstream, a: a.port, b: b.port, "A reconnecting to its upstream")
 
         // A burst of patches without waiting in between.
-        for n in 20..<30 { try await StreamDocumentTests.change(n, on: upstream) }
+        for n in 20..<30 { try await upstream.scriptedChange(n) }
         try await Self.converged(upstream, a: a.port, b: b.port, "a burst of 10 patches")
-        let aState = try FeedwebProbe.state(port: a.port)
-        let bState = try FeedwebProbe.state(port: b.port)
+        let aState = try await FeedwebProbe.state(port: a.port)
+        let bState = try await FeedwebProbe.state(port: b.port)
         #expect(aState.document == bState.document)
         #expect(EventID(parsing: aState.id)?.epoch != EventID(parsing: bState.id)?.epoch, "each has its own ids")
         await upstream.shutdown()
@@ -58,13 +58,15 @@ struct StreamRelayTests {
     /// subscribed to the previous one's `/events`. C must hold what upstream holds, through
     /// patches, a fresh snapshot and the middle link restarting.
     @Test func chainOfThreeConverges() async throws {
-        let upstream = try await LiveFeedUpstream(document: LiveFeedUpstream.document(stories: [5, 4, 3, 2, 1]))
-        let a = try FeedwebProcess(arguments: ["--upstream", upstream.url])
-        defer { a.stop() }
-        var b = try FeedwebProcess(arguments: ["--upstream", "http://127.0.0.1:\(a.port)/events"])
-        defer { b.stop() }
-        let c = try FeedwebProcess(arguments: ["--upstream", "http://127.0.0.1:\(b.port)/events", "--max-backoff", "1"])
-        defer { c.stop() }
+        let upstream = try await LiveFeedUpstream(document: NewswireFeed.document(stories: [5, 4, 3, 2, 1]))
+        let a = try await FeedwebProcess(arguments: ["--upstream", upstream.url])
+        defer { a.kill() }
+        var b = try await FeedwebProcess(arguments: ["--upstream", "http://127.0.0.1:\(a.port)/events"])
+        defer { b.kill() }
+        let c = try await FeedwebProcess(arguments: [
+            "--upstream", "http://127.0.0.1:\(b.port)/events", "--max-backoff", "1",
+        ])
+        defer { c.kill() }
         func converged(_ step: String) async throws {
             try await Self.converged(upstream, a: a.port, b: b.port, step)
             try await Self.converged(upstream, a: b.port, b: c.port, step + " (C behind B)")
@@ -72,23 +74,24 @@ struct StreamRelayTests {
         for feedweb in [a, b, c] { try await FeedwebProbe.waitUntilReady(port: feedweb.port) }
         try await converged("the first document")
         for n in 0..<7 {
-            try await StreamDocumentTests.change(n, on: upstream)
+            try await upstream.scriptedChange(n)
         }
         try await converged("seven changes of every kind")
-        try await upstream.sendSnapshot(LiveFeedUpstream.document(stories: [22, 21, 20, 5], version: 60))
+        try await upstream.sendSnapshot(NewswireFeed.document(stories: [22, 21, 20, 5], version: 60))
         try await converged("a fresh snapshot at the top of the chain")
 
         // The middle link restarts on the same port: C reconnects to a new epoch and gets a
         // fresh document in-band, then follows again.
         let bPort = b.port
-        #expect(b.stop()?.status == 0)
-        b = try FeedwebProcess(arguments: [
+        #expect(await b.stop()?.status == 0)
+        b = try await FeedwebProcess(arguments: [
             "--upstream", "http://127.0.0.1:\(a.port)/events", "--listen", "127.0.0.1:\(bPort)",
         ])
         try await FeedwebProbe.waitUntilReady(port: b.port)
-        try await StreamDocumentTests.change(0, on: upstream)
+        try await upstream.scriptedChange(0)
         try await converged("B restarted, then another change")
-        let ids = try [a, b, c].map { try FeedwebProbe.state(port: $0.port).id }
+        var ids: [String] = []
+        for link in [a, b, c] { ids.append(try await FeedwebProbe.state(port: link.port).id) }
         #expect(Set(ids.compactMap { EventID(parsing: $0)?.epoch }).count == 3, "each link has its own epoch")
         await upstream.shutdown()
     }

@@ -1,5 +1,6 @@
+import FeedCore
 import Foundation
-import Glibc
+import NIOConcurrencyHelpers
 
 /// One run of the real `feedweb` binary to its end, for what ``FeedwebProcess`` cannot
 /// see: the exit status and the output of a run that never listens (`--help`, a wrong
@@ -13,11 +14,10 @@ public struct FeedwebRun: Sendable {
     public let status: Int32?
     public let standardOutput: String
     public let standardError: String
-    /// How long the run took.
+    /// How long the run took, in seconds.
     public let seconds: Double
 
-    /// Runs `feedweb ARGUMENTS` and waits at most `timeout` seconds for it to exit
-    /// (sleeping between checks, so that parallel tests keep their threads).
+    /// Runs `feedweb ARGUMENTS` and waits at most `timeout` seconds for it to exit.
     public static func run(
         _ arguments: [String], environment: [String: String] = [:], timeout: Double = 15
     ) async throws -> FeedwebRun {
@@ -29,36 +29,28 @@ public struct FeedwebRun: Sendable {
         let errors = Pipe()
         process.standardOutput = output
         process.standardError = errors
-        let outputText = LockedText()
-        let errorText = LockedText()
-        output.fileHandleForReading.readabilityHandler = { handle in
-            let data = handle.availableData
-            if !data.isEmpty { outputText.append(String(decoding: data, as: UTF8.self)) }
-        }
-        errors.fileHandleForReading.readabilityHandler = { handle in
-            let data = handle.availableData
-            if !data.isEmpty { errorText.append(String(decoding: data, as: UTF8.self)) }
-        }
-        let start = Date()
+        let outputText = NIOLockedValueBox("")
+        let errorText = NIOLockedValueBox("")
+        FeedwebProcess.collect(output, into: outputText)
+        FeedwebProcess.collect(errors, into: errorText)
+        let start = ContinuousClock.now
         try process.run()
-        // Never Process.waitUntilExit(): it spins a CPU core on Linux.
-        while process.isRunning && Date().timeIntervalSince(start) < timeout {
-            try await Task.sleep(for: .milliseconds(5))
-        }
-        let exited = !process.isRunning
-        if !exited { ChildProcess.kill(process) }
-        let seconds = Date().timeIntervalSince(start)
-        // Let the handlers take what is left in the pipes.
+        let exited = await ChildProcess.exited(process, within: timeout)
+        if !exited { await ChildProcess.terminate(process, grace: 0) }
+        let seconds = (ContinuousClock.now - start).timeInterval
+        // Let the handlers take what is left in the pipes, then read the rest ourselves.
         try await Task.sleep(for: .milliseconds(50))
         output.fileHandleForReading.readabilityHandler = nil
         errors.fileHandleForReading.readabilityHandler = nil
-        let restOut = (try? output.fileHandleForReading.readToEnd()) ?? nil
-        let restErr = (try? errors.fileHandleForReading.readToEnd()) ?? nil
-        if let restOut, !restOut.isEmpty { outputText.append(String(decoding: restOut, as: UTF8.self)) }
-        if let restErr, !restErr.isEmpty { errorText.append(String(decoding: restErr, as: UTF8.self)) }
+        if let rest = try? output.fileHandleForReading.readToEnd(), !rest.isEmpty {
+            outputText.withLockedValue { $0 += String(decoding: rest, as: UTF8.self) }
+        }
+        if let rest = try? errors.fileHandleForReading.readToEnd(), !rest.isEmpty {
+            errorText.withLockedValue { $0 += String(decoding: rest, as: UTF8.self) }
+        }
         return FeedwebRun(
-            status: exited ? process.terminationStatus : nil, standardOutput: outputText.withLock { $0 },
-            standardError: errorText.withLock { $0 }, seconds: seconds)
+            status: exited ? process.terminationStatus : nil, standardOutput: outputText.withLockedValue { $0 },
+            standardError: errorText.withLockedValue { $0 }, seconds: seconds)
     }
 
     /// This process's environment without `FEEDWEB_…` variables, plus `adding`.

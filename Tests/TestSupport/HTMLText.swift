@@ -1,3 +1,5 @@
+import Foundation
+
 /// HTML helpers for assertions on rendered pages.
 public enum HTMLText {
     /// `text` escaped the way the page templates escape feed text (`& < > " '`).
@@ -27,5 +29,68 @@ public enum HTMLText {
             rest = rest[close.upperBound...]
         }
         return titles
+    }
+
+    /// One element of a page: its tag, its attributes and its text (tags stripped, white
+    /// space folded, entities left as they are).
+    public struct Element: Sendable, CustomStringConvertible {
+        public let tag: String
+        public let attributes: [String: String]
+        public let text: String
+        public var description: String { "<\(tag) \(attributes)> \(text)" }
+    }
+
+    /// The element whose `id` is `id`, up to its matching end tag; `nil` if there is none.
+    /// For feedweb's own templates (double-quoted attributes), not for any HTML.
+    public static func element(withID id: String, in html: String) -> Element? {
+        guard let idRange = html.range(of: " id=\"\(id)\"") else { return nil }
+        guard let open = html[..<idRange.lowerBound].lastIndex(of: "<"),
+            let headEnd = html[idRange.upperBound...].firstIndex(of: ">")
+        else { return nil }
+        let head = html[html.index(after: open)..<headEnd]
+        let tag = String(head.prefix { $0.isLetter || $0.isNumber })
+        var attributes: [String: String] = [:]
+        var rest = head.dropFirst(tag.count)
+        while let equals = rest.firstIndex(of: "=") {
+            let name = rest[..<equals].trimmingCharacters(in: .whitespaces)
+            let afterEquals = rest[rest.index(after: equals)...]
+            guard afterEquals.first == "\"",
+                let close = afterEquals.dropFirst().firstIndex(of: "\"")
+            else { break }
+            attributes[name] = String(afterEquals[afterEquals.index(after: afterEquals.startIndex)..<close])
+            rest = afterEquals[afterEquals.index(after: close)...]
+        }
+        // The content up to the matching end tag.
+        var depth = 1
+        var index = html.index(after: headEnd)
+        let contentStart = index
+        var contentEnd = html.endIndex
+        while index < html.endIndex, let next = html[index...].range(of: "<") {
+            let after = html[next.upperBound...]
+            if after.hasPrefix("/" + tag + ">") {
+                depth -= 1
+                if depth == 0 {
+                    contentEnd = next.lowerBound
+                    break
+                }
+            } else if after.hasPrefix(tag + " ") || after.hasPrefix(tag + ">") {
+                depth += 1
+            }
+            index = next.upperBound
+        }
+        var text = ""
+        var inTag = false
+        for character in html[contentStart..<contentEnd] {
+            if character == "<" {
+                inTag = true
+                text += " "
+            } else if character == ">" {
+                inTag = false
+            } else if !inTag {
+                text.append(character)
+            }
+        }
+        let folded = text.split(whereSeparator: { $0.isWhitespace }).joined(separator: " ")
+        return Element(tag: tag, attributes: attributes, text: folded)
     }
 }

@@ -9,47 +9,48 @@ public struct TestResponse: Sendable {
     public var text: String { String(decoding: body, as: UTF8.self) }
 }
 
-/// Minimal HTTP/1.1 requests over ``RawSocket`` (keep-alive off unless asked).
+/// HTTP/1.1 requests over ``RawSocket`` (one request per connection unless a socket is
+/// passed), every wait `async` and bounded by `timeout` seconds per read.
 public enum HTTPTestClient {
     /// Sends one request and reads the whole response.
     public static func get(
         port: UInt16, _ path: String, method: String = "GET", headers: [String: String] = [:], timeout: Double = 10
-    ) throws -> TestResponse {
-        let socket = try RawSocket(port: port, timeout: timeout)
+    ) async throws -> TestResponse {
+        let socket = try await RawSocket(port: port, timeout: timeout)
         var request = "\(method) \(path) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nConnection: close\r\n"
         for (name, value) in headers { request += "\(name): \(value)\r\n" }
         request += "\r\n"
-        try socket.send(request)
-        return try readResponse(from: socket, method: method)
+        try await socket.send(request)
+        return try await readResponse(from: socket, method: method)
     }
 
     /// Sends a request with a body (JSON by default) and reads the response.
     public static func send(
         port: UInt16, _ path: String, method: String, body: [UInt8],
         contentType: String = "application/json; charset=utf-8", timeout: Double = 30
-    ) throws -> TestResponse {
-        let socket = try RawSocket(port: port, timeout: timeout)
+    ) async throws -> TestResponse {
+        let socket = try await RawSocket(port: port, timeout: timeout)
         var request = "\(method) \(path) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nConnection: close\r\n"
         request += "Content-Type: \(contentType)\r\nContent-Length: \(body.count)\r\n\r\n"
-        try socket.send(Array(request.utf8) + body)
-        return try readResponse(from: socket, method: method)
+        try await socket.send(Array(request.utf8) + body)
+        return try await readResponse(from: socket, method: method)
     }
 
     /// Sends raw bytes (a malformed request, say) and reads one response.
-    public static func raw(port: UInt16, _ request: String, timeout: Double = 10) throws -> TestResponse {
-        let socket = try RawSocket(port: port, timeout: timeout)
-        try socket.send(request)
-        return try readResponse(from: socket, method: "GET")
+    public static func raw(port: UInt16, _ request: String, timeout: Double = 10) async throws -> TestResponse {
+        let socket = try await RawSocket(port: port, timeout: timeout)
+        try await socket.send(request)
+        return try await readResponse(from: socket, method: "GET")
     }
 
     /// Reads the status line and headers of a response.
-    public static func readHead(from socket: RawSocket) throws -> (status: Int, headers: [String: String]) {
-        let statusLine = try socket.readLine()
+    public static func readHead(from socket: RawSocket) async throws -> (status: Int, headers: [String: String]) {
+        let statusLine = try await socket.readLine()
         let parts = statusLine.split(separator: " ", maxSplits: 2)
         guard parts.count >= 2, let status = Int(parts[1]) else { throw RawSocket.Failure.closed }
         var headers: [String: String] = [:]
         while true {
-            let line = try socket.readLine()
+            let line = try await socket.readLine()
             if line.isEmpty { break }
             guard let colon = line.firstIndex(of: ":") else { continue }
             let name = line[..<colon].lowercased()
@@ -59,43 +60,25 @@ public enum HTTPTestClient {
         return (status, headers)
     }
 
-    public static func readResponse(from socket: RawSocket, method: String) throws -> TestResponse {
-        let (status, headers) = try readHead(from: socket)
+    /// Reads one whole response (head and body, however it is delimited).
+    public static func readResponse(from socket: RawSocket, method: String) async throws -> TestResponse {
+        let (status, headers) = try await readHead(from: socket)
         if method == "HEAD" || status == 304 || status == 204 {
             return TestResponse(status: status, headers: headers, body: [])
         }
         var body: [UInt8] = []
         if headers["transfer-encoding"]?.lowercased().contains("chunked") == true {
             var decoder = ChunkedDecoder()
+            body = try decoder.feed(socket.takeBuffered())
+            let deadline = ContinuousClock.now + .seconds(socket.timeout)
             while !decoder.finished {
-                body += try decoder.next(from: socket)
+                body += try decoder.feed(try await socket.receive(before: deadline))
             }
         } else if let length = headers["content-length"].flatMap({ Int($0) }) {
-            body = try socket.read(count: length)
+            body = try await socket.read(count: length)
         } else {
-            body = try socket.readToEnd()
+            body = try await socket.readToEnd()
         }
         return TestResponse(status: status, headers: headers, body: body)
-    }
-}
-
-/// Decodes a chunked body incrementally from a socket.
-public struct ChunkedDecoder {
-    public private(set) var finished = false
-
-    public init() {}
-
-    /// The next chunk's bytes (empty at the end).
-    public mutating func next(from socket: RawSocket) throws -> [UInt8] {
-        let sizeLine = try socket.readLine()
-        let size = Int(sizeLine.split(separator: ";").first.map(String.init) ?? "", radix: 16) ?? 0
-        if size == 0 {
-            finished = true
-            _ = try? socket.readLine()
-            return []
-        }
-        let bytes = try socket.read(count: size)
-        _ = try socket.readLine()
-        return bytes
     }
 }

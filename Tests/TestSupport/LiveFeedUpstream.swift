@@ -8,8 +8,7 @@ import NIOConcurrencyHelpers
 /// which every change is applied to first (so the test always knows the state feedweb
 /// must reach, without asking feedweb).
 ///
-/// Documents are NYT-Newswire shaped (`num_results`, `results` of stories keyed by
-/// `uri`), so feedweb's default profile reads them. Every change made with
+/// Documents are built with ``NewswireFeed``, so feedweb's default profile reads them. Every change made with
 /// ``change(_:bumpVersion:)`` raises `num_results` unless told otherwise, so the change
 /// is published past the version guard.
 public final class LiveFeedUpstream: Sendable {
@@ -77,36 +76,35 @@ public final class LiveFeedUpstream: Sendable {
         server.finish()
     }
 
+    /// A varied script of changes, by number `n`: additions at the top and the end, an
+    /// edit, a removal, a section move, a nested add, a change that does not raise the
+    /// version.
+    public func scriptedChange(_ n: Int) async throws {
+        let count = document["results"]?.arrayValue?.count ?? 0
+        switch n % 7 {
+        case 0: try await change([Patch.add("/results/0", NewswireFeed.story(100 + n))])
+        case 1: try await change([Patch.replace("/results/1/title", .string("Edited headline \(n)"))])
+        case 2: try await change([Patch.remove("/results/\(count - 1)")])
+        case 3: try await change([Patch.add("/results/-", NewswireFeed.story(100 + n))])
+        case 4: try await change([Patch.replace("/results/0/section", .string("Arts"))])
+        case 5: try await change([Patch.add("/results/0/related_urls", .array([.string("x\(n)")]))])
+        default: try await change([Patch.replace("/status", .string("OK \(n)"))], bumpVersion: false)
+        }
+    }
+
+    /// A live upstream with stories 5…1 and the real binary subscribed to it (with
+    /// `arguments` added), ready and caught up.
+    public static func withFeedweb(_ arguments: [String] = []) async throws -> (LiveFeedUpstream, FeedwebProcess) {
+        let upstream = try await LiveFeedUpstream(document: NewswireFeed.document(stories: [5, 4, 3, 2, 1]))
+        let feedweb = try await FeedwebProcess(arguments: ["--upstream", upstream.url] + arguments)
+        try await FeedwebProbe.waitUntilReady(port: feedweb.port)
+        try await FeedwebProbe.waitForState(upstream.document, port: feedweb.port)
+        return (upstream, feedweb)
+    }
+
     /// Closes everything.
     public func shutdown() async {
         await server.shutdown()
-    }
-
-    // MARK: - Building documents
-
-    /// One NYT-like story; `index` makes it unique.
-    public static func story(_ index: Int, section: String? = nil, title: String? = nil) -> JSONValue {
-        .object([
-            "section": .string(section ?? (index % 2 == 0 ? "World" : "Science")),
-            "subsection": .string(""),
-            "title": .string(title ?? "Story number \(index)"),
-            "abstract": .string("What happened in story \(index)."),
-            "uri": .string("nyt://article/stream-test-\(index)"),
-            "url": .string("https://example.org/stories/\(index)"),
-            "byline": .string("By Test Writer \(index)"),
-            "published_date": .string("2026-11-22T09:\(String(format: "%02d", index % 60)):00-05:00"),
-            "thumbnail_standard": .string("https://example.org/thumbs/\(index).jpg"),
-            "multimedia": .string(""),
-        ])
-    }
-
-    /// A document with stories `indices` (in that order) and `num_results` = `version`.
-    public static func document(stories indices: [Int], version: Int64 = 10) -> JSONValue {
-        .object([
-            "status": .string("OK"),
-            "num_results": .int(version),
-            "results": .array(indices.map { story($0) }),
-        ])
     }
 }
 

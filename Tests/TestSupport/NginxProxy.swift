@@ -18,7 +18,7 @@ public final class NginxProxy: @unchecked Sendable {
 
     /// Starts nginx with `httpBlock` (the contents of an `http {}` block) after replacing
     /// `{{listen}}` by its own loopback address; waits until it accepts connections.
-    public init(httpBlock: (_ listen: String) -> String, timeout: Double = 10) throws {
+    public init(httpBlock: (_ listen: String) -> String, timeout: Double = 10) async throws {
         guard FileManager.default.isExecutableFile(atPath: Self.executable) else {
             throw Failure(description: "\(Self.executable) is missing: install Debian's nginx (.ci/run does)")
         }
@@ -53,14 +53,17 @@ public final class NginxProxy: @unchecked Sendable {
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
         try process.run()
-        let deadline = Date().addingTimeInterval(timeout)
-        while (try? RawSocket(port: port, timeout: 1)) == nil {
-            guard process.isRunning, Date() < deadline else {
-                let log = (try? String(contentsOfFile: "\(path)/error.log", encoding: .utf8)) ?? ""
-                stop()
-                throw Failure(description: "nginx did not start on port \(port): \(log)")
+        let (port, process) = (self.port, self.process)
+        do {
+            try await Eventually.check("nginx to accept connections", within: timeout) {
+                guard process.isRunning else { throw Failure(description: "nginx exited") }
+                _ = try await RawSocket(port: port, timeout: 1)
+                return true
             }
-            usleep(20_000)
+        } catch {
+            let log = (try? String(contentsOfFile: "\(path)/error.log", encoding: .utf8)) ?? ""
+            await stop()
+            throw Failure(description: "nginx did not start on port \(port): \(error) \(log)")
         }
     }
 
@@ -69,9 +72,16 @@ public final class NginxProxy: @unchecked Sendable {
         (try? String(contentsOfFile: directory.appendingPathComponent("error.log").path, encoding: .utf8)) ?? ""
     }
 
+    /// Asks nginx to stop (SIGTERM: the master ends its workers) without waiting, for
+    /// `defer`; its directory is left for the system's temporary-file cleanup.
+    public func kill() {
+        guard process.isRunning else { return }
+        Glibc.kill(process.processIdentifier, SIGTERM)
+    }
+
     /// Stops nginx (SIGTERM, then SIGKILL) and removes its directory.
-    public func stop() {
-        ChildProcess.kill(process)
+    public func stop() async {
+        await ChildProcess.terminate(process)
         try? FileManager.default.removeItem(at: directory)
     }
 }

@@ -1,16 +1,19 @@
+import FeedCore
 import Foundation
 import Glibc
 
-/// A blocking TCP connection to 127.0.0.1 with a receive timeout, for tests that need
-/// to see exactly what goes over the wire.
-public final class RawSocket {
+/// A TCP connection to 127.0.0.1 for tests that need to see exactly what goes over the
+/// wire. The socket is non-blocking: every wait is `async` and bounded (by the socket's
+/// `timeout` per operation unless a deadline is given), and is done by
+/// ``SocketReadiness``, never by holding a thread of Swift's cooperative pool.
+public final class RawSocket: @unchecked Sendable {
     public enum Failure: Error, CustomStringConvertible {
         case connect(Int32)
         case timeout
         case closed
         public var description: String {
             switch self {
-            case .connect(let code): return "connect failed: errno \(code)"
+            case .connect(let code): return "connect failed: \(String(cString: strerror(code))) (errno \(code))"
             case .timeout: return "timed out waiting for data"
             case .closed: return "connection closed"
             }
@@ -18,11 +21,19 @@ public final class RawSocket {
     }
 
     public let fd: Int32
+    /// How long one operation (a connect, a send, a read) may wait, in seconds.
+    public var timeout: Double
     private var buffer: [UInt8] = []
 
-    /// Connects to `127.0.0.1:port`; reads wait at most `timeout` seconds each.
-    public init(port: UInt16, timeout: Double = 5) throws {
-        fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    /// Connects to `127.0.0.1:port`; `receiveBuffer` (bytes) is set before connecting, so
+    /// the window the peer sees stays that small (a slow reader).
+    public init(port: UInt16, timeout: Double = 5, receiveBuffer: Int32? = nil) async throws {
+        self.timeout = timeout
+        fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue | SOCK_CLOEXEC.rawValue), 0)
+        guard fd >= 0 else { throw Failure.connect(errno) }
+        if var size = receiveBuffer {
+            setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size))
+        }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = port.bigEndian
@@ -32,81 +43,112 @@ public final class RawSocket {
                 Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
             }
         }
-        guard result == 0 else {
-            let code = errno
-            close(fd)
-            throw Failure.connect(code)
+        if result != 0 {
+            var code = errno
+            if code == EINPROGRESS {
+                if await SocketReadiness.shared.wait(fd, for: .writable, until: .now + .seconds(timeout)) {
+                    var length = socklen_t(MemoryLayout<Int32>.size)
+                    getsockopt(fd, SOL_SOCKET, SO_ERROR, &code, &length)
+                } else {
+                    code = ETIMEDOUT
+                }
+            }
+            if code != 0 {
+                close(fd)
+                throw Failure.connect(code)
+            }
         }
-        setTimeout(timeout)
     }
 
     deinit {
         close(fd)
     }
 
-    /// Sets the per-read timeout in seconds.
-    public func setTimeout(_ seconds: Double) {
-        var tv = timeval(tv_sec: Int(seconds), tv_usec: Int((seconds - Double(Int(seconds))) * 1_000_000))
-        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, socklen_t(MemoryLayout<timeval>.size))
+    /// Sends all of `text` (UTF-8).
+    public func send(_ text: String) async throws {
+        try await send(Array(text.utf8))
     }
 
-    /// Sets a small receive buffer (before connecting traffic), to make a slow reader.
-    public func setReceiveBuffer(_ bytes: Int32) {
-        var size = bytes
-        setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size))
-    }
-
-    public func send(_ text: String) throws {
-        try send(Array(text.utf8))
-    }
-
-    public func send(_ bytes: [UInt8]) throws {
+    /// Sends all of `bytes`, waiting for room in the socket's buffer as needed.
+    public func send(_ bytes: [UInt8]) async throws {
         var offset = 0
+        let deadline = ContinuousClock.now + .seconds(timeout)
         while offset < bytes.count {
-            let n = bytes[offset...].withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
-            guard n > 0 else { throw Failure.closed }
-            offset += n
+            let n = bytes[offset...].withUnsafeBytes {
+                Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL | MSG_DONTWAIT))
+            }
+            if n > 0 {
+                offset += n
+            } else if n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR) {
+                guard await SocketReadiness.shared.wait(fd, for: .writable, until: deadline) else {
+                    throw Failure.timeout
+                }
+            } else {
+                throw Failure.closed
+            }
         }
     }
 
-    /// Reads more bytes into the buffer; throws on timeout or close.
-    @discardableResult
-    public func fill() throws -> Int {
+    /// Reads what the socket holds now, without waiting: the bytes (empty when nothing
+    /// was there); throws ``Failure/closed`` at the end of the stream or on an error.
+    public func readAvailable() throws -> [UInt8] {
         var chunk = [UInt8](repeating: 0, count: 65536)
-        let n = chunk.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
-        if n < 0 {
-            if errno == EAGAIN || errno == EWOULDBLOCK { throw Failure.timeout }
-            throw Failure.closed
+        let n = chunk.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, Int32(MSG_DONTWAIT)) }
+        if n > 0 { return Array(chunk[0..<n]) }
+        if n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR) { return [] }
+        throw Failure.closed
+    }
+
+    /// Waits (until `deadline`, or the socket's timeout from now) for bytes and returns
+    /// them; throws ``Failure/timeout`` or ``Failure/closed``.
+    public func receive(before deadline: ContinuousClock.Instant? = nil) async throws -> [UInt8] {
+        let deadline = deadline ?? .now + .seconds(timeout)
+        while true {
+            let bytes = try readAvailable()
+            if !bytes.isEmpty { return bytes }
+            guard ContinuousClock.now < deadline,
+                await SocketReadiness.shared.wait(fd, for: .readable, until: deadline)
+            else {
+                // One last look: the data may have come with the deadline.
+                let last = try readAvailable()
+                if !last.isEmpty { return last }
+                throw Failure.timeout
+            }
         }
-        if n == 0 { throw Failure.closed }
-        buffer.append(contentsOf: chunk[0..<n])
-        return n
+    }
+
+    /// Reads more bytes into the line buffer; throws on timeout or close.
+    private func fill(before deadline: ContinuousClock.Instant) async throws {
+        buffer += try await receive(before: deadline)
     }
 
     /// Reads through the next CRLF and returns the line without it.
-    public func readLine() throws -> String {
+    public func readLine() async throws -> String {
+        let deadline = ContinuousClock.now + .seconds(timeout)
         while true {
             if let index = crlfIndex() {
                 let line = String(decoding: buffer[0..<index], as: UTF8.self)
                 buffer.removeFirst(index + 2)
                 return line
             }
-            try fill()
+            try await fill(before: deadline)
         }
     }
 
     /// Reads exactly `count` bytes.
-    public func read(count: Int) throws -> [UInt8] {
-        while buffer.count < count { try fill() }
+    public func read(count: Int) async throws -> [UInt8] {
+        let deadline = ContinuousClock.now + .seconds(timeout)
+        while buffer.count < count { try await fill(before: deadline) }
         let out = Array(buffer[0..<count])
         buffer.removeFirst(count)
         return out
     }
 
     /// Reads until the peer closes the connection.
-    public func readToEnd() throws -> [UInt8] {
+    public func readToEnd() async throws -> [UInt8] {
+        let deadline = ContinuousClock.now + .seconds(timeout)
         while true {
-            do { try fill() } catch Failure.closed { break }
+            do { try await fill(before: deadline) } catch Failure.closed { break }
         }
         defer { buffer.removeAll() }
         return buffer
@@ -116,6 +158,19 @@ public final class RawSocket {
     public func takeBuffered() -> [UInt8] {
         defer { buffer.removeAll() }
         return buffer
+    }
+
+    /// Bytes the kernel holds unread for this socket.
+    public var unreadBytes: Int {
+        var count: Int32 = 0
+        _ = ioctl(fd, UInt(FIONREAD), &count)
+        return Int(count)
+    }
+
+    /// Shuts the connection down in both directions now (the descriptor stays open until
+    /// the socket is released).
+    public func shutdown() {
+        _ = Glibc.shutdown(fd, Int32(SHUT_RDWR))
     }
 
     private func crlfIndex() -> Int? {

@@ -1,56 +1,148 @@
 import FeedCore
 import Foundation
 
-/// Reads a Server-Sent Events stream over a real socket, decoding the chunked body and
-/// parsing events with feedweb's own ``SSEParser`` (which the conformance suite checks).
-public final class SSETestClient {
+/// A Server-Sent Events client over a real socket: sends one `GET`, reads the response
+/// head, then decodes the body (chunked or close-delimited) incrementally and parses it
+/// with feedweb's own ``SSEParser`` (which the conformance suite checks). A wait that
+/// times out in the middle of a chunk loses nothing.
+///
+/// Every wait is `async` and bounded; none holds a thread of Swift's cooperative pool.
+public final class SSETestClient: @unchecked Sendable {
     public let socket: RawSocket
     public let status: Int
+    /// Header names lower-cased.
     public let headers: [String: String]
-    private var decoder = ChunkedDecoder()
+    /// Every body byte received so far, after chunked decoding.
+    public private(set) var received: [UInt8] = []
+    private var decoder: ChunkedDecoder?
     private var parser = SSEParser()
     private var pending: [SSEEvent] = []
-    private let chunked: Bool
-    /// Every body byte received so far (for tests that check the wire format).
-    public private(set) var received: [UInt8] = []
+    private var ended = false
+    /// Whether the body ended properly: the last chunk of a chunked body was read.
+    public private(set) var endedCleanly = false
 
-    /// Opens `path` with `Accept: text/event-stream` plus `headers`.
-    public init(port: UInt16, path: String = "/events", headers: [String: String] = [:], timeout: Double = 10) throws {
-        socket = try RawSocket(port: port, timeout: timeout)
+    public struct UnexpectedEvent: Error, CustomStringConvertible {
+        public let expected: String
+        public let event: SSEEvent
+        public var description: String {
+            "expected event \(expected), got \(event.type) (id \(event.id)): \(event.data.prefix(200))"
+        }
+    }
+
+    /// Opens `path` with `Accept: text/event-stream` (unless `headers` has an `Accept`)
+    /// plus `headers`; waits at most `timeout` seconds for the response head.
+    /// `receiveBuffer` makes a slow reader (see ``RawSocket/init(port:timeout:receiveBuffer:)``).
+    public init(
+        port: UInt16, path: String = "/events", headers: [String: String] = [:], timeout: Double = 10,
+        receiveBuffer: Int32? = nil
+    ) async throws {
+        socket = try await RawSocket(port: port, timeout: timeout, receiveBuffer: receiveBuffer)
         var request = "GET \(path) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\n"
         if headers["Accept"] == nil { request += "Accept: text/event-stream\r\n" }
         for (name, value) in headers { request += "\(name): \(value)\r\n" }
         request += "\r\n"
-        try socket.send(request)
-        (status, self.headers) = try HTTPTestClient.readHead(from: socket)
-        chunked = self.headers["transfer-encoding"]?.lowercased().contains("chunked") == true
+        try await socket.send(request)
+        (status, self.headers) = try await HTTPTestClient.readHead(from: socket)
+        if self.headers["transfer-encoding"]?.lowercased().contains("chunked") == true {
+            decoder = ChunkedDecoder()
+        }
+        try consume(socket.takeBuffered())
     }
 
-    /// The next event, waiting at most until `deadline`.
-    public func next(before deadline: Date) throws -> SSEEvent {
+    /// The next event, waiting at most until `deadline`; throws `RawSocket.Failure.timeout`
+    /// or `.closed` (the server ended the stream).
+    public func next(before deadline: Date) async throws -> SSEEvent {
+        let limit = ContinuousClock.now + .seconds(max(0, deadline.timeIntervalSinceNow))
         while pending.isEmpty {
-            guard Date() < deadline else { throw RawSocket.Failure.timeout }
-            socket.setTimeout(max(0.05, deadline.timeIntervalSinceNow))
-            let bytes: [UInt8]
-            if chunked {
-                bytes = try decoder.next(from: socket)
-                if decoder.finished { throw RawSocket.Failure.closed }
-            } else {
-                try socket.fill()
-                bytes = socket.takeBuffered()
+            if ended { throw RawSocket.Failure.closed }
+            do {
+                try consume(try await socket.receive(before: limit))
+            } catch RawSocket.Failure.closed {
+                ended = true
             }
-            received += bytes
-            pending += try parser.parse(bytes)
         }
         return pending.removeFirst()
     }
 
-    /// The next event of `type`, skipping others, waiting at most `seconds`.
-    public func next(type: String, within seconds: Double) throws -> SSEEvent {
+    /// The next event, which must be of `type`, within `seconds`.
+    @discardableResult
+    public func expectNext(_ type: String, within seconds: Double = 5) async throws -> SSEEvent {
+        let event = try await next(before: Date().addingTimeInterval(seconds))
+        guard event.type == type else { throw UnexpectedEvent(expected: type, event: event) }
+        return event
+    }
+
+    /// The next event of `type`, skipping others, within `seconds`.
+    public func next(type: String, within seconds: Double) async throws -> SSEEvent {
         let deadline = Date().addingTimeInterval(seconds)
         while true {
-            let event = try next(before: deadline)
+            let event = try await next(before: deadline)
             if event.type == type { return event }
         }
+    }
+
+    /// Every event until none arrives for `quiet` seconds.
+    public func events(untilQuietFor quiet: Double) async throws -> [SSEEvent] {
+        var out: [SSEEvent] = []
+        while true {
+            do {
+                out.append(try await next(before: Date().addingTimeInterval(quiet)))
+            } catch RawSocket.Failure.timeout {
+                return out
+            }
+        }
+    }
+
+    /// Every event for `seconds`, however many arrive.
+    public func events(for seconds: Double) async throws -> [SSEEvent] {
+        let deadline = Date().addingTimeInterval(seconds)
+        var out: [SSEEvent] = []
+        while true {
+            do {
+                out.append(try await next(before: deadline))
+            } catch RawSocket.Failure.timeout {
+                return out
+            }
+        }
+    }
+
+    /// Waits until the server ends the stream (with its last chunk or by closing),
+    /// ignoring events; `false` if it is still open after `seconds`.
+    public func waitForEnd(within seconds: Double) async -> Bool {
+        let deadline = Date().addingTimeInterval(seconds)
+        while true {
+            do {
+                _ = try await next(before: deadline)
+            } catch RawSocket.Failure.timeout {
+                return false
+            } catch {
+                return true
+            }
+        }
+    }
+
+    /// Whether the server has ended the stream (as far as read so far).
+    public var isEnded: Bool { ended && pending.isEmpty }
+
+    /// Closes the connection now.
+    public func close() {
+        socket.shutdown()
+    }
+
+    private func consume(_ bytes: [UInt8]) throws {
+        guard !bytes.isEmpty else { return }
+        let body: [UInt8]
+        if var chunked = decoder {
+            body = try chunked.feed(bytes)
+            if chunked.finished {
+                ended = true
+                endedCleanly = true
+            }
+            decoder = chunked
+        } else {
+            body = bytes
+        }
+        received += body
+        pending += try parser.parse(body)
     }
 }

@@ -1,3 +1,4 @@
+import FeedCore
 import Foundation
 import NIOConcurrencyHelpers
 import NIOCore
@@ -34,7 +35,8 @@ import NIOSSL
 /// await server.shutdown()
 /// ```
 ///
-/// Every wait is bounded: the `waitFor…` methods throw ``Failure/timedOut(_:)``.
+/// Every wait is bounded: the `waitFor…` methods throw ``Eventually/TimedOut``. Scripts
+/// play on the server's own event loop, never on Swift's cooperative pool.
 /// Thread-safe; all methods may be called from any task or thread.
 public final class ScriptedSSEServer: Sendable {
     // MARK: - Scripts
@@ -203,13 +205,11 @@ public final class ScriptedSSEServer: Sendable {
 
     /// Why a call failed.
     public enum Failure: Error, CustomStringConvertible {
-        case timedOut(String)
         case noOpenStream
         case tls(String)
 
         public var description: String {
             switch self {
-            case .timedOut(let what): return "timed out waiting for \(what)"
             case .noOpenStream: return "no open streaming response to push to"
             case .tls(let message): return "TLS setup failed: \(message)"
             }
@@ -225,7 +225,8 @@ public final class ScriptedSSEServer: Sendable {
         /// body is open.
         var openBody: Framing?
         var closingByServer = false
-        var script: Task<Void, Never>?
+        /// Set when the connection is ended: a script still playing stops at its next step.
+        var scriptCancelled = false
     }
 
     private struct State {
@@ -330,12 +331,12 @@ public final class ScriptedSSEServer: Sendable {
             state.shutDown = true
             for i in state.connections.indices where state.connections[i].record.isOpen {
                 state.connections[i].closingByServer = true
+                state.connections[i].scriptCancelled = true
             }
             return state.connections.filter { $0.record.isOpen }
         }
         channel?.close(promise: nil)
         for connection in open {
-            connection.script?.cancel()
             connection.channel.close(promise: nil)
         }
     }
@@ -377,12 +378,7 @@ public final class ScriptedSSEServer: Sendable {
     public func waitFor<T>(
         _ what: String, timeout: Duration, poll: Duration = .milliseconds(5), _ condition: () -> T?
     ) async throws -> T {
-        let deadline = ContinuousClock.now + timeout
-        while true {
-            if let value = condition() { return value }
-            guard ContinuousClock.now < deadline else { throw Failure.timedOut(what) }
-            try await Task.sleep(for: poll)
-        }
+        try await Eventually.value(what, within: timeout.timeInterval, poll: poll) { condition() }
     }
 
     /// The time between the arrivals of consecutive requests.
@@ -442,7 +438,7 @@ public final class ScriptedSSEServer: Sendable {
                 state.connections[i].closingByServer = true
                 out.append((state.connections[i].channel, state.connections[i].openBody))
                 state.connections[i].openBody = nil
-                state.connections[i].script?.cancel()
+                state.connections[i].scriptCancelled = true
             }
             return out
         }
@@ -475,7 +471,7 @@ public final class ScriptedSSEServer: Sendable {
             state.connections[id].record.closedAt = .now
             state.connections[id].record.closedByClient = !state.connections[id].closingByServer
             state.connections[id].openBody = nil
-            state.connections[id].script?.cancel()
+            state.connections[id].scriptCancelled = true
         }
     }
 
@@ -492,43 +488,65 @@ public final class ScriptedSSEServer: Sendable {
         }
         let response = responder(request)
         guard response.answers else { return }
-        let task = Task { await self.play(response, on: channel, connection: id) }
-        state.withLockedValue { $0.connections[id].script = task }
+        play(response, on: channel, connection: id)
     }
 
-    /// Plays one response's script on the channel.
-    private func play(_ response: Response, on channel: Channel, connection id: Int) async {
-        do {
-            if response.headDelay > .zero { try await Task.sleep(for: response.headDelay) }
-            let total = response.body.reduce(0) { sum, step in
-                if case .send(let bytes) = step { return sum + bytes.count }
-                return sum
-            }
-            try await channel.writeAndFlush(ByteBuffer(bytes: Self.head(of: response, contentLength: total)))
-            state.withLockedValue { $0.connections[id].openBody = response.framing }
-            for step in response.body {
-                switch step {
-                case .pause(let duration):
-                    try await Task.sleep(for: duration)
-                case .send(let bytes):
-                    state.withLockedValue { $0.connections[id].record.bodyBytesSent += bytes.count }
-                    try await channel.writeAndFlush(ByteBuffer(bytes: Self.frame(bytes, response.framing)))
-                }
-            }
+    /// Plays one response's script on the channel's own event loop (never on Swift's
+    /// cooperative pool, which the code under test and the tests' waits need): each step
+    /// runs when the previous write has completed or its pause has passed, and the script
+    /// stops as soon as the connection is ended.
+    private func play(_ response: Response, on channel: Channel, connection id: Int) {
+        let loop = channel.eventLoop
+        let total = response.body.reduce(0) { sum, step in
+            if case .send(let bytes) = step { return sum + bytes.count }
+            return sum
+        }
+        @Sendable func live() -> Bool {
+            state.withLockedValue { !$0.connections[id].scriptCancelled && $0.connections[id].record.isOpen }
+        }
+        @Sendable func finish() {
+            guard live() else { return }
             switch response.ending {
             case .stayOpen:
                 return
             case .keepAlive:
                 state.withLockedValue { $0.connections[id].openBody = nil }
-                if response.framing == .chunked { try await channel.writeAndFlush(ByteBuffer(string: "0\r\n\r\n")) }
+                if response.framing == .chunked {
+                    channel.writeAndFlush(ByteBuffer(string: "0\r\n\r\n"), promise: nil)
+                }
                 if response.framing == .closeDelimited { end(connection: id, abruptly: false) }
             case .close:
                 end(connection: id, abruptly: false)
             case .abort:
                 end(connection: id, abruptly: true)
             }
-        } catch {
-            // The connection closed or the server shut down: the script ends here.
+        }
+        @Sendable func run(_ steps: ArraySlice<Step>) {
+            guard live() else { return }
+            guard let step = steps.first else { return finish() }
+            switch step {
+            case .pause(let duration):
+                loop.scheduleTask(in: .nanoseconds(duration.nanoseconds)) { run(steps.dropFirst()) }
+            case .send(let bytes):
+                state.withLockedValue { $0.connections[id].record.bodyBytesSent += bytes.count }
+                channel.writeAndFlush(ByteBuffer(bytes: Self.frame(bytes, response.framing))).whenComplete { result in
+                    if case .success = result { run(steps.dropFirst()) }
+                }
+            }
+        }
+        @Sendable func start() {
+            guard live() else { return }
+            channel.writeAndFlush(ByteBuffer(bytes: Self.head(of: response, contentLength: total))).whenComplete {
+                result in
+                guard case .success = result else { return }
+                self.state.withLockedValue { $0.connections[id].openBody = response.framing }
+                run(response.body[...])
+            }
+        }
+        if response.headDelay > .zero {
+            loop.scheduleTask(in: .nanoseconds(response.headDelay.nanoseconds)) { start() }
+        } else {
+            loop.execute { start() }
         }
     }
 

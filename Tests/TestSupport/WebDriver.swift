@@ -4,7 +4,10 @@ import Glibc
 
 /// Headless Chromium driven through chromedriver's W3C WebDriver protocol (JSON over
 /// HTTP on loopback). Debian's `chromium` and `chromium-driver` packages provide both.
-public final class WebDriver {
+///
+/// Use ``withSession(windowWidth:windowHeight:_:)``, which always ends the browser; every
+/// call is `async` and bounded.
+public final class WebDriver: Sendable {
     public struct Failure: Error, CustomStringConvertible {
         public let description: String
         public init(description: String) { self.description = description }
@@ -20,8 +23,24 @@ public final class WebDriver {
             && FileManager.default.isExecutableFile(atPath: "/usr/bin/chromium")
     }
 
-    /// Starts chromedriver on a free port and opens a headless browser session.
-    public init(windowWidth: Int = 1280, windowHeight: Int = 800) throws {
+    /// Runs `body` with a new headless browser, then ends the browser whatever `body` did.
+    public static func withSession<T>(
+        windowWidth: Int = 1280, windowHeight: Int = 800, _ body: (WebDriver) async throws -> T
+    ) async throws -> T {
+        let browser = try await WebDriver(windowWidth: windowWidth, windowHeight: windowHeight)
+        do {
+            let result = try await body(browser)
+            await browser.quit()
+            return result
+        } catch {
+            await browser.quit()
+            throw error
+        }
+    }
+
+    /// Starts chromedriver on a free port and opens a headless browser session. End it
+    /// with ``quit()``; a session that is let go without it is ended in the background.
+    public init(windowWidth: Int = 1280, windowHeight: Int = 800) async throws {
         port = try FreePort.find()
         driver = Process()
         driver.executableURL = URL(fileURLWithPath: "/usr/bin/chromedriver")
@@ -29,14 +48,14 @@ public final class WebDriver {
         driver.standardOutput = FileHandle.nullDevice
         driver.standardError = FileHandle.nullDevice
         try driver.run()
-        let deadline = Date().addingTimeInterval(15)
-        while true {
-            if let status = try? HTTPTestClient.get(port: port, "/status", timeout: 2), status.status == 200 { break }
-            guard Date() < deadline else {
-                ChildProcess.kill(driver)
-                throw Failure(description: "chromedriver did not start")
+        let port = self.port
+        do {
+            try await Eventually.check("chromedriver to answer", within: 15, poll: .milliseconds(100)) {
+                try await HTTPTestClient.get(port: port, "/status", timeout: 2).status == 200
             }
-            usleep(100_000)
+        } catch {
+            await ChildProcess.terminate(driver)
+            throw Failure(description: "chromedriver did not start: \(error)")
         }
         let capabilities: JSONValue = .object([
             "capabilities": .object([
@@ -55,67 +74,83 @@ public final class WebDriver {
                 ])
             ])
         ])
-        let response = try Self.call(port: port, "POST", "/session", capabilities)
+        let response = try await Self.call(port: port, "POST", "/session", capabilities)
         guard let id = response["value"]?["sessionId"]?.stringValue else {
-            ChildProcess.kill(driver)
+            await ChildProcess.terminate(driver)
             throw Failure(description: "no session: \(response.serializedString())")
         }
         session = id
     }
 
     deinit {
-        _ = try? Self.call(port: port, "DELETE", "/session/\(session)", nil)
-        ChildProcess.kill(driver)
+        guard driver.isRunning else { return }
+        let (port, session, driver) = (port, session, driver)
+        Task.detached {
+            _ = try? await Self.call(port: port, "DELETE", "/session/\(session)", nil)
+            await ChildProcess.terminate(driver)
+        }
+    }
+
+    /// Closes the browser and stops chromedriver.
+    public func quit() async {
+        _ = try? await Self.call(port: port, "DELETE", "/session/\(session)", nil)
+        await ChildProcess.terminate(driver)
     }
 
     /// Navigates and waits for the page to load.
-    public func open(_ url: String) throws {
-        _ = try command("POST", "url", .object(["url": .string(url)]))
+    public func open(_ url: String) async throws {
+        _ = try await command("POST", "url", .object(["url": .string(url)]))
     }
 
     /// Runs `script` (a function body; `return` gives the result) in the page.
     @discardableResult
-    public func execute(_ script: String) throws -> JSONValue {
-        try command("POST", "execute/sync", .object(["script": .string(script), "args": .array([])]))["value"] ?? .null
+    public func execute(_ script: String) async throws -> JSONValue {
+        try await command("POST", "execute/sync", .object(["script": .string(script), "args": .array([])]))["value"]
+            ?? .null
     }
 
     /// Polls `script` until it returns `true`, for at most `seconds`; returns whether it did.
-    public func waitFor(_ script: String, seconds: Double) throws -> Bool {
-        let deadline = Date().addingTimeInterval(seconds)
-        repeat {
-            if try execute(script) == .bool(true) { return true }
-            usleep(50_000)
-        } while Date() < deadline
-        return false
+    public func waitFor(_ script: String, seconds: Double) async throws -> Bool {
+        do {
+            try await Eventually.check("the page script to return true", within: seconds, poll: .milliseconds(50)) {
+                try await self.execute(script) == .bool(true)
+            }
+            return true
+        } catch is Eventually.TimedOut {
+            return false
+        }
     }
 
     /// The browser console messages since the last call (level and text).
-    public func consoleMessages() throws -> [(level: String, message: String)] {
-        let value = try command("POST", "se/log", .object(["type": .string("browser")]))["value"]?.arrayValue ?? []
+    public func consoleMessages() async throws -> [(level: String, message: String)] {
+        let value =
+            try await command("POST", "se/log", .object(["type": .string("browser")]))["value"]?.arrayValue ?? []
         return value.map { ($0["level"]?.stringValue ?? "", $0["message"]?.stringValue ?? "") }
     }
 
     /// A PNG screenshot of the viewport.
-    public func screenshot() throws -> Data {
-        let value = try command("GET", "screenshot", nil)["value"]?.stringValue ?? ""
+    public func screenshot() async throws -> Data {
+        let value = try await command("GET", "screenshot", nil)["value"]?.stringValue ?? ""
         return Data(base64Encoded: value) ?? Data()
     }
 
-    private func command(_ method: String, _ path: String, _ body: JSONValue?) throws -> JSONValue {
-        let response = try Self.call(port: port, method, "/session/\(session)/\(path)", body)
+    private func command(_ method: String, _ path: String, _ body: JSONValue?) async throws -> JSONValue {
+        let response = try await Self.call(port: port, method, "/session/\(session)/\(path)", body)
         if let error = response["value"]?["error"]?.stringValue {
             throw Failure(description: "\(path): \(error): \(response["value"]?["message"]?.stringValue ?? "")")
         }
         return response
     }
 
-    private static func call(port: UInt16, _ method: String, _ path: String, _ body: JSONValue?) throws -> JSONValue {
+    private static func call(port: UInt16, _ method: String, _ path: String, _ body: JSONValue?) async throws
+        -> JSONValue
+    {
         let response: TestResponse
         if let body {
-            response = try HTTPTestClient.send(
+            response = try await HTTPTestClient.send(
                 port: port, path, method: method, body: body.serializedBytes(), timeout: 60)
         } else {
-            response = try HTTPTestClient.get(port: port, path, method: method, timeout: 60)
+            response = try await HTTPTestClient.get(port: port, path, method: method, timeout: 60)
         }
         return try JSONValue(parsing: response.body)
     }

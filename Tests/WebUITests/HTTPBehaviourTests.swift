@@ -12,20 +12,20 @@ struct HTTPBehaviourTests {
     let server: TestServer
 
     init() throws {
-        server = try TestServer(document: SampleFeed.document(count: 5), frameAncestors: "https://tv.example")
+        server = try TestServer(document: NewswireFeed.document(count: 5), frameAncestors: "https://tv.example")
     }
 
     @Test(arguments: ["POST", "PUT", "DELETE", "PATCH", "OPTIONS"])
-    func otherMethodsGet405(method: String) throws {
-        let response = try HTTPTestClient.get(port: server.port, "/", method: method)
+    func otherMethodsGet405(method: String) async throws {
+        let response = try await HTTPTestClient.get(port: server.port, "/", method: method)
         #expect(response.status == 405)
         #expect(response.headers["allow"] == "GET, HEAD")
         #expect(response.text.contains("Method not allowed"))
     }
 
-    @Test func headHasTheHeadersAndNoBody() throws {
-        let get = try HTTPTestClient.get(port: server.port, "/")
-        let head = try HTTPTestClient.get(port: server.port, "/", method: "HEAD")
+    @Test func headHasTheHeadersAndNoBody() async throws {
+        let get = try await HTTPTestClient.get(port: server.port, "/")
+        let head = try await HTTPTestClient.get(port: server.port, "/", method: "HEAD")
         #expect(head.status == 200)
         #expect(head.body.isEmpty)
         #expect(head.headers["content-length"] == String(get.body.count))
@@ -33,39 +33,39 @@ struct HTTPBehaviourTests {
     }
 
     @Test(arguments: ["/nope", "/items/does-not-exist", "/items/", "/static/nope.css", "/api/nope"])
-    func unknownPathsGetA404Page(path: String) throws {
-        let response = try HTTPTestClient.get(port: server.port, path)
+    func unknownPathsGetA404Page(path: String) async throws {
+        let response = try await HTTPTestClient.get(port: server.port, path)
         #expect(response.status == 404)
         #expect(response.text.contains("Not found"))
-        #expect(try HTMLChecker.parse(response.text).errors.isEmpty)
+        #expect(try await HTMLChecker.parse(response.text).errors.isEmpty)
     }
 
-    @Test func unknownAPIItemGetsJSON404() throws {
-        let response = try HTTPTestClient.get(port: server.port, "/api/items/does-not-exist")
+    @Test func unknownAPIItemGetsJSON404() async throws {
+        let response = try await HTTPTestClient.get(port: server.port, "/api/items/does-not-exist")
         #expect(response.status == 404)
         #expect(response.headers["content-type"] == "application/json")
     }
 
-    @Test func malformedRequestsGet400() throws {
+    @Test func malformedRequestsGet400() async throws {
         // HTTP/1.1 without Host.
-        let noHost = try HTTPTestClient.raw(port: server.port, "GET / HTTP/1.1\r\nConnection: close\r\n\r\n")
+        let noHost = try await HTTPTestClient.raw(port: server.port, "GET / HTTP/1.1\r\nConnection: close\r\n\r\n")
         #expect(noHost.status == 400)
         // A header line without a colon.
-        let noColon = try HTTPTestClient.raw(
+        let noColon = try await HTTPTestClient.raw(
             port: server.port, "GET / HTTP/1.1\r\nHost: x\r\nThis line has no colon\r\nConnection: close\r\n\r\n")
         #expect(noColon.status == 400)
     }
 
-    @Test func oversizedRequestsGet4xx() throws {
-        let longURL = try HTTPTestClient.raw(
+    @Test func oversizedRequestsGet4xx() async throws {
+        let longURL = try await HTTPTestClient.raw(
             port: server.port, "GET /" + String(repeating: "a", count: 64 * 1024) + " HTTP/1.1\r\nHost: x\r\n\r\n")
         #expect((400..<500).contains(longURL.status))
-        let bigHeader = try HTTPTestClient.raw(
+        let bigHeader = try await HTTPTestClient.raw(
             port: server.port,
             "GET / HTTP/1.1\r\nHost: x\r\nX-Big: " + String(repeating: "b", count: 64 * 1024) + "\r\n\r\n")
         #expect((400..<500).contains(bigHeader.status))
         // The server is still fine afterwards.
-        #expect(try HTTPTestClient.get(port: server.port, "/healthz").status == 200)
+        #expect(try await HTTPTestClient.get(port: server.port, "/healthz").status == 200)
     }
 
     /// A request of exactly `bytes` bytes of head (request line, headers, blank line),
@@ -77,28 +77,28 @@ struct HTTPBehaviourTests {
     }
 
     /// The status of the answer to `request` (only the head is read: streams do not end).
-    private func status(of request: String) throws -> Int {
-        let socket = try RawSocket(port: server.port, timeout: 5)
-        try socket.send(request)
-        return try HTTPTestClient.readHead(from: socket).status
+    private func status(of request: String) async throws -> Int {
+        let socket = try await RawSocket(port: server.port, timeout: 5)
+        try await socket.send(request)
+        return try await HTTPTestClient.readHead(from: socket).status
     }
 
     @Test(arguments: ["/", "/healthz", "/events"])
-    func requestHeadsUpToTheLimitAreServedAndLongerOnesGet431(path: String) throws {
+    func requestHeadsUpToTheLimitAreServedAndLongerOnesGet431(path: String) async throws {
         let limit = server.server.configuration.maxRequestHeadBytes
         // A full page's response headers (the CSP) must still fit beside the longest head.
-        #expect(try status(of: request(path: path, headBytes: limit)) == 200)
+        #expect(try await status(of: request(path: path, headBytes: limit)) == 200)
         // Just past it, up to where libmicrohttpd used to close the connection without an
         // answer: a 431, every 50 bytes.
         for bytes in stride(from: limit + 1, through: limit + 200, by: 50) {
-            #expect(try status(of: request(path: path, headBytes: bytes)) == 431, "head of \(bytes) bytes")
+            #expect(try await status(of: request(path: path, headBytes: bytes)) == 431, "head of \(bytes) bytes")
         }
-        #expect(try HTTPTestClient.get(port: server.port, "/healthz").status == 200)
+        #expect(try await HTTPTestClient.get(port: server.port, "/healthz").status == 200)
     }
 
     @Test(arguments: ["/", "/kiosk", "/static/style.css", "/nope"])
-    func securityHeadersOnEveryResponse(path: String) throws {
-        let response = try HTTPTestClient.get(port: server.port, path)
+    func securityHeadersOnEveryResponse(path: String) async throws {
+        let response = try await HTTPTestClient.get(port: server.port, path)
         let csp = try #require(response.headers["content-security-policy"])
         #expect(csp.contains("script-src 'self'"))
         #expect(!csp.contains("unsafe-inline"))
@@ -107,33 +107,33 @@ struct HTTPBehaviourTests {
         #expect(response.headers["referrer-policy"] != nil)
     }
 
-    @Test func pagesAreRenderedOncePerChange() throws {
+    @Test func pagesAreRenderedOncePerChange() async throws {
         let before = server.context.pages.renderCount
-        for _ in 0..<25 { _ = try HTTPTestClient.get(port: server.port, "/") }
+        for _ in 0..<25 { _ = try await HTTPTestClient.get(port: server.port, "/") }
         #expect(server.context.pages.renderCount == before + 1)
         // A change makes the next request render again, once.
-        var document = SampleFeed.document(count: 6)
+        var document = NewswireFeed.document(count: 6)
         if case .object(var object) = document {
             object["num_results"] = .int(1000)
             document = .object(object)
         }
         server.store.replaceDocument(document)
-        for _ in 0..<25 { _ = try HTTPTestClient.get(port: server.port, "/") }
+        for _ in 0..<25 { _ = try await HTTPTestClient.get(port: server.port, "/") }
         #expect(server.context.pages.renderCount == before + 2)
     }
 
-    @Test func keepAliveServesManyRequestsOnOneConnection() throws {
-        let socket = try RawSocket(port: server.port)
+    @Test func keepAliveServesManyRequestsOnOneConnection() async throws {
+        let socket = try await RawSocket(port: server.port)
         for _ in 0..<20 {
-            try socket.send("GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n")
-            let response = try HTTPTestClient.readResponse(from: socket, method: "GET")
+            try await socket.send("GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n")
+            let response = try await HTTPTestClient.readResponse(from: socket, method: "GET")
             #expect(response.status == 200)
             #expect(response.headers["connection"]?.lowercased() != "close")
         }
     }
 
-    @Test func listOffersEverySectionAsAFilter() throws {
-        let page = try HTMLChecker.parse(try HTTPTestClient.get(port: server.port, "/").text)
+    @Test func listOffersEverySectionAsAFilter() async throws {
+        let page = try await HTMLChecker.parse(try await HTTPTestClient.get(port: server.port, "/").text)
         let sections = Set(server.store.snapshot?.published.items.compactMap(\.section) ?? [])
         #expect(!sections.isEmpty)
         let hrefs = Set(page.values(of: "href").filter { $0.hasPrefix("/?section=") })
@@ -143,28 +143,29 @@ struct HTTPBehaviourTests {
         }
         // A filtered list shows exactly that section's stories.
         let section = try #require(sections.sorted().first)
-        let filtered = try HTTPTestClient.get(port: server.port, "/?section=" + section).text
+        let filtered = try await HTTPTestClient.get(port: server.port, "/?section=" + section).text
         let expected = server.store.snapshot?.published.items.filter { $0.section == section }.count
         #expect(HTMLText.storyTitles(in: filtered).count == expected)
     }
 
-    @Test func detailShowsRelatedLinksAndTheOriginal() throws {
+    @Test func detailShowsRelatedLinksAndTheOriginal() async throws {
         let item = try #require(server.store.snapshot?.published.items.first { !$0.related.isEmpty })
-        let page = try HTMLChecker.parse(try HTTPTestClient.get(port: server.port, "/items/" + item.key).text)
+        let page = try await HTMLChecker.parse(
+            try await HTTPTestClient.get(port: server.port, "/items/" + item.key).text)
         let hrefs = page.values(of: "href")
         for link in item.related { #expect(hrefs.contains(link.url)) }
         #expect(hrefs.contains(try #require(item.url)), "a link to the original article")
         #expect(page.text.contains("Related"))
     }
 
-    @Test func everyPageIsWellFormedHTML5() throws {
+    @Test func everyPageIsWellFormedHTML5() async throws {
         let key = try #require(server.store.snapshot?.published.items.first?.key)
         for path in ["/", "/kiosk", "/?section=Arts", "/kiosk?section=Arts", "/items/" + key, "/nope"] {
-            let response = try HTTPTestClient.get(port: server.port, path)
-            let parsed = try HTMLChecker.parse(response.text)
+            let response = try await HTTPTestClient.get(port: server.port, path)
+            let parsed = try await HTMLChecker.parse(response.text)
             #expect(parsed.errors.isEmpty, "\(path): \(parsed.errors.prefix(3))")
         }
-        let notAllowed = try HTTPTestClient.get(port: server.port, "/", method: "POST")
-        #expect(try HTMLChecker.parse(notAllowed.text).errors.isEmpty)
+        let notAllowed = try await HTTPTestClient.get(port: server.port, "/", method: "POST")
+        #expect(try await HTMLChecker.parse(notAllowed.text).errors.isEmpty)
     }
 }

@@ -6,20 +6,21 @@ import Testing
 /// `/static/` serves Public/ and nothing else.
 @Suite(.timeLimit(.minutes(2)))
 struct StaticFilesTests {
-    @Test func servesFilesWithETagAndCaching() throws {
+    @Test func servesFilesWithETagAndCaching() async throws {
         let server = try TestServer(document: nil)
-        let response = try HTTPTestClient.get(port: server.port, "/static/style.css")
+        let response = try await HTTPTestClient.get(port: server.port, "/static/style.css")
         #expect(response.status == 200)
         #expect(response.headers["content-type"] == "text/css; charset=utf-8")
         #expect(response.headers["cache-control"]?.contains("max-age") == true)
         let etag = try #require(response.headers["etag"])
         let onDisk = try Data(contentsOf: URL(fileURLWithPath: TestServer.publicDirectory + "/style.css"))
         #expect(response.body == [UInt8](onDisk))
-        let again = try HTTPTestClient.get(port: server.port, "/static/style.css", headers: ["If-None-Match": etag])
+        let again = try await HTTPTestClient.get(
+            port: server.port, "/static/style.css", headers: ["If-None-Match": etag])
         #expect(again.status == 304)
         #expect(again.body.isEmpty)
         #expect(
-            try HTTPTestClient.get(port: server.port, "/static/demo/globe.svg").headers["content-type"]
+            try await HTTPTestClient.get(port: server.port, "/static/demo/globe.svg").headers["content-type"]
                 == "image/svg+xml")
     }
 
@@ -38,16 +39,16 @@ struct StaticFilesTests {
         "/static/..\\Package.swift",
         "/static/style.css%00.txt",
     ])
-    func traversalAttemptsAreRefused(path: String) throws {
+    func traversalAttemptsAreRefused(path: String) async throws {
         let server = try TestServer(document: nil)
-        let response = try HTTPTestClient.raw(
+        let response = try await HTTPTestClient.raw(
             port: server.port, "GET \(path) HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
         #expect([400, 404].contains(response.status), "\(path) → \(response.status)")
         #expect(!response.text.contains("PackageDescription"))
         #expect(!response.text.contains("root:"))
     }
 
-    @Test func symlinksInPublicAreNotFollowed() throws {
+    @Test func symlinksInPublicAreNotFollowed() async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("feedweb-public-\(UUID())")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -57,9 +58,9 @@ struct StaticFilesTests {
         try FileManager.default.createSymbolicLink(
             atPath: directory.appendingPathComponent("etc").path, withDestinationPath: "/etc")
         let server = try TestServer(document: nil, publicDirectory: directory.path)
-        #expect(try HTTPTestClient.get(port: server.port, "/static/real.css").status == 200)
-        #expect(try HTTPTestClient.get(port: server.port, "/static/passwd").status == 404)
-        #expect(try HTTPTestClient.get(port: server.port, "/static/etc/passwd").status == 404)
-        #expect(try HTTPTestClient.get(port: server.port, "/static/etc/hostname").status == 404)
+        #expect(try await HTTPTestClient.get(port: server.port, "/static/real.css").status == 200)
+        #expect(try await HTTPTestClient.get(port: server.port, "/static/passwd").status == 404)
+        #expect(try await HTTPTestClient.get(port: server.port, "/static/etc/passwd").status == 404)
+        #expect(try await HTTPTestClient.get(port: server.port, "/static/etc/hostname").status == 404)
     }
 }

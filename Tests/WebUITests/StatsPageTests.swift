@@ -159,12 +159,12 @@ struct StatsPageTests {
 
     // MARK: - Served
 
-    @Test func statsPageIsWellFormedAndKeepsHostileTextAsText() throws {
+    @Test func statsPageIsWellFormedAndKeepsHostileTextAsText() async throws {
         let server = try TestServer(document: HostileFeed.document)
-        let response = try HTTPTestClient.get(port: server.port, "/stats")
+        let response = try await HTTPTestClient.get(port: server.port, "/stats")
         #expect(response.status == 200)
         #expect(response.headers["content-security-policy"]?.contains("script-src 'self'") == true)
-        let page = try HTMLChecker.parse(response.text)
+        let page = try await HTMLChecker.parse(response.text)
         #expect(page.errors.isEmpty, "not well-formed HTML5: \(page.errors.prefix(3))")
         let scripts = page.elements.filter { $0.tag == "script" }
         #expect(scripts.count == 1 && (scripts.first?.attributes["src"] ?? "").hasPrefix("/static/app.js"))
@@ -175,7 +175,7 @@ struct StatsPageTests {
             #expect(!forbidden.contains(element.tag.lowercased()) || element.tag == "script", "<\(element.tag)>")
         }
         #expect(page.elements.filter { $0.tag.hasSuffix("svg") }.count == 2)
-        #expect(page.values(of: "href").allSatisfy { HostileContentTests.isSafe($0) })
+        #expect(page.values(of: "href").allSatisfy { SafeURL.isSafe($0) })
         // The ticker shows the newest story's hostile title as text.
         let title = try #require(server.store.snapshot?.published.items.first?.title)
         #expect(page.text.contains(title))
@@ -185,14 +185,14 @@ struct StatsPageTests {
             page.elements.contains {
                 $0.tag == "a" && $0.attributes["href"] == "/stats" && $0.attributes["aria-current"] == "page"
             })
-        let list = try HTMLChecker.parse(try HTTPTestClient.get(port: server.port, "/").text)
+        let list = try await HTMLChecker.parse(try await HTTPTestClient.get(port: server.port, "/").text)
         #expect(list.elements.contains { $0.tag == "a" && $0.attributes["href"] == "/stats" })
     }
 
-    @Test func apiStatsHasTheFigures() throws {
-        let server = try TestServer(document: SampleFeed.document(count: 5, version: 5))
-        server.store.replaceDocument(SampleFeed.document(count: 6, version: 6))
-        let response = try HTTPTestClient.get(port: server.port, "/api/stats")
+    @Test func apiStatsHasTheFigures() async throws {
+        let server = try TestServer(document: NewswireFeed.document(count: 5, version: 5))
+        server.store.replaceDocument(NewswireFeed.document(count: 6, version: 6))
+        let response = try await HTTPTestClient.get(port: server.port, "/api/stats")
         #expect(response.status == 200)
         #expect(response.headers["content-type"] == "application/json")
         let json = try JSONValue(parsing: response.body)
@@ -207,26 +207,26 @@ struct StatsPageTests {
         #expect(json["events"]?.arrayValue != nil)
     }
 
-    @Test func pageStreamSendsTheStatsFragmentsAndANewTicker() throws {
-        let server = try TestServer(document: SampleFeed.document(count: 5, version: 5))
-        let page = try SSETestClient(port: server.port, path: "/events/page?view=stats")
+    @Test func pageStreamSendsTheStatsFragmentsAndANewTicker() async throws {
+        let server = try TestServer(document: NewswireFeed.document(count: 5, version: 5))
+        let page = try await SSETestClient(port: server.port, path: "/events/page?view=stats")
         #expect(page.status == 200)
-        let first = try page.next(type: "stats", within: 5)
+        let first = try await page.next(type: "stats", within: 5)
         let html = try #require(try JSONValue(parsing: first.data)["html"]?.objectValue)
         #expect(Set(html.keys) == ["stats-summary", "stats-rate", "stats-bytes", "stats-events", "stats-ticker"])
         for (id, fragment) in html {
-            let parsed = try HTMLChecker.parse(fragment.stringValue ?? "")
+            let parsed = try await HTMLChecker.parse(fragment.stringValue ?? "")
             // A fragment has no doctype; nothing else may be wrong with it.
             let errors = parsed.errors.filter { $0.code != "expected-doctype-but-got-start-tag" }
             #expect(errors.isEmpty, "\(id): \(errors.prefix(2))")
             #expect(parsed.elements.contains { $0.attributes["id"] == id }, "\(id) carries its id")
         }
-        _ = try page.next(type: "status", within: 5)
+        _ = try await page.next(type: "status", within: 5)
 
         // A newly published story: the ticker follows at once.
-        server.store.replaceDocument(SampleFeed.document(count: 6, version: 6))
+        server.store.replaceDocument(NewswireFeed.document(count: 6, version: 6))
         server.context.refreshPageStreams()
-        let next = try page.next(type: "stats", within: 5)
+        let next = try await page.next(type: "stats", within: 5)
         let ticker = try #require(try JSONValue(parsing: next.data)["html"]?["stats-ticker"]?.stringValue)
         #expect(ticker.contains("Story number 5"))
     }

@@ -3,12 +3,16 @@
 ///
 /// Pure: the caller supplies the randomness, so every sequence is testable.
 ///
-/// No delay is ever shorter than half of ``minimumInterval`` (the jitter's lower end), even
+/// Jitter only adds: no delay is ever shorter than the nominal delay, so feedweb never
+/// reconnects sooner than the `retry` upstream asked for (a server that raises `retry` to
+/// shed load gets what it asked). No delay is shorter than ``minimumInterval`` either, even
 /// when upstream sends `retry: 0` or `maxBackoff` is tiny, so a failing upstream can never
-/// make feedweb reconnect in a hot loop.
+/// make feedweb reconnect in a hot loop; and none is longer than `maxBackoff`.
 public struct ReconnectPolicy: Sendable, Equatable {
-    /// The floor on the un-jittered delay: 50 ms.
+    /// The floor on any delay: 50 ms.
     public static let minimumInterval: Duration = .milliseconds(50)
+    /// The most jitter adds, as a fraction of the nominal delay.
+    public static let jitterFraction = 0.5
 
     /// The base delay: the last `retry:` upstream sent, 1 s by default.
     public var retryInterval: Duration
@@ -43,13 +47,14 @@ public struct ReconnectPolicy: Sendable, Equatable {
 
     /// The delay before the next attempt, given `random` in `0..<1`; counts the attempt.
     ///
-    /// The result lies in the upper half of ``nominalDelay`` (`[d/2, d)`), so clients
-    /// spread out but never retry sooner than half the server's `retry`.
+    /// The result lies in `[d, min(1.5 d, maxBackoff)]` for the ``nominalDelay`` `d`:
+    /// clients spread out, and none retries sooner than the server's `retry`.
     public mutating func nextDelay(random: Double) -> Duration {
         let nominal = nominalDelay
         countAttempt()
         let clamped = random.isNaN ? 0 : min(max(random, 0), 0.999_999)
-        return nominal * (0.5 + 0.5 * clamped)
+        let cap = max(maxBackoff, Self.minimumInterval)
+        return min(nominal * (1 + Self.jitterFraction * clamped), cap)
     }
 
     /// Upstream answered 204 (asked us to stop): wait the full cap every time.

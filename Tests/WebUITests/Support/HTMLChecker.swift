@@ -1,4 +1,6 @@
 import Foundation
+import NIOConcurrencyHelpers
+import TestSupport
 
 /// A page parsed by html5lib (see `check_html.py`).
 struct ParsedHTML: Decodable {
@@ -29,7 +31,7 @@ enum HTMLChecker {
         "check_html.py")
 
     /// Parses `html` with the real HTML5 parser in a child process (at most 30 s).
-    static func parse(_ html: String) throws -> ParsedHTML {
+    static func parse(_ html: String) async throws -> ParsedHTML {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
         process.arguments = [script.path]
@@ -37,13 +39,21 @@ enum HTMLChecker {
         let output = Pipe()
         process.standardInput = input
         process.standardOutput = output
+        let collected = NIOLockedValueBox(Data())
+        output.fileHandleForReading.readabilityHandler = { handle in
+            let data = handle.availableData
+            collected.withLockedValue { $0.append(data) }
+        }
         try process.run()
         input.fileHandleForWriting.write(Data(html.utf8))
         try input.fileHandleForWriting.close()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        let deadline = Date().addingTimeInterval(30)
-        while process.isRunning && Date() < deadline { usleep(10_000) }
-        if process.isRunning { process.terminate() }
+        guard await ChildProcess.exited(process, within: 30) else {
+            await ChildProcess.terminate(process, grace: 0)
+            throw Eventually.TimedOut(what: "html5lib to parse the page", last: "")
+        }
+        output.fileHandleForReading.readabilityHandler = nil
+        var data = collected.withLockedValue { $0 }
+        if let rest = try output.fileHandleForReading.readToEnd() { data.append(rest) }
         return try JSONDecoder().decode(ParsedHTML.self, from: data)
     }
 }

@@ -1,0 +1,34 @@
+import FeedCore
+import Foundation
+import Glibc
+
+/// Ending child processes without `Process.waitUntilExit()`, which spins a CPU core on
+/// Linux while it waits, and without blocking a thread of Swift's cooperative pool.
+public enum ChildProcess {
+    /// Sends SIGTERM, waits up to `grace` seconds, then SIGKILL and waits up to 5 s more;
+    /// returns once it is gone (or those waits passed).
+    public static func terminate(_ process: Process, grace: Double = 2) async {
+        guard process.isRunning else { return }
+        Glibc.kill(process.processIdentifier, SIGTERM)
+        if await exited(process, within: grace) { return }
+        Glibc.kill(process.processIdentifier, SIGKILL)
+        _ = await exited(process, within: 5)
+    }
+
+    /// Sends SIGKILL and returns at once (for cleanup in `defer` and `deinit`, which
+    /// cannot wait). The kernel frees the process's ports and files as it dies.
+    public static func killNow(_ process: Process) {
+        guard process.isRunning else { return }
+        Glibc.kill(process.processIdentifier, SIGKILL)
+    }
+
+    /// Waits until `process` has exited (`true`) or `seconds` pass (`false`).
+    public static func exited(_ process: Process, within seconds: Double) async -> Bool {
+        let deadline = ContinuousClock.now + .seconds(seconds)
+        while process.isRunning {
+            guard ContinuousClock.now < deadline else { return false }
+            try? await Task.sleep(for: .milliseconds(5))
+        }
+        return true
+    }
+}
