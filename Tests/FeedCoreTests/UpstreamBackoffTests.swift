@@ -8,8 +8,6 @@ import Testing
 /// are checked against them with generous bounds (never shorter than the announced delay,
 /// never much longer). Announced delays are read as `until − (when the status was seen)`,
 /// which can be up to ~2 ms short of the real one: the lower bounds allow that much.
-/// (Previously:
-/// never much longer).
 @Suite("Upstream connection: retry, backoff, status codes", .serialized)
 struct UpstreamBackoffTests {
     /// Generous slack for the time a reconnect takes beyond its delay on a busy machine.
