@@ -168,6 +168,7 @@ struct UpstreamBackoffTests {
 
     @Test("a non-2xx answer is an error in the status, then a retry", arguments: [500, 404, 401, 403, 503, 400, 502])
     func non2xx(code: Int) async throws {
+        let began = Date()
         try await Upstream.run(
             [.status(code, body: "nope")],
             then: .events(SSEText.event("data", data: Upstream.document(1)), ending: .stayOpen)
@@ -176,7 +177,8 @@ struct UpstreamBackoffTests {
             try await upstream.waitUntil("the document") { upstream.document != nil }
             let status = upstream.status
             #expect(status.lastError == "upstream answered HTTP \(code)")
-            #expect(status.lastErrorAt != nil)
+            let lastErrorAt = try #require(status.lastErrorAt)
+            #expect(lastErrorAt > began && lastErrorAt <= Date(), "the error's time is this test's")
             #expect(status.reconnects == 1)
             #expect(Array(upstream.phaseNames.prefix(4)) == ["connecting", "backingOff", "connecting", "open"])
         }

@@ -87,6 +87,7 @@ enum Upstream {
 struct UpstreamConnectionTests {
     @Test("the request carries Accept, Cache-Control and every configured header, and no Last-Event-ID at first")
     func requestHeaders() async throws {
+        let began = Date()
         try await Upstream.run(
             [.events(SSEText.event("data", data: Upstream.document(1)), ending: .stayOpen)], path: "/feed?x=1&y=2",
             options: .init(headers: [
@@ -108,7 +109,8 @@ struct UpstreamConnectionTests {
             try await upstream.waitUntil("the document") { upstream.document != nil }
             let status = try await upstream.waitForStatus("open") { $0.phase == .open }
             #expect(status.isConnected)
-            #expect(status.connectedSince != nil)
+            let connectedSince = try #require(status.connectedSince)
+            #expect(connectedSince > began && connectedSince <= Date(), "connected during this test")
             #expect(status.source == server.url("/feed?x=1&y=2"))
         }
     }
@@ -363,7 +365,7 @@ struct UpstreamConnectionTests {
     }
 
     @Test("an invalid URL or an unreadable CA file is refused when the connection is made")
-    func invalidConfiguration() {
+    func invalidConfiguration() throws {
         let store = FeedStore(configuration: .init(profile: .generic))
         for url in ["ftp://example.com/feed", "not a url", "http://", "/relative/path", "example.com/feed", ""] {
             #expect(throws: UpstreamError.self, "\(url)") {
@@ -383,10 +385,10 @@ struct UpstreamConnectionTests {
             }
         }
         // A connection that is made but never run holds nothing that needs shutting down.
-        #expect(throws: Never.self) {
-            _ = try UpstreamConnection(
-                configuration: .init(url: "https://127.0.0.1:1/", caFile: Upstream.caFile), store: store,
-                logger: .init(label: "t"))
-        }
+        let idle = try UpstreamConnection(
+            configuration: .init(url: "https://127.0.0.1:1/", caFile: Upstream.caFile), store: store,
+            logger: .init(label: "t"))
+        #expect(idle.status.phase == .idle)
+        #expect(idle.status.reconnects == 0 && idle.status.lastError == nil)
     }
 }

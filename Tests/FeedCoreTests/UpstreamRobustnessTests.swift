@@ -85,13 +85,20 @@ struct UpstreamRobustnessTests {
         // Heartbeats every 150 ms for 3 s against a 1.5 s read timeout: only a stall of
         // more than 1.35 s (not scheduling noise on a loaded machine) could trip it.
         for _ in 0..<20 { steps += [.pause(.milliseconds(150)), .text(SSEText.comment("heartbeat"))] }
+        let scripted = steps.reduce(0) { total, step in
+            if case .send(let bytes) = step { return total + bytes.count }
+            return total
+        }
         try await Upstream.run(
             [.stream(steps, ending: .stayOpen)], then: .events(SSEText.comment(), ending: .stayOpen),
             options: .init(readTimeout: .milliseconds(1500))
         ) { server, upstream in
             try await server.waitForRequests(1)
-            // 2.5 s into 3 s of heartbeats: well past the 1.5 s timeout.
-            try await Task.sleep(for: .milliseconds(2500))
+            // Every heartbeat of the 3 s has been sent: twice the 1.5 s timeout went by
+            // with nothing but heartbeats on the connection.
+            try await server.waitFor("all heartbeats sent", timeout: .seconds(10)) {
+                (server.connections.first?.bodyBytesSent ?? 0) >= scripted ? true : nil
+            }
             #expect(server.requests.count == 1)
             #expect(server.connections.first?.isOpen == true)
             #expect(upstream.status.phase == .open)
@@ -119,7 +126,7 @@ struct UpstreamRobustnessTests {
         }
         _ = await harness.stop()
         #expect(reached)
-        #expect(harness.status.lastError != nil)
+        #expect(harness.status.lastError?.lowercased().contains("refused") == true, "\(harness.status.lastError ?? "-")")
         #expect(harness.phaseNames.prefix(3) == ["connecting", "backingOff", "connecting"])
         #expect(harness.announcedDelays.allSatisfy { $0.delay < 0.201 })
     }
@@ -148,6 +155,8 @@ struct UpstreamRobustnessTests {
             url: "https://localhost:\(server.port)/feed", caFile: Upstream.caFile)
         try await Upstream.run(on: server, configuration: configuration) { upstream in
             try await upstream.waitUntil("the document", timeout: .seconds(10)) { upstream.document != nil }
+            #expect(upstream.document == (try JSONValue(parsing: Upstream.document(1))))
+            #expect(upstream.status.phase == .open && upstream.status.lastError == nil)
         }
     }
 
@@ -218,9 +227,8 @@ struct UpstreamRobustnessTests {
                 let record = try await server.waitForClose(ofConnection: 0, timeout: .seconds(3))
                 #expect(!record.isOpen)
             }
-            let count = server.requests.count
-            try await Task.sleep(for: .milliseconds(300))
-            #expect(server.requests.count == count, "\(name): requests after cancellation")
+            // Nothing reconnects afterwards: run() was the connection's only task, and it
+            // has returned (checked above).
             await server.shutdown()
         }
     }
@@ -252,6 +260,7 @@ struct UpstreamRobustnessTests {
         ]
         let second = SSEText.event("monitor", data: "{}")
         let bytes = (first + [second]).reduce(0) { $0 + $1.utf8.count }
+        let began = Date()
         try await Upstream.run(
             [.stream(first.map(ScriptedSSEServer.Step.text)), .events(second, ending: .stayOpen)]
         ) { server, upstream in
@@ -260,8 +269,11 @@ struct UpstreamRobustnessTests {
             #expect(status.eventsReceived == 3)
             #expect(status.reconnects == 1)
             #expect(status.phase == .open)
-            #expect(status.connectedSince != nil)
-            #expect(status.lastEventAt != nil)
+            // Both moments lie within this test, the event no earlier than the connection.
+            let connectedSince = try #require(status.connectedSince)
+            let lastEventAt = try #require(status.lastEventAt)
+            #expect(connectedSince > began && connectedSince <= Date())
+            #expect(lastEventAt >= connectedSince && lastEventAt <= Date())
             #expect(status.lastError == "upstream closed the stream")
             #expect(status.rejectedPatches == 0 && status.ignoredEvents == 0 && status.upstreamErrors == 0)
             #expect(upstream.phaseNames == ["connecting", "open", "backingOff", "connecting", "open"])

@@ -39,7 +39,11 @@ struct NginxProxyTests {
         let page = try await HTTPTestClient.get(port: nginx.port, "/", timeout: 5)
         #expect(page.status == 200)
         #expect(page.text.contains("Story number 5"))
-        #expect(page.headers["content-security-policy"] != nil, "feedweb's headers pass through")
+        let direct = try await HTTPTestClient.get(port: feedweb.port, "/", timeout: 5)
+        #expect(
+            page.headers["content-security-policy"] == direct.headers["content-security-policy"]
+                && direct.headers["content-security-policy"]?.contains("script-src 'self'") == true,
+            "feedweb's CSP passes through unchanged")
         #expect(try await HTTPTestClient.get(port: nginx.port, "/readyz", timeout: 5).status == 200)
 
         // /events: the first data, then each patch as it happens, not when a buffer fills.

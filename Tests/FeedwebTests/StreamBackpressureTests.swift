@@ -195,7 +195,7 @@ struct StreamBackpressureTests {
                 + " latency median \(median) s, worst \(worst) s")
 
         for reader in readers { await reader.stop() }
-        await feedweb.stop()
+        try await feedweb.stop()
         await upstream.shutdown()
     }
 }

@@ -246,7 +246,7 @@ struct StreamDocumentTests {
         let comments = text.split(separator: "\n").filter { $0.hasPrefix(":") }
         #expect(comments.count >= 2, "heartbeats every 0.3 s: \(text.debugDescription)")
         #expect(text.split(separator: "\n").allSatisfy { $0.hasPrefix(":") }, "nothing but comments")
-        await feedweb.stop()
+        try await feedweb.stop()
         await upstream.shutdown()
     }
 }

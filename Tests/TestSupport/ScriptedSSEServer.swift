@@ -375,6 +375,7 @@ public final class ScriptedSSEServer: Sendable {
     }
 
     /// Waits (at most `timeout`) until `condition` returns a value; returns it.
+    @discardableResult
     public func waitFor<T>(
         _ what: String, timeout: Duration, poll: Duration = .milliseconds(5), _ condition: () -> T?
     ) async throws -> T {

@@ -177,7 +177,7 @@ struct StatsPageTests {
         #expect(page.elements.filter { $0.tag.hasSuffix("svg") }.count == 2)
         #expect(page.values(of: "href").allSatisfy { SafeURL.isSafe($0) })
         // The ticker shows the newest story's hostile title as text.
-        let title = try #require(server.store.snapshot?.published.items.first?.title)
+        let title = try #require(HostileFeed.story(0)["title"]?.stringValue)
         #expect(page.text.contains(title))
         #expect(!response.text.contains(HostileFeed.markup[0]))
         // The nav links the pages to each other.
@@ -203,8 +203,19 @@ struct StatsPageTests {
         #expect(json["totals"]?["saving_ratio"]?.isNull == true)
         #expect(json["ticker"]?["title"]?.stringValue == "Story number 5")
         #expect(json["ticker"]?["new"] == .bool(true))
-        #expect(json["buckets"]?.arrayValue != nil)
-        #expect(json["events"]?.arrayValue != nil)
+        // The buckets are the completed five-second windows (the change may still be in the
+        // one filling now): never more than the totals, consecutive, each with every figure.
+        let buckets = try #require(json["buckets"]?.arrayValue)
+        #expect(buckets.compactMap { $0["changes"]?.int64Value }.reduce(0, +) <= 1)
+        #expect(buckets.compactMap { $0["added"]?.int64Value }.reduce(0, +) <= 1)
+        let fields = ["start", "changes", "added", "updated", "removed", "bytes_received", "polling_bytes"]
+        #expect(buckets.allSatisfy { bucket in fields.allSatisfy { bucket[$0] != nil } })
+        let starts = buckets.compactMap { $0["start"]?.stringValue }.compactMap { ISO8601DateFormatter().date(from: $0) }
+        #expect(starts.count == buckets.count)
+        #expect(zip(starts, starts.dropFirst()).allSatisfy { $1.timeIntervalSince($0) == 5 }, "\(starts)")
+        // Nothing went wrong: no reconnect or rejected patch among the notable events.
+        let kinds = try #require(json["events"]?.arrayValue).compactMap { $0["kind"]?.stringValue }
+        #expect(!kinds.contains { $0.contains("reconnect") || $0.contains("reject") }, "\(kinds)")
     }
 
     @Test func pageStreamSendsTheStatsFragmentsAndANewTicker() async throws {

@@ -1,6 +1,8 @@
 import FeedCore
 import Foundation
 import Logging
+import NIOConcurrencyHelpers
+import TestSupport
 import WebUI
 
 /// feedweb running in the test process (the same ``FeedwebApplication`` the binary runs),
@@ -15,7 +17,8 @@ final class InProcessFeedweb: @unchecked Sendable {
     let port: UInt16
     private let executor = DedicatedTaskExecutor(threads: 2, name: "in-process-feedweb")
     private let task: Task<Void, Never>
-    private var stopped = false
+    private let finished = NIOLockedValueBox(false)
+    private let stopped = NIOLockedValueBox(false)
 
     static let publicDirectory = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
@@ -32,17 +35,25 @@ final class InProcessFeedweb: @unchecked Sendable {
         let application = FeedwebApplication(configuration: configuration, logger: logger)
         self.application = application
         port = try application.start()
-        task = Task.detached(executorPreference: executor) { await application.run() }
+        let finished = self.finished
+        task = Task.detached(executorPreference: executor) {
+            await application.run()
+            finished.withLockedValue { $0 = true }
+        }
     }
 
-    /// Stops the timers and the upstream subscription, then the server.
-    func stop() async {
-        guard !stopped else { return }
-        stopped = true
+    /// Stops the timers and the upstream subscription (waiting at most 5 s for them),
+    /// then the server. Throws if the application's tasks did not end in time.
+    func stop() async throws {
+        guard !stopped.withLockedValue({ $0 }) else { return }
+        stopped.withLockedValue { $0 = true }
         task.cancel()
-        await task.value
-        application.stop()
-        executor.shutdown()
+        defer {
+            application.stop()
+            executor.shutdown()
+        }
+        let finished = self.finished
+        try await Eventually.check("the in-process feedweb's tasks to end", within: 5) { finished.withLockedValue { $0 } }
     }
 }
 

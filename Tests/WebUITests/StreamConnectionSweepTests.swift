@@ -16,8 +16,8 @@ import WebUI
 
     @Test func progressAfterTheSweepReadTheClockIsNotAStall() {
         let stream = StreamConnection(maxQueuedBytes: 1 << 20)
-        let sweepNow = Self.monotonicNow()
-        usleep(2_000)
+        // The sweep read its clock a moment before the bytes were queued.
+        let sweepNow = Self.monotonicNow() - 2_000_000
         // Bytes queued after the sweep read its clock: waiting since a moment past `sweepNow`.
         #expect(stream.enqueue(Array("data: x\n\n".utf8)) == .queued)
         #expect(!stream.dropIfStalled(olderThan: 5_000_000_000, now: sweepNow), "a healthy stream is kept")
