@@ -80,7 +80,7 @@ let package = Package(
         .testTarget(
             name: "FeedwebTests",
             dependencies: [
-                "feedweb", "FeedCore", "TestSupport",
+                "feedweb", "WebUI", "FeedCore", "TestSupport",
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
             ]
         ),

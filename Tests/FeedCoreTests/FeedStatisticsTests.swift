@@ -1,5 +1,6 @@
 import Foundation
 import NIOConcurrencyHelpers
+import TestSupport
 import Testing
 
 @testable import FeedCore
@@ -154,17 +155,16 @@ struct FeedStatisticsTests {
         let store = FeedStore(configuration: .init(profile: .nytNewswire))
         let changes = NIOLockedValueBox<[FeedChange]>([])
         store.observe { change in changes.withLockedValue { $0.append(change) } }
-        func document(_ version: Int, _ stories: [(String, String)]) throws -> JSONValue {
-            let results = stories.map {
-                #"{"uri":"nyt://article/\#($0.0)","title":"Title \#($0.0)","section":"\#($0.1)"}"#
-            }
-            return try JSONValue(
-                parsing: #"{"num_results":\#(version),"results":[\#(results.joined(separator: ","))]}"#)
+        // Stories a…d are 1…4, each in the section given.
+        func document(_ version: Int64, _ stories: [(String, String)]) -> JSONValue {
+            let numbers = ["a": 1, "b": 2, "c": 3, "d": 4]
+            return NewswireFeed.document(
+                stories.map { NewswireFeed.story(numbers[$0.0] ?? 0, section: $0.1) }, version: version)
         }
-        store.replaceDocument(try document(10, [("a", "World"), ("b", "Arts")]))
-        store.replaceDocument(try document(11, [("c", "Science"), ("a", "World"), ("b", "Arts")]))
-        store.replaceDocument(try document(9, [("a", "World")]))  // a lagging cache
-        store.replaceDocument(try document(12, [("d", "World"), ("c", "Science"), ("a", "World")]))
+        store.replaceDocument(document(10, [("a", "World"), ("b", "Arts")]))
+        store.replaceDocument(document(11, [("c", "Science"), ("a", "World"), ("b", "Arts")]))
+        store.replaceDocument(document(9, [("a", "World")]))  // a lagging cache
+        store.replaceDocument(document(12, [("d", "World"), ("c", "Science"), ("a", "World")]))
 
         var stats = FeedStatistics(startedAt: Self.at(0))
         for (offset, change) in changes.withLockedValue({ $0 }).enumerated() {
@@ -188,7 +188,7 @@ struct FeedStatisticsTests {
         #expect(
             stats.ticker
                 == TickerEntry(
-                    title: "Title d", key: try #require(store.snapshot?.published.items.first?.key), isNew: true,
+                    title: "Story number 4", key: try #require(store.snapshot?.published.items.first?.key), isNew: true,
                     time: Self.at(16)))
     }
 

@@ -1,11 +1,12 @@
 import FeedCore
+import TestSupport
 import Testing
 
 @Suite("JSON diff")
 struct JSONDiffTests {
     @Test("equal documents give an empty patch")
     func equal() {
-        let document = newswireDocument(storyIDs: 0..<20)
+        let document = NewswireFeed.fullDocument(stories: 0..<20)
         #expect(JSONDiff.diff(from: document, to: document).isEmpty)
         #expect(
             JSONDiff.diff(from: jsonValue(#"{"a":1,"b":[1,2]}"#), to: jsonValue(#"{"b":[1.0,2],"a":1}"#)).isEmpty)
@@ -13,19 +14,19 @@ struct JSONDiffTests {
 
     @Test("a new story on top and the last one dropped: exactly one add and one remove")
     func newStoryOnTop() throws {
-        let before = newswireDocument(storyIDs: 1...20)
-        var after = newswireDocument(storyIDs: [100] + Array(1...19))
+        let before = NewswireFeed.fullDocument(stories: 1...20)
+        var after = NewswireFeed.fullDocument(stories: [100] + Array(1...19))
         // num_results stays 20 here, so only the array changes.
         let patch = JSONDiff.diff(from: before, to: after)
         #expect(
             patch.operations == [
-                .add(path: try JSONPointer("/results/0"), value: newswireStory(id: 100)),
+                .add(path: try JSONPointer("/results/0"), value: NewswireFeed.fullStory(100)),
                 .remove(path: try JSONPointer("/results/20")),
             ])
         #expect(try patch.applied(to: before) == after)
 
         // And with num_results changed as well: one more replace.
-        after = newswireDocument(storyIDs: [100] + Array(1...18))
+        after = NewswireFeed.fullDocument(stories: [100] + Array(1...18))
         let second = JSONDiff.diff(from: before, to: after)
         #expect(second.operations.count == 4)
         #expect(
@@ -35,7 +36,7 @@ struct JSONDiffTests {
 
     @Test("an edited title of one story: one replace at the nested path")
     func editedTitle() throws {
-        let before = newswireDocument(storyIDs: 0..<20)
+        let before = NewswireFeed.fullDocument(stories: 0..<20)
         var after = before
         try JSONPatch(
             parsing: #"[{"op":"replace","path":"/results/5/title","value":"A corrected headline"}]"#
@@ -163,7 +164,7 @@ struct JSONDiffTests {
         for iteration in 0..<200 {
             let seed = baseSeed &+ UInt64(iteration)
             var random = RandomJSON(seed: seed)
-            let a = newswireDocument(storyIDs: 0..<random.int(0..<25))
+            let a = NewswireFeed.fullDocument(stories: 0..<random.int(0..<25))
             var b = a
             random.edit(&b, edits: 1)
             let patch = JSONDiff.diff(from: a, to: b)

@@ -1,4 +1,5 @@
 import FeedCore
+import TestSupport
 import Testing
 
 @Suite("JSON parser (RFC 8259)")
@@ -343,7 +344,7 @@ struct JSONParserTests {
 
     @Test("a Newswire-shaped document round-trips")
     func newswire() throws {
-        let document = newswireDocument(storyIDs: 0..<20)
+        let document = NewswireFeed.fullDocument(stories: 0..<20)
         let text = document.serializedBytes()
         #expect(text.count > 25_000)
         let parsed = try JSONValue(parsing: text)

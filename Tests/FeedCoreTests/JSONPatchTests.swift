@@ -1,4 +1,5 @@
 import FeedCore
+import TestSupport
 import Testing
 
 @Suite("JSON Patch decoding and semantics")
@@ -233,7 +234,7 @@ struct JSONPatchInPlaceTests {
 
     @Test("a single operation mutates a uniquely held document without copying containers")
     func singleOperation() throws {
-        var document = try JSONValue(parsing: newswireDocument(storyIDs: 0..<20).serializedBytes())
+        var document = try JSONValue(parsing: NewswireFeed.fullDocument(stories: 0..<20).serializedBytes())
         let results = try JSONPointer("/results")
         let story = try JSONPointer("/results/5")
         let resultsBefore = Self.storage(document.value(at: results))
@@ -247,7 +248,7 @@ struct JSONPatchInPlaceTests {
 
     @Test("a multi-operation patch copies only the touched path; untouched stories stay shared")
     func sharedStructure() throws {
-        let original = try JSONValue(parsing: newswireDocument(storyIDs: 0..<20).serializedBytes())
+        let original = try JSONValue(parsing: NewswireFeed.fullDocument(stories: 0..<20).serializedBytes())
         let patch = try JSONPatch(
             parsing:
                 #"[{"op":"replace","path":"/results/5/title","value":"new"},{"op":"remove","path":"/results/19"},"#

@@ -126,7 +126,8 @@ struct UpstreamRobustnessTests {
         }
         _ = await harness.stop()
         #expect(reached)
-        #expect(harness.status.lastError?.lowercased().contains("refused") == true, "\(harness.status.lastError ?? "-")")
+        #expect(
+            harness.status.lastError?.lowercased().contains("refused") == true, "\(harness.status.lastError ?? "-")")
         #expect(harness.phaseNames.prefix(3) == ["connecting", "backingOff", "connecting"])
         #expect(harness.announcedDelays.allSatisfy { $0.delay < 0.201 })
     }

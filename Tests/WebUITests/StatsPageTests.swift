@@ -210,7 +210,9 @@ struct StatsPageTests {
         #expect(buckets.compactMap { $0["added"]?.int64Value }.reduce(0, +) <= 1)
         let fields = ["start", "changes", "added", "updated", "removed", "bytes_received", "polling_bytes"]
         #expect(buckets.allSatisfy { bucket in fields.allSatisfy { bucket[$0] != nil } })
-        let starts = buckets.compactMap { $0["start"]?.stringValue }.compactMap { ISO8601DateFormatter().date(from: $0) }
+        let starts = buckets.compactMap { $0["start"]?.stringValue }.compactMap {
+            ISO8601DateFormatter().date(from: $0)
+        }
         #expect(starts.count == buckets.count)
         #expect(zip(starts, starts.dropFirst()).allSatisfy { $1.timeIntervalSince($0) == 5 }, "\(starts)")
         // Nothing went wrong: no reconnect or rejected patch among the notable events.

@@ -91,6 +91,6 @@ enum SSETestSupport {
 
     /// The directory of the fixtures, found next to this source file.
     static let fixturesDirectory = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent()
+        .deletingLastPathComponent().deletingLastPathComponent()
         .appendingPathComponent("Fixtures/sse", isDirectory: true)
 }

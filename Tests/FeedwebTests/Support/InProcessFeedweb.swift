@@ -22,6 +22,7 @@ final class InProcessFeedweb: @unchecked Sendable {
 
     static let publicDirectory = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
         .appendingPathComponent("Public").path
 
     /// Starts feedweb on `upstream`; `configure` adjusts the configuration first.
@@ -53,7 +54,9 @@ final class InProcessFeedweb: @unchecked Sendable {
             executor.shutdown()
         }
         let finished = self.finished
-        try await Eventually.check("the in-process feedweb's tasks to end", within: 5) { finished.withLockedValue { $0 } }
+        try await Eventually.check("the in-process feedweb's tasks to end", within: 5) {
+            finished.withLockedValue { $0 }
+        }
     }
 }
 

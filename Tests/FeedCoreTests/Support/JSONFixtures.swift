@@ -14,7 +14,7 @@ func jsonValue(_ text: String, sourceLocation: SourceLocation = #_sourceLocation
 
 /// Reads a fixture file next to the tests (no bundle resources).
 func fixtureBytes(_ relativePath: String) throws -> [UInt8] {
-    let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+    let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .appendingPathComponent("Fixtures")
         .appendingPathComponent(relativePath)
     return Array(try Data(contentsOf: url))
@@ -189,66 +189,4 @@ struct RandomJSON {
             value = chance(50) ? scalar() : self.value(depth: depth)
         }
     }
-}
-
-/// An NYT Times Newswire-shaped document: `status`, `copyright`, `num_results` and
-/// `results` (stories with multimedia, facets…), about 1.5 KB of JSON per story.
-func newswireDocument(storyIDs: some Sequence<Int>) -> JSONValue {
-    var stories: [JSONValue] = []
-    for id in storyIDs {
-        stories.append(newswireStory(id: id))
-    }
-    var root = JSONObject()
-    root["status"] = .string("OK")
-    root["copyright"] = .string(
-        "Copyright (c) 2026 The New York Times Company.  All Rights Reserved.")
-    root["num_results"] = .int(Int64(stories.count))
-    root["results"] = .array(stories)
-    return .object(root)
-}
-
-func newswireStory(id: Int) -> JSONValue {
-    func image(_ format: String, _ width: Int, _ height: Int) -> JSONValue {
-        .object([
-            "url": .string(
-                "https://static01.nyt.com/images/2026/11/22/multimedia/22story\(id)/22story\(id)-\(format).jpg"
-            ),
-            "format": .string(format),
-            "height": .int(Int64(height)),
-            "width": .int(Int64(width)),
-            "type": .string("image"),
-            "subtype": .string("photo"),
-            "caption": .string("A scene from story \(id), where “something” happened — reportedly."),
-            "copyright": .string("Photographer \(id) for The New York Times"),
-        ])
-    }
-    let sections = ["U.S.", "World", "Business", "Arts", "Sports", "Opinion"]
-    return .object([
-        "slug_name": .string("22story-\(id)"),
-        "section": .string(sections[id % sections.count]),
-        "subsection": .string(id % 3 == 0 ? "" : "Politics"),
-        "title": .string("Story number \(id) has a headline that is about this long"),
-        "abstract": .string(
-            "The abstract of story \(id) summarizes what happened, who said what, and why it matters to readers today."
-        ),
-        "uri": .string("nyt://article/\(id)-0000-5000-a000-000000000000"),
-        "url": .string("https://www.nytimes.com/2026/11/22/us/politics/story-\(id).html"),
-        "byline": .string("By Reporter \(id) and Another Reporter"),
-        "item_type": .string("Article"),
-        "source": .string("New York Times"),
-        "updated_date": .string("2026-11-22T10:\(10 + id % 50):00-05:00"),
-        "created_date": .string("2026-11-22T09:\(10 + id % 50):00-05:00"),
-        "published_date": .string("2026-11-22T09:\(10 + id % 50):00-05:00"),
-        "first_published_date": .string("2026-11-22T09:00:00-05:00"),
-        "material_type_facet": .string(""),
-        "kicker": .string(""),
-        "des_facet": .array([.string("United States Politics and Government"), .string("Elections")]),
-        "org_facet": .array([.string("Congress")]),
-        "per_facet": .array([.string("Doe, Jane")]),
-        "geo_facet": .array([]),
-        "multimedia": .array([
-            image("mediumThreeByTwo210", 210, 140), image("thumbLarge", 150, 150),
-            image("Normal", 190, 127),
-        ]),
-    ])
 }

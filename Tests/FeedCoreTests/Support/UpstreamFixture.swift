@@ -1,0 +1,84 @@
+import FeedCore
+import Foundation
+import Logging
+import TestSupport
+import Testing
+
+/// Shared helpers for the upstream tests.
+enum Upstream {
+    static let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("Fixtures/tls", isDirectory: true)
+    static var caFile: String { fixtures.appendingPathComponent("ca.pem").path }
+    static var otherCAFile: String { fixtures.appendingPathComponent("other-ca.pem").path }
+    static var serverTLS: ScriptedSSEServer.TLS {
+        .init(
+            certificateChainPEMFile: fixtures.appendingPathComponent("server.pem").path,
+            privateKeyPEMFile: fixtures.appendingPathComponent("server-key.pem").path)
+    }
+
+    /// An NYT-shaped document whose `num_results` is `version`.
+    static func document(_ version: Int, marker: String = "m") -> String {
+        #"{"status":"OK","marker":"\#(marker)","num_results":\#(version),"results":[]}"#
+    }
+
+    static func setVersion(_ version: Int) -> String {
+        #"[{"op":"replace","path":"/num_results","value":\#(version)}]"#
+    }
+
+    /// The `num_results` of a document.
+    static func version(_ document: JSONValue?) -> Int64? {
+        document?["num_results"]?.int64Value
+    }
+
+    /// The connection's settings for a test: short backoffs by default.
+    struct Options {
+        var headers: [(name: String, value: String)] = []
+        var maxEventBytes = 16 * 1024 * 1024
+        var maxBackoff: Duration = .milliseconds(300)
+        var readTimeout: Duration = .seconds(10)
+        var caFile: String?
+    }
+
+    /// Starts a server with `script`, and a connection to `server.url(path)` with
+    /// `options`; runs `body`; then stops both and checks the connection stopped promptly.
+    static func run(
+        _ script: [ScriptedSSEServer.Response],
+        then fallback: ScriptedSSEServer.Response = .status(503, body: "script exhausted"),
+        tls: ScriptedSSEServer.TLS? = nil, path: String = "/feed",
+        options: Options = .init(),
+        _ body: (ScriptedSSEServer, UpstreamHarness) async throws -> Void
+    ) async throws {
+        let server = try await ScriptedSSEServer.start(script: script, then: fallback, tls: tls)
+        let configuration = UpstreamConfiguration(
+            url: server.url(path), headers: options.headers, maxEventBytes: options.maxEventBytes,
+            maxBackoff: options.maxBackoff, readTimeout: options.readTimeout, caFile: options.caFile)
+        try await run(on: server, configuration: configuration) { harness in try await body(server, harness) }
+    }
+
+    /// Runs a connection with `configuration` while `body` runs; then stops it, shuts
+    /// `server` down, and checks the connection stopped promptly. Also on failure.
+    static func run(
+        on server: ScriptedSSEServer, configuration: UpstreamConfiguration,
+        _ body: (UpstreamHarness) async throws -> Void
+    ) async throws {
+        let harness: UpstreamHarness
+        do {
+            harness = try UpstreamHarness(server: server, configuration: configuration)
+        } catch {
+            await server.shutdown()
+            throw error
+        }
+        harness.start()
+        do {
+            try await body(harness)
+        } catch {
+            _ = await harness.stop()
+            await server.shutdown()
+            throw error
+        }
+        let stopped = await harness.stop()
+        await server.shutdown()
+        #expect(stopped != nil, "run() did not return within 3 s of cancellation")
+        #expect(harness.status.phase == .stopped)
+    }
+}
