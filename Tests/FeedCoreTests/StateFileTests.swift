@@ -1,6 +1,7 @@
 import FeedCore
 import Foundation
 import Logging
+import TestSupport
 import Testing
 
 @Suite("State file")
@@ -141,16 +142,10 @@ struct StateFileWriterTests {
         let task = Task { await writer.run() }
         defer { task.cancel() }
         store.replaceDocument(.array([.int(1)]))
-        let deadline = ContinuousClock.now + .seconds(10)
-        while (try? file.load())??.seq != 1 && ContinuousClock.now < deadline {
-            try await Task.sleep(for: .milliseconds(10))
-        }
-        #expect(try file.load()?.seq == 1)
+        try await Eventually.check("change 1 in the file") { try file.load()?.seq == 1 }
         store.replaceDocument(.array([.int(2)]))
-        while (try? file.load())??.seq != 2 && ContinuousClock.now < deadline {
-            try await Task.sleep(for: .milliseconds(10))
-        }
-        #expect(try file.load()?.seq == 2, "the next change is written after the interval")
+        try await Eventually.check("change 2 in the file, after the interval") { try file.load()?.seq == 2 }
+        #expect(try file.load()?.document == .array([.int(2)]))
     }
 
     @Test("a restored sequence is not written again until something changes")

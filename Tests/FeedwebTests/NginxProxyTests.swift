@@ -80,6 +80,7 @@ struct NginxProxyTests {
         try await upstream.change([Patch.replace("/results/0/title", .string("Edited through the proxy"))])
         let updated = try await items.next(type: "updated", within: 3)
         #expect(updated.data.contains("Edited through the proxy"))
+        await nginx.stop()
         await upstream.shutdown()
     }
 }
