@@ -28,11 +28,18 @@
     if (seconds < 7 * 86400) return Math.floor(seconds / 86400) + " d ago";
     return date.toISOString().slice(0, 10);
   }
+  // The status badge counts seconds under a minute ("updated 42 s ago").
+  function describeSeconds(date, now) {
+    var seconds = Math.floor((now - date) / 1000);
+    if (seconds < 60) return Math.max(0, seconds) + " s ago";
+    return describe(date, now);
+  }
   function refreshTimes(root) {
     var now = Date.now();
     root.querySelectorAll("time[data-relative]").forEach(function (el) {
       var date = new Date(el.getAttribute("datetime"));
-      if (!isNaN(date)) el.textContent = describe(date, now);
+      if (isNaN(date)) return;
+      el.textContent = el.dataset.relative === "seconds" ? describeSeconds(date, now) : describe(date, now);
     });
   }
 

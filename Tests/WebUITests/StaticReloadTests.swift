@@ -1,33 +1,86 @@
 import FeedCore
 import Foundation
-import Logging
+import Glibc
 import TestSupport
 import Testing
 
-@testable import WebUI
-
-/// When Public/ changes, new bytes are served and every open page is told to reload.
+/// When a file in Public/ changes, the running application notices by itself: it serves
+/// the new bytes, tells every open page to reload, and pages link the new asset version.
 @Suite(.timeLimit(.minutes(1)))
 struct StaticReloadTests {
-    @Test func changedStaticFilesReloadOpenPages() async throws {
+    /// Replaces `file` with `text` in one step (a hidden temporary file renamed over it), so
+    /// the watcher never sees it half-written.
+    static func replace(_ file: URL, with text: String) throws {
+        let temporary = file.deletingLastPathComponent().appendingPathComponent(".\(UUID()).tmp")
+        try Data(text.utf8).write(to: temporary)
+        guard rename(temporary.path, file.path) == 0 else {
+            throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: file.path])
+        }
+    }
+
+    /// The asset versions the page at `path` links, one per static URL.
+    static func linkedVersions(_ html: String) -> Set<String> {
+        Set(html.matches(of: /\/static\/(?:style\.css|kiosk\.css|app\.js)\?v=([A-Za-z0-9]+)"/).map { String($0.1) })
+    }
+
+    @Test func theWatcherNoticesAChangedFileAndOpenPagesReload() async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("feedweb-reload-\(UUID())")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         let css = directory.appendingPathComponent("style.css")
-        try Data("body { color: black }".utf8).write(to: css)
-        let server = try TestServer(document: NewswireFeed.document(count: 3), publicDirectory: directory.path)
-        let logger = Logger(label: "test")
+        let original = "body { color: black }"
+        try Self.replace(css, with: original)
+        try Self.replace(directory.appendingPathComponent("app.js"), with: "// the page script")
+        try Self.replace(directory.appendingPathComponent("kiosk.css"), with: "html { background: black }")
 
-        let page = try await SSETestClient(port: server.port, path: "/events/page?view=list")
-        _ = try await page.next(type: "items", within: 5)
-        #expect(server.context.reloadStaticFilesIfChanged(logger: logger) == false, "nothing changed yet")
+        let feedweb = try InProcessApplication(publicDirectory: directory.path) { $0.demoInterval = .seconds(60) }
+        do {
+            try await watch(feedweb, css: css, original: original)
+        } catch {
+            await feedweb.stop()
+            throw error
+        }
+        await feedweb.stop()
+    }
 
-        try Data("body { color: navy }".utf8).write(to: css)
-        #expect(server.context.reloadStaticFilesIfChanged(logger: logger))
-        let reload = try await page.next(type: "reload", within: 5)
-        #expect(reload.data == server.context.staticFiles.version)
-        #expect(try await HTTPTestClient.get(port: server.port, "/static/style.css").text == "body { color: navy }")
-        // Pages now link the new asset version.
-        #expect(try await HTTPTestClient.get(port: server.port, "/").text.contains("style.css?v=\(reload.data)"))
+    private func watch(_ feedweb: InProcessApplication, css: URL, original: String) async throws {
+        let port = feedweb.port
+        let versions = Self.linkedVersions(try await HTTPTestClient.get(port: port, "/").text)
+        #expect(versions.count == 1, "one version for every asset: \(versions)")
+        let before = try #require(versions.first)
+        let oldFile = try await HTTPTestClient.get(port: port, "/static/style.css")
+        #expect(oldFile.text == original)
+        let oldTag = try #require(oldFile.headers["etag"])
+
+        // Two open pages: a list and a kiosk.
+        let list = try await SSETestClient(port: port, path: "/events/page?view=list")
+        let kiosk = try await SSETestClient(port: port, path: "/events/page?view=kiosk")
+        _ = try await list.next(type: "status", within: 5)
+        _ = try await kiosk.next(type: "status", within: 5)
+        // Nothing changed: the watcher (every 2 s) does not reload anyone.
+        #expect(try await list.events(for: 2.5).allSatisfy { $0.type != "reload" })
+
+        // A new stylesheet: both pages are told, by the watcher alone, with the new version.
+        let changed = "body { color: navy }"
+        try Self.replace(css, with: changed)
+        let reload = try await list.next(type: "reload", within: 10)
+        #expect(try await kiosk.next(type: "reload", within: 5).data == reload.data)
+        #expect(reload.data != before)
+        #expect(!reload.data.isEmpty)
+
+        // The new bytes are served, under a new tag; the old tag no longer matches.
+        let newFile = try await HTTPTestClient.get(port: port, "/static/style.css", headers: ["If-None-Match": oldTag])
+        #expect(newFile.status == 200)
+        #expect(newFile.text == changed)
+        #expect(newFile.headers["etag"] != oldTag)
+        // Pages link the version the reload announced.
+        #expect(Self.linkedVersions(try await HTTPTestClient.get(port: port, "/").text) == [reload.data])
+        #expect(Self.linkedVersions(try await HTTPTestClient.get(port: port, "/kiosk").text) == [reload.data])
+
+        // The version follows the content: the original bytes back, the original version.
+        try Self.replace(css, with: original)
+        #expect(try await list.next(type: "reload", within: 10).data == before)
+        #expect(try await HTTPTestClient.get(port: port, "/static/style.css").text == original)
+        #expect(Self.linkedVersions(try await HTTPTestClient.get(port: port, "/").text) == [before])
     }
 }

@@ -200,7 +200,7 @@ struct PageRenderer: Sendable {
             BadgeContext(
                 badge: BadgeView(kind: badge.kind.rawValue, label: badge.label),
                 updatedMachine: updated.map(RelativeTime.machine),
-                updatedText: updated.map { RelativeTime.describe($0, now: now) }),
+                updatedText: updated.map { RelativeTime.describeSeconds($0, now: now) }),
             withTemplate: "badge") ?? ""
     }
 
@@ -225,7 +225,7 @@ struct PageRenderer: Sendable {
             title: title, bodyClass: bodyClass, stream: stream, navLatest: navLatest, navStats: navStats,
             badge: BadgeView(kind: showBadge ? badge.kind.rawValue : "hidden", label: badge.label),
             updatedMachine: updated.map(RelativeTime.machine),
-            updatedText: updated.map { RelativeTime.describe($0, now: Date()) },
+            updatedText: updated.map { RelativeTime.describeSeconds($0, now: Date()) },
             main: main,
             footer: source.isEmpty ? "feedweb" : "feedweb · source: \(source)",
             assetVersion: assetVersion)

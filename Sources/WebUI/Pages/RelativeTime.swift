@@ -28,6 +28,16 @@ enum RelativeTime {
         return date.formatted(Date.ISO8601FormatStyle().year().month().day())
     }
 
+    /// How long ago `date` was, counted in seconds under a minute ("42 s ago"), as the
+    /// status badge says it ("updated N s ago", the product contract's words); from a
+    /// minute on, as ``describe(_:now:)``. Public/app.js keeps it fresh the same way
+    /// (`data-relative="seconds"`).
+    static func describeSeconds(_ date: Date, now: Date) -> String {
+        let seconds = Int(now.timeIntervalSince(date).rounded(.down))
+        if seconds < 60 { return "\(max(0, seconds)) s ago" }
+        return describe(date, now: now)
+    }
+
     /// The machine-readable form for `<time datetime>`.
     static func machine(_ date: Date) -> String {
         date.formatted(Date.ISO8601FormatStyle())

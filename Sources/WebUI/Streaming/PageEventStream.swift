@@ -39,6 +39,17 @@ final class PageEventStream: Sendable {
     /// Serialises publishers (feed changes and status ticks) so each sees its predecessor.
     private let publishLock = NIOLock()
     private let initialCache = NIOLockedValueBox<[Channel: (stamp: PageCache.Stamp, bytes: [UInt8])]>([:])
+    private let fragmentRenders = NIOLockedValueBox<UInt64>(0)
+
+    /// How many HTML fragments (a story, a detail article, a badge, a part of `/stats`)
+    /// this stream has rendered since start: what proves a change is rendered once per
+    /// channel, never once per client.
+    var fragmentRenderCount: UInt64 { fragmentRenders.withLockedValue { $0 } }
+
+    /// Counts `count` fragments rendered.
+    private func countRenders(_ count: Int) {
+        fragmentRenders.withLockedValue { $0 += UInt64(count) }
+    }
 
     /// - Parameter onPublish: see ``Broadcaster/init(initial:onPublish:)``; here the time
     ///   includes rendering the fragments.
@@ -95,6 +106,7 @@ final class PageEventStream: Sendable {
                         let old = previous?.view?.item(forKey: key)
                         let new = state.view?.item(forKey: key)
                         if let new, new != old {
+                            countRenders(1)
                             bytes += SSEEncoder.event(
                                 type: "item",
                                 data: JSONValue.object(["html": .string(renderer.detailFragment(new, now: now))])
@@ -136,6 +148,7 @@ final class PageEventStream: Sendable {
                 bytes += itemsEvent(channel: channel, items: items, render: items, now: now, id: id)
             case .item(let key):
                 if let item = state.view?.item(forKey: key) {
+                    countRenders(1)
                     bytes += SSEEncoder.event(
                         type: "item",
                         data: JSONValue.object(["html": .string(renderer.detailFragment(item, now: now))])
@@ -182,6 +195,7 @@ final class PageEventStream: Sendable {
 
     private func itemsEvent(channel: Channel, items: [FeedItem], render: [FeedItem], now: Date, id: String) -> [UInt8] {
         var html = JSONObject()
+        countRenders(render.count)
         for item in render {
             switch channel {
             case .kiosk: html["item-" + item.key] = .string(renderer.kioskStoryFragment(item, now: now))
@@ -200,11 +214,14 @@ final class PageEventStream: Sendable {
     private func statsEvent(state: State, now: Date, id: String, fragments: Bool, ticker: Bool) -> [UInt8] {
         var html = JSONObject()
         if fragments, let window = state.stats {
-            for (element, fragment) in renderer.statsFragments(window: window, now: now) {
+            let fragments = renderer.statsFragments(window: window, now: now)
+            countRenders(fragments.count)
+            for (element, fragment) in fragments {
                 html[element] = .string(fragment)
             }
         }
         if ticker {
+            countRenders(1)
             html["stats-ticker"] = .string(renderer.tickerFragment(state.ticker, now: now))
         }
         guard !html.isEmpty else { return [] }
@@ -213,6 +230,7 @@ final class PageEventStream: Sendable {
     }
 
     private func statusEvent(channel: Channel, state: State, now: Date, id: String) -> [UInt8] {
+        countRenders(1)
         let html: String
         switch channel {
         case .kiosk: html = renderer.kioskStatusFragment(state.badge)

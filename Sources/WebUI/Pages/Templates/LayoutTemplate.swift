@@ -40,7 +40,7 @@ extension Templates {
     static let badge = #"""
         <p class="badge badge-{{badge.kind}}" id="status" role="status" aria-live="polite">
         <span class="badge-dot" aria-hidden="true"></span><span class="badge-label">{{badge.label}}</span>
-        {{#updatedMachine}}<span class="badge-updated">updated <time datetime="{{updatedMachine}}" data-relative>{{updatedText}}</time></span>{{/updatedMachine}}
+        {{#updatedMachine}}<span class="badge-updated">updated <time datetime="{{updatedMachine}}" data-relative="seconds">{{updatedText}}</time></span>{{/updatedMachine}}
         </p>
         """#
 }

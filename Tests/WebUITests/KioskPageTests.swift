@@ -1,0 +1,162 @@
+import FeedCore
+import Foundation
+import TestSupport
+import Testing
+
+@testable import WebUI
+
+/// `/kiosk`: a dark, large-type board with nothing to click, a `?section=` filter, a
+/// highlighted story that cycles, and a stale indicator nobody can miss.
+@Suite(.timeLimit(.minutes(2)))
+struct KioskPageTests {
+    let server: TestServer
+
+    init() throws {
+        // Stories 11…0: sections cycle World, Arts, Science, Business.
+        server = try TestServer(document: NewswireFeed.document(count: 12))
+    }
+
+    func kiosk(_ path: String = "/kiosk") async throws -> String {
+        let response = try await HTTPTestClient.get(port: server.port, path)
+        #expect(response.status == 200, "\(path)")
+        return response.text
+    }
+
+    @Test func isADarkBoardWithNothingToClick() async throws {
+        let html = try await kiosk()
+        let page = try await HTMLChecker.parse(html)
+        #expect(page.errors.isEmpty, "\(page.errors.prefix(3))")
+        let root = try #require(page.elements.first { $0.tag == "html" })
+        #expect(root.attributes["class"]?.split(separator: " ").contains("kiosk") == true)
+        #expect(
+            page.elements.contains {
+                $0.tag == "meta" && $0.attributes["name"] == "color-scheme" && $0.attributes["content"] == "dark"
+            })
+        #expect(page.values(of: "href").contains { $0.hasPrefix("/static/kiosk.css") })
+        // Nothing to click, tab to or type into: no links, buttons or form fields anywhere.
+        for tag in ["a", "button", "input", "select", "textarea", "form", "details", "summary", "iframe"] {
+            #expect(!page.elements.contains { $0.tag == tag }, "a <\(tag)> on the kiosk")
+        }
+        #expect(
+            !page.elements.contains {
+                $0.attributes["tabindex"] != nil || ($0.attributes["href"] != nil && $0.tag != "link")
+            })
+        // The board shows the stories, newest first.
+        let entries = StoryEntry.all(in: html)
+        #expect(entries.first?.title == "Story number 11")
+        #expect(!entries.isEmpty)
+    }
+
+    @Test func exactlyOneStoryIsHighlightedAndItIsTheNewest() async throws {
+        let entries = StoryEntry.all(in: try await kiosk())
+        let featured = entries.filter { $0.classes.contains("is-featured") }
+        #expect(featured.count == 1, "\(entries)")
+        #expect(featured.first?.title == "Story number 11")
+        #expect(featured.first?.id == entries.first?.id)
+        // Every entry carries the key the page script and the page stream use.
+        #expect(entries.allSatisfy { !$0.key.isEmpty && $0.id.hasSuffix($0.key) })
+        // The page script that cycles the highlight is on the page.
+        let page = try await HTMLChecker.parse(try await kiosk())
+        #expect(
+            page.elements.contains { $0.tag == "script" && ($0.attributes["src"] ?? "").hasPrefix("/static/app.js") })
+        #expect(page.elements.contains { $0.tag == "body" && $0.attributes["data-stream"] == "kiosk" })
+    }
+
+    @Test func sectionFilterShowsOnlyThatSection() async throws {
+        let html = try await kiosk("/kiosk?section=Arts")
+        // Arts stories of 11…0 (n % 4 == 1), newest first.
+        #expect(StoryEntry.all(in: html).map(\.title) == ["Story number 9", "Story number 5", "Story number 1"])
+        #expect(
+            try await HTMLChecker.parse(html).elements.contains {
+                $0.tag == "body" && $0.attributes["data-section"] == "Arts"
+            }, "the page script asks for the same filter")
+        // The page stream of the filtered kiosk carries only those stories too.
+        let stream = try await SSETestClient(port: server.port, path: "/events/page?view=kiosk&section=Arts")
+        let event = try JSONValue(parsing: try await stream.expectNext("items").data)
+        let order = try #require(event["order"]?.arrayValue).compactMap(\.stringValue)
+        #expect(order == StoryEntry.all(in: html).map(\.id))
+        let fragments = try #require(event["html"]?.objectValue)
+        let titles = order.compactMap { fragments[$0]?.stringValue }.compactMap { StoryEntry.all(in: $0).first?.title }
+        #expect(titles == ["Story number 9", "Story number 5", "Story number 1"])
+        // A section with no stories: an empty board, not the whole feed.
+        #expect(StoryEntry.all(in: try await kiosk("/kiosk?section=Nowhere")).isEmpty)
+    }
+
+    @Test func staleIndicatorIsInvisibleWhileLiveAndUnmissableWhenStale() async throws {
+        var status = try #require(HTMLText.element(withID: "status", in: try await kiosk()))
+        var classes = (status.attributes["class"] ?? "").split(separator: " ")
+        #expect(classes.contains("board-status-live"), "\(status)")
+
+        let lastEvent = Date().addingTimeInterval(-(StatusBadge.staleAfter + 50))
+        server.setStatus {
+            $0.phase = .backingOff(until: Date().addingTimeInterval(30))
+            $0.lastEventAt = lastEvent
+        }
+        status = try #require(HTMLText.element(withID: "status", in: try await kiosk()))
+        classes = (status.attributes["class"] ?? "").split(separator: " ")
+        #expect(classes.contains("board-status-stale"), "\(status)")
+        #expect(status.attributes["role"] == "status")
+        #expect(status.text.lowercased().hasPrefix("stale since \(UTCClock.hoursMinutes(lastEvent))"), "\(status)")
+
+    }
+
+    @Test(.enabled(if: WebDriver.isAvailable, "needs chromium and chromedriver"))
+    func inABrowserTheHighlightCyclesAndTheBoardFitsTheScreen() async throws {
+        try await WebDriver.withSession(windowWidth: 1280, windowHeight: 720) { browser in
+            try await browser.open("http://127.0.0.1:\(server.port)/kiosk")
+            #expect(try await browser.waitFor("return document.body.dataset.streamState === 'open'", seconds: 10))
+            let ids =
+                try await browser.execute(
+                    "return Array.from(document.querySelectorAll('#stories > li')).map(function (li) { return li.id; })"
+                ).arrayValue?.compactMap(\.stringValue) ?? []
+            #expect(ids.count >= 2)
+            let featured = "((document.querySelector('#stories > .is-featured') || {}).id || '')"
+            #expect(try await browser.execute("return " + featured).stringValue == ids.first)
+            // The script moves the highlight to the next story by itself, then the next.
+            for next in ids.dropFirst().prefix(2) {
+                #expect(try await browser.waitFor("return \(featured) === '\(next)'", seconds: 20), "\(next)")
+            }
+            #expect(
+                try await browser.execute("return document.querySelectorAll('#stories > .is-featured').length")
+                    == .int(1))
+
+            // Dark, no scrollbars, large type, nothing focusable.
+            let dark = try await browser.execute(
+                """
+                var c = getComputedStyle(document.body).backgroundColor.match(/\\d+/g).map(Number);
+                return (0.2126 * c[0] + 0.7152 * c[1] + 0.0722 * c[2]) / 255 < 0.2;
+                """)
+            #expect(dark == .bool(true))
+            #expect(
+                try await browser.execute(
+                    "return document.documentElement.scrollHeight <= window.innerHeight && document.documentElement.scrollWidth <= window.innerWidth"
+                ) == .bool(true))
+            let titleSize = try await browser.execute(
+                "return parseFloat(getComputedStyle(document.querySelector('.is-featured .board-title')).fontSize)")
+            #expect((titleSize.doubleValue ?? titleSize.int64Value.map(Double.init) ?? 0) >= 32, "\(titleSize)")
+            #expect(
+                try await browser.execute(
+                    "return document.querySelectorAll('a, button, input, select, textarea, [tabindex]').length")
+                    == .int(0))
+            // Live: the banner takes no space on screen.
+            #expect(
+                try await browser.execute("return getComputedStyle(document.getElementById('status')).display")
+                    == .string("none"))
+
+            // Stale: the banner the page stream pushes is on screen, across the board.
+            server.setStatus {
+                $0.phase = .backingOff(until: Date().addingTimeInterval(30))
+                $0.lastEventAt = Date().addingTimeInterval(-(StatusBadge.staleAfter + 50))
+            }
+            server.context.refreshPageStreams()
+            #expect(
+                try await browser.waitFor(
+                    """
+                    var s = document.getElementById('status');
+                    var r = s.getBoundingClientRect();
+                    return s.classList.contains('board-status-stale') && getComputedStyle(s).display !== 'none'
+                      && r.width >= window.innerWidth * 0.9 && r.height > 20 && r.bottom <= window.innerHeight + 1;
+                    """, seconds: 10))
+        }
+    }
+}
