@@ -195,32 +195,37 @@ struct OptionDefaultsTests {
     @Test("an upstream event up to 16 MiB is taken; a larger one drops the connection and is reported")
     func maxEventBytesDefault() async throws {
         let mebibytes16 = 16 * 1024 * 1024
-        let story = NewswireFeed.story(1, title: "Carried by a big event")
-        func document(padding: Int) -> String {
-            let results = JSONValue.array([story]).serializedString()
-            return #"{"num_results":1,"results":\#(results),"padding":""#
-                + String(repeating: "x", count: padding) + #""}"#
-        }
-        let fits = SSEText.event("data", data: document(padding: mebibytes16 - 64 * 1024), id: "1")
+        // The big events are `monitor` events, which feedweb reads whole and then ignores:
+        // the limit holds for any event, and nothing else has to digest 16 MiB of JSON.
+        func monitor(bytes: Int) -> String { SSEText.event("monitor", data: String(repeating: "x", count: bytes)) }
+        let document = NewswireFeed.document(stories: [1])
+        let data = SSEText.event("data", data: document.serializedString(), id: "1")
         // Later connections get no answer, so the status keeps the oversized event's error.
         let server = try await ScriptedSSEServer.start(
-            script: [.stream([.text(fits)], ending: .stayOpen)], then: .silent)
+            script: [.stream([.text(data)], ending: .stayOpen)], then: .silent)
         defer { server.shutdownNow() }
         let feedweb = try await FeedwebProcess(arguments: ["--upstream", server.url("/feed")])
         defer { feedweb.kill() }
-        try await Eventually.check("the big document to be taken", within: 20, poll: .milliseconds(200)) {
-            try await FeedwebProbe.items(port: feedweb.port).first?["title"]?.stringValue == "Carried by a big event"
-        }
+        try await FeedwebProbe.waitForState(document, port: feedweb.port, within: 10)
 
-        let tooLarge = SSEText.event("data", data: document(padding: mebibytes16 + 64 * 1024), id: "2")
-        try await server.push(tooLarge, toConnection: 0, timeout: .seconds(20))
+        // Just under 16 MiB, then a change: both taken on the same connection.
+        let change = SSEText.event(
+            "patch", data: #"[{"op":"replace","path":"/status","value":"after the big event"}]"#, id: "2")
+        try await server.push(monitor(bytes: mebibytes16 - 64 * 1024) + change, toConnection: 0, timeout: .seconds(20))
+        let changed: JSONValue = .object([
+            "status": .string("after the big event"), "num_results": .int(1),
+            "results": .array([NewswireFeed.story(1)]),
+        ])
+        try await FeedwebProbe.waitForState(changed, port: feedweb.port, within: 20)
+        #expect(server.requests.count == 1, "the connection was kept")
+
+        // Just over 16 MiB: the connection is dropped and the limit reported.
+        try await server.push(monitor(bytes: mebibytes16 + 64 * 1024), toConnection: 0, timeout: .seconds(20))
         try await Eventually.check("the oversized event to be reported with the 16 MiB limit", within: 20) {
             let status = try await FeedwebProbe.readiness(port: feedweb.port).body["upstream"]
             return status?["last_error"]?.stringValue?.contains("16777216") == true
         }
         try await server.waitForClose(ofConnection: 0)
-        #expect(
-            try await FeedwebProbe.items(port: feedweb.port).first?["title"]?.stringValue == "Carried by a big event",
-            "the state is kept")
+        #expect(try await FeedwebProbe.state(port: feedweb.port).document == changed, "the state is kept")
     }
 }
