@@ -46,13 +46,22 @@ public final class FeedwebProcess: Sendable {
         let process = self.process
         let port: UInt16
         do {
+            // 0 stands for "exited without listening", so that a failed start ends the wait
+            // at once (an error thrown by the condition would only mean "not yet").
             port = try await Eventually.value("feedweb to say where it listens", within: timeout) { () -> UInt16? in
-                guard process.isRunning else { throw LaunchFailure(log: "exited with \(process.terminationStatus)") }
                 let text = output.withLockedValue { $0 }
-                guard let line = text.split(separator: "\n").first(where: { $0.contains("listening on") }),
-                    let portText = line.split(separator: ":").last?.split(separator: "/").first
-                else { return nil }
-                return UInt16(portText)
+                if let line = text.split(separator: "\n").first(where: { $0.contains("listening on") }),
+                    let portText = line.split(separator: ":").last?.split(separator: "/").first,
+                    let port = UInt16(portText)
+                {
+                    return port
+                }
+                return process.isRunning ? nil : 0
+            }
+            guard port != 0 else {
+                // Let the pipe handlers take the last of the log.
+                try? await Task.sleep(for: .milliseconds(50))
+                throw LaunchFailure(log: "exited with \(process.terminationStatus)")
             }
         } catch {
             ChildProcess.killNow(process)

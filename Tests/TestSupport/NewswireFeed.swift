@@ -9,15 +9,17 @@ import FeedCore
 public enum NewswireFeed {
     public static let sections = ["World", "Arts", "Science", "Business"]
 
-    /// Story `index`; `section` and `title` replace the defaults.
-    public static func story(_ index: Int, section: String? = nil, title: String? = nil) -> JSONValue {
+    /// Story `index`; `section`, `title` and `uri` replace the defaults.
+    public static func story(_ index: Int, section: String? = nil, title: String? = nil, uri: String? = nil)
+        -> JSONValue
+    {
         let pictured = index % 3 != 0
         return .object([
             "section": .string(section ?? sections[index % sections.count]),
             "subsection": .string(index % 2 == 0 ? "Europe" : ""),
             "title": .string(title ?? "Story number \(index)"),
             "abstract": .string("What happened in story \(index), in one sentence."),
-            "uri": .string("nyt://article/story-\(index)"),
+            "uri": .string(uri ?? "nyt://article/story-\(index)"),
             "url": .string("https://www.nytimes.com/2026/11/22/world/story-\(index).html"),
             "byline": .string("By Sam Writer"),
             "published_date": .string("2026-11-22T09:\(String(index % 60).leftPadded(2)):00-05:00"),
