@@ -7,21 +7,7 @@ import Testing
 /// the real binary, whose upstream is a scripted SSE server the test drives.
 @Suite(.serialized, .timeLimit(.minutes(3)), .enabled(if: WebDriver.isAvailable, "needs chromium and chromium-driver"))
 struct LiveBrowserTests {
-    static func story(_ index: Int, title: String? = nil, section: String? = nil) -> JSONValue {
-        .object([
-            "section": .string(section ?? (index % 2 == 0 ? "World" : "Science")), "subsection": .string(""),
-            "title": .string(title ?? "Story number \(index)"), "abstract": .string("Abstract \(index)."),
-            "uri": .string("nyt://article/browser-\(index)"), "url": .string("https://example.org/\(index)"),
-            "byline": .string("By Test Writer"), "published_date": .string("2026-11-22T09:00:00-05:00"),
-            "thumbnail_standard": .string("/static/demo/globe.svg"), "multimedia": .string(""),
-        ])
-    }
-
-    static var document: JSONValue {
-        .object([
-            "status": .string("OK"), "num_results": .int(5), "results": .array((1...5).reversed().map { story($0) }),
-        ])
-    }
+    static var document: JSONValue { NewswireFeed.document(stories: [5, 4, 3, 2, 1]) }
 
     /// A live upstream: the document, then whatever the test pushes; feedweb on it.
     static func start() async throws -> (ScriptedSSEServer, FeedwebProcess) {
@@ -61,7 +47,7 @@ struct LiveBrowserTests {
         try await server.push(
             Self.patch(
                 [
-                    .object(["op": .string("add"), "path": .string("/results/0"), "value": Self.story(6)]),
+                    .object(["op": .string("add"), "path": .string("/results/0"), "value": NewswireFeed.story(6)]),
                     .object([
                         "op": .string("replace"), "path": .string("/results/3/title"),
                         "value": .string("An edited headline"),
@@ -159,7 +145,8 @@ struct LiveBrowserTests {
             Self.patch(
                 [
                     .object([
-                        "op": .string("add"), "path": .string("/results/0"), "value": Self.story(6, section: "Arts"),
+                        "op": .string("add"), "path": .string("/results/0"),
+                        "value": NewswireFeed.story(6, section: "Travel"),
                     ]),
                     .object(["op": .string("replace"), "path": .string("/num_results"), "value": .int(6)]),
                 ], id: "2"))
@@ -196,7 +183,7 @@ struct LiveBrowserTests {
             var updates = document.querySelector('#stats-summary .tile-value');
             var marker = document.querySelector('#stats-rate .marker-new-section title');
             return window.__feedwebMarker === 'kept' && updates && updates.textContent === '3'
-              && marker && marker.textContent.indexOf('New section') === 0 && marker.textContent.indexOf('Arts') > 0;
+              && marker && marker.textContent.indexOf('New section') === 0 && marker.textContent.indexOf('Travel') > 0;
             """, seconds: 15)
         if !charted {
             let summary = try await browser.execute("return document.getElementById('stats-summary').textContent")

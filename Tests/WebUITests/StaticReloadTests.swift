@@ -33,17 +33,19 @@ struct StaticReloadTests {
         try Self.replace(directory.appendingPathComponent("app.js"), with: "// the page script")
         try Self.replace(directory.appendingPathComponent("kiosk.css"), with: "html { background: black }")
 
-        let feedweb = try InProcessApplication(publicDirectory: directory.path) { $0.demoInterval = .seconds(60) }
+        let feedweb = try InProcessFeedweb(source: .demo, publicDirectory: directory.path) {
+            $0.demoInterval = .seconds(60)
+        }
         do {
             try await watch(feedweb, css: css, original: original)
         } catch {
-            await feedweb.stop()
+            try await feedweb.stop()
             throw error
         }
-        await feedweb.stop()
+        try await feedweb.stop()
     }
 
-    private func watch(_ feedweb: InProcessApplication, css: URL, original: String) async throws {
+    private func watch(_ feedweb: InProcessFeedweb, css: URL, original: String) async throws {
         let port = feedweb.port
         let versions = Self.linkedVersions(try await HTTPTestClient.get(port: port, "/").text)
         #expect(versions.count == 1, "one version for every asset: \(versions)")

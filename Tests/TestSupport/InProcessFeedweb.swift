@@ -2,34 +2,43 @@ import FeedCore
 import Foundation
 import Logging
 import NIOConcurrencyHelpers
-import TestSupport
 import WebUI
 
-/// feedweb running in the test process (the same ``FeedwebApplication`` the binary runs),
-/// for settings the command line does not offer: the heartbeat interval, the per-client
-/// queue bound. Serves on `127.0.0.1:0`.
+/// feedweb running in the test process (the same ``FeedwebApplication`` the binary runs,
+/// with its upstream source and its timers), for settings the command line does not offer
+/// (the heartbeat interval, the per-client queue bound) and for what only the running
+/// application does by itself (the static-file watcher). Serves on `127.0.0.1:0`.
 ///
 /// Its tasks (the upstream subscription, the timers) run on threads of their own, not on
 /// Swift's cooperative pool: that pool has one thread per core, and tests elsewhere in
 /// the process that block one of them would otherwise stall this feedweb for seconds.
-final class InProcessFeedweb: @unchecked Sendable {
-    let application: FeedwebApplication
-    let port: UInt16
+public final class InProcessFeedweb: @unchecked Sendable {
+    public let application: FeedwebApplication
+    public let port: UInt16
     private let executor = DedicatedTaskExecutor(threads: 2, name: "in-process-feedweb")
     private let task: Task<Void, Never>
     private let finished = NIOLockedValueBox(false)
     private let stopped = NIOLockedValueBox(false)
 
-    static let publicDirectory = URL(fileURLWithPath: #filePath)
+    /// The repository's Public/ directory.
+    public static let publicDirectory = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent()
         .appendingPathComponent("Public").path
 
-    /// Starts feedweb on `upstream`; `configure` adjusts the configuration first.
-    init(upstream: String, configure: (inout FeedwebConfiguration) -> Void = { _ in }) throws {
+    /// Starts feedweb on the SSE `upstream`; `configure` adjusts the configuration first.
+    public convenience init(upstream: String, configure: (inout FeedwebConfiguration) -> Void = { _ in }) throws {
+        try self.init(source: .sse(url: upstream), configure: configure)
+    }
+
+    /// Starts feedweb on `source`, serving `publicDirectory`; `configure` adjusts the
+    /// configuration first.
+    public init(
+        source: FeedwebConfiguration.Source, publicDirectory: String = InProcessFeedweb.publicDirectory,
+        configure: (inout FeedwebConfiguration) -> Void = { _ in }
+    ) throws {
         var configuration = FeedwebConfiguration(
-            listen: try ListenAddress(parsing: "127.0.0.1:0"), source: .sse(url: upstream), profile: .nytNewswire,
-            publicDirectory: Self.publicDirectory)
+            listen: try ListenAddress(parsing: "127.0.0.1:0"), source: source, profile: .nytNewswire,
+            publicDirectory: publicDirectory)
         configure(&configuration)
         var logger = Logger(label: "feedweb-in-process")
         logger.logLevel = .critical
@@ -45,7 +54,7 @@ final class InProcessFeedweb: @unchecked Sendable {
 
     /// Stops the timers and the upstream subscription (waiting at most 5 s for them),
     /// then the server. Throws if the application's tasks did not end in time.
-    func stop() async throws {
+    public func stop() async throws {
         guard !stopped.withLockedValue({ $0 }) else { return }
         stopped.withLockedValue { $0 = true }
         task.cancel()
@@ -61,12 +70,12 @@ final class InProcessFeedweb: @unchecked Sendable {
 }
 
 /// A task executor with threads of its own.
-final class DedicatedTaskExecutor: TaskExecutor, @unchecked Sendable {
+public final class DedicatedTaskExecutor: TaskExecutor, @unchecked Sendable {
     private let condition = NSCondition()
     private var jobs: [UnownedJob] = []
     private var running = true
 
-    init(threads: Int, name: String) {
+    public init(threads: Int, name: String) {
         for index in 0..<threads {
             let thread = Thread { [self] in work() }
             thread.name = "\(name)-\(index)"
@@ -74,7 +83,7 @@ final class DedicatedTaskExecutor: TaskExecutor, @unchecked Sendable {
         }
     }
 
-    func enqueue(_ job: consuming ExecutorJob) {
+    public func enqueue(_ job: consuming ExecutorJob) {
         let job = UnownedJob(job)
         condition.lock()
         jobs.append(job)
@@ -83,7 +92,7 @@ final class DedicatedTaskExecutor: TaskExecutor, @unchecked Sendable {
     }
 
     /// Lets the threads end once the queue is empty.
-    func shutdown() {
+    public func shutdown() {
         condition.lock()
         running = false
         condition.broadcast()
