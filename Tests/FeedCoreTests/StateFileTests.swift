@@ -6,11 +6,11 @@ import Testing
 
 @Suite("State file")
 struct StateFileTests {
-    private let directory: String
+    private let scratch: ScratchDirectory
+    private var directory: String { scratch.path }
 
     init() throws {
-        directory = NSTemporaryDirectory() + "feedweb-statefile-\(UUID().uuidString)"
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        scratch = try ScratchDirectory("statefile")
     }
 
     private func document() throws -> JSONValue {
@@ -19,7 +19,6 @@ struct StateFileTests {
 
     @Test("saved and loaded: seq, time, source and document round-trip")
     func roundTrip() throws {
-        defer { try? FileManager.default.removeItem(atPath: directory) }
         let file = StateFile(path: directory + "/state.json")
         let savedAt = Date(timeIntervalSince1970: 1_700_000_000)
         try file.save(
@@ -37,7 +36,6 @@ struct StateFileTests {
 
     @Test("written atomically: no temporary file is left, the file is private, a second save replaces the first")
     func atomicReplace() throws {
-        defer { try? FileManager.default.removeItem(atPath: directory) }
         let file = StateFile(path: directory + "/state.json")
         try file.save(seq: 1, source: "s", encodedDocument: Array("[1]".utf8))
         try file.save(seq: 2, source: "s", encodedDocument: Array("[2]".utf8))
@@ -50,7 +48,6 @@ struct StateFileTests {
 
     @Test("a missing file is no state, not an error")
     func missing() throws {
-        defer { try? FileManager.default.removeItem(atPath: directory) }
         #expect(try StateFile(path: directory + "/nothing.json").load() == nil)
     }
 
@@ -61,7 +58,6 @@ struct StateFileTests {
             #"{"format":1,"document":{}}"#, #"{"format":1,"seq":-1,"document":{}}"#, #"{"format":1,"seq":1}"#, "[1,2]",
         ])
     func broken(text: String) throws {
-        defer { try? FileManager.default.removeItem(atPath: directory) }
         let path = directory + "/state.json"
         try Data(text.utf8).write(to: URL(fileURLWithPath: path))
         #expect(throws: StateFile.Failure.self) { try StateFile(path: path).load() }
@@ -80,14 +76,12 @@ struct StateFileTests {
 
     @Test("a directory in place of the file is an error")
     func directoryInPlace() throws {
-        defer { try? FileManager.default.removeItem(atPath: directory) }
         try FileManager.default.createDirectory(atPath: directory + "/dir", withIntermediateDirectories: true)
         #expect(throws: StateFile.Failure.self) { try StateFile(path: directory + "/dir").load() }
     }
 
     @Test("writing into a missing directory fails without crashing")
     func unwritable() throws {
-        defer { try? FileManager.default.removeItem(atPath: directory) }
         let file = StateFile(path: directory + "/missing/state.json")
         #expect(throws: StateFile.Failure.self) { try file.save(seq: 1, source: "s", encodedDocument: Array("1".utf8)) }
     }
@@ -96,11 +90,14 @@ struct StateFileTests {
 @Suite("State file writer")
 struct StateFileWriterTests {
     private let logger = Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() })
+    private let scratch: ScratchDirectory
+
+    init() throws {
+        scratch = try ScratchDirectory("writer")
+    }
 
     private func makeFile() throws -> StateFile {
-        let directory = NSTemporaryDirectory() + "feedweb-writer-\(UUID().uuidString)"
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        return StateFile(path: directory + "/state.json")
+        StateFile(path: scratch.file("state.json"))
     }
 
     @Test("changes coalesce: at most one write per interval, and a flush writes the last state")
@@ -164,7 +161,8 @@ struct StateFileWriterTests {
 
     @Test("a failing write is reported by flush and retried later")
     func failingWrite() throws {
-        let directory = NSTemporaryDirectory() + "feedweb-writer-\(UUID().uuidString)"
+        // A directory that does not exist yet: the first write fails.
+        let directory = scratch.file("later")
         let file = StateFile(path: directory + "/state.json")
         let store = FeedStore(configuration: .init(profile: .generic), epoch: "t")
         store.replaceDocument(.array([]))

@@ -157,10 +157,9 @@ struct PageScriptTests {
 
     @Test("when a static file changes, feedweb pushes reload and the page reloads itself with the new files")
     func serverPushedReloadReloadsThePage() async throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("feedweb-public-\(UUID())")
-        try FileManager.default.copyItem(
-            at: URL(fileURLWithPath: InProcessFeedweb.publicDirectory), to: directory)
-        defer { try? FileManager.default.removeItem(at: directory) }
+        let scratch = try ScratchDirectory("public")
+        let directory = scratch.url.appendingPathComponent("Public")
+        try FileManager.default.copyItem(at: URL(fileURLWithPath: InProcessFeedweb.publicDirectory), to: directory)
         let (upstream, feedweb) = try await LiveFeedUpstream.withFeedweb(["--public-dir", directory.path])
         defer { feedweb.kill() }
         let stylesheet = "return document.querySelector('link[rel=stylesheet]').getAttribute('href')"

@@ -12,9 +12,8 @@ struct ShutdownTests {
         arguments: zip([SIGTERM, SIGINT, SIGTERM], [200, 200, 3000]))
     func shutdownWithClients(signal: Int32, count: Int) async throws {
         try FileLimit.raise(toAtLeast: count + 256)
-        let directory = NSTemporaryDirectory() + "feedweb-shutdown-\(UUID().uuidString)"
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let scratch = try ScratchDirectory("shutdown")
+        let directory = scratch.path
         let path = directory + "/state.json"
         let feedweb = try await FeedwebProcess(arguments: ["--state-file", path, "--demo-interval", "60"])
         defer { feedweb.kill() }

@@ -7,11 +7,11 @@ import Testing
 /// stale until upstream answers), corrupt or truncated files reported and ignored.
 @Suite(.serialized, .timeLimit(.minutes(2)))
 struct StateFileRestoreTests {
-    private let directory: String
+    private let scratch: ScratchDirectory
+    private var directory: String { scratch.path }
 
     init() throws {
-        directory = NSTemporaryDirectory() + "feedweb-state-\(UUID().uuidString)"
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        scratch = try ScratchDirectory("state")
     }
 
     static let first: JSONValue = .object([
@@ -36,7 +36,6 @@ struct StateFileRestoreTests {
 
     @Test("saved at SIGTERM and restored at restart with upstream gone: old state, 503, stale badge")
     func restoreAfterRestart() async throws {
-        defer { try? FileManager.default.removeItem(atPath: directory) }
         let server = try await ScriptedSSEServer.start(script: [
             .stream(
                 [
@@ -123,7 +122,6 @@ struct StateFileRestoreTests {
 
     @Test("a bad state file is reported and ignored; feedweb starts and replaces it", arguments: badFiles)
     func badFileIgnored(_ bad: BadFile) async throws {
-        defer { try? FileManager.default.removeItem(atPath: directory) }
         let path = directory + "/state-\(bad.name.replacingOccurrences(of: " ", with: "-")).json"
         try Data(bad.bytes).write(to: URL(fileURLWithPath: path))
 

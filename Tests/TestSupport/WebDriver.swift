@@ -14,6 +14,8 @@ public final class WebDriver: Sendable {
     }
 
     private let driver: Process
+    /// chromedriver's and Chromium's temporary files (its `TMPDIR`), removed with this object.
+    private let scratch: ScratchDirectory
     public let port: UInt16
     public let session: String
 
@@ -45,6 +47,8 @@ public final class WebDriver: Sendable {
         driver = Process()
         driver.executableURL = URL(fileURLWithPath: "/usr/bin/chromedriver")
         driver.arguments = ["--port=\(port)", "--allowed-ips=127.0.0.1"]
+        scratch = try ScratchDirectory("chromium")
+        driver.environment = ProcessInfo.processInfo.environment.merging(["TMPDIR": scratch.path]) { $1 }
         driver.standardOutput = FileHandle.nullDevice
         driver.standardError = FileHandle.nullDevice
         try driver.run()

@@ -78,9 +78,8 @@ struct NoInternalsInResponsesTests {
     }
 
     @Test func errorsWithoutADocumentOrPublicFilesSayNothingInternalEither() async throws {
-        let empty = FileManager.default.temporaryDirectory.appendingPathComponent("feedweb-empty-\(UUID())")
-        try FileManager.default.createDirectory(at: empty, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: empty) }
+        let scratchEmpty = try ScratchDirectory("empty")
+        let empty = scratchEmpty.url
         let server = try TestServer(document: nil, publicDirectory: empty.path)
         for path in ["/api/state", "/api/items/x", "/items/x", "/static/style.css", "/static/app.js", "/readyz"] {
             let response = try await HTTPTestClient.get(port: server.port, path)

@@ -49,9 +49,8 @@ struct StaticFilesTests {
     }
 
     @Test func symlinksInPublicAreNotFollowed() async throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("feedweb-public-\(UUID())")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: directory) }
+        let scratchDirectory = try ScratchDirectory("public")
+        let directory = scratchDirectory.url
         try Data("body{}".utf8).write(to: directory.appendingPathComponent("real.css"))
         try FileManager.default.createSymbolicLink(
             atPath: directory.appendingPathComponent("passwd").path, withDestinationPath: "/etc/passwd")

@@ -24,9 +24,8 @@ struct StaticReloadTests {
     }
 
     @Test func theWatcherNoticesAChangedFileAndOpenPagesReload() async throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("feedweb-reload-\(UUID())")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: directory) }
+        let scratchDirectory = try ScratchDirectory("reload")
+        let directory = scratchDirectory.url
         let css = directory.appendingPathComponent("style.css")
         let original = "body { color: black }"
         try Self.replace(css, with: original)
