@@ -1,19 +1,43 @@
+import NIOConcurrencyHelpers
+
 /// The whole state after one accepted change: the mirror, its encoding, and the
 /// published view. Immutable and shared; readers hold it without locks.
+///
+/// The encoding is made lazily, once, by the first reader that needs it (a `data` event,
+/// `/api/state`, the state file), never by the store's commit: a change costs work in
+/// proportion to the change, not to the document.
 public final class FeedSnapshot: Sendable {
     /// The id of the change that produced this state.
     public let id: EventID
     /// The mirror: the document exactly as upstream has it.
     public let document: JSONValue
-    /// `document` serialized as compact JSON, encoded once for every reader.
-    public let encodedDocument: [UInt8]
+    /// The length of `document`'s compact JSON text in bytes, known without encoding it
+    /// (carried forward by the store from change to change).
+    public let encodedByteCount: Int
     /// The published view (may be older than the mirror, see the version guard).
     public let published: PublishedView
+    private let encoded = NIOLockedValueBox<[UInt8]?>(nil)
 
-    public init(id: EventID, document: JSONValue, published: PublishedView) {
+    /// - Parameter encodedByteCount: the length of `document`'s compact JSON text, if the
+    ///   caller knows it; else it is counted here.
+    public init(id: EventID, document: JSONValue, published: PublishedView, encodedByteCount: Int? = nil) {
         self.id = id
         self.document = document
-        self.encodedDocument = document.serializedBytes()
+        self.encodedByteCount = encodedByteCount ?? JSONByteCount.of(document)
         self.published = published
+    }
+
+    /// `document` serialized as compact JSON: encoded on first use, then shared by every
+    /// reader.
+    public var encodedDocument: [UInt8] {
+        if let bytes = encoded.withLockedValue({ $0 }) { return bytes }
+        // Encoded outside the lock: two first readers at once may both encode; both get
+        // the same bytes, and one is kept.
+        let bytes = document.serializedBytes()
+        return encoded.withLockedValue { cached in
+            if let cached { return cached }
+            cached = bytes
+            return bytes
+        }
     }
 }

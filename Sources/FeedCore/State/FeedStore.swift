@@ -37,12 +37,17 @@ public final class FeedStore: Sendable {
     public let configuration: Configuration
     private let extractor: ItemExtractor
     private let state: NIOLockedValueBox<State>
+    /// Serialises writers. Lock order: `writeLock`, then `mirror`, then `state`; observers
+    /// are called holding `writeLock` only.
     private let writeLock = NIOLock()
+    /// The mirror's items, kept in step with each change; only used under `writeLock`.
+    private let mirror: NIOLockedValueBox<MirrorItems>
 
     public init(configuration: Configuration, epoch: String = EventID.randomEpoch()) {
         self.epoch = epoch
         self.configuration = configuration
         self.extractor = ItemExtractor(profile: configuration.profile)
+        self.mirror = NIOLockedValueBox(MirrorItems(document: .null, extractor: extractor))
         self.state = NIOLockedValueBox(
             State(history: ChangeHistory(maxEntries: configuration.historyCount, maxBytes: configuration.historyBytes)))
     }
@@ -65,11 +70,11 @@ public final class FeedStore: Sendable {
     public func replaceDocument(_ document: JSONValue) -> FeedChange? {
         writeLock.withLock { () -> FeedChange? in
             guard let current = snapshot else {
-                return commitLocked(document, kind: .snapshot)
+                return commitLocked(document, patch: nil, byteCount: JSONByteCount.of(document))
             }
             let patch = JSONDiff.diff(from: current.document, to: document)
             guard !patch.operations.isEmpty else { return nil }
-            return commitLocked(document, kind: .patch(patch, encoded: patch.serializedBytes()))
+            return commitLocked(document, patch: patch, byteCount: JSONByteCount.of(document))
         }
     }
 
@@ -83,13 +88,23 @@ public final class FeedStore: Sendable {
         defer { writeLock.unlock() }
         guard let current = snapshot else { throw .noDocument }
         guard !patch.operations.isEmpty else { return nil }
+        // One operation at a time, so that the encoded length follows each step (the
+        // document is a copy: nothing is committed unless every operation applies).
         var document = current.document
-        do {
-            try patch.apply(to: &document)
-        } catch {
-            throw .patchRejected(error)
+        var byteCount = current.encodedByteCount
+        for operation in patch.operations {
+            let delta = JSONByteCount.delta(of: operation, before: document)
+            do {
+                try JSONPatch(operations: [operation]).apply(to: &document)
+            } catch {
+                // Reported as the whole patch reports it (with the operation's index).
+                var copy = current.document
+                do { try patch.apply(to: &copy) } catch let whole { throw .patchRejected(whole) }
+                throw .patchRejected(error)
+            }
+            byteCount += delta ?? 0
         }
-        return commitLocked(document, kind: .patch(patch, encoded: patch.serializedBytes()))
+        return commitLocked(document, patch: patch, byteCount: byteCount)
     }
 
     /// Append mode: puts `item` first in the document's `items` array and keeps the newest
@@ -104,23 +119,25 @@ public final class FeedStore: Sendable {
         writeLock.withLock { () -> FeedChange in
             let keep = max(1, keep)
             guard let current = snapshot else {
-                return commitLocked(.object(["items": .array([item])]), kind: .snapshot)
+                let document = JSONValue.object(["items": .array([item])])
+                return commitLocked(document, patch: nil, byteCount: JSONByteCount.of(document))
             }
             guard case .object(var members) = current.document, case .array(var items)? = members["items"] else {
                 let document = JSONValue.object(["items": .array([item])])
                 let patch = JSONDiff.diff(from: current.document, to: document)
-                return commitLocked(document, kind: .patch(patch, encoded: patch.serializedBytes()))
+                return commitLocked(document, patch: patch, byteCount: JSONByteCount.of(document))
             }
             let itemsPointer = JSONPointer(tokens: ["items"])
             var operations: [JSONPatch.Operation] = [.add(path: itemsPointer.appending(index: 0), value: item)]
+            // The encoded length: the new item and its comma in, each dropped one and its out.
+            var byteCount = current.encodedByteCount + JSONByteCount.of(item) + (items.isEmpty ? 0 : 1)
             items.insert(item, at: 0)
             while items.count > keep {
                 operations.append(.remove(path: itemsPointer.appending(index: items.count - 1)))
-                items.removeLast()
+                byteCount -= JSONByteCount.of(items.removeLast()) + 1
             }
             members["items"] = .array(items)
-            let patch = JSONPatch(operations: operations)
-            return commitLocked(.object(members), kind: .patch(patch, encoded: patch.serializedBytes()))
+            return commitLocked(.object(members), patch: JSONPatch(operations: operations), byteCount: byteCount)
         }
     }
 
@@ -128,7 +145,13 @@ public final class FeedStore: Sendable {
     /// answers. Observers are not called; it is the starting point, not a change.
     public func restore(document: JSONValue, seq: UInt64) {
         writeLock.withLock {
-            let published = advancedView(from: nil, document: document, seq: seq)
+            let items = mirror.withLockedValue { mirror in
+                mirror = MirrorItems(document: document, extractor: extractor)
+                return (mirror.items, mirror.indexByKey)
+            }
+            let published = PublishedView(
+                seq: seq, document: document, version: version(of: document), items: items.0, indexByKey: items.1,
+                previousSeq: nil, itemChanges: [])
             let snapshot = FeedSnapshot(id: EventID(epoch: epoch, seq: seq), document: document, published: published)
             state.withLockedValue {
                 $0.snapshot = snapshot
@@ -144,16 +167,35 @@ public final class FeedStore: Sendable {
         return state.withLockedValue { $0.history.resume(after: id.seq, current: through) }
     }
 
+    /// How many changes had their item changes derived from the patch, and how many needed
+    /// a full extraction and diff (each change is counted once, whatever reads it).
+    public var itemChangeComputations: (incremental: Int, full: Int) {
+        writeLock.withLock { mirror.withLockedValue { ($0.incrementalCount, $0.fullCount) } }
+    }
+
     /// The number of changes and encoded bytes the history holds.
     public var historyUsage: (count: Int, bytes: Int) {
         state.withLockedValue { ($0.history.count, $0.history.byteCount) }
     }
 
-    private func commitLocked(_ document: JSONValue, kind: FeedChange.Kind) -> FeedChange {
+    /// Makes `document` the new state: the item changes (from `patch` where it can), the
+    /// published view, the history entry, then the observers. `patch` is `nil` for a
+    /// first document; `byteCount` is the length of `document`'s compact text.
+    private func commitLocked(_ document: JSONValue, patch: JSONPatch?, byteCount: Int) -> FeedChange {
         let previous = snapshot
         let seq = (previous?.id.seq ?? 0) + 1
-        let published = advancedView(from: previous?.published, document: document, seq: seq)
-        let snapshot = FeedSnapshot(id: EventID(epoch: epoch, seq: seq), document: document, published: published)
+        let (items, index, mirrorChanges) = mirror.withLockedValue { mirror in
+            let changes =
+                patch.map { mirror.apply($0, to: document, extractor: extractor) }
+                ?? mirror.replaceAll(with: document, extractor: extractor)
+            return (mirror.items, mirror.indexByKey, changes)
+        }
+        let published = advancedView(
+            from: previous?.published, mirrorSeq: previous?.id.seq, document: document, seq: seq, items: items,
+            indexByKey: index, mirrorChanges: mirrorChanges)
+        let snapshot = FeedSnapshot(
+            id: EventID(epoch: epoch, seq: seq), document: document, published: published, encodedByteCount: byteCount)
+        let kind: FeedChange.Kind = patch.map { .patch($0, encoded: $0.serializedBytes()) } ?? .snapshot
         let observers = state.withLockedValue { state -> [@Sendable (FeedChange) -> Void] in
             state.snapshot = snapshot
             switch kind {
@@ -167,14 +209,29 @@ public final class FeedStore: Sendable {
         return change
     }
 
+    /// The number at the profile's version path, if any.
+    private func version(of document: JSONValue) -> Double? {
+        configuration.profile.versionPath.flatMap { document.value(at: $0)?.doubleValue }
+    }
+
     /// The version guard: the published view moves to `document` only when its version is
-    /// greater than the published one, or when there is no version to compare.
-    private func advancedView(from previous: PublishedView?, document: JSONValue, seq: UInt64) -> PublishedView {
-        let version = configuration.profile.versionPath.flatMap { document.value(at: $0)?.doubleValue }
+    /// greater than the published one, or when there is no version to compare. Its item
+    /// changes are the mirror's for this change when the published view was the mirror
+    /// before it (`mirrorSeq`), else a diff against the published items.
+    private func advancedView(
+        from previous: PublishedView?, mirrorSeq: UInt64?, document: JSONValue, seq: UInt64, items: [FeedItem],
+        indexByKey: [String: Int], mirrorChanges: [ItemChange]
+    ) -> PublishedView {
+        let version = version(of: document)
         if let previous, let publishedVersion = previous.version {
             guard let version, version > publishedVersion else { return previous }
         }
-        return PublishedView(seq: seq, document: document, version: version, items: extractor.items(in: document))
+        let changes =
+            previous == nil || previous?.seq == mirrorSeq
+            ? mirrorChanges : ItemChange.between(previous?.items ?? [], items)
+        return PublishedView(
+            seq: seq, document: document, version: version, items: items, indexByKey: indexByKey,
+            previousSeq: previous?.seq, itemChanges: changes)
     }
 }
 

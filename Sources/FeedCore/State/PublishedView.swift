@@ -3,7 +3,9 @@ import Foundation
 /// What pages, `/api/items` and `/events/items` show: the document at the last change
 /// that passed the version guard, and its items.
 ///
-/// Immutable; a new value is made each time the view advances.
+/// Immutable; a new value is made each time the view advances, carrying how its items
+/// differ from the view it replaced: computed once, in the store's commit, and read by
+/// every stream, `/stats` and the page renderer.
 public final class PublishedView: Sendable {
     /// When this view was published (or restored).
     public let publishedAt: Date
@@ -17,23 +19,56 @@ public final class PublishedView: Sendable {
     public let items: [FeedItem]
     /// Index into `items` by key.
     public let indexByKey: [String: Int]
+    /// The sequence number of the view this one replaced (`nil`: the first view, or a
+    /// restored one).
+    public let previousSeq: UInt64?
+    /// How `items` differ from the items of the view at `previousSeq`, in
+    /// ``ItemChange/between(_:_:)``'s order; every item `added` for the first view.
+    public let itemChanges: [ItemChange]
 
-    public init(seq: UInt64, document: JSONValue, version: Double?, items: [FeedItem], publishedAt: Date = Date()) {
-        self.publishedAt = publishedAt
-        self.seq = seq
-        self.document = document
-        self.version = version
-        self.items = items
+    /// A view whose item index and changes are computed here (a full diff against
+    /// `previous`).
+    public convenience init(
+        seq: UInt64, document: JSONValue, version: Double?, items: [FeedItem], previous: PublishedView? = nil,
+        publishedAt: Date = Date()
+    ) {
         var index: [String: Int] = [:]
         index.reserveCapacity(items.count)
         for (position, item) in items.enumerated() where index[item.key] == nil {
             index[item.key] = position
         }
-        self.indexByKey = index
+        self.init(
+            seq: seq, document: document, version: version, items: items, indexByKey: index,
+            previousSeq: previous?.seq, itemChanges: ItemChange.between(previous?.items ?? [], items),
+            publishedAt: publishedAt)
+    }
+
+    /// A view whose item index and changes the caller already has.
+    public init(
+        seq: UInt64, document: JSONValue, version: Double?, items: [FeedItem], indexByKey: [String: Int],
+        previousSeq: UInt64?, itemChanges: [ItemChange], publishedAt: Date = Date()
+    ) {
+        self.publishedAt = publishedAt
+        self.seq = seq
+        self.document = document
+        self.version = version
+        self.items = items
+        self.indexByKey = indexByKey
+        self.previousSeq = previousSeq
+        self.itemChanges = itemChanges
     }
 
     /// The item with `key`, if it is in this view.
     public func item(forKey key: String) -> FeedItem? {
         indexByKey[key].map { items[$0] }
+    }
+
+    /// The item-level changes that lead from `previous` to this view: the ones computed at
+    /// commit when `previous` is the view this one replaced, else a diff.
+    public func itemChanges(since previous: PublishedView?) -> [ItemChange] {
+        if previous === self { return [] }
+        if let previous, previous.seq == previousSeq { return itemChanges }
+        if previous == nil && previousSeq == nil { return itemChanges }
+        return ItemChange.between(previous?.items ?? [], items)
     }
 }

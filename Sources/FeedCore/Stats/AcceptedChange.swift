@@ -65,7 +65,7 @@ public struct AcceptedChange: Sendable, Equatable {
         var sections: [String] = []
         if change.publishedChanged {
             var firstUpdated: Headline?
-            for item in ItemChange.between(change.previousPublished?.items ?? [], view.items) {
+            for item in view.itemChanges(since: change.previousPublished) {
                 switch item.kind {
                 case .added:
                     added += 1
@@ -88,7 +88,7 @@ public struct AcceptedChange: Sendable, Equatable {
             }
         }
         self.init(
-            documentBytes: change.snapshot.encodedDocument.count, published: change.publishedChanged, added: added,
+            documentBytes: change.snapshot.encodedByteCount, published: change.publishedChanged, added: added,
             updated: updated, removed: removed, sections: sections, headline: headline,
             version: versionPath.flatMap { change.snapshot.document.value(at: $0)?.doubleValue },
             publishedVersion: view.version, guarded: versionPath != nil)

@@ -38,7 +38,7 @@ final class StatsRecorder: Sendable {
             }
             let newest = view.items.first { $0.title != nil }
             statistics.seed(
-                sections: sections, documentBytes: snapshot.encodedDocument.count,
+                sections: sections, documentBytes: snapshot.encodedByteCount,
                 headline: newest.map {
                     TickerEntry(title: $0.title ?? "", key: $0.key, isNew: true, time: min(view.publishedAt, now))
                 })

@@ -42,7 +42,7 @@ public final class ItemEventStream: Sendable {
             broadcaster.publish(view) { section, view in self.snapshotEvent(view, section: section) }
             return
         }
-        let changes = ItemChange.between(previous.items, view.items)
+        let changes = view.itemChanges(since: previous)
         log.withLockedValue { log in
             log.append(LoggedChange(after: previous.seq, seq: view.seq, changes: changes))
             while log.count > logLimit { log.removeFirst() }

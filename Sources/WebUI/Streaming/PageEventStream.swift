@@ -75,7 +75,14 @@ final class PageEventStream: Sendable {
             guard viewChanged || badgeChanged || statsChanged || tickerChanged else { return }
             let now = Date()
             let id = EventID(epoch: epoch, seq: state.view?.seq ?? 0).description
-            let changes = viewChanged ? ItemChange.between(previous?.view?.items ?? [], state.view?.items ?? []) : []
+            let changes: [ItemChange]
+            if !viewChanged {
+                changes = []
+            } else if let view = state.view {
+                changes = view.itemChanges(since: previous?.view)
+            } else {
+                changes = ItemChange.between(previous?.view?.items ?? [], [])
+            }
             var statusBytes: [Channel: [UInt8]] = [:]
             func status(for channel: Channel) -> [UInt8] {
                 let key: Channel = if case .kiosk = channel { .kiosk(section: nil) } else { .list(section: nil) }

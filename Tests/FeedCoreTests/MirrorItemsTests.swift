@@ -1,0 +1,121 @@
+import FeedCore
+import Foundation
+import TestSupport
+import Testing
+
+/// The store keeps the mirror's items in step with each patch, extracting only what a
+/// patch touched and deriving the item changes from its paths: checked against the full
+/// computation (``ItemExtractor`` over the whole document, ``ItemChange/between(_:_:)``).
+@Suite("Items kept in step with the patches")
+struct MirrorItemsTests {
+    /// The Newswire profile without the version guard, so every change publishes.
+    static let profile: ItemProfile = {
+        var profile = ItemProfile.nytNewswire
+        profile.versionPath = nil
+        return profile
+    }()
+
+    /// A random change to a Newswire document's `results`, as a patch, from the kinds a
+    /// real feed sends and a few it rarely does (moves, non-objects, repeated keys, the
+    /// whole array replaced).
+    static func randomPatch(_ document: JSONValue, _ rng: inout SplitMix64) -> JSONPatch {
+        let count = document["results"]?.arrayValue?.count ?? 0
+        func index(_ extra: Int = 0) -> Int { Int.random(in: 0..<max(1, count + extra), using: &rng) }
+        func story() -> JSONValue { NewswireFeed.story(Int.random(in: 0..<40, using: &rng)) }
+        func pointer(_ text: String) -> JSONPointer { (try? JSONPointer(text)) ?? .root }
+        var operations: [JSONPatch.Operation] = []
+        for _ in 0..<Int.random(in: 1...3, using: &rng) {
+            let live = max(0, count + operations.count)  // a bound, not exact: bad indices just fail
+            switch Int.random(in: 0..<12, using: &rng) {
+            case 0, 1: operations.append(.add(path: pointer("/results/0"), value: story()))
+            case 2: operations.append(.add(path: pointer("/results/-"), value: story()))
+            case 3: operations.append(.add(path: pointer("/results/\(index(1))"), value: story()))
+            case 4 where live > 0: operations.append(.remove(path: pointer("/results/\(index())")))
+            case 5 where live > 0: operations.append(.replace(path: pointer("/results/\(index())"), value: story()))
+            case 6 where live > 0:
+                operations.append(
+                    .replace(path: pointer("/results/\(index())/title"), value: .string("Edited \(index(9))")))
+            case 7 where live > 0:
+                operations.append(
+                    .replace(
+                        path: pointer("/results/\(index())/section"),
+                        value: .string(NewswireFeed.sections[index(0) % 4])))
+            case 8 where live > 0:
+                // A changed key: the item leaves under its old key and comes under a new one.
+                operations.append(
+                    .replace(path: pointer("/results/\(index())/uri"), value: .string("nyt://article/x-\(index(50))")))
+            case 9 where live > 1:
+                operations.append(.move(from: pointer("/results/\(index())"), path: pointer("/results/0")))
+            case 10: operations.append(.add(path: pointer("/results/0"), value: .string("not an object")))
+            case 11 where Int.random(in: 0..<5, using: &rng) == 0:
+                operations.append(
+                    .replace(path: pointer("/results"), value: NewswireFeed.document(stories: [1, 2, 3])["results"]!))
+            default: operations.append(.replace(path: pointer("/num_results"), value: .int(Int64(index(100)))))
+            }
+        }
+        return JSONPatch(operations: operations)
+    }
+
+    @Test("random patches: the published items and their changes equal the full computation")
+    func randomPatchesMatchTheFullComputation() throws {
+        var rng = SplitMix64(seed: 0x17E5)
+        let extractor = ItemExtractor(profile: Self.profile)
+        var applied = 0
+        for round in 0..<40 {
+            let store = FeedStore(configuration: .init(profile: Self.profile), epoch: "t")
+            store.replaceDocument(NewswireFeed.document(stories: Array(0..<Int.random(in: 0..<12, using: &rng))))
+            for step in 0..<25 {
+                let before = try #require(store.snapshot)
+                let patch = Self.randomPatch(before.document, &rng)
+                guard (try? store.apply(patch)) != nil else { continue }  // a random index past the end
+                applied += 1
+                let after = try #require(store.snapshot)
+                let expected = extractor.items(in: after.document)
+                #expect(
+                    after.published.items == expected,
+                    "round \(round) step \(step): \(String(decoding: patch.serializedBytes(), as: UTF8.self))")
+                #expect(
+                    after.published.itemChanges == ItemChange.between(before.published.items, expected),
+                    "round \(round) step \(step): \(String(decoding: patch.serializedBytes(), as: UTF8.self))")
+                #expect(after.published.indexByKey.count == expected.count)
+            }
+        }
+        #expect(applied > 500, "enough patches applied to mean something: \(applied)")
+    }
+
+    @Test("item changes are computed once per change, from the patch where it touches only items")
+    func computedOncePerChangeFromThePatch() throws {
+        let store = FeedStore(configuration: .init(profile: .nytNewswire), epoch: "t")
+        store.replaceDocument(NewswireFeed.document(stories: Array((0..<200).reversed()), version: 1))
+        for n in 1...50 {
+            try store.apply(
+                JSONPatch(operations: [
+                    .add(path: try JSONPointer("/results/0"), value: NewswireFeed.story(1000 + n)),
+                    .remove(path: try JSONPointer("/results/200")),
+                    .replace(path: try JSONPointer("/num_results"), value: .int(Int64(1 + n))),
+                ]))
+            // Everything that reads the change reads the same value: nothing computes more.
+            let view = try #require(store.snapshot?.published)
+            #expect(view.itemChanges.map(\.kind) == [.added, .removed])
+            #expect(view.itemChanges.first?.item.title == "Story number \(1000 + n)")
+        }
+        let counts = store.itemChangeComputations
+        #expect(counts.incremental == 50, "each patch followed incrementally")
+        #expect(counts.full == 1, "only the first document extracted in full")
+    }
+
+    @Test("append mode's add-first-and-drop-last is followed incrementally")
+    func appendModeIsIncremental() throws {
+        let store = FeedStore(configuration: .init(profile: .wikimediaRecentChange), epoch: "t")
+        for n in 0..<300 {
+            store.prependItem(
+                .object(["meta": .object(["id": .string("e\(n)")]), "title": .string("Page \(n)")]), keep: 100)
+        }
+        let view = try #require(store.snapshot?.published)
+        #expect(view.items.count == 100)
+        #expect(view.items.first?.title == "Page 299")
+        #expect(view.itemChanges.map(\.kind) == [.added, .removed])
+        #expect(store.itemChangeComputations.incremental == 299)
+        #expect(store.itemChangeComputations.full == 1)
+    }
+}
