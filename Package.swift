@@ -65,6 +65,7 @@ let package = Package(
                 "FeedCore",
                 "TestSupport",
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
             ],
             exclude: ["Fixtures"]
         ),

@@ -5,7 +5,9 @@ import NIOConcurrencyHelpers
 ///
 /// Invariants:
 /// - Writes are serialised; each accepted change gets the next sequence number and is
-///   delivered to every observer, in order, before the next write starts.
+///   delivered to every observer, in order. Observers run after the write lock is
+///   released (nothing renders or encodes under it), holding the delivery lock, so the
+///   next write can commit while a change is being fanned out but is delivered after it.
 /// - A rejected patch changes nothing (patches apply atomically).
 /// - The published view only advances when the mirror's version is greater than the
 ///   published one (when the profile has a version path), else on every change.
@@ -37,9 +39,16 @@ public final class FeedStore: Sendable {
     public let configuration: Configuration
     private let extractor: ItemExtractor
     private let state: NIOLockedValueBox<State>
-    /// Serialises writers. Lock order: `writeLock`, then `mirror`, then `state`; observers
-    /// are called holding `writeLock` only.
+    /// Serialises writers: held for the commit only (the new state, its item changes, the
+    /// history entry).
+    ///
+    /// Lock order: `writeLock` → `deliveryLock` (taken before `writeLock` is released, so
+    /// changes are delivered in commit order) → `mirror` → `state`. `mirror` and `state`
+    /// are never held while another lock is taken. Observers are called holding
+    /// `deliveryLock` only; they must not write to the store.
     private let writeLock = NIOLock()
+    /// Serialises deliveries to observers, in commit order.
+    private let deliveryLock = NIOLock()
     /// The mirror's items, kept in step with each change; only used under `writeLock`.
     private let mirror: NIOLockedValueBox<MirrorItems>
 
@@ -68,13 +77,17 @@ public final class FeedStore: Sendable {
     /// clients and the history stay continuous. Returns `nil` when nothing changed.
     @discardableResult
     public func replaceDocument(_ document: JSONValue) -> FeedChange? {
-        writeLock.withLock { () -> FeedChange? in
-            guard let current = snapshot else {
-                return commitLocked(document, patch: nil, byteCount: JSONByteCount.of(document))
+        write { () -> (result: FeedChange?, change: FeedChange?) in
+            let change: FeedChange?
+            if let current = snapshot {
+                let patch = JSONDiff.diff(from: current.document, to: document)
+                change =
+                    patch.operations.isEmpty
+                    ? nil : commitLocked(document, patch: patch, byteCount: JSONByteCount.of(document))
+            } else {
+                change = commitLocked(document, patch: nil, byteCount: JSONByteCount.of(document))
             }
-            let patch = JSONDiff.diff(from: current.document, to: document)
-            guard !patch.operations.isEmpty else { return nil }
-            return commitLocked(document, patch: patch, byteCount: JSONByteCount.of(document))
+            return (change, change)
         }
     }
 
@@ -83,9 +96,17 @@ public final class FeedStore: Sendable {
     /// not a change (`nil`).
     @discardableResult
     public func apply(_ patch: JSONPatch) throws(FeedStoreError) -> FeedChange? {
-        // NIOLock.withLock erases typed throws, so the lock is taken by hand here.
-        writeLock.lock()
-        defer { writeLock.unlock() }
+        try write { () -> (result: Result<FeedChange?, FeedStoreError>, change: FeedChange?) in
+            do throws(FeedStoreError) {
+                let change = try commitPatchLocked(patch)
+                return (.success(change), change)
+            } catch {
+                return (.failure(error), nil)
+            }
+        }.get()
+    }
+
+    private func commitPatchLocked(_ patch: JSONPatch) throws(FeedStoreError) -> FeedChange? {
         guard let current = snapshot else { throw .noDocument }
         guard !patch.operations.isEmpty else { return nil }
         // One operation at a time, so that the encoded length follows each step (the
@@ -116,29 +137,34 @@ public final class FeedStore: Sendable {
     /// replaced by `{"items":[item]}` through a diff. Returns the change.
     @discardableResult
     public func prependItem(_ item: JSONValue, keep: Int) -> FeedChange {
-        writeLock.withLock { () -> FeedChange in
-            let keep = max(1, keep)
-            guard let current = snapshot else {
-                let document = JSONValue.object(["items": .array([item])])
-                return commitLocked(document, patch: nil, byteCount: JSONByteCount.of(document))
-            }
-            guard case .object(var members) = current.document, case .array(var items)? = members["items"] else {
-                let document = JSONValue.object(["items": .array([item])])
-                let patch = JSONDiff.diff(from: current.document, to: document)
-                return commitLocked(document, patch: patch, byteCount: JSONByteCount.of(document))
-            }
-            let itemsPointer = JSONPointer(tokens: ["items"])
-            var operations: [JSONPatch.Operation] = [.add(path: itemsPointer.appending(index: 0), value: item)]
-            // The encoded length: the new item and its comma in, each dropped one and its out.
-            var byteCount = current.encodedByteCount + JSONByteCount.of(item) + (items.isEmpty ? 0 : 1)
-            items.insert(item, at: 0)
-            while items.count > keep {
-                operations.append(.remove(path: itemsPointer.appending(index: items.count - 1)))
-                byteCount -= JSONByteCount.of(items.removeLast()) + 1
-            }
-            members["items"] = .array(items)
-            return commitLocked(.object(members), patch: JSONPatch(operations: operations), byteCount: byteCount)
+        write { () -> (result: FeedChange, change: FeedChange?) in
+            let change = prependLocked(item, keep: keep)
+            return (change, change)
         }
+    }
+
+    private func prependLocked(_ item: JSONValue, keep: Int) -> FeedChange {
+        let keep = max(1, keep)
+        guard let current = snapshot else {
+            let document = JSONValue.object(["items": .array([item])])
+            return commitLocked(document, patch: nil, byteCount: JSONByteCount.of(document))
+        }
+        guard case .object(var members) = current.document, case .array(var items)? = members["items"] else {
+            let document = JSONValue.object(["items": .array([item])])
+            let patch = JSONDiff.diff(from: current.document, to: document)
+            return commitLocked(document, patch: patch, byteCount: JSONByteCount.of(document))
+        }
+        let itemsPointer = JSONPointer(tokens: ["items"])
+        var operations: [JSONPatch.Operation] = [.add(path: itemsPointer.appending(index: 0), value: item)]
+        // The encoded length: the new item and its comma in, each dropped one and its out.
+        var byteCount = current.encodedByteCount + JSONByteCount.of(item) + (items.isEmpty ? 0 : 1)
+        items.insert(item, at: 0)
+        while items.count > keep {
+            operations.append(.remove(path: itemsPointer.appending(index: items.count - 1)))
+            byteCount -= JSONByteCount.of(items.removeLast()) + 1
+        }
+        members["items"] = .array(items)
+        return commitLocked(.object(members), patch: JSONPatch(operations: operations), byteCount: byteCount)
     }
 
     /// Sets the state to a document and sequence restored from disk, before upstream
@@ -179,7 +205,7 @@ public final class FeedStore: Sendable {
     }
 
     /// Makes `document` the new state: the item changes (from `patch` where it can), the
-    /// published view, the history entry, then the observers. `patch` is `nil` for a
+    /// published view, the history entry. The caller delivers the change. `patch` is `nil` for a
     /// first document; `byteCount` is the length of `document`'s compact text.
     private func commitLocked(_ document: JSONValue, patch: JSONPatch?, byteCount: Int) -> FeedChange {
         let previous = snapshot
@@ -196,17 +222,31 @@ public final class FeedStore: Sendable {
         let snapshot = FeedSnapshot(
             id: EventID(epoch: epoch, seq: seq), document: document, published: published, encodedByteCount: byteCount)
         let kind: FeedChange.Kind = patch.map { .patch($0, encoded: $0.serializedBytes()) } ?? .snapshot
-        let observers = state.withLockedValue { state -> [@Sendable (FeedChange) -> Void] in
+        state.withLockedValue { state in
             state.snapshot = snapshot
             switch kind {
             case .snapshot: state.history.removeAll()
             case .patch(_, let encoded): state.history.append(seq: seq, encodedPatch: encoded)
             }
-            return state.observers
         }
-        let change = FeedChange(kind: kind, snapshot: snapshot, previousPublished: previous?.published)
-        for observer in observers { observer(change) }
-        return change
+        return FeedChange(kind: kind, snapshot: snapshot, previousPublished: previous?.published)
+    }
+
+    /// Runs `commit` under the write lock, then delivers the change it made (if any) to
+    /// every observer under the delivery lock alone, in commit order; returns what
+    /// `commit` returned.
+    private func write<Result>(_ commit: () -> (result: Result, change: FeedChange?)) -> Result {
+        writeLock.lock()
+        let made = commit()
+        guard let change = made.change else {
+            writeLock.unlock()
+            return made.result
+        }
+        deliveryLock.lock()
+        writeLock.unlock()
+        defer { deliveryLock.unlock() }
+        for observer in state.withLockedValue({ $0.observers }) { observer(change) }
+        return made.result
     }
 
     /// The number at the profile's version path, if any.

@@ -22,6 +22,8 @@ final class AppContext: Sendable {
     let events: DocumentEventStream
     let itemEvents: ItemEventStream
     let pageEvents: PageEventStream
+    /// Coalesces page-stream renders into frames (at most 20 a second, newest state).
+    let pageFrames = PageFramePacer(interval: .milliseconds(50))
     let demo: DocumentEventStream?
     private let staticBox: NIOLockedValueBox<StaticFiles>
     private let staticDirectory: String
@@ -146,19 +148,27 @@ final class AppContext: Sendable {
         StatusBadge(status: status, hasDocument: store.snapshot != nil, restoredAt: restoredAt, now: now)
     }
 
-    /// Pushes the current view and badge to the page streams (on every published change,
-    /// and on a timer for status changes that time alone brings, like reconnecting → stale).
+    /// Pushes the current view and badge to the page streams now (a frame of the
+    /// ``PageFramePacer``; tests call it directly).
     func refreshPageStreams() {
         pageEvents.publish(
             PageEventStream.State(
                 view: store.snapshot?.published, badge: currentBadge(), stats: stats.window(), ticker: stats.ticker))
     }
 
+    /// Asks for a page-stream frame with the newest state: rendered by the running
+    /// application's ``PageFramePacer`` loop, coalesced with every other request in the
+    /// same frame.
+    func requestPageFrame() {
+        pageFrames.request()
+    }
+
     /// Counts what a new upstream status says happened (bytes, reconnects, rejected
-    /// patches) and pushes it to the pages.
+    /// patches) and asks the pages for a frame (the badge is re-sent only when what it
+    /// shows changed).
     func upstreamStatusChanged(_ status: UpstreamStatus) {
         stats.statusChanged(status)
-        refreshPageStreams()
+        requestPageFrame()
     }
 
     /// Every SSE broadcaster, for heartbeats and stalled-client sweeps.

@@ -67,7 +67,7 @@ public final class FeedwebApplication: Sendable {
             })
         let context = self.context
         store.observe { change in
-            if change.publishedChanged { context.refreshPageStreams() }
+            if change.publishedChanged { context.requestPageFrame() }
         }
         var serverConfiguration = HTTPServer.Configuration(
             address: configuration.listen, maxStreams: configuration.maxClients)
@@ -169,8 +169,12 @@ public final class FeedwebApplication: Sendable {
                 while !Task.isCancelled {
                     do { try await Task.sleep(for: .seconds(1)) } catch { return }
                     for broadcaster in context.broadcasters { broadcaster.dropStalled(olderThan: 5_000_000_000) }
-                    context.refreshPageStreams()
+                    context.requestPageFrame()
                 }
+            }
+            group.addTask {
+                // The page streams: the newest state, at most once per frame.
+                await context.pageFrames.run { context.refreshPageStreams() }
             }
             let logger = self.logger
             group.addTask {
