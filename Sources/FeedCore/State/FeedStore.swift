@@ -66,8 +66,9 @@ public final class FeedStore: Sendable {
         state.withLockedValue { $0.snapshot }
     }
 
-    /// Calls `observer` with every change accepted from now on, on the writer's thread.
-    /// Observers must be quick and must not write to the store.
+    /// Calls `observer` with every change accepted from now on, in order, on the writer's
+    /// thread after the write lock is released. Observers must not write to the store;
+    /// work that may be slow (rendering) belongs behind a queue of its own.
     public func observe(_ observer: @escaping @Sendable (FeedChange) -> Void) {
         state.withLockedValue { $0.observers.append(observer) }
     }
