@@ -18,7 +18,9 @@ enum Upstream {
 
     /// An NYT-shaped document whose `num_results` is `version`.
     static func document(_ version: Int, marker: String = "m") -> String {
-        #"{"status":"OK","marker":"\#(marker)","num_results":\#(version),"results":[]}"#
+        guard case .object(var members) = NewswireFeed.document([], version: Int64(version)) else { return "" }
+        members["marker"] = .string(marker)
+        return JSONValue.object(members).serializedString()
     }
 
     static func setVersion(_ version: Int) -> String {
