@@ -186,7 +186,9 @@ struct StreamBackpressureTests {
         latencies.sort()
         let median = latencies[latencies.count / 2]
         let worst = latencies.last ?? 0
-        #expect(median < 0.25, "median delivery latency \(median) s")
+        // Waiting for the stalled client would cost the readers seconds (it is dropped
+        // only seconds into the flood); these bounds leave room for a loaded machine.
+        #expect(median < 1, "median delivery latency \(median) s")
         #expect(worst < 2, "worst delivery latency \(worst) s: nobody waited for the stalled client")
         print(
             "backpressure: \(sent) patches (\(floodBytes / 1024) KiB), dropped after \(dropTime) s,"

@@ -61,15 +61,18 @@ public final class UpstreamHarness: Sendable {
     public var acceptedDocuments: [JSONValue] { documents.withLockedValue { $0 } }
     public var document: JSONValue? { store.snapshot?.document }
 
-    /// The delays the connection announced, in order: `(delay, stoppedByUpstream)`.
+    /// The delays the connection announced, in order: `(delay, stoppedByUpstream)`. Exact:
+    /// the time of the next attempt less the time of the error it follows (both set by the
+    /// connection in the same step), not less when this harness saw the status.
     public var announcedDelays: [(delay: TimeInterval, stopped: Bool)] {
         var out: [(TimeInterval, Bool)] = []
         var previous: UpstreamStatus.Phase?
         for (at, status) in statuses where status.phase != previous {
             previous = status.phase
+            let since = status.lastErrorAt ?? at
             switch status.phase {
-            case .backingOff(let until): out.append((until.timeIntervalSince(at), false))
-            case .stoppedByUpstream(let until): out.append((until.timeIntervalSince(at), true))
+            case .backingOff(let until): out.append((until.timeIntervalSince(since), false))
+            case .stoppedByUpstream(let until): out.append((until.timeIntervalSince(since), true))
             default: break
             }
         }
