@@ -124,7 +124,9 @@ public final class FeedStore: Sendable {
                 do { try patch.apply(to: &copy) } catch let whole { throw .patchRejected(whole) }
                 throw .patchRejected(error)
             }
-            byteCount += delta ?? 0
+            // `delta` is `nil` only for an operation that does not apply; should one ever
+            // apply all the same, count the document instead of guessing.
+            byteCount = delta.map { byteCount + $0 } ?? JSONByteCount.of(document)
         }
         return commitLocked(document, patch: patch, byteCount: byteCount)
     }
