@@ -1,4 +1,5 @@
 import Foundation
+import NIOConcurrencyHelpers
 
 /// What pages, `/api/items` and `/events/items` show: the document at the last change
 /// that passed the version guard, and its items.
@@ -25,6 +26,7 @@ public final class PublishedView: Sendable {
     /// How `items` differ from the items of the view at `previousSeq`, in
     /// ``ItemChange/between(_:_:)``'s order; every item `added` for the first view.
     public let itemChanges: [ItemChange]
+    private let sectionCache = NIOLockedValueBox<[String]?>(nil)
 
     /// A view whose item index and changes are computed here (a full diff against
     /// `previous`).
@@ -56,6 +58,25 @@ public final class PublishedView: Sendable {
         self.indexByKey = indexByKey
         self.previousSeq = previousSeq
         self.itemChanges = itemChanges
+    }
+
+    /// The distinct sections of the items, in feed order: computed once per view, when first
+    /// asked for.
+    public var sections: [String] {
+        if let cached = sectionCache.withLockedValue({ $0 }) { return cached }
+        var sections: [String] = []
+        var seen = Set<String>()
+        for item in items {
+            if let section = item.section, seen.insert(section).inserted { sections.append(section) }
+        }
+        sectionCache.withLockedValue { $0 = sections }
+        return sections
+    }
+
+    /// The items a reader filtered to `section` sees, in feed order (`nil`: all of them).
+    public func items(inSection section: String?) -> [FeedItem] {
+        guard let section else { return items }
+        return items.filter { $0.section == section }
     }
 
     /// The item with `key`, if it is in this view.

@@ -82,10 +82,7 @@ public struct AcceptedChange: Sendable, Equatable {
                 }
             }
             headline = headline ?? firstUpdated
-            var seen = Set<String>()
-            for item in view.items {
-                if let section = item.section, seen.insert(section).inserted { sections.append(section) }
-            }
+            sections = view.sections
         }
         self.init(
             documentBytes: change.snapshot.encodedByteCount, published: change.publishedChanged, added: added,

@@ -31,11 +31,7 @@ final class StatsRecorder: Sendable {
         var statistics = FeedStatistics(startedAt: now, pollInterval: pollInterval)
         if let snapshot = store.snapshot {
             let view = snapshot.published
-            var sections: [String] = []
-            var seen = Set<String>()
-            for item in view.items {
-                if let section = item.section, seen.insert(section).inserted { sections.append(section) }
-            }
+            let sections = view.sections
             let newest = view.items.first { $0.title != nil }
             statistics.seed(
                 sections: sections, documentBytes: snapshot.encodedByteCount,

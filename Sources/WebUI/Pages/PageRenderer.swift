@@ -53,13 +53,8 @@ struct PageRenderer: Sendable {
 
     /// The list page, optionally filtered to one section.
     func list(view: PublishedView?, section: String?, badge: StatusBadge, source: String, now: Date) -> [UInt8] {
-        let items = (view?.items ?? []).filter { section == nil || $0.section == section }
-        var sectionNames: [String] = []
-        var seen = Set<String>()
-        for item in view?.items ?? [] {
-            if let name = item.section, seen.insert(name).inserted { sectionNames.append(name) }
-        }
-        sectionNames.sort()
+        let items = view?.items(inSection: section) ?? []
+        let sectionNames = (view?.sections ?? []).sorted()
         let context = ListContext(
             heading: section ?? "Latest",
             countText: Self.countText(items.count),
@@ -102,7 +97,7 @@ struct PageRenderer: Sendable {
 
     /// The kiosk board, optionally filtered to one section.
     func kiosk(view: PublishedView?, section: String?, badge: StatusBadge, now: Date) -> [UInt8] {
-        let items = (view?.items ?? []).filter { section == nil || $0.section == section }.prefix(Self.kioskLimit)
+        let items = (view?.items(inSection: section) ?? []).prefix(Self.kioskLimit)
         let context = KioskContext(
             title: section.map { "\($0) · feedweb kiosk" } ?? "feedweb kiosk",
             section: section,

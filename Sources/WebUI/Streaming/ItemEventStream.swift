@@ -81,7 +81,7 @@ public final class ItemEventStream: Sendable {
     }
 
     private func snapshotEvent(_ view: PublishedView, section: String?) -> [UInt8] {
-        let items = view.items.filter { section == nil || $0.section == section }
+        let items = view.items(inSection: section)
         return SSEEncoder.event(
             type: "snapshot", data: JSONValue.array(items.map(\.json)).serializedString(),
             id: EventID(epoch: store.epoch, seq: view.seq).description)

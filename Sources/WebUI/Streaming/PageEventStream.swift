@@ -191,10 +191,9 @@ final class PageEventStream: Sendable {
     private static func visibleItems(_ view: PublishedView?, channel: Channel) -> [FeedItem] {
         switch channel {
         case .list(let section):
-            return (view?.items ?? []).filter { section == nil || $0.section == section }
+            return view?.items(inSection: section) ?? []
         case .kiosk(let section):
-            return Array(
-                (view?.items ?? []).filter { section == nil || $0.section == section }.prefix(PageRenderer.kioskLimit))
+            return Array((view?.items(inSection: section) ?? []).prefix(PageRenderer.kioskLimit))
         case .item, .stats:
             return []
         }
