@@ -144,4 +144,39 @@ struct ChangeHistoryTests {
         let negative = ChangeHistory(maxEntries: -5, maxBytes: -5)
         #expect(negative.maxEntries == 0 && negative.maxBytes == 0)
     }
+
+    // MARK: - Published steps (what /events/items resumes from)
+
+    /// A history of changes 1…6 where 2, 3 and 5 advanced the published view (from 1, 2
+    /// and 3; 4 and 6 were held back by the version guard).
+    private func historyWithPublishedSteps(maxEntries: Int = 100) -> ChangeHistory {
+        var history = ChangeHistory(maxEntries: maxEntries, maxBytes: 1 << 20)
+        let published: [UInt64: UInt64] = [2: 1, 3: 2, 5: 3]
+        for seq: UInt64 in 1...6 {
+            history.append(
+                seq: seq, encodedPatch: Array("[\(seq)]".utf8),
+                published: published[seq].map { ChangeHistory.PublishedStep(after: $0, itemChanges: []) })
+        }
+        return history
+    }
+
+    @Test("published steps: the chain from the client's view to the current one, skipping held-back changes")
+    func publishedStepsFollowTheChain() throws {
+        let history = historyWithPublishedSteps()
+        #expect(try #require(history.publishedSteps(after: 1, current: 5)).map(\.seq) == [2, 3, 5])
+        #expect(try #require(history.publishedSteps(after: 3, current: 5)).map(\.seq) == [5])
+        #expect(history.publishedSteps(after: 5, current: 5)?.isEmpty == true, "up to date")
+    }
+
+    @Test("published steps: a seq that was never a published view, a trimmed start or a future view is no chain")
+    func publishedStepsRefuseGaps() {
+        let history = historyWithPublishedSteps()
+        #expect(history.publishedSteps(after: 4, current: 5) == nil, "4 was held back: no view has it")
+        #expect(history.publishedSteps(after: 5, current: 3) == nil, "from the future")
+        #expect(history.publishedSteps(after: 3, current: 9) == nil, "past the newest change")
+        // Trimmed to the last 3 changes (4…6): the step after 1 and 2 is gone.
+        let trimmed = historyWithPublishedSteps(maxEntries: 3)
+        #expect(trimmed.publishedSteps(after: 2, current: 5) == nil)
+        #expect(trimmed.publishedSteps(after: 3, current: 5)?.map(\.seq) == [5])
+    }
 }

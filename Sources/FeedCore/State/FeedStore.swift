@@ -202,6 +202,15 @@ public final class FeedStore: Sendable {
         writeLock.withLock { mirror.withLockedValue { ($0.incrementalCount, $0.fullCount) } }
     }
 
+    /// What an `/events/items` client that last saw the published view `id` needs to reach
+    /// the published view `through`: the item changes of each published step, or `nil`
+    /// when the history does not cover the gap (the client then gets a fresh snapshot).
+    public func resumeItems(after id: EventID, through: UInt64) -> [(seq: UInt64, itemChanges: [ItemChange])]? {
+        guard id.epoch == epoch else { return nil }
+        return state.withLockedValue { $0.history.publishedSteps(after: id.seq, current: through) }?
+            .map { ($0.seq, $0.step.itemChanges) }
+    }
+
     /// The number of changes and encoded bytes the history holds.
     public var historyUsage: (count: Int, bytes: Int) {
         state.withLockedValue { ($0.history.count, $0.history.byteCount) }
@@ -229,7 +238,14 @@ public final class FeedStore: Sendable {
             state.snapshot = snapshot
             switch kind {
             case .snapshot: state.history.removeAll()
-            case .patch(_, let encoded): state.history.append(seq: seq, encodedPatch: encoded)
+            case .patch(_, let encoded):
+                // A change that advanced the published view remembers its item changes too.
+                var step: ChangeHistory.PublishedStep?
+                if let previous, published.seq == seq {
+                    step = ChangeHistory.PublishedStep(
+                        after: previous.published.seq, itemChanges: published.itemChanges)
+                }
+                state.history.append(seq: seq, encodedPatch: encoded, published: step)
             }
         }
         return FeedChange(kind: kind, snapshot: snapshot, previousPublished: previous?.published)

@@ -58,9 +58,7 @@ final class AppContext: Sendable {
         self.metrics = metrics
         self.pages = PageCache(onRender: metrics.renderObserver)
         self.events = DocumentEventStream(store: store, onPublish: metrics.fanoutObserver(stream: "events"))
-        self.itemEvents = ItemEventStream(
-            store: store, historyCount: store.configuration.historyCount,
-            onPublish: metrics.fanoutObserver(stream: "items"))
+        self.itemEvents = ItemEventStream(store: store, onPublish: metrics.fanoutObserver(stream: "items"))
         self.demo = demo
         self.staticBox = NIOLockedValueBox(staticFiles)
         self.staticDirectory = staticFiles.directory

@@ -1,31 +1,17 @@
-import DequeModule
 import FeedCore
-import NIOConcurrencyHelpers
 
 /// `/events/items`: the published view at item level. A new client gets `retry:` and an
 /// `event: snapshot` with every item (of its `?section=`), then `added`, `updated` and
 /// `removed` events carrying the normalised item and its key. Ids are `EPOCH-SEQ` of the
-/// change that published; a client resuming inside the log gets only what it missed.
+/// change that published; a client resuming inside the store's history gets only what it
+/// missed.
 public final class ItemEventStream: Sendable {
-    /// One published change, remembered for resuming clients.
-    private struct LoggedChange: Sendable {
-        /// The published sequence number before this change.
-        let after: UInt64
-        let seq: UInt64
-        let changes: [ItemChange]
-    }
-
     let broadcaster: Broadcaster<String?, PublishedView>
     private let store: FeedStore
-    private let log = NIOLockedValueBox(Deque<LoggedChange>())
-    private let logLimit: Int
 
     /// - Parameter onPublish: see ``Broadcaster/init(initial:onPublish:)``.
-    public init(
-        store: FeedStore, historyCount: Int, onPublish: (@Sendable (_ nanoseconds: UInt64) -> Void)? = nil
-    ) {
+    public init(store: FeedStore, onPublish: (@Sendable (_ nanoseconds: UInt64) -> Void)? = nil) {
         self.store = store
-        self.logLimit = max(1, historyCount)
         self.broadcaster = Broadcaster(initial: store.snapshot?.published, onPublish: onPublish)
         store.observe { [weak self] change in
             guard change.publishedChanged else { return }
@@ -38,15 +24,10 @@ public final class ItemEventStream: Sendable {
     private func publish(_ change: FeedChange) {
         let view = change.snapshot.published
         guard let previous = change.previousPublished else {
-            log.withLockedValue { $0.removeAll() }
             broadcaster.publish(view) { section, view in self.snapshotEvent(view, section: section) }
             return
         }
         let changes = view.itemChanges(since: previous)
-        log.withLockedValue { log in
-            log.append(LoggedChange(after: previous.seq, seq: view.seq, changes: changes))
-            while log.count > logLimit { log.removeFirst() }
-        }
         let id = EventID(epoch: store.epoch, seq: view.seq)
         broadcaster.publish(view) { section, _ in Self.encode(changes, section: section, id: id) }
     }
@@ -56,20 +37,14 @@ public final class ItemEventStream: Sendable {
         broadcaster.subscribe(stream, to: section) { current in
             var first: [[UInt8]] = [SSEEncoder.retry(milliseconds: DocumentEventStream.retryMilliseconds)]
             guard let current else { return first }
-            if let text = lastEventID, let id = EventID(parsing: text), id.epoch == store.epoch {
-                if id.seq == current.seq { return first }
-                let missed = log.withLockedValue { log -> [LoggedChange]? in
-                    guard let start = log.firstIndex(where: { $0.after == id.seq }) else { return nil }
-                    return Array(log[start...].prefix { $0.seq <= current.seq })
+            if let text = lastEventID, let id = EventID(parsing: text),
+                let missed = store.resumeItems(after: id, through: current.seq)
+            {
+                for step in missed {
+                    first.append(
+                        Self.encode(step.itemChanges, section: section, id: EventID(epoch: store.epoch, seq: step.seq)))
                 }
-                if let missed, missed.last?.seq == current.seq {
-                    for entry in missed {
-                        first.append(
-                            Self.encode(
-                                entry.changes, section: section, id: EventID(epoch: store.epoch, seq: entry.seq)))
-                    }
-                    return first
-                }
+                return first
             }
             first.append(snapshotEvent(current, section: section))
             return first
