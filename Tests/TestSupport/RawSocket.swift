@@ -29,10 +29,15 @@ public final class RawSocket: @unchecked Sendable {
     /// the window the peer sees stays that small (a slow reader).
     public init(port: UInt16, timeout: Double = 5, receiveBuffer: Int32? = nil) async throws {
         self.timeout = timeout
-        fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue | SOCK_CLOEXEC.rawValue), 0)
-        guard fd >= 0 else { throw Failure.connect(errno) }
+        // The descriptor becomes this object's only once connected: on every failure it is
+        // closed here, exactly once (`deinit` must not close it again — in a process that
+        // also runs feedweb's server, a second close could hit a socket the server was
+        // just given that number for).
+        let descriptor = socket(
+            AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue | SOCK_CLOEXEC.rawValue), 0)
+        guard descriptor >= 0 else { throw Failure.connect(errno) }
         if var size = receiveBuffer {
-            setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size))
+            setsockopt(descriptor, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size))
         }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
@@ -40,24 +45,25 @@ public final class RawSocket: @unchecked Sendable {
         address.sin_addr.s_addr = inet_addr("127.0.0.1")
         let result = withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+                Glibc.connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
             }
         }
         if result != 0 {
             var code = errno
             if code == EINPROGRESS {
-                if await SocketReadiness.shared.wait(fd, for: .writable, until: .now + .seconds(timeout)) {
+                if await SocketReadiness.shared.wait(descriptor, for: .writable, until: .now + .seconds(timeout)) {
                     var length = socklen_t(MemoryLayout<Int32>.size)
-                    getsockopt(fd, SOL_SOCKET, SO_ERROR, &code, &length)
+                    getsockopt(descriptor, SOL_SOCKET, SO_ERROR, &code, &length)
                 } else {
                     code = ETIMEDOUT
                 }
             }
             if code != 0 {
-                close(fd)
+                close(descriptor)
                 throw Failure.connect(code)
             }
         }
+        fd = descriptor
     }
 
     deinit {
