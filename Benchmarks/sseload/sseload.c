@@ -70,6 +70,7 @@ static struct {
     long max_line;
     bool quiet;
     bool rst_close;
+    const char *stamp_marker; /* NULL: time patch/data events by their sent_ns field */
 } opt = {
     .host = "127.0.0.1",
     .port = 80,
@@ -204,6 +205,7 @@ typedef struct {
     uint32_t beyond; /* patches with a seq above the target (arrived in the grace period) */
     int64_t base_seq; /* seq of the state the client started from (-1 unknown) */
     int64_t last_seq;
+    int64_t max_stamp; /* --stamp-marker: the newest stamp seen so far */
     uint64_t bytes;
 } client_t;
 
@@ -362,6 +364,50 @@ static bool find_field(const char *d, size_t n, const char *name, int64_t *out)
 
 /* ------------------------------------------------------------------ SSE */
 
+/*
+ * --stamp-marker: every occurrence of the marker followed by digits in an event's data is a
+ * send stamp (CLOCK_REALTIME ns). Each stamp newer than any the client has seen is timed
+ * once, so a page that shows an item again later is not timed again; the client's first
+ * event (its starting state) only sets the baseline.
+ */
+static void dispatch_stamped(worker_t *w, client_t *c, int64_t arrival)
+{
+    const char *d = c->data, *end = c->data + c->data_len;
+    size_t ml = strlen(opt.stamp_marker);
+    int64_t newest = c->max_stamp;
+    bool timed_any = false;
+    for (const char *hit; (hit = memmem(d, (size_t)(end - d), opt.stamp_marker, ml)); d = hit + ml) {
+        const char *v = hit + ml;
+        int64_t stamp = 0;
+        int digits = 0;
+        while (v < end && *v >= '0' && *v <= '9' && digits < 19) stamp = stamp * 10 + (*v++ - '0'), digits++;
+        if (digits == 0 || stamp <= c->max_stamp) continue;
+        if (stamp > newest) newest = stamp;
+        if (!c->seen_data_event) continue;
+        int64_t lat = arrival - stamp;
+        if (lat < 0) w->neg_latency++;
+        int ph = phase_get();
+        samples_push(ph == PH_RAMP ? &w->lat_ramp : &w->lat_steady, lat);
+        timed_any = true;
+    }
+    c->max_stamp = newest;
+    if (c->seen_data_event) {
+        c->patches++;
+        if (!timed_any) c->nots++;
+    } else {
+        c->datas++;
+    }
+    c->seen_data_event = true;
+    c->data_len = 0;
+    c->has_data = false;
+    c->evtype_len = 0;
+    if (c->data_cap > 4096) {
+        free(c->data);
+        c->data = NULL;
+        c->data_cap = 0;
+    }
+}
+
 static void dispatch_event(worker_t *w, client_t *c, int64_t arrival)
 {
     if (!c->has_data) {
@@ -370,6 +416,10 @@ static void dispatch_event(worker_t *w, client_t *c, int64_t arrival)
     }
     const char *t = c->evtype;
     size_t tl = c->evtype_len;
+    if (opt.stamp_marker) {
+        dispatch_stamped(w, c, arrival);
+        return;
+    }
     bool is_patch = tl == 5 && memcmp(t, "patch", 5) == 0;
     bool is_data = (tl == 4 && memcmp(t, "data", 4) == 0) || (tl == 8 && memcmp(t, "snapshot", 8) == 0);
     __atomic_store_n(&w->events, w->events + 1, __ATOMIC_RELAXED); /* only this thread writes */
@@ -991,6 +1041,10 @@ static void usage(FILE *f)
             "  --threads T          worker threads (default 1)\n"
             "  --rst-close          close with RST at the end (no TIME_WAIT)\n"
             "  --max-line BYTES     longest line/event accepted (default 16 MiB)\n"
+            "  --stamp-marker STR   time every event by each STR<digits> send stamp in its data\n"
+            "                       (e.g. sent_ns= in a rendered title), each stamp once per\n"
+            "                       client; for streams without seq (items, page fragments):\n"
+            "                       a client is then complete when it was never dropped\n"
             "  --json               print the summary as one JSON object on stdout\n"
             "                       (the human summary then goes to stderr)\n"
             "  --quiet              no progress lines on stderr\n"
@@ -1073,6 +1127,7 @@ static void parse_args(int argc, char **argv)
         else if (!strcmp(a, "--grace")) opt.grace = num_arg(a, v, 0, 3600);
         else if (!strcmp(a, "--connect-timeout")) opt.connect_timeout = num_arg(a, v, 0.1, 3600);
         else if (!strcmp(a, "--expect")) opt.expect = (long)num_arg(a, v, 0, 1e12);
+        else if (!strcmp(a, "--stamp-marker")) opt.stamp_marker = v;
         else if (!strcmp(a, "--pid")) {
             if (opt.npids >= 8) {
                 fprintf(stderr, "sseload: --pid: at most 8\n");
@@ -1325,7 +1380,8 @@ int main(int argc, char **argv)
         recv[nr] = c->patches - c->beyond;
         expv[nr] = exp > 0 ? (uint32_t)exp : 0;
         nr++;
-        bool ok = c->state != ST_DROPPED && c->missing == 0 && c->snapskip == 0 && tail == 0 && target >= 0 &&
+        bool ok = opt.stamp_marker ? c->state != ST_DROPPED && c->connected
+                                   : c->state != ST_DROPPED && c->missing == 0 && c->snapskip == 0 && tail == 0 && target >= 0 &&
                   (opt.expect < 0 || (long)c->patches >= opt.expect);
         if (ok) complete++;
         else {

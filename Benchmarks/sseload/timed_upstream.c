@@ -14,6 +14,9 @@
  * with `X-EventSource-Event: data|patch`) to a publisher endpoint such as nginx + nchan
  * instead of serving them.
  *
+ * `--append` serves append mode instead (as Wikimedia EventStreams does): no document,
+ * each message one `event: message` item stamped with its send time.
+ *
  * The message sequence (everything but sent_ns) is a pure function of `--seed`.
  * The process stops by itself after `--duration` seconds.
  */
@@ -59,6 +62,7 @@ static struct {
     const char *publish_to;
     bool verbose;
     bool no_chunked;
+    bool append;
 } opt = {
     .listen_host = "127.0.0.1",
     .listen_port = 0,
@@ -428,6 +432,44 @@ static void next_patch(buf_t *out, size_t *sent_off)
     g_doc_dirty = true;
 }
 
+/*
+ * Append mode: the next message is one Wikimedia EventStreams `recentchange`-shaped item
+ * (~1.2 KB, `meta.id` unique). Its send stamp appears twice, both as 19 '0's to patch in
+ * just before the write: the number `sent_ns` and the text `sent_ns=…` at the end of the
+ * title, so a client that only sees the rendered title (a page stream) can time it too.
+ * The offsets of both in *out are returned in stamp_off[0..1].
+ */
+static void next_item(buf_t *out, size_t stamp_off[2])
+{
+    static const char *TYPES[] = {"edit", "new", "log", "categorize"};
+    static const char *WIKIS[] = {"enwiki", "dewiki", "frwiki", "commonswiki", "wikidatawiki"};
+    int64_t n = ++g_seq;
+    const char *type = TYPES[rndn(4)], *wiki = WIKIS[rndn(5)];
+    char pad1[201], pad2[301];
+    memset(pad1, 'x', 200);
+    pad1[200] = 0;
+    memset(pad2, 'y', 300);
+    pad2[300] = 0;
+    buf_fmt(out,
+            "{\"$schema\":\"/mediawiki/recentchange/1.0.0\",\"meta\":{\"uri\":\"https://en.wikipedia.org/wiki/Page_%" PRId64
+            "\",\"request_id\":\"%032" PRIx64 "\",\"id\":\"%08" PRIx64 "-0000-4000-8000-%012" PRIx64
+            "\",\"dt\":\"2026-11-24T03:00:00Z\",\"domain\":\"en.wikipedia.org\",\"stream\":\"mediawiki.recentchange\","
+            "\"topic\":\"eqiad.mediawiki.recentchange\",\"partition\":0,\"offset\":%" PRId64 "},",
+            n, (uint64_t)n, (uint64_t)n, (uint64_t)n, n);
+    buf_fmt(out, "\"id\":%" PRId64 ",\"seq\":%" PRId64 ",\"type\":\"%s\",\"namespace\":0,\"title\":\"Page %" PRId64
+            " about something sent_ns=", n, n, type, n);
+    stamp_off[0] = out->len;
+    buf_str(out, "0000000000000000000");
+    buf_fmt(out, "\",\"title_url\":\"https://en.wikipedia.org/wiki/Page_%" PRId64 "\",\"comment\":\"%s\",", n, pad1);
+    buf_fmt(out, "\"timestamp\":%" PRId64 ",\"user\":\"User%" PRId64 "\",\"bot\":false,\"minor\":false,\"patrolled\":true,"
+            "\"length\":{\"old\":1234,\"new\":1300},\"revision\":{\"old\":%" PRId64 ",\"new\":%" PRId64 "},",
+            1700000000 + n, n % 97, n, n + 1);
+    buf_fmt(out, "\"server_url\":\"https://en.wikipedia.org\",\"server_name\":\"en.wikipedia.org\","
+            "\"server_script_path\":\"/w\",\"wiki\":\"%s\",\"parsedcomment\":\"%s\",\"sent_ns\":", wiki, pad2);
+    stamp_off[1] = out->len;
+    buf_str(out, "0000000000000000000}");
+}
+
 static void write_digits19(char *p, int64_t v)
 {
     for (int i = 18; i >= 0; i--) {
@@ -621,6 +663,10 @@ static void handle_request(conn_t *c)
                      "HTTP/1.1 200 OK\r\nContent-Type: text/event-stream; charset=utf-8\r\nCache-Control: no-cache\r\n%s\r\n",
                      c->chunked ? "Transfer-Encoding: chunked\r\n" : "Connection: close\r\n");
     if (!conn_send(c, head, (size_t)n)) return;
+    if (opt.append) { /* no document: items only, from now on */
+        send_event(c, "retry: 1000\n\n", 13);
+        return;
+    }
     doc_render();
     buf_t ev = {0};
     buf_fmt(&ev, "retry: 1000\nid: %" PRId64 "\nevent: data\ndata: ", g_seq);
@@ -745,6 +791,35 @@ static int run_server(void)
             } else if (p == &timer_tag) {
                 uint64_t exp = 0;
                 if (read(tfd, &exp, sizeof exp) != sizeof exp) continue;
+                if (opt.append) {
+                    /* every item due now, in writes of up to 256 items, each stamped just
+                     * before its write */
+                    for (uint64_t done = 0; done < exp;) {
+                        sse.len = 0;
+                        size_t offs[2 * 256];
+                        uint64_t k = 0;
+                        for (; done < exp && k < 256; k++, done++) {
+                            if (opt.count >= 0 && (long)g_seq >= opt.count) break;
+                            ticks++;
+                            if (exp > 1) late_ticks++;
+                            buf_fmt(&sse, "id: %" PRId64 "\nevent: message\ndata: ", g_seq + 1);
+                            size_t item_off[2];
+                            next_item(&sse, item_off);
+                            offs[2 * k] = item_off[0];
+                            offs[2 * k + 1] = item_off[1];
+                            buf_str(&sse, "\n\n");
+                        }
+                        if (k == 0) break;
+                        int64_t sched = first_tick + (int64_t)(ticks - 1) * interval;
+                        int64_t late = now_mono_ns() - sched;
+                        if (late > max_late) max_late = late;
+                        sum_late += late;
+                        g_sent_ns = now_real_ns();
+                        for (uint64_t j = 0; j < 2 * k; j++) write_digits19(sse.p + offs[j], g_sent_ns);
+                        fan_out(sse.p, sse.len);
+                    }
+                    continue;
+                }
                 for (uint64_t e = 0; e < exp; e++) {
                     if (opt.count >= 0 && (long)g_seq >= opt.count) break;
                     ticks++;
@@ -1050,6 +1125,9 @@ static void usage(FILE *f)
             "  --edit-pct P         percent of patches that edit a story (default 15)\n"
             "  --heartbeat S        comment line every S seconds (default 10; 0 = off)\n"
             "  --no-chunked         close-delimited bodies even for HTTP/1.1\n"
+            "  --append             append mode: no document; each message is `event: message`\n"
+            "                       with one ~1.2 KB Wikimedia recentchange-shaped item whose\n"
+            "                       `sent_ns` and title suffix `sent_ns=N` carry the send stamp\n"
             "  --publish-to URL     POST each message to URL (e.g. nchan's\n"
             "                       http://127.0.0.1:PORT/pub?id=CH) instead of serving\n"
             "  --dump N             print the snapshot and the first N patches, then exit\n"
@@ -1067,6 +1145,10 @@ int main(int argc, char **argv)
         }
         if (!strcmp(a, "--verbose")) {
             opt.verbose = true;
+            continue;
+        }
+        if (!strcmp(a, "--append")) {
+            opt.append = true;
             continue;
         }
         if (!strcmp(a, "--no-chunked")) {

@@ -113,4 +113,43 @@ struct AppendProtocolTests {
         }
         #expect(try patch.applied(to: old) == change.snapshot.document)
     }
+
+    @Test(
+        "items that arrived together are one change: newest first, the newest keep of them, counted each",
+        arguments: [(batch: 3, keep: 4, before: 3), (batch: 6, keep: 4, before: 3), (batch: 2, keep: 10, before: 0)])
+    func batchIsOneChange(batch: Int, keep: Int, before: Int) throws {
+        let store = FeedStore(configuration: .init(profile: .wikimediaRecentChange), epoch: "t")
+        func item(_ n: Int) -> JSONValue {
+            .object(["meta": .object(["id": .string("id-\(n)")]), "n": .int(Int64(n))])
+        }
+        if before > 0 { store.prependItems((1...before).map(item), keep: keep) }
+        let previous = store.snapshot
+        let arrived = (before + 1...before + batch).map(item)
+        let change = store.prependItems(arrived, keep: keep)
+
+        // The document: everything so far, newest first, the newest `keep`.
+        let expected = Array((1...before + batch).reversed().prefix(keep)).map(item)
+        #expect(change.snapshot.document == .object(["items": .array(expected)]))
+        #expect(change.upstreamChanges == batch)
+        #expect(change.snapshot.id.seq == (before > 0 ? 2 : 1))
+        #expect(change.snapshot.encodedByteCount == change.snapshot.document.serializedBytes().count)
+        // The items added: every arrived one still in the document, and only those.
+        let shown = Set(expected.compactMap { $0["n"]?.int64Value })
+        let added = change.snapshot.published.itemChanges.filter { $0.kind == .added }.map(\.item.key)
+        #expect(
+            Set(added) == Set(arrived.compactMap { $0["n"]?.int64Value }.filter(shown.contains).map { "id-\($0)" }))
+        guard let previous else {
+            guard case .snapshot = change.kind else { throw Failure("a first batch is a snapshot") }
+            return
+        }
+        guard case .patch(let patch, let encoded) = change.kind else { throw Failure("not a patch") }
+        #expect(try patch.applied(to: previous.document) == change.snapshot.document)
+        #expect(try JSONPatch(parsing: encoded) == patch)
+        #expect(patch.operations.filter { if case .add = $0 { true } else { false } }.count == min(batch, keep))
+    }
+
+    struct Failure: Error, CustomStringConvertible {
+        let description: String
+        init(_ description: String) { self.description = description }
+    }
 }

@@ -18,10 +18,17 @@ struct MirrorItemsTests {
     /// A random change to a Newswire document's `results`, as a patch, from the kinds a
     /// real feed sends and a few it rarely does (moves, non-objects, repeated keys, the
     /// whole array replaced).
-    static func randomPatch(_ document: JSONValue, _ rng: inout SplitMix64) -> JSONPatch {
+    /// With `serial`, every story and changed key is new (`serial` counts up), so no key
+    /// ever repeats and the incremental path does the work; without, keys repeat often.
+    static func randomPatch(_ document: JSONValue, _ rng: inout SplitMix64, serial: inout Int?) -> JSONPatch {
         let count = document["results"]?.arrayValue?.count ?? 0
         func index(_ extra: Int = 0) -> Int { Int.random(in: 0..<max(1, count + extra), using: &rng) }
-        func story() -> JSONValue { NewswireFeed.story(Int.random(in: 0..<40, using: &rng)) }
+        func fresh() -> Int? {
+            guard let next = serial else { return nil }
+            serial = next + 1
+            return next
+        }
+        func story() -> JSONValue { NewswireFeed.story(fresh() ?? Int.random(in: 0..<40, using: &rng)) }
         func pointer(_ text: String) -> JSONPointer { (try? JSONPointer(text)) ?? .root }
         var operations: [JSONPatch.Operation] = []
         for _ in 0..<Int.random(in: 1...3, using: &rng) {
@@ -43,7 +50,9 @@ struct MirrorItemsTests {
             case 8 where live > 0:
                 // A changed key: the item leaves under its old key and comes under a new one.
                 operations.append(
-                    .replace(path: pointer("/results/\(index())/uri"), value: .string("nyt://article/x-\(index(50))")))
+                    .replace(
+                        path: pointer("/results/\(index())/uri"),
+                        value: .string("nyt://article/x-\(fresh() ?? index(50))")))
             case 9 where live > 1:
                 operations.append(.move(from: pointer("/results/\(index())"), path: pointer("/results/0")))
             case 10: operations.append(.add(path: pointer("/results/0"), value: .string("not an object")))
@@ -56,17 +65,21 @@ struct MirrorItemsTests {
         return JSONPatch(operations: operations)
     }
 
-    @Test("random patches: the published items and their changes equal the full computation")
-    func randomPatchesMatchTheFullComputation() throws {
-        var rng = SplitMix64(seed: 0x17E5)
+    @Test(
+        "random patches: the published items and their changes equal the full computation",
+        arguments: [false, true])
+    func randomPatchesMatchTheFullComputation(uniqueKeys: Bool) throws {
+        var rng = SplitMix64(seed: uniqueKeys ? 0x5E1A1 : 0x17E5)
+        var serial: Int? = uniqueKeys ? 1000 : nil
         let extractor = ItemExtractor(profile: Self.profile)
         var applied = 0
+        var incremental = 0
         for round in 0..<40 {
             let store = FeedStore(configuration: .init(profile: Self.profile), epoch: "t")
             store.replaceDocument(NewswireFeed.document(stories: Array(0..<Int.random(in: 0..<12, using: &rng))))
             for step in 0..<25 {
                 let before = try #require(store.snapshot)
-                let patch = Self.randomPatch(before.document, &rng)
+                let patch = Self.randomPatch(before.document, &rng, serial: &serial)
                 guard (try? store.apply(patch)) != nil else { continue }  // a random index past the end
                 applied += 1
                 let after = try #require(store.snapshot)
@@ -77,10 +90,16 @@ struct MirrorItemsTests {
                 #expect(
                     after.published.itemChanges == ItemChange.between(before.published.items, expected),
                     "round \(round) step \(step): \(String(decoding: patch.serializedBytes(), as: UTF8.self))")
-                #expect(after.published.indexByKey.count == expected.count)
+                #expect(after.published.itemsByKey.count == expected.count)
+                #expect(expected.allSatisfy { after.published.item(forKey: $0.key) == $0 })
             }
+            incremental += store.itemChangeComputations.incremental
         }
         #expect(applied > 500, "enough patches applied to mean something: \(applied)")
+        if uniqueKeys {
+            // The incremental path did most of the work (the rest: whole-array replaces, moves).
+            #expect(incremental > applied / 2, "\(incremental) of \(applied) incremental")
+        }
     }
 
     @Test("item changes are computed once per change, from the patch where it touches only items")

@@ -36,26 +36,106 @@ public struct FeedItem: Sendable, Equatable {
         }
     }
 
-    /// The stable, URL-safe key used in `/items/{key}`.
-    public var key: String
-    public var title: String?
-    public var section: String?
-    public var subsection: String?
-    public var abstract: String?
-    public var byline: String?
-    public var url: String?
-    public var thumbnail: String?
-    /// The publication time as the feed wrote it (usually ISO 8601).
-    public var published: String?
-    /// The last update time as the feed wrote it.
-    public var updated: String?
-    public var multimedia: [Media]
-    public var related: [Link]
+    /// The item's fields, held in one shared, copy-on-write box: copying an item (the
+    /// mirror, each published view and each item change hold the same items) is one
+    /// reference count, not one per field.
+    public struct Fields: Sendable, Equatable {
+        /// The stable, URL-safe key used in `/items/{key}`.
+        public var key: String
+        public var title: String?
+        public var section: String?
+        public var subsection: String?
+        public var abstract: String?
+        public var byline: String?
+        public var url: String?
+        public var thumbnail: String?
+        /// The publication time as the feed wrote it (usually ISO 8601).
+        public var published: String?
+        /// The last update time as the feed wrote it.
+        public var updated: String?
+        public var multimedia: [Media] = []
+        public var related: [Link] = []
+    }
+
+    /// Invariant: `fields` is only mutated while the box is uniquely referenced (see
+    /// ``modify(_:)``), so a shared box is immutable and safe to read from any thread.
+    private final class Box: @unchecked Sendable {
+        var fields: Fields
+        init(_ fields: Fields) { self.fields = fields }
+    }
+
+    private var box: Box
 
     public init(key: String) {
-        self.key = key
-        self.multimedia = []
-        self.related = []
+        box = Box(Fields(key: key))
+    }
+
+    public init(_ fields: Fields) {
+        box = Box(fields)
+    }
+
+    /// All the fields at once.
+    public var fields: Fields { box.fields }
+
+    private mutating func modify<T>(_ body: (inout Fields) -> T) -> T {
+        if !isKnownUniquelyReferenced(&box) { box = Box(box.fields) }
+        return body(&box.fields)
+    }
+
+    public static func == (lhs: FeedItem, rhs: FeedItem) -> Bool {
+        lhs.box === rhs.box || lhs.box.fields == rhs.box.fields
+    }
+
+    /// The stable, URL-safe key used in `/items/{key}`.
+    public var key: String {
+        get { box.fields.key }
+        set { modify { $0.key = newValue } }
+    }
+    public var title: String? {
+        get { box.fields.title }
+        set { modify { $0.title = newValue } }
+    }
+    public var section: String? {
+        get { box.fields.section }
+        set { modify { $0.section = newValue } }
+    }
+    public var subsection: String? {
+        get { box.fields.subsection }
+        set { modify { $0.subsection = newValue } }
+    }
+    public var abstract: String? {
+        get { box.fields.abstract }
+        set { modify { $0.abstract = newValue } }
+    }
+    public var byline: String? {
+        get { box.fields.byline }
+        set { modify { $0.byline = newValue } }
+    }
+    public var url: String? {
+        get { box.fields.url }
+        set { modify { $0.url = newValue } }
+    }
+    public var thumbnail: String? {
+        get { box.fields.thumbnail }
+        set { modify { $0.thumbnail = newValue } }
+    }
+    /// The publication time as the feed wrote it (usually ISO 8601).
+    public var published: String? {
+        get { box.fields.published }
+        set { modify { $0.published = newValue } }
+    }
+    /// The last update time as the feed wrote it.
+    public var updated: String? {
+        get { box.fields.updated }
+        set { modify { $0.updated = newValue } }
+    }
+    public var multimedia: [Media] {
+        get { box.fields.multimedia }
+        set { modify { $0.multimedia = newValue } }
+    }
+    public var related: [Link] {
+        get { box.fields.related }
+        set { modify { $0.related = newValue } }
     }
 
     /// The normalised item as JSON, as `/api/items` and `/events/items` carry it.

@@ -14,6 +14,17 @@ public struct FeedChange: Sendable {
     public let snapshot: FeedSnapshot
     /// The published view before the change (`nil` before the first document).
     public let previousPublished: PublishedView?
+    /// How many upstream changes this one carries, at least 1: more when upstream outran
+    /// feedweb and the events that arrived together were committed as one (append mode,
+    /// see ``FeedStore/prependItems(_:keep:)``). `/stats` and `/metrics` count these.
+    public let upstreamChanges: Int
+
+    public init(kind: Kind, snapshot: FeedSnapshot, previousPublished: PublishedView?, upstreamChanges: Int = 1) {
+        self.kind = kind
+        self.snapshot = snapshot
+        self.previousPublished = previousPublished
+        self.upstreamChanges = max(1, upstreamChanges)
+    }
 
     /// Whether this change advanced the published view.
     public var publishedChanged: Bool {

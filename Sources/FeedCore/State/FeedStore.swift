@@ -132,42 +132,66 @@ public final class FeedStore: Sendable {
     }
 
     /// Append mode: puts `item` first in the document's `items` array and keeps the newest
-    /// `keep` (at least 1). The change is the patch `add /items/0` followed by one `remove`
-    /// of the last index per item past `keep`, so downstream it is a patch like any other.
-    ///
-    /// Before any document, the first item makes the document `{"items":[item]}` (a
-    /// snapshot). A document without an `items` array (restored from another mode, say) is
-    /// replaced by `{"items":[item]}` through a diff. Returns the change.
+    /// `keep` (at least 1). See ``prependItems(_:keep:)``.
     @discardableResult
     public func prependItem(_ item: JSONValue, keep: Int) -> FeedChange {
-        write { () -> (result: FeedChange, change: FeedChange?) in
-            let change = prependLocked(item, keep: keep)
+        prependItems(CollectionOfOne(item), keep: keep)
+    }
+
+    /// Append mode: puts `items` (oldest first, as they arrived) first in the document's
+    /// `items` array, newest first, and keeps the newest `keep` (at least 1), in ONE
+    /// change: the patch is one `add /items/0` per item, in arrival order, followed by one
+    /// `remove` of the last index per item past `keep`, so downstream it is a patch like
+    /// any other. Items of the batch that would be dropped by the same change (more than
+    /// `keep` of them) are left out of the patch; the change still counts them
+    /// (``FeedChange/upstreamChanges``).
+    ///
+    /// Before any document, the items make the document `{"items":[…]}` (a snapshot). A
+    /// document without an `items` array (restored from another mode, say) is replaced by
+    /// one through a diff. Returns the change. `items` must not be empty.
+    @discardableResult
+    public func prependItems(_ items: some Collection<JSONValue>, keep: Int) -> FeedChange {
+        precondition(!items.isEmpty, "prependItems needs at least one item")
+        return write { () -> (result: FeedChange, change: FeedChange?) in
+            let change = prependLocked(items, keep: keep)
             return (change, change)
         }
     }
 
-    private func prependLocked(_ item: JSONValue, keep: Int) -> FeedChange {
+    private func prependLocked(_ batch: some Collection<JSONValue>, keep: Int) -> FeedChange {
         let keep = max(1, keep)
+        let arrived = batch.count
+        let newestFirst = Array(batch.suffix(keep).reversed())
         guard let current = snapshot else {
-            let document = JSONValue.object(["items": .array([item])])
-            return commitLocked(document, patch: nil, byteCount: JSONByteCount.of(document))
+            let document = JSONValue.object(["items": .array(newestFirst)])
+            return commitLocked(
+                document, patch: nil, byteCount: JSONByteCount.of(document), upstreamChanges: arrived)
         }
         guard case .object(var members) = current.document, case .array(var items)? = members["items"] else {
-            let document = JSONValue.object(["items": .array([item])])
+            let document = JSONValue.object(["items": .array(newestFirst)])
             let patch = JSONDiff.diff(from: current.document, to: document)
-            return commitLocked(document, patch: patch, byteCount: JSONByteCount.of(document))
+            return commitLocked(
+                document, patch: patch, byteCount: JSONByteCount.of(document), upstreamChanges: arrived)
         }
+        let first = JSONPointer(tokens: ["items", "0"])
+        var operations: [JSONPatch.Operation] = []
+        operations.reserveCapacity(2 * newestFirst.count)
+        // The encoded length: each new item and its comma in, each dropped one and its out.
+        var byteCount = current.encodedByteCount
+        for item in newestFirst.reversed() {
+            operations.append(.add(path: first, value: item))
+            byteCount += JSONByteCount.of(item) + (items.isEmpty && operations.count == 1 ? 0 : 1)
+        }
+        items.insert(contentsOf: newestFirst, at: 0)
         let itemsPointer = JSONPointer(tokens: ["items"])
-        var operations: [JSONPatch.Operation] = [.add(path: itemsPointer.appending(index: 0), value: item)]
-        // The encoded length: the new item and its comma in, each dropped one and its out.
-        var byteCount = current.encodedByteCount + JSONByteCount.of(item) + (items.isEmpty ? 0 : 1)
-        items.insert(item, at: 0)
         while items.count > keep {
             operations.append(.remove(path: itemsPointer.appending(index: items.count - 1)))
             byteCount -= JSONByteCount.of(items.removeLast()) + 1
         }
         members["items"] = .array(items)
-        return commitLocked(.object(members), patch: JSONPatch(operations: operations), byteCount: byteCount)
+        return commitLocked(
+            .object(members), patch: JSONPatch(operations: operations), byteCount: byteCount,
+            upstreamChanges: arrived)
     }
 
     /// Sets the state to a document and sequence restored from disk, before upstream
@@ -176,10 +200,10 @@ public final class FeedStore: Sendable {
         writeLock.withLock {
             let items = mirror.withLockedValue { mirror in
                 mirror = MirrorItems(document: document, extractor: extractor)
-                return (mirror.items, mirror.indexByKey)
+                return (mirror.items, mirror.itemsByKey)
             }
             let published = PublishedView(
-                seq: seq, document: document, version: version(of: document), items: items.0, indexByKey: items.1,
+                seq: seq, document: document, version: version(of: document), items: items.0, itemsByKey: items.1,
                 previousSeq: nil, itemChanges: [])
             let snapshot = FeedSnapshot(id: EventID(epoch: epoch, seq: seq), document: document, published: published)
             state.withLockedValue {
@@ -218,19 +242,22 @@ public final class FeedStore: Sendable {
 
     /// Makes `document` the new state: the item changes (from `patch` where it can), the
     /// published view, the history entry. The caller delivers the change. `patch` is `nil` for a
-    /// first document; `byteCount` is the length of `document`'s compact text.
-    private func commitLocked(_ document: JSONValue, patch: JSONPatch?, byteCount: Int) -> FeedChange {
+    /// first document; `byteCount` is the length of `document`'s compact text;
+    /// `upstreamChanges` how many upstream changes the change carries.
+    private func commitLocked(
+        _ document: JSONValue, patch: JSONPatch?, byteCount: Int, upstreamChanges: Int = 1
+    ) -> FeedChange {
         let previous = snapshot
         let seq = (previous?.id.seq ?? 0) + 1
-        let (items, index, mirrorChanges) = mirror.withLockedValue { mirror in
+        let (items, itemsByKey, mirrorChanges) = mirror.withLockedValue { mirror in
             let changes =
                 patch.map { mirror.apply($0, to: document, extractor: extractor) }
                 ?? mirror.replaceAll(with: document, extractor: extractor)
-            return (mirror.items, mirror.indexByKey, changes)
+            return (mirror.items, mirror.itemsByKey, changes)
         }
         let published = advancedView(
             from: previous?.published, mirrorSeq: previous?.id.seq, document: document, seq: seq, items: items,
-            indexByKey: index, mirrorChanges: mirrorChanges)
+            itemsByKey: itemsByKey, mirrorChanges: mirrorChanges)
         let snapshot = FeedSnapshot(
             id: EventID(epoch: epoch, seq: seq), document: document, published: published, encodedByteCount: byteCount)
         let kind: FeedChange.Kind = patch.map { .patch($0, encoded: $0.serializedBytes()) } ?? .snapshot
@@ -248,7 +275,8 @@ public final class FeedStore: Sendable {
                 state.history.append(seq: seq, encodedPatch: encoded, published: step)
             }
         }
-        return FeedChange(kind: kind, snapshot: snapshot, previousPublished: previous?.published)
+        return FeedChange(
+            kind: kind, snapshot: snapshot, previousPublished: previous?.published, upstreamChanges: upstreamChanges)
     }
 
     /// Runs `commit` under the write lock, then delivers the change it made (if any) to
@@ -279,7 +307,7 @@ public final class FeedStore: Sendable {
     /// before it (`mirrorSeq`), else a diff against the published items.
     private func advancedView(
         from previous: PublishedView?, mirrorSeq: UInt64?, document: JSONValue, seq: UInt64, items: [FeedItem],
-        indexByKey: [String: Int], mirrorChanges: [ItemChange]
+        itemsByKey: [String: FeedItem], mirrorChanges: [ItemChange]
     ) -> PublishedView {
         let version = version(of: document)
         if let previous, let publishedVersion = previous.version {
@@ -289,7 +317,7 @@ public final class FeedStore: Sendable {
             previous == nil || previous?.seq == mirrorSeq
             ? mirrorChanges : ItemChange.between(previous?.items ?? [], items)
         return PublishedView(
-            seq: seq, document: document, version: version, items: items, indexByKey: indexByKey,
+            seq: seq, document: document, version: version, items: items, itemsByKey: itemsByKey,
             previousSeq: previous?.seq, itemChanges: changes)
     }
 }

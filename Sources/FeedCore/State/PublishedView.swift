@@ -18,8 +18,8 @@ public final class PublishedView: Sendable {
     public let version: Double?
     /// The items in feed order.
     public let items: [FeedItem]
-    /// Index into `items` by key.
-    public let indexByKey: [String: Int]
+    /// `items` by key.
+    public let itemsByKey: [String: FeedItem]
     /// The sequence number of the view this one replaced (`nil`: the first view, or a
     /// restored one).
     public let previousSeq: UInt64?
@@ -28,26 +28,26 @@ public final class PublishedView: Sendable {
     public let itemChanges: [ItemChange]
     private let sectionCache = NIOLockedValueBox<[String]?>(nil)
 
-    /// A view whose item index and changes are computed here (a full diff against
+    /// A view whose items by key and changes are computed here (a full diff against
     /// `previous`).
     public convenience init(
         seq: UInt64, document: JSONValue, version: Double?, items: [FeedItem], previous: PublishedView? = nil,
         publishedAt: Date = Date()
     ) {
-        var index: [String: Int] = [:]
-        index.reserveCapacity(items.count)
-        for (position, item) in items.enumerated() where index[item.key] == nil {
-            index[item.key] = position
+        var byKey: [String: FeedItem] = [:]
+        byKey.reserveCapacity(items.count)
+        for item in items where byKey[item.key] == nil {
+            byKey[item.key] = item
         }
         self.init(
-            seq: seq, document: document, version: version, items: items, indexByKey: index,
+            seq: seq, document: document, version: version, items: items, itemsByKey: byKey,
             previousSeq: previous?.seq, itemChanges: ItemChange.between(previous?.items ?? [], items),
             publishedAt: publishedAt)
     }
 
-    /// A view whose item index and changes the caller already has.
+    /// A view whose items by key and changes the caller already has.
     public init(
-        seq: UInt64, document: JSONValue, version: Double?, items: [FeedItem], indexByKey: [String: Int],
+        seq: UInt64, document: JSONValue, version: Double?, items: [FeedItem], itemsByKey: [String: FeedItem],
         previousSeq: UInt64?, itemChanges: [ItemChange], publishedAt: Date = Date()
     ) {
         self.publishedAt = publishedAt
@@ -55,7 +55,7 @@ public final class PublishedView: Sendable {
         self.document = document
         self.version = version
         self.items = items
-        self.indexByKey = indexByKey
+        self.itemsByKey = itemsByKey
         self.previousSeq = previousSeq
         self.itemChanges = itemChanges
     }
@@ -81,7 +81,7 @@ public final class PublishedView: Sendable {
 
     /// The item with `key`, if it is in this view.
     public func item(forKey key: String) -> FeedItem? {
-        indexByKey[key].map { items[$0] }
+        itemsByKey[key]
     }
 
     /// The item-level changes that lead from `previous` to this view: the ones computed at

@@ -20,12 +20,15 @@ public struct AcceptedChange: Sendable, Equatable {
     public var documentBytes: Int
     /// Whether the published view advanced (the version guard let the change through).
     public var published: Bool
+    /// How many upstream changes it carries (``FeedChange/upstreamChanges``), at least 1.
+    public var upstreamChanges: Int
     /// Items added to, changed in and removed from the published view (0 unless published).
     public var added: Int
     public var updated: Int
     public var removed: Int
-    /// The distinct sections of the published view after the change, in feed order (empty
-    /// unless published).
+    /// The distinct sections of the items this change added or updated, in feed order
+    /// (empty unless published): every section that can be new to the statistics, without
+    /// a pass over the whole view. For a first view, all of its sections.
     public var sections: [String]
     /// The newest added story with a title, else the first changed one (`nil` unless
     /// published).
@@ -39,12 +42,14 @@ public struct AcceptedChange: Sendable, Equatable {
     public var guarded: Bool
 
     public init(
-        documentBytes: Int, published: Bool, added: Int = 0, updated: Int = 0, removed: Int = 0,
+        documentBytes: Int, published: Bool, upstreamChanges: Int = 1, added: Int = 0, updated: Int = 0,
+        removed: Int = 0,
         sections: [String] = [], headline: Headline? = nil, version: Double? = nil, publishedVersion: Double? = nil,
         guarded: Bool = false
     ) {
         self.documentBytes = documentBytes
         self.published = published
+        self.upstreamChanges = max(1, upstreamChanges)
         self.added = added
         self.updated = updated
         self.removed = removed
@@ -65,6 +70,7 @@ public struct AcceptedChange: Sendable, Equatable {
         var sections: [String] = []
         if change.publishedChanged {
             var firstUpdated: Headline?
+            var seen = Set<String>()
             for item in view.itemChanges(since: change.previousPublished) {
                 switch item.kind {
                 case .added:
@@ -80,12 +86,15 @@ public struct AcceptedChange: Sendable, Equatable {
                 case .removed:
                     removed += 1
                 }
+                if item.kind != .removed, let section = item.item.section, seen.insert(section).inserted {
+                    sections.append(section)
+                }
             }
             headline = headline ?? firstUpdated
-            sections = view.sections
         }
         self.init(
-            documentBytes: change.snapshot.encodedByteCount, published: change.publishedChanged, added: added,
+            documentBytes: change.snapshot.encodedByteCount, published: change.publishedChanged,
+            upstreamChanges: change.upstreamChanges, added: added,
             updated: updated, removed: removed, sections: sections, headline: headline,
             version: versionPath.flatMap { change.snapshot.document.value(at: $0)?.doubleValue },
             publishedVersion: view.version, guarded: versionPath != nil)

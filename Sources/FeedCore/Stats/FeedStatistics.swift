@@ -71,12 +71,12 @@ public struct FeedStatistics: Sendable {
             updateBucket(at: time) { $0.bytesReceived += bytes }
         case .accepted(let change):
             polling.setDocumentBytes(change.documentBytes)
-            totals.changes += 1
+            totals.changes += UInt64(change.upstreamChanges)
             totals.itemsAdded += UInt64(max(0, change.added))
             totals.itemsUpdated += UInt64(max(0, change.updated))
             totals.itemsRemoved += UInt64(max(0, change.removed))
             updateBucket(at: time) {
-                $0.changes += 1
+                $0.changes += change.upstreamChanges
                 $0.added += change.added
                 $0.updated += change.updated
                 $0.removed += change.removed

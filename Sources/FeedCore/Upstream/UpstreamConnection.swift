@@ -219,25 +219,49 @@ public final class UpstreamConnection: Sendable {
                 session.lastEventID = parser.lastEventID
                 if let retry = parser.reconnectionTime { session.policy.retryInterval = .milliseconds(retry) }
             }
-            for event in events {
-                // Counted once handled, so whoever sees the count also sees the event's effect.
-                defer {
+            // Counted once handled, so whoever sees the count also sees the events' effect.
+            var handled = 0
+            defer {
+                if handled > 0 {
                     updateStatus {
-                        $0.eventsReceived += 1
+                        $0.eventsReceived += UInt64(handled)
                         $0.lastEventAt = Date()
                     }
                 }
-                try handle(event)
+            }
+            // Items that arrived in the same read are committed as one change: when
+            // upstream outruns feedweb, reads grow and so do the batches, so feedweb keeps
+            // up instead of queueing; when it does not, each read holds one event.
+            var items: [JSONValue] = []
+            var keep = 0
+            func commitItems() {
+                guard !items.isEmpty else { return }
+                store.prependItems(items, keep: keep)
+                handled += items.count
+                deliveredEvent = true
+                items.removeAll(keepingCapacity: true)
+            }
+            for event in events {
+                let command = interpret(event)
+                if case .prependItem(let item, let itemKeep) = command {
+                    items.append(item)
+                    keep = itemKeep
+                    continue
+                }
+                commitItems()
+                handled += 1  // a rejected event counts too: rejecting it is handling it
+                try handle(command, of: event)
                 deliveredEvent = true
             }
+            commitItems()
             if failure != nil { throw UpstreamError.eventTooLarge(limit: configuration.maxEventBytes) }
         }
     }
 
     /// Carries out one event's command; throws ``UpstreamError/resync(_:)`` to end the
     /// connection when the state may have drifted.
-    private func handle(_ event: SSEEvent) throws(UpstreamError) {
-        switch interpret(event) {
+    private func handle(_ command: UpstreamCommand, of event: SSEEvent) throws(UpstreamError) {
+        switch command {
         case .replaceDocument(let document):
             store.replaceDocument(document)
         case .applyPatch(let patch):

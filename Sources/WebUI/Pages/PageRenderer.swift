@@ -40,7 +40,7 @@ struct PageRenderer: Sendable {
         let section: String?
         let sections: [SectionLink]
         let stories: [StoryView]
-        /// Stored, not computed: templates read values through `Mirror`.
+        /// Stored, not computed: templates read stored values (TemplateValues.swift).
         let hasSections: Bool
         let emptyText: String
     }

@@ -50,7 +50,7 @@ struct StatsView {
     let rate: Chart
     let bytes: Chart
     let events: [Event]
-    /// Stored, not computed: templates read values through `Mirror`.
+    /// Stored, not computed: templates read stored values (TemplateValues.swift).
     let hasEvents: Bool
 
     init(window: StatsWindow, ticker: TickerEntry?, now: Date) {

@@ -76,7 +76,7 @@ struct DetailView {
     let updatedMachine: String?
     let images: [Image]
     let links: [Link]
-    /// Stored, not computed: templates read values through `Mirror`.
+    /// Stored, not computed: templates read stored values (TemplateValues.swift).
     let hasLinks: Bool
 
     init(_ item: FeedItem, now: Date, placeholder: String) {

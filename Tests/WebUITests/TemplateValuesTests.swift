@@ -1,0 +1,103 @@
+import Foundation
+import Mustache
+import Testing
+
+@testable import FeedCore
+@testable import WebUI
+
+/// The templates read view models through `MustacheParent` (TemplateValues.swift): each
+/// `child(named:)` must answer every stored property, with the value `Mirror` sees, and
+/// nothing else. Checked here against `Mirror` on values built from a real item.
+@Suite struct TemplateValuesTests {
+    /// Every field `Mirror` sees answers the same value by name; an unknown name answers `nil`.
+    static func check(_ value: some MustacheParent, sourceLocation: SourceLocation = #_sourceLocation) {
+        let fields = Mirror(reflecting: value).children
+        #expect(!fields.isEmpty, sourceLocation: sourceLocation)
+        for field in fields {
+            guard let label = field.label else { continue }
+            let expected = unwrap(field.value).map { String(describing: $0) }
+            let actual = value.child(named: label).map { String(describing: $0) }
+            #expect(actual == expected, "\(type(of: value)).\(label)", sourceLocation: sourceLocation)
+        }
+        #expect(value.child(named: "noSuchField") == nil, sourceLocation: sourceLocation)
+    }
+
+    static func unwrap(_ value: Any) -> Any? {
+        let mirror = Mirror(reflecting: value)
+        guard mirror.displayStyle == .optional else { return value }
+        return mirror.children.first?.value
+    }
+
+    /// An item with every field set, so no optional is empty by accident.
+    static func fullItem(_ n: Int) -> FeedItem {
+        var item = FeedItem(key: "key-\(n)")
+        item.title = "Title \(n) <b>"
+        item.section = "World"
+        item.subsection = "Europe"
+        item.abstract = "Abstract \(n)"
+        item.byline = "By Someone \(n)"
+        item.url = "https://example.com/\(n)"
+        item.thumbnail = "https://example.com/\(n).jpg"
+        item.published = "2026-11-24T05:00:00Z"
+        item.updated = "2026-11-24T05:0\(n % 10):00Z"
+        item.multimedia = [
+            .init(
+                url: "https://example.com/\(n)-big.jpg", caption: "Caption \(n)", credit: "Credit", width: 600,
+                height: 400)
+        ]
+        item.related = [.init(text: "Related \(n)", url: "https://example.com/related/\(n)")]
+        return item
+    }
+
+    @Test func storyDetailAndKioskValuesAnswerEveryField() {
+        let now = Date(timeIntervalSince1970: 1_795_000_000)
+        let story = StoryView(Self.fullItem(1), now: now, placeholder: "/static/placeholder.svg")
+        Self.check(story)
+        let detail = DetailView(Self.fullItem(2), now: now, placeholder: "/static/placeholder.svg")
+        Self.check(detail)
+        #expect(!detail.images.isEmpty && !detail.links.isEmpty)
+        for image in detail.images { Self.check(image) }
+        for link in detail.links { Self.check(link) }
+        Self.check(PageRenderer.KioskStoryView(story: story, featured: true))
+        let badge = PageRenderer.BadgeView(kind: "live", label: "Live")
+        Self.check(badge)
+        Self.check(
+            PageRenderer.KioskContext(
+                title: "kiosk", section: "World", badge: badge, stories: [], emptyText: "empty", nowMachine: "m",
+                nowText: "t", assetVersion: "v1"))
+        Self.check(PageRenderer.BadgeContext(badge: badge, updatedMachine: "m", updatedText: "t"))
+    }
+
+    @Test func pageFrameListAndErrorValuesAnswerEveryField() {
+        let link = PageRenderer.SectionLink(name: "World", href: "/?section=World", current: true)
+        Self.check(link)
+        Self.check(
+            PageRenderer.ListContext(
+                heading: "Latest", countText: "1 story", section: "World", sections: [link], stories: [],
+                hasSections: true, emptyText: "empty"))
+        Self.check(PageRenderer.ErrorContext(code: 404, heading: "Not found", message: "gone"))
+        Self.check(
+            PageRenderer.Frame(
+                title: "t", bodyClass: "page-list", stream: "list", navLatest: true, navStats: false,
+                badge: PageRenderer.BadgeView(kind: "live", label: "Live"), updatedMachine: "m", updatedText: "t",
+                main: "<main>", footer: "feedweb", assetVersion: "v1"))
+    }
+
+    @Test func statsValuesAnswerEveryField() {
+        let start = Date(timeIntervalSince1970: 1_795_000_000)
+        var statistics = FeedStatistics(startedAt: start)
+        statistics.record(.received(bytes: 1234), at: start.addingTimeInterval(1))
+        statistics.record(.reconnect(reason: "refused"), at: start.addingTimeInterval(2))
+        let now = start.addingTimeInterval(30)
+        let ticker = TickerEntry(title: "Headline", key: "k", isNew: true, time: start)
+        let view = StatsView(window: statistics.window(at: now), ticker: ticker, now: now)
+        Self.check(view)
+        #expect(!view.tiles.isEmpty && !view.events.isEmpty && !view.rate.legend.isEmpty)
+        for tile in view.tiles { Self.check(tile) }
+        for event in view.events { Self.check(event) }
+        Self.check(view.rate)
+        for entry in view.rate.legend { Self.check(entry) }
+        if let ticker = view.ticker { Self.check(ticker) }
+        Self.check(PageRenderer.TickerContext(ticker: view.ticker))
+    }
+}
