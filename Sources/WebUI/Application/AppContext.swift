@@ -161,11 +161,11 @@ final class AppContext: Sendable {
         pageFrames.request()
     }
 
-    /// Counts what a new upstream status says happened (bytes, reconnects, rejected
-    /// patches) and asks the pages for a frame (the badge is re-sent only when what it
-    /// shows changed).
-    func upstreamStatusChanged(_ status: UpstreamStatus) {
-        stats.statusChanged(status)
+    /// Folds an upstream event into `/stats` and `/metrics` and asks the pages for a frame
+    /// (the badge is re-sent only when what it shows changed).
+    func upstreamEventOccurred(_ event: UpstreamEvent, status: UpstreamStatus) {
+        stats.record(event)
+        metrics.record(event)
         requestPageFrame()
     }
 
@@ -194,7 +194,7 @@ final class AppContext: Sendable {
             streams.append(.init(name: "demo", clients: demo.clientCount, traffic: demo.broadcaster.traffic))
         }
         let sample = FeedwebMetrics.Sample(
-            status: status, documentLoaded: snapshot != nil, sequence: snapshot?.id.seq ?? 0,
+            documentLoaded: snapshot != nil, sequence: snapshot?.id.seq ?? 0,
             items: snapshot?.published.items.count ?? 0, streams: streams,
             refusedStreams: refusedStreams.withLockedValue { $0 }, stats: stats.totals(), process: .current())
         let headers = [("Content-Type", FeedwebMetrics.contentType), ("Cache-Control", "no-store")] + securityHeaders
