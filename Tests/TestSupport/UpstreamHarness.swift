@@ -4,8 +4,8 @@ import Logging
 import NIOConcurrencyHelpers
 
 /// One ``FeedCore/UpstreamConnection`` running against a ``ScriptedSSEServer``, with
-/// everything it does recorded: every status it publishes (with the time), every document
-/// the store accepts. Logging is off.
+/// everything it does recorded: every event it publishes with the status it led to (and
+/// the time), every document the store accepts. Logging is off.
 ///
 /// `start()`, then drive the server and wait with ``waitUntil(_:timeout:_:)`` or
 /// ``waitForStatus(_:timeout:_:)`` (both bounded), then `stop(within:)`.
@@ -13,7 +13,7 @@ public final class UpstreamHarness: Sendable {
     public let server: ScriptedSSEServer
     public let store: FeedStore
     public let connection: UpstreamConnection
-    private let statusLog = NIOLockedValueBox<[(at: Date, status: UpstreamStatus)]>([])
+    private let statusLog = NIOLockedValueBox<[(at: Date, event: UpstreamEvent, status: UpstreamStatus)]>([])
     private let documents = NIOLockedValueBox<[JSONValue]>([])
     private let task = NIOLockedValueBox<Task<Void, Never>?>(nil)
     private let finished = NIOLockedValueBox(false)
@@ -26,7 +26,9 @@ public final class UpstreamHarness: Sendable {
         connection = try UpstreamConnection(
             configuration: configuration, store: store,
             logger: Logger(label: "upstream-test", factory: { _ in SwiftLogNoOpLogHandler() }))
-        connection.observeStatus { [statusLog] status in statusLog.withLockedValue { $0.append((Date(), status)) } }
+        connection.observe { [statusLog] event, status in
+            statusLog.withLockedValue { $0.append((Date(), event, status)) }
+        }
         store.observe { [documents] change in documents.withLockedValue { $0.append(change.snapshot.document) } }
     }
 
@@ -56,7 +58,12 @@ public final class UpstreamHarness: Sendable {
     }
 
     public var status: UpstreamStatus { connection.status }
-    public var statuses: [(at: Date, status: UpstreamStatus)] { statusLog.withLockedValue { $0 } }
+    /// Every status published, in order, with when the harness saw it.
+    public var statuses: [(at: Date, status: UpstreamStatus)] {
+        statusLog.withLockedValue { $0.map { ($0.at, $0.status) } }
+    }
+    /// Every event published, in order.
+    public var events: [UpstreamEvent] { statusLog.withLockedValue { $0.map(\.event) } }
     /// Every document the store accepted, in order.
     public var acceptedDocuments: [JSONValue] { documents.withLockedValue { $0 } }
     public var document: JSONValue? { store.snapshot?.document }

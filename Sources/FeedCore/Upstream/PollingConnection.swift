@@ -40,11 +40,13 @@ public struct PollingConfiguration: Sendable {
 /// conditional requests and hands every document to ``FeedStore/replaceDocument(_:)``, which
 /// turns a changed one into the diff patch. The decisions are ``PollingProtocol``'s.
 ///
-/// Status, as ``UpstreamStatus`` (so `/readyz`, the badge and the metrics work unchanged):
-/// `connecting` on the first attempt and on each retry after a failure, `open` from the
-/// first successful answer (`200` with JSON, or `304`) until a failure, `backing off` after
-/// a failure (with ``UpstreamStatus/lastError``). Each successful answer counts as one event
-/// and sets ``UpstreamStatus/lastEventAt``; body bytes count as bytes received. Failures
+/// Status, as the same ``UpstreamEvent``s the SSE connection publishes (so `/readyz`, the
+/// badge, `/stats` and the metrics work unchanged): ``UpstreamEvent/connecting`` on the
+/// first attempt and ``UpstreamEvent/reconnecting(reason:)`` on each retry after a failure,
+/// ``UpstreamEvent/opened(at:)`` on the first successful answer (`200` with JSON, or `304`)
+/// after none or a failure, ``UpstreamEvent/backingOff(until:error:at:)`` after a failure.
+/// Each successful answer is one ``UpstreamEvent/eventHandled(at:)``; each answer's body is
+/// one ``UpstreamEvent/received(bytes:)``. Failures
 /// are retried per ``ReconnectPolicy``, starting at the interval and doubling up to
 /// `--max-backoff` (or the interval, if longer); the state and the validators are kept.
 ///
@@ -55,8 +57,8 @@ public final class PollingConnection: UpstreamSource {
     private let store: FeedStore
     private let logger: Logger
     private let clientConfiguration: HTTPClient.Configuration
-    private let statusBox: NIOLockedValueBox<UpstreamStatus>
-    private let statusObservers = NIOLockedValueBox<[@Sendable (UpstreamStatus) -> Void]>([])
+    /// Where what happens to the poller is published, and the status it folds to.
+    public let statusPublisher: UpstreamStatusPublisher
     private let session: NIOLockedValueBox<Session>
 
     private struct Session: Sendable {
@@ -84,66 +86,50 @@ public final class PollingConnection: UpstreamSource {
         self.configuration = configuration
         self.store = store
         self.logger = logger
-        statusBox = NIOLockedValueBox(UpstreamStatus(source: configuration.url))
+        statusPublisher = UpstreamStatusPublisher(source: configuration.url)
         let policy = ReconnectPolicy(
             retryInterval: configuration.interval, maxBackoff: max(configuration.maxBackoff, configuration.interval))
         session = NIOLockedValueBox(Session(policy: policy))
     }
 
-    public var status: UpstreamStatus {
-        statusBox.withLockedValue { $0 }
-    }
-
-    public func observeStatus(_ observer: @escaping @Sendable (UpstreamStatus) -> Void) {
-        statusObservers.withLockedValue { $0.append(observer) }
-    }
-
-    /// Polls until the task is cancelled; then releases the HTTP client and sets the phase
-    /// to ``UpstreamStatus/Phase/stopped``.
+    /// Polls until the task is cancelled; then releases the HTTP client and publishes
+    /// ``UpstreamEvent/stopped``.
     public func run() async {
         let client = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: clientConfiguration)
+        var lastFailure: String?
         var first = true
         while !Task.isCancelled {
-            if !status.isConnected {
-                updateStatus {
-                    if !first { $0.reconnects += 1 }
-                    $0.phase = .connecting
-                }
+            if first {
+                statusPublisher.publish(.connecting)
+            } else if let failure = lastFailure {
+                statusPublisher.publish(.reconnecting(reason: failure))
             }
             first = false
             guard let result = await pollOnce(client), !Task.isCancelled else { break }
             let delay: Duration
             switch result {
             case .success:
-                let wasOpen = status.isConnected
+                let wasOpen = statusPublisher.status.isConnected
                 session.withLockedValue { $0.policy.reset() }
                 let now = Date()
-                updateStatus {
-                    $0.phase = .open
-                    if $0.connectedSince == nil { $0.connectedSince = now }
-                    $0.lastEventAt = now
-                    $0.eventsReceived += 1
+                if !wasOpen {
+                    statusPublisher.publish(.opened(at: now))
+                    logger.info("upstream: polling \(configuration.url) every \(configuration.interval)")
                 }
-                if !wasOpen { logger.info("upstream: polling \(configuration.url) every \(configuration.interval)") }
+                statusPublisher.publish(.eventHandled(at: now))
+                lastFailure = nil
                 delay = configuration.interval
             case .failure(let message):
                 delay = session.withLockedValue { $0.policy.nextDelay(random: .random(in: 0..<1)) }
                 let now = Date()
-                updateStatus {
-                    $0.lastError = message
-                    $0.lastErrorAt = now
-                    $0.connectedSince = nil
-                    $0.phase = .backingOff(until: now + delay.timeInterval)
-                }
+                statusPublisher.publish(.backingOff(until: now + delay.timeInterval, error: message, at: now))
+                lastFailure = message
                 logger.warning(
                     "upstream: \(message); next attempt in \(String(format: "%.2f", delay.timeInterval)) s")
             }
             try? await Task.sleep(for: delay)
         }
-        updateStatus {
-            $0.phase = .stopped
-            $0.connectedSince = nil
-        }
+        statusPublisher.publish(.stopped)
         try? await client.shutdown()
     }
 
@@ -178,7 +164,7 @@ public final class PollingConnection: UpstreamSource {
                         return .failure("upstream's answer exceeded \(configuration.maxBodyBytes) bytes")
                     }
                     body = Array(buffer.readableBytesView)
-                    updateStatus { $0.bytesReceived += UInt64(body.count) }
+                    statusPublisher.publish(.received(bytes: UInt64(body.count)))
                 }
                 let headers = response.headers.map { (name: $0.name, value: $0.value) }
                 switch PollingProtocol.interpret(status: code, headers: headers, body: body, sent: sent) {
@@ -210,13 +196,5 @@ public final class PollingConnection: UpstreamSource {
         } catch {
             return .failure(UpstreamConnection.describeTransport(error))
         }
-    }
-
-    private func updateStatus(_ change: (inout UpstreamStatus) -> Void) {
-        let status = statusBox.withLockedValue { status -> UpstreamStatus in
-            change(&status)
-            return status
-        }
-        for observer in statusObservers.withLockedValue({ $0 }) { observer(status) }
     }
 }

@@ -32,8 +32,8 @@ public final class UpstreamConnection: Sendable {
     private let interpret: @Sendable (SSEEvent) -> UpstreamCommand
     private let logger: Logger
     private let clientConfiguration: HTTPClient.Configuration
-    private let statusBox: NIOLockedValueBox<UpstreamStatus>
-    private let statusObservers = NIOLockedValueBox<[@Sendable (UpstreamStatus) -> Void]>([])
+    /// Where what happens to the subscription is published, and the status it folds to.
+    public let statusPublisher: UpstreamStatusPublisher
     private let session: NIOLockedValueBox<Session>
 
     private struct Session: Sendable {
@@ -62,55 +62,40 @@ public final class UpstreamConnection: Sendable {
         self.store = store
         self.interpret = interpret
         self.logger = logger
-        self.statusBox = NIOLockedValueBox(UpstreamStatus(source: configuration.url))
+        self.statusPublisher = UpstreamStatusPublisher(source: configuration.url)
         self.session = NIOLockedValueBox(Session(policy: ReconnectPolicy(maxBackoff: configuration.maxBackoff)))
     }
 
-    /// The current status.
-    public var status: UpstreamStatus {
-        statusBox.withLockedValue { $0 }
-    }
-
-    /// Calls `observer` after every status change (on the connection's task).
-    public func observeStatus(_ observer: @escaping @Sendable (UpstreamStatus) -> Void) {
-        statusObservers.withLockedValue { $0.append(observer) }
-    }
-
     /// Connects and reconnects until the task is cancelled; then releases the HTTP client
-    /// and sets the phase to ``UpstreamStatus/Phase/stopped``.
+    /// and publishes ``UpstreamEvent/stopped``.
     ///
-    /// Each connection's end is published in one status change: the error (``UpstreamStatus/lastError``),
-    /// the phase (backing off, or stopped by upstream after a 204, with the time of the next
-    /// attempt) and the cleared ``UpstreamStatus/connectedSince``.
+    /// Each connection's end is published as one event: ``UpstreamEvent/backingOff(until:error:at:)``,
+    /// or ``UpstreamEvent/stoppedByUpstream(until:error:at:)`` after a 204, with the error
+    /// and the time of the next attempt; the next attempt starts with
+    /// ``UpstreamEvent/reconnecting(reason:)`` carrying the same error.
     public func run() async {
         let client = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: clientConfiguration)
+        var previousEnd: UpstreamError?
         var first = true
         while !Task.isCancelled {
-            updateStatus {
-                if !first { $0.reconnects += 1 }
-                $0.phase = .connecting
-            }
+            statusPublisher.publish(first ? .connecting : .reconnecting(reason: previousEnd?.description))
             first = false
             guard let error = await connectOnce(client), !Task.isCancelled else { break }
+            previousEnd = error
             let stopRequested = error == .noContent
             let delay = session.withLockedValue {
                 stopRequested ? $0.policy.delayAfterStopRequest() : $0.policy.nextDelay(random: .random(in: 0..<1))
             }
             let now = Date()
             let wake = now + delay.timeInterval
-            updateStatus {
-                $0.lastError = error.description
-                $0.lastErrorAt = now
-                $0.connectedSince = nil
-                $0.phase = stopRequested ? .stoppedByUpstream(until: wake) : .backingOff(until: wake)
-            }
+            statusPublisher.publish(
+                stopRequested
+                    ? .stoppedByUpstream(until: wake, error: error.description, at: now)
+                    : .backingOff(until: wake, error: error.description, at: now))
             logger.warning("upstream: \(error); next attempt in \(delay.timeInterval.formatted2) s")
             try? await Task.sleep(for: delay)
         }
-        updateStatus {
-            $0.phase = .stopped
-            $0.connectedSince = nil
-        }
+        statusPublisher.publish(.stopped)
         try? await client.shutdown()
     }
 
@@ -172,10 +157,7 @@ public final class UpstreamConnection: Sendable {
                     guard Self.isEventStream(contentType) else {
                         throw UpstreamError.wrongContentType(contentType)
                     }
-                    updateStatus {
-                        $0.phase = .open
-                        $0.connectedSince = Date()
-                    }
+                    statusPublisher.publish(.opened(at: Date()))
                     logger.info("upstream: connected to \(url.absoluteString)")
                     try await readEvents(from: response.body, deliveredEvent: &deliveredEvent)
                     throw UpstreamError.endOfStream
@@ -214,21 +196,14 @@ public final class UpstreamConnection: Sendable {
                     failure = .eventTooLarge(limit: configuration.maxEventBytes)
                 }
             }
-            updateStatus { $0.bytesReceived += UInt64(count) }
+            statusPublisher.publish(.received(bytes: UInt64(count)))
             session.withLockedValue { session in
                 session.lastEventID = parser.lastEventID
                 if let retry = parser.reconnectionTime { session.policy.retryInterval = .milliseconds(retry) }
             }
             // Counted once handled, so whoever sees the count also sees the events' effect.
             var handled = 0
-            defer {
-                if handled > 0 {
-                    updateStatus {
-                        $0.eventsReceived += UInt64(handled)
-                        $0.lastEventAt = Date()
-                    }
-                }
-            }
+            defer { if handled > 0 { statusPublisher.publish(.eventHandled(count: handled, at: Date())) } }
             // Items that arrived in the same read are committed as one change: when
             // upstream outruns feedweb, reads grow and so do the batches, so feedweb keeps
             // up instead of queueing; when it does not, each read holds one event.
@@ -274,14 +249,11 @@ public final class UpstreamConnection: Sendable {
             store.prependItem(item, keep: keep)
         case .reportError(let message):
             logger.warning("upstream sent an error event: \(message)")
-            updateStatus {
-                $0.upstreamErrors += 1
-                $0.lastUpstreamError = message
-            }
+            statusPublisher.publish(.upstreamError(message: message))
         case .ignore(let reason, let counted):
             if counted {
                 logger.debug("upstream: ignored \(event.type) event: \(reason)")
-                updateStatus { $0.ignoredEvents += 1 }
+                statusPublisher.publish(.ignored)
             } else {
                 logger.debug("upstream: \(event.type) \(event.data.prefix(200))")
             }
@@ -292,17 +264,9 @@ public final class UpstreamConnection: Sendable {
 
     private func rejectAndResync(_ reason: String) throws(UpstreamError) {
         logger.error("upstream: \(reason); keeping the last good state and reconnecting for a snapshot")
-        updateStatus { $0.rejectedPatches += 1 }
+        statusPublisher.publish(.rejected(reason: reason))
         session.withLockedValue { $0.lastEventID = "" }
         throw .resync(reason)
-    }
-
-    private func updateStatus(_ change: (inout UpstreamStatus) -> Void) {
-        let status = statusBox.withLockedValue { status -> UpstreamStatus in
-            change(&status)
-            return status
-        }
-        for observer in statusObservers.withLockedValue({ $0 }) { observer(status) }
     }
 
     /// A network or TLS failure in words, without file paths or internals: it is shown on

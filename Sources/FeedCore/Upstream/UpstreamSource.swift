@@ -2,17 +2,27 @@ import AsyncHTTPClient
 import Foundation
 import NIOSSL
 
-/// Anything that feeds the ``FeedStore`` from upstream and reports an ``UpstreamStatus``:
-/// the SSE subscription (``UpstreamConnection``) or the poller (``PollingConnection``).
-/// `/readyz`, the status badge and the metrics read only this.
+/// Anything that feeds the ``FeedStore`` from upstream and reports what happens to it as
+/// ``UpstreamEvent``s: the SSE subscription (``UpstreamConnection``) or the poller
+/// (``PollingConnection``). `/readyz`, the status badge, `/stats` and the metrics read
+/// only this.
 public protocol UpstreamSource: AnyObject, Sendable {
-    /// The current status.
-    var status: UpstreamStatus { get }
-    /// Calls `observer` after every status change.
-    func observeStatus(_ observer: @escaping @Sendable (UpstreamStatus) -> Void)
-    /// Works until the task is cancelled, then sets the phase to
-    /// ``UpstreamStatus/Phase/stopped`` and releases its resources.
+    /// Where the source publishes its events, and the status they fold to.
+    var statusPublisher: UpstreamStatusPublisher { get }
+    /// Works until the task is cancelled, then publishes ``UpstreamEvent/stopped`` and
+    /// releases its resources.
     func run() async
+}
+
+extension UpstreamSource {
+    /// The current status: every event so far, folded.
+    public var status: UpstreamStatus { statusPublisher.status }
+
+    /// Calls `observer` with every event from now on and the status after it (on the
+    /// source's task).
+    public func observe(_ observer: @escaping UpstreamStatusPublisher.Observer) {
+        statusPublisher.observe(observer)
+    }
 }
 
 extension UpstreamConnection: UpstreamSource {}

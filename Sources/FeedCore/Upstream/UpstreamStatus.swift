@@ -1,8 +1,11 @@
 import Foundation
 
 /// Everything observable about the upstream subscription, for `/readyz`, the status badge
-/// on every page, and `/metrics`. A value; ``UpstreamConnection`` publishes a new one on
-/// every transition.
+/// on every page, and `/metrics`: the fold of the source's ``UpstreamEvent``s.
+///
+/// A value. The sources never set its fields by hand: each publishes events through an
+/// ``UpstreamStatusPublisher``, which folds them in with ``apply(_:)``, the one place that
+/// says how an event changes the status.
 public struct UpstreamStatus: Sendable, Equatable {
     /// Where the connection is in its cycle.
     public enum Phase: Sendable, Equatable {
@@ -52,5 +55,50 @@ public struct UpstreamStatus: Sendable, Equatable {
     /// Whether events are flowing now.
     public var isConnected: Bool {
         phase == .open
+    }
+
+    /// Folds `event` in. Pure: reads no clock (times come in the events) and does no I/O.
+    ///
+    /// Invariants kept: ``connectedSince`` is set exactly while the phase is
+    /// ``Phase/open``; the counters only grow, each by one per event of its kind
+    /// (``bytesReceived`` by the bytes received).
+    public mutating func apply(_ event: UpstreamEvent) {
+        switch event {
+        case .connecting:
+            phase = .connecting
+            connectedSince = nil
+        case .reconnecting:
+            reconnects += 1
+            phase = .connecting
+            connectedSince = nil
+        case .opened(let time):
+            phase = .open
+            connectedSince = time
+        case .received(let bytes):
+            bytesReceived += bytes
+        case .eventHandled(let count, let time):
+            eventsReceived += UInt64(max(0, count))
+            lastEventAt = time
+        case .rejected:
+            rejectedPatches += 1
+        case .upstreamError(let message):
+            upstreamErrors += 1
+            lastUpstreamError = message
+        case .ignored:
+            ignoredEvents += 1
+        case .backingOff(let until, let error, let time):
+            phase = .backingOff(until: until)
+            lastError = error
+            lastErrorAt = time
+            connectedSince = nil
+        case .stoppedByUpstream(let until, let error, let time):
+            phase = .stoppedByUpstream(until: until)
+            lastError = error
+            lastErrorAt = time
+            connectedSince = nil
+        case .stopped:
+            phase = .stopped
+            connectedSince = nil
+        }
     }
 }

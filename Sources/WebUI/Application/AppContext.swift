@@ -41,6 +41,8 @@ final class AppContext: Sendable {
     let maxQueuedBytesPerClient: Int
     let restoredAt: Date?
     private let upstreamStatus: @Sendable () -> UpstreamStatus
+    /// Lets an upstream event ask for a page frame only when it changes the badge.
+    private let badgeChanges: BadgeChangeFilter
     private let apiCache = NIOLockedValueBox<[String: (seq: UInt64, response: PreparedResponse)]>([:])
 
     /// `statsPollInterval`: seconds between the polls `/stats` compares the stream with
@@ -64,13 +66,13 @@ final class AppContext: Sendable {
         self.staticDirectory = staticFiles.directory
         self.securityHeaders = ResponseHeaders.security(frameAncestors: frameAncestors)
         let renderer = PageRenderer(assetVersion: staticFiles.version)
+        let badge = StatusBadge(
+            status: upstreamStatus(), hasDocument: store.snapshot != nil, restoredAt: restoredAt, now: Date())
+        self.badgeChanges = BadgeChangeFilter(initial: badge)
         self.pageEvents = PageEventStream(
             renderer: renderer, epoch: store.epoch,
             initial: PageEventStream.State(
-                view: store.snapshot?.published,
-                badge: StatusBadge(
-                    status: upstreamStatus(), hasDocument: store.snapshot != nil, restoredAt: restoredAt, now: Date()),
-                stats: stats.window(), ticker: stats.ticker),
+                view: store.snapshot?.published, badge: badge, stats: stats.window(), ticker: stats.ticker),
             onPublish: metrics.fanoutObserver(stream: "page"))
         let security = ResponseHeaders.security(frameAncestors: frameAncestors)
         self.htmlHeaders = ResponseHeaders.html(security: security)
@@ -161,12 +163,14 @@ final class AppContext: Sendable {
         pageFrames.request()
     }
 
-    /// Counts what a new upstream status says happened (bytes, reconnects, rejected
-    /// patches) and asks the pages for a frame (the badge is re-sent only when what it
-    /// shows changed).
-    func upstreamStatusChanged(_ status: UpstreamStatus) {
-        stats.statusChanged(status)
-        requestPageFrame()
+    /// Folds an upstream event into `/stats` and `/metrics` and, only when the status it
+    /// led to changes what the badge shows, asks the pages for a frame.
+    func upstreamEventOccurred(_ event: UpstreamEvent, status: UpstreamStatus) {
+        stats.record(event)
+        metrics.record(event)
+        let badge = StatusBadge(
+            status: status, hasDocument: store.snapshot != nil, restoredAt: restoredAt, now: Date())
+        if badgeChanges.letsThrough(badge) { requestPageFrame() }
     }
 
     /// Every SSE broadcaster, for heartbeats and stalled-client sweeps.
@@ -194,7 +198,7 @@ final class AppContext: Sendable {
             streams.append(.init(name: "demo", clients: demo.clientCount, traffic: demo.broadcaster.traffic))
         }
         let sample = FeedwebMetrics.Sample(
-            status: status, documentLoaded: snapshot != nil, sequence: snapshot?.id.seq ?? 0,
+            documentLoaded: snapshot != nil, sequence: snapshot?.id.seq ?? 0,
             items: snapshot?.published.items.count ?? 0, streams: streams,
             refusedStreams: refusedStreams.withLockedValue { $0 }, stats: stats.totals(), process: .current())
         let headers = [("Content-Type", FeedwebMetrics.contentType), ("Cache-Control", "no-store")] + securityHeaders

@@ -130,7 +130,7 @@ public final class FeedwebApplication: Sendable {
             source = try PollingConnection(configuration: polling, store: store, logger: logger)
         }
         let context = self.context
-        source.observeStatus { context.upstreamStatusChanged($0) }
+        source.observe { event, status in context.upstreamEventOccurred(event, status: status) }
         upstreamBox.source = source
         return port
     }

@@ -3,19 +3,16 @@ import Foundation
 import NIOConcurrencyHelpers
 
 /// Feeds ``FeedStatistics`` from the two places things happen: the store (accepted
-/// changes) and the upstream status (bytes received, reconnects, rejected patches, read
-/// as differences between successive statuses). Hands out the window `/stats` shows,
-/// made once per five-second window and then shared.
+/// changes) and the upstream source's ``UpstreamEvent``s (bytes received, reconnects with
+/// what ended the connection before, rejected patches with why). Hands out the window
+/// `/stats` shows, made once per five-second window and then shared.
 ///
-/// Thread-safe: store observers and status observers call in from the upstream task; the
-/// page stream timer and the daemon thread read.
+/// Thread-safe: store observers and upstream observers call in from the upstream task; the
+/// page stream timer and the daemon thread read. The lock guards the statistics and the
+/// window; nothing else is taken while it is held.
 final class StatsRecorder: Sendable {
     private struct State: Sendable {
         var statistics: FeedStatistics
-        /// The counters of the last status seen, to turn totals into events.
-        var bytesReceived: UInt64 = 0
-        var reconnects: UInt64 = 0
-        var rejectedPatches: UInt64 = 0
         /// The window last made, reused until time leaves it.
         var window: StatsWindow?
     }
@@ -51,27 +48,19 @@ final class StatsRecorder: Sendable {
         state.withLockedValue { $0.statistics.record(.accepted(summary), at: time) }
     }
 
-    /// Records what changed since the last upstream status: bytes, reconnects, rejected
-    /// patches. Counters that went down (a new source) are taken as the new baseline.
-    func statusChanged(_ status: UpstreamStatus, at time: Date = Date()) {
-        state.withLockedValue { state in
-            if status.bytesReceived > state.bytesReceived {
-                state.statistics.record(.received(bytes: status.bytesReceived - state.bytesReceived), at: time)
-            }
-            if status.rejectedPatches > state.rejectedPatches {
-                for _ in state.rejectedPatches..<status.rejectedPatches {
-                    state.statistics.record(.rejectedPatch(reason: nil), at: time)
-                }
-            }
-            if status.reconnects > state.reconnects {
-                for _ in state.reconnects..<status.reconnects {
-                    state.statistics.record(.reconnect(reason: status.lastError), at: time)
-                }
-            }
-            state.bytesReceived = status.bytesReceived
-            state.rejectedPatches = status.rejectedPatches
-            state.reconnects = status.reconnects
+    /// Records what an upstream event says happened, at `time`: bytes received, a
+    /// reconnect (with what ended the connection before), a rejected patch (with why).
+    /// Other events are not counted here.
+    func record(_ event: UpstreamEvent, at time: Date = Date()) {
+        let counted: StatsEvent
+        switch event {
+        case .received(let bytes): counted = .received(bytes: bytes)
+        case .reconnecting(let reason): counted = .reconnect(reason: reason)
+        case .rejected(let reason): counted = .rejectedPatch(reason: reason)
+        case .connecting, .opened, .eventHandled, .upstreamError, .ignored, .backingOff, .stoppedByUpstream, .stopped:
+            return
         }
+        state.withLockedValue { $0.statistics.record(counted, at: time) }
     }
 
     /// The completed windows before the one `now` falls in: made once per window, then the

@@ -11,10 +11,14 @@ import struct Prometheus.PrometheusMetricsFactory
 /// ``PrometheusMetricsFactory`` over this instance's own registry — never the global
 /// `MetricsSystem`, so two applications in one process (the tests) keep apart.
 ///
-/// Two kinds of figures:
+/// Three kinds of figures:
 /// - pushed where they happen: page render time and fan-out time (histograms in seconds);
-/// - pulled at scrape time from the running totals the parts already keep (the upstream
-///   status, each broadcaster's ``StreamTraffic``): a ``Sample``, taken by ``AppContext``.
+/// - folded over the upstream source's ``UpstreamEvent``s as they are published
+///   (``record(_:)``): the `upstream_*` figures, the same events `/readyz` and `/stats`
+///   fold over;
+/// - pulled at scrape time from the running totals the parts already keep (each
+///   broadcaster's ``StreamTraffic``, the `/stats` totals): a ``Sample``, taken by
+///   ``AppContext``.
 ///
 /// Names (all prefixed `feedweb_`; `stream` is `events`, `items`, `page` or `demo`):
 /// `upstream_connected`, `upstream_events_total`, `upstream_bytes_total`,
@@ -36,7 +40,6 @@ final class FeedwebMetrics: Sendable {
 
     /// Everything pulled at scrape time.
     struct Sample: Sendable {
-        var status: UpstreamStatus
         var documentLoaded: Bool
         var sequence: UInt64
         var items: Int
@@ -54,6 +57,7 @@ final class FeedwebMetrics: Sendable {
     private let registry = PrometheusCollectorRegistry()
     private let factory: PrometheusMetricsFactory
     private let pulled: NIOLockedValueBox<PulledMetrics>
+    private let upstream: UpstreamMetrics
     /// Time to render a full page (`/`, `/kiosk`, an item page) on a cache miss.
     let pageRender: Timer
 
@@ -69,6 +73,12 @@ final class FeedwebMetrics: Sendable {
         self.factory = factory
         pageRender = Timer(label: "feedweb_page_render_seconds", factory: factory)
         pulled = NIOLockedValueBox(PulledMetrics(factory: factory))
+        upstream = UpstreamMetrics(factory: factory)
+    }
+
+    /// Folds one upstream event into the `upstream_*` figures (on the source's task).
+    func record(_ event: UpstreamEvent) {
+        upstream.record(event)
     }
 
     /// A recorder of the fan-out time of the stream endpoint `stream`, in nanoseconds.
@@ -90,15 +100,47 @@ final class FeedwebMetrics: Sendable {
     }
 }
 
+/// The `upstream_*` figures: a fold over the upstream source's events. The metric objects
+/// are thread-safe, so no lock of its own.
+private struct UpstreamMetrics: Sendable {
+    let connected: Gauge
+    let events: Counter
+    let bytes: Counter
+    let reconnects: Counter
+    let rejectedPatches: Counter
+    let errors: Counter
+
+    init(factory: PrometheusMetricsFactory) {
+        connected = Gauge(label: "feedweb_upstream_connected", factory: factory)
+        events = Counter(label: "feedweb_upstream_events_total", factory: factory)
+        bytes = Counter(label: "feedweb_upstream_bytes_total", factory: factory)
+        reconnects = Counter(label: "feedweb_upstream_reconnects_total", factory: factory)
+        rejectedPatches = Counter(label: "feedweb_upstream_rejected_patches_total", factory: factory)
+        errors = Counter(label: "feedweb_upstream_errors_total", factory: factory)
+        connected.record(0)
+    }
+
+    /// `connected` is 1 from ``UpstreamEvent/opened(at:)`` until the phase leaves open;
+    /// each counter grows by one per event of its kind (`bytes` by the bytes received).
+    func record(_ event: UpstreamEvent) {
+        switch event {
+        case .opened: connected.record(1)
+        case .connecting, .backingOff, .stoppedByUpstream, .stopped: connected.record(0)
+        case .reconnecting:
+            connected.record(0)
+            reconnects.increment()
+        case .received(let count): bytes.increment(by: Int64(clamping: count))
+        case .eventHandled(let count, _): events.increment(by: Int64(count))
+        case .rejected: rejectedPatches.increment()
+        case .upstreamError: errors.increment()
+        case .ignored: break
+        }
+    }
+}
+
 /// The metrics that follow totals kept elsewhere; one per name and label set, made on the
 /// first scrape that sees them.
 private struct PulledMetrics {
-    let upstreamConnected: Gauge
-    var upstreamEvents: MirroredCounter
-    var upstreamBytes: MirroredCounter
-    var upstreamReconnects: MirroredCounter
-    var rejectedPatches: MirroredCounter
-    var upstreamErrors: MirroredCounter
     let documentLoaded: Gauge
     let documentSequence: Gauge
     let items: Gauge
@@ -131,12 +173,6 @@ private struct PulledMetrics {
     }
 
     init(factory: PrometheusMetricsFactory) {
-        upstreamConnected = Gauge(label: "feedweb_upstream_connected", factory: factory)
-        upstreamEvents = MirroredCounter(label: "feedweb_upstream_events_total", factory: factory)
-        upstreamBytes = MirroredCounter(label: "feedweb_upstream_bytes_total", factory: factory)
-        upstreamReconnects = MirroredCounter(label: "feedweb_upstream_reconnects_total", factory: factory)
-        rejectedPatches = MirroredCounter(label: "feedweb_upstream_rejected_patches_total", factory: factory)
-        upstreamErrors = MirroredCounter(label: "feedweb_upstream_errors_total", factory: factory)
         documentLoaded = Gauge(label: "feedweb_document_loaded", factory: factory)
         documentSequence = Gauge(label: "feedweb_document_sequence", factory: factory)
         items = Gauge(label: "feedweb_items", factory: factory)
@@ -156,13 +192,6 @@ private struct PulledMetrics {
     }
 
     mutating func update(to sample: FeedwebMetrics.Sample, factory: PrometheusMetricsFactory) {
-        let status = sample.status
-        upstreamConnected.record(status.isConnected ? 1 : 0)
-        upstreamEvents.follow(status.eventsReceived)
-        upstreamBytes.follow(status.bytesReceived)
-        upstreamReconnects.follow(status.reconnects)
-        rejectedPatches.follow(status.rejectedPatches)
-        upstreamErrors.follow(status.upstreamErrors)
         documentLoaded.record(sample.documentLoaded ? 1 : 0)
         documentSequence.record(Int64(clamping: sample.sequence))
         items.record(sample.items)

@@ -1,7 +1,7 @@
 import Metrics
 
-/// A Prometheus counter that follows a running total kept elsewhere (the upstream status,
-/// a broadcaster's traffic), advanced by the difference at each scrape.
+/// A Prometheus counter that follows a running total kept elsewhere (a broadcaster's
+/// traffic, the `/stats` totals), advanced by the difference at each scrape.
 ///
 /// Invariant: the counter never goes down; a total lower than the last one seen (a new
 /// source object, say) is taken as the new base without a decrement.
