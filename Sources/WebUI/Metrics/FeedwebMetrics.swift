@@ -14,7 +14,7 @@ import struct Prometheus.PrometheusMetricsFactory
 /// Two kinds of figures:
 /// - pushed where they happen: page render time and fan-out time (histograms in seconds);
 /// - pulled at scrape time from the running totals the parts already keep (the upstream
-///   status, each broadcaster's ``StreamTraffic``): a ``Sample``, taken by ``AppContext``.
+///   status, each broadcaster's ``StreamTraffic``): a ``Sample``, taken by ``HealthHandlers``.
 ///
 /// Names (all prefixed `feedweb_`; `stream` is `events`, `items`, `page` or `demo`):
 /// `upstream_connected`, `upstream_events_total`, `upstream_bytes_total`,
@@ -53,6 +53,9 @@ final class FeedwebMetrics: Sendable {
 
     private let registry = PrometheusCollectorRegistry()
     private let factory: PrometheusMetricsFactory
+    /// Guards the pulled gauges and counters while a scrape brings them up to its sample
+    /// (the text is emitted after). Only swift-metrics' and the registry's own locks are
+    /// taken inside; no feedweb lock.
     private let pulled: NIOLockedValueBox<PulledMetrics>
     /// Time to render a full page (`/`, `/kiosk`, an item page) on a cache miss.
     let pageRender: Timer
