@@ -145,7 +145,8 @@ struct OptionsTests {
         let first = try await server.waitForRequests(1)[0]
         #expect(first.header("X-One") == "1")
         #expect(first.header("X-Two") == "2")
-        #expect(await fromVariable.stop()?.status == 0)
+        let stopped = await fromVariable.stop()
+        #expect(stopped?.status == 0, "stopped: \(String(describing: stopped)); log: \(fromVariable.log)")
 
         let fromOption = try await FeedwebProcess(arguments: ["--header", "X-Three: 3"], environment: environment)
         let second = try await server.waitForRequests(2)[1]

@@ -22,6 +22,24 @@ public enum ChildProcess {
         Glibc.kill(process.processIdentifier, SIGKILL)
     }
 
+    /// What is left in `pipe` once its child has exited, without waiting for the pipe's end.
+    ///
+    /// A child that another test spawns at the same moment may inherit the pipe's write end
+    /// and keep it open for as long as it runs, so a blocking `readToEnd()` here could wait
+    /// for that child, on a thread of Swift's cooperative pool: with two such reads at once
+    /// the whole pool was blocked, and with it the test that would have ended that child.
+    public static func takeBuffered(_ pipe: Pipe) -> [UInt8] {
+        let descriptor = pipe.fileHandleForReading.fileDescriptor
+        _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) | O_NONBLOCK)
+        var bytes: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 8192)
+        while true {
+            let count = buffer.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress, $0.count) }
+            guard count > 0 else { return bytes }
+            bytes += buffer.prefix(count)
+        }
+    }
+
     /// Waits until `process` has exited (`true`) or `seconds` pass (`false`).
     public static func exited(_ process: Process, within seconds: Double) async -> Bool {
         let deadline = ContinuousClock.now + .seconds(seconds)

@@ -42,11 +42,13 @@ public struct FeedwebRun: Sendable {
         try await Task.sleep(for: .milliseconds(50))
         output.fileHandleForReading.readabilityHandler = nil
         errors.fileHandleForReading.readabilityHandler = nil
-        if let rest = try? output.fileHandleForReading.readToEnd(), !rest.isEmpty {
-            outputText.withLockedValue { $0 += String(decoding: rest, as: UTF8.self) }
+        let restOfOutput = ChildProcess.takeBuffered(output)
+        if !restOfOutput.isEmpty {
+            outputText.withLockedValue { $0 += String(decoding: restOfOutput, as: UTF8.self) }
         }
-        if let rest = try? errors.fileHandleForReading.readToEnd(), !rest.isEmpty {
-            errorText.withLockedValue { $0 += String(decoding: rest, as: UTF8.self) }
+        let restOfErrors = ChildProcess.takeBuffered(errors)
+        if !restOfErrors.isEmpty {
+            errorText.withLockedValue { $0 += String(decoding: restOfErrors, as: UTF8.self) }
         }
         return FeedwebRun(
             status: exited ? process.terminationStatus : nil, standardOutput: outputText.withLockedValue { $0 },

@@ -13,20 +13,21 @@ struct BadgeFrameTests {
     @Test("reads and handled events on a live connection request no page frame; a backoff does")
     func onlyBadgeChangesRequestFrames() async throws {
         let server = try TestServer(document: NewswireFeed.document(count: 3))
-        let context = server.context
+        let handlers = server.handlers
+        let pages = handlers.pageStreams
         let upstream = UpstreamStatusPublisher(source: "test")
         // The pages render the status the server reports: the fold of the same events.
         upstream.observe { _, status in server.setStatus { $0 = status } }
-        upstream.observe { event, status in context.upstreamEventOccurred(event, status: status) }
-        let loop = Task { await context.pageFrames.run { context.refreshPageStreams() } }
+        upstream.observe { event, status in handlers.upstreamEventOccurred(event, status: status) }
+        let loop = Task { await pages.run() }
         defer { loop.cancel() }
 
         upstream.publish(.connecting)
         upstream.publish(.opened(at: Date()))
-        try await Eventually.check("the frame for the live badge", within: 5) { context.pageFrames.frames >= 1 }
+        try await Eventually.check("the frame for the live badge", within: 5) { pages.frames.frames >= 1 }
         // Let any frame already asked for run out.
         try await Task.sleep(for: .milliseconds(200))
-        let settled = context.pageFrames.frames
+        let settled = pages.frames.frames
 
         for _ in 0..<200 {
             upstream.publish(.received(bytes: 512))
@@ -34,14 +35,14 @@ struct BadgeFrameTests {
             upstream.publish(.ignored)
         }
         try await Task.sleep(for: .milliseconds(300))
-        #expect(context.pageFrames.frames == settled, "600 events that leave the badge live made frames")
-        #expect(context.stats.totals().bytesReceived == 200 * 512, "every read is still counted for /stats")
+        #expect(pages.frames.frames == settled, "600 events that leave the badge live made frames")
+        #expect(handlers.stats.totals().bytesReceived == 200 * 512, "every read is still counted for /stats")
 
         let now = Date()
         upstream.publish(.backingOff(until: now + 30, error: "upstream closed the connection", at: now))
         try await Eventually.check("a frame for the reconnecting badge", within: 5) {
-            context.pageFrames.frames > settled
+            pages.frames.frames > settled
         }
-        #expect(context.pageEvents.broadcaster.state?.badge.kind == .reconnecting)
+        #expect(pages.stream.broadcaster.state?.badge.kind == .reconnecting)
     }
 }

@@ -109,9 +109,9 @@ struct HTTPBehaviourTests {
     }
 
     @Test func pagesAreRenderedOncePerChange() async throws {
-        let before = server.context.pages.renderCount
+        let before = server.handlers.pages.cache.renderCount
         for _ in 0..<25 { _ = try await HTTPTestClient.get(port: server.port, "/") }
-        #expect(server.context.pages.renderCount == before + 1)
+        #expect(server.handlers.pages.cache.renderCount == before + 1)
         // A change makes the next request render again, once.
         var document = NewswireFeed.document(count: 6)
         if case .object(var object) = document {
@@ -120,7 +120,7 @@ struct HTTPBehaviourTests {
         }
         server.store.replaceDocument(document)
         for _ in 0..<25 { _ = try await HTTPTestClient.get(port: server.port, "/") }
-        #expect(server.context.pages.renderCount == before + 2)
+        #expect(server.handlers.pages.cache.renderCount == before + 2)
     }
 
     @Test func keepAliveServesManyRequestsOnOneConnection() async throws {

@@ -148,7 +148,7 @@ struct KioskPageTests {
                 $0.phase = .backingOff(until: Date().addingTimeInterval(30))
                 $0.lastEventAt = Date().addingTimeInterval(-(StatusBadge.staleAfter + 50))
             }
-            server.context.refreshPageStreams()
+            server.handlers.pageStreams.refresh()
             #expect(
                 try await browser.waitFor(
                     """

@@ -90,7 +90,7 @@ struct PageStreamTests {
                 .object(["op": .string("replace"), "path": .string("/num_results"), "value": .int(6)]),
             ]))
         try server.store.apply(patch)
-        server.context.refreshPageStreams()
+        server.handlers.pageStreams.refresh()
 
         let change = try items(try await page.expectNext("items"))
         #expect(change.order == first.order, "nothing moved")
@@ -117,7 +117,7 @@ struct PageStreamTests {
 
         // Story 9 arrives on top; story 0 leaves.
         server.store.replaceDocument(NewswireFeed.document(stories: [9, 4, 3, 2, 1], version: 6))
-        server.context.refreshPageStreams()
+        server.handlers.pageStreams.refresh()
 
         let change = try items(try await page.expectNext("items"))
         let after = try await listEntries()
@@ -151,7 +151,7 @@ struct PageStreamTests {
             NewswireFeed.document(
                 [4, 3, 2, 1, 0].map { $0 == 3 ? Self.retitled(3, "Story three, revised") : NewswireFeed.story($0) },
                 version: 6))
-        server.context.refreshPageStreams()
+        server.handlers.pageStreams.refresh()
         let changed = try JSONValue(parsing: try await page.expectNext("item").data)
         let fresh = try #require(changed["html"]?.stringValue)
         #expect(HTMLText.element(withID: "detail", in: fresh)?.attributes["data-key"] == entry.key)
@@ -160,12 +160,12 @@ struct PageStreamTests {
 
         // Story 3 leaves the feed: `gone`, with its key.
         server.store.replaceDocument(NewswireFeed.document(stories: [4, 2, 1, 0], version: 7))
-        server.context.refreshPageStreams()
+        server.handlers.pageStreams.refresh()
         #expect(try await page.expectNext("gone").data == entry.key)
     }
 
     @Test func oneChangeIsRenderedOnceNotOncePerClient() async throws {
-        let pageEvents = server.context.pageEvents
+        let pageEvents = server.handlers.pageStreams.stream
         let start = pageEvents.fragmentRenderCount
 
         // The first client's first event renders the page's stories and its badge.
@@ -190,7 +190,7 @@ struct PageStreamTests {
             NewswireFeed.document(
                 [4, 3, 2, 1, 0].map { $0 == 1 ? Self.retitled(1, "Story one, revised") : NewswireFeed.story($0) },
                 version: 6))
-        server.context.refreshPageStreams()
+        server.handlers.pageStreams.refresh()
         var received: [[UInt8]] = []
         for client in clients {
             let change = try await client.expectNext("items")

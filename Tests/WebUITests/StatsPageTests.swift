@@ -238,7 +238,7 @@ struct StatsPageTests {
 
         // A newly published story: the ticker follows at once.
         server.store.replaceDocument(NewswireFeed.document(count: 6, version: 6))
-        server.context.refreshPageStreams()
+        server.handlers.pageStreams.refresh()
         let next = try await page.next(type: "stats", within: 5)
         let ticker = try #require(try JSONValue(parsing: next.data)["html"]?["stats-ticker"]?.stringValue)
         #expect(ticker.contains("Story number 5"))

@@ -51,6 +51,8 @@ final class DemoUpstream: Sendable {
 
 /// The newswire behind a lock (it is a value advanced by one task, read by none other).
 private final class NIOLockedNewswire: Sendable {
+    /// Guards the newswire while it advances. A leaf: the store is written after it is
+    /// released.
     private let box: NIOLockedValueBox<DemoNewswire>
 
     init(_ newswire: DemoNewswire) {

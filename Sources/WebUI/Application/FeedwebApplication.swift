@@ -17,7 +17,7 @@ public final class FeedwebApplication: Sendable {
     private let store: FeedStore
     private let demo: DemoUpstream?
     private let server: HTTPServer
-    private let context: AppContext
+    private let handlers: WebHandlers
     private let stateWriter: StateFileWriter?
     private let upstreamBox = UpstreamBox()
 
@@ -54,7 +54,7 @@ public final class FeedwebApplication: Sendable {
         } else {
             pollInterval = 5
         }
-        context = AppContext(
+        handlers = WebHandlers(
             store: store, demo: demo?.stream, staticFiles: staticFiles, frameAncestors: configuration.frameAncestors,
             sourceLabel: label, maxQueuedBytesPerClient: configuration.maxQueuedBytesPerClient,
             restoredAt: restoredAt, statsPollInterval: pollInterval,
@@ -65,14 +65,14 @@ public final class FeedwebApplication: Sendable {
                 status.source = label
                 return status
             })
-        let context = self.context
+        let pageStreams = handlers.pageStreams
         store.observe { change in
-            if change.publishedChanged { context.requestPageFrame() }
+            if change.publishedChanged { pageStreams.requestFrame() }
         }
         var serverConfiguration = HTTPServer.Configuration(
             address: configuration.listen, maxStreams: configuration.maxClients)
         serverConfiguration.connectionTimeout = 60
-        server = HTTPServer(configuration: serverConfiguration, responder: Router(context: context), logger: logger)
+        server = HTTPServer(configuration: serverConfiguration, responder: handlers.router, logger: logger)
     }
 
     /// Restores the store from the state file; logs and ignores a missing, unreadable,
@@ -129,8 +129,8 @@ public final class FeedwebApplication: Sendable {
                 caFile: configuration.caFile)
             source = try PollingConnection(configuration: polling, store: store, logger: logger)
         }
-        let context = self.context
-        source.observe { event, status in context.upstreamEventOccurred(event, status: status) }
+        let handlers = self.handlers
+        source.observe { event, status in handlers.upstreamEventOccurred(event, status: status) }
         upstreamBox.source = source
         return port
     }
@@ -154,13 +154,15 @@ public final class FeedwebApplication: Sendable {
             if let stateWriter {
                 group.addTask { await stateWriter.run() }
             }
-            let context = self.context
+            let broadcasters = handlers.streams.broadcasters
+            let pageStreams = handlers.pageStreams
+            let assets = handlers.assets
             let heartbeat = configuration.heartbeatInterval
             group.addTask {
                 let comment = SSEEncoder.comment("heartbeat")
                 while !Task.isCancelled {
                     do { try await Task.sleep(for: heartbeat) } catch { return }
-                    for broadcaster in context.broadcasters { broadcaster.broadcastToAll(comment) }
+                    for broadcaster in broadcasters { broadcaster.broadcastToAll(comment) }
                 }
             }
             group.addTask {
@@ -168,20 +170,22 @@ public final class FeedwebApplication: Sendable {
                 // wait, and push status changes that time alone brings to the pages.
                 while !Task.isCancelled {
                     do { try await Task.sleep(for: .seconds(1)) } catch { return }
-                    for broadcaster in context.broadcasters { broadcaster.dropStalled(olderThan: 5_000_000_000) }
-                    context.requestPageFrame()
+                    for broadcaster in broadcasters { broadcaster.dropStalled(olderThan: 5_000_000_000) }
+                    pageStreams.requestFrame()
                 }
             }
             group.addTask {
                 // The page streams: the newest state, at most once per frame.
-                await context.pageFrames.run { context.refreshPageStreams() }
+                await pageStreams.run()
             }
             let logger = self.logger
             group.addTask {
                 // Every 2 s: when Public/ changed, serve the new files and reload open pages.
                 while !Task.isCancelled {
                     do { try await Task.sleep(for: .seconds(2)) } catch { return }
-                    context.reloadStaticFilesIfChanged(logger: logger)
+                    guard let version = assets.reloadIfChanged(logger: logger) else { continue }
+                    logger.info("static files changed (version \(version)); telling open pages to reload")
+                    pageStreams.stream.reload(version: version)
                 }
             }
             await group.waitForAll()
@@ -209,6 +213,7 @@ public final class FeedwebApplication: Sendable {
 
 /// Holds the upstream source, which exists only once the port is known.
 private final class UpstreamBox: Sendable {
+    /// Guards the reference only. A leaf: the source's status is read after it is released.
     private let box = NIOLockedValueBox<(any UpstreamSource)?>(nil)
 
     var source: (any UpstreamSource)? {

@@ -17,6 +17,8 @@ final class StatsRecorder: Sendable {
         var window: StatsWindow?
     }
 
+    /// Guards the statistics and the last window made. A leaf: nothing is taken while it
+    /// is held. Taken holding `FeedStore.deliveryLock` (``record(_:at:)``) or nothing.
     private let state: NIOLockedValueBox<State>
     private let versionPath: JSONPointer?
     /// When counting started.

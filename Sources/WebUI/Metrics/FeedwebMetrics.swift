@@ -18,7 +18,7 @@ import struct Prometheus.PrometheusMetricsFactory
 ///   fold over;
 /// - pulled at scrape time from the running totals the parts already keep (each
 ///   broadcaster's ``StreamTraffic``, the `/stats` totals): a ``Sample``, taken by
-///   ``AppContext``.
+///   ``HealthHandlers``.
 ///
 /// Names (all prefixed `feedweb_`; `stream` is `events`, `items`, `page` or `demo`):
 /// `upstream_connected`, `upstream_events_total`, `upstream_bytes_total`,
@@ -56,6 +56,9 @@ final class FeedwebMetrics: Sendable {
 
     private let registry = PrometheusCollectorRegistry()
     private let factory: PrometheusMetricsFactory
+    /// Guards the pulled gauges and counters while a scrape brings them up to its sample
+    /// (the text is emitted after). Only swift-metrics' and the registry's own locks are
+    /// taken inside; no feedweb lock.
     private let pulled: NIOLockedValueBox<PulledMetrics>
     private let upstream: UpstreamMetrics
     /// Time to render a full page (`/`, `/kiosk`, an item page) on a cache miss.

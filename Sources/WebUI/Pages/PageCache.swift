@@ -21,7 +21,11 @@ final class PageCache: Sendable {
         let response: PreparedResponse
     }
 
+    /// Guards the rendered pages by route. A leaf: nothing is taken while it is held;
+    /// pages are rendered between a miss and the store, outside it (two requests may both
+    /// render one; the later store wins).
     private let entries = NIOLockedValueBox<[String: Entry]>([:])
+    /// Guards the count of renders. A leaf.
     private let renders = NIOLockedValueBox<UInt64>(0)
     private let onRender: (@Sendable (_ nanoseconds: UInt64) -> Void)?
     let capacity: Int

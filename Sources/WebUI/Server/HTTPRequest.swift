@@ -1,34 +1,76 @@
-import CMicroHTTPD
-
-/// A request as the router sees it, valid only during the access-handler call that made it.
+/// A request as the router sees it: a plain value, copied out of libmicrohttpd's connection
+/// before the router runs, so handlers are called (and tested) without a socket.
 ///
-/// `path` is already percent-decoded by libmicrohttpd; query arguments are decoded too.
-/// The type is deliberately not `Sendable`: it borrows the connection.
-public struct HTTPRequest {
-    /// The request method, e.g. `GET`.
-    public let method: String
-    /// The decoded path, without the query string.
-    public let path: String
-    /// The protocol version, e.g. `HTTP/1.1`.
-    public let version: String
-    let connection: OpaquePointer
+/// `path` and the query arguments are percent-decoded by libmicrohttpd (with `%00` as DEL,
+/// see `feedweb_unescape`); header values are as received. Lookups behave as
+/// libmicrohttpd's own: names compare ASCII case-insensitively and the first field
+/// received with the name wins.
+public struct HTTPRequest: Sendable {
+    /// One header or query argument, as received.
+    public struct Field: Sendable, Equatable {
+        public var name: String
+        public var value: String
 
-    /// The value of the request header `name` (case-insensitive), if present.
-    public func header(_ name: String) -> String? {
-        guard let value = MHD_lookup_connection_value(connection, .HEADER_KIND, name) else {
-            return nil
+        public init(name: String, value: String) {
+            self.name = name
+            self.value = value
         }
-        return String(cString: value)
     }
 
-    /// The decoded value of the query argument `name`, if present (`""` for `?name`).
+    /// The request method, e.g. `GET`.
+    public var method: String
+    /// The decoded path, without the query string.
+    public var path: String
+    /// The protocol version, e.g. `HTTP/1.1`.
+    public var version: String
+    /// The decoded query arguments, in the order received (`""` as the value of `?name`).
+    public var queryArguments: [Field]
+    /// The request headers, in the order received.
+    public var headers: [Field]
+
+    /// A request with the given fields, in order (what the server copies out of a connection).
+    public init(method: String, path: String, version: String, queryArguments: [Field], headers: [Field]) {
+        self.method = method
+        self.path = path
+        self.version = version
+        self.queryArguments = queryArguments
+        self.headers = headers
+    }
+
+    /// A request as a test writes one: `query` holds decoded arguments and `headers` their
+    /// values, each in order.
+    public init(
+        method: String = "GET", path: String, version: String = "HTTP/1.1",
+        query: KeyValuePairs<String, String> = [:], headers: KeyValuePairs<String, String> = [:]
+    ) {
+        self.init(
+            method: method, path: path, version: version,
+            queryArguments: query.map { Field(name: $0.key, value: $0.value) },
+            headers: headers.map { Field(name: $0.key, value: $0.value) })
+    }
+
+    /// The value of the first request header `name` (case-insensitive), if present.
+    public func header(_ name: String) -> String? {
+        Self.first(name, in: headers)
+    }
+
+    /// The decoded value of the first query argument `name` (case-insensitive), if present
+    /// (`""` for `?name`).
     public func query(_ name: String) -> String? {
-        var value: UnsafePointer<CChar>?
-        var length = 0
-        let found = MHD_lookup_connection_value_n(
-            connection, .GET_ARGUMENT_KIND, name, name.utf8.count, &value, &length)
-        guard found == MHD_Result.YES else { return nil }
-        guard let value else { return "" }
-        return String(decoding: UnsafeRawBufferPointer(start: value, count: length), as: UTF8.self)
+        Self.first(name, in: queryArguments)
+    }
+
+    private static func first(_ name: String, in fields: [Field]) -> String? {
+        fields.first { namesMatch($0.name, name) }?.value
+    }
+
+    /// ASCII case-insensitive equality, byte for byte (libmicrohttpd's
+    /// `MHD_str_equal_caseless_bin_n_`).
+    private static func namesMatch(_ left: String, _ right: String) -> Bool {
+        func folded(_ byte: UInt8) -> UInt8 {
+            (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte) ? byte | 0x20 : byte
+        }
+        return left.utf8.count == right.utf8.count
+            && zip(left.utf8, right.utf8).allSatisfy { folded($0) == folded($1) }
     }
 }

@@ -1,17 +1,48 @@
-/// What the router answers a request with.
-public enum HTTPResponse {
+/// What the router answers a request with: a plain value that ``HTTPServer`` carries out.
+public enum HTTPResponse: Sendable {
     /// A response built beforehand and shared by every request that gets it.
     case prepared(PreparedResponse)
-    /// A Server-Sent Events stream: `headers` go out at once, then whatever is queued on
-    /// the stream, until it closes or the client leaves. `onEnd` runs once when the
-    /// request is complete (on the daemon thread).
-    case stream(StreamConnection, headers: [(String, String)], onEnd: @Sendable () -> Void)
+    /// Answer with a Server-Sent Events stream, if the server admits one more.
+    case stream(StreamStart)
+}
+
+/// The decision to answer with a Server-Sent Events stream.
+///
+/// The server first admits the stream (it may be at ``HTTPServer/Configuration/maxStreams``
+/// or stopping: then the client gets ``HTTPResponder/streamRefused()`` and nothing was
+/// subscribed), then calls ``open(_:)`` once with the new ``StreamConnection``, sends
+/// ``headers`` with status 200, and then whatever is queued on the stream until it closes
+/// or the client leaves.
+public struct StreamStart: Sendable {
+    /// The response headers, sent at once.
+    public let headers: [(String, String)]
+    /// The most unsent bytes the stream may hold before its client is dropped.
+    public let maxQueuedBytes: Int
+    private let subscribe: @Sendable (StreamConnection) -> @Sendable () -> Void
+
+    /// - Parameter subscribe: subscribes an admitted stream to its events (queuing its first
+    ///   bytes) and returns what undoes that; the server runs it once, on the daemon thread,
+    ///   when the request is complete.
+    public init(
+        headers: [(String, String)], maxQueuedBytes: Int,
+        subscribe: @escaping @Sendable (StreamConnection) -> @Sendable () -> Void
+    ) {
+        self.headers = headers
+        self.maxQueuedBytes = maxQueuedBytes
+        self.subscribe = subscribe
+    }
+
+    /// Subscribes `stream`, an admitted stream of this decision; returns what to run when
+    /// its request is complete.
+    public func open(_ stream: StreamConnection) -> @Sendable () -> Void {
+        subscribe(stream)
+    }
 }
 
 /// The application side of ``HTTPServer``: maps each request to a response.
 ///
 /// Called on the daemon thread for every request, so it must not block: answer from
-/// memory (prepared responses) or hand back a stream.
+/// memory (prepared responses) or decide on a stream.
 public protocol HTTPResponder: Sendable {
     func respond(to request: HTTPRequest) -> HTTPResponse
     /// The response for a new stream refused because the server is at its stream limit

@@ -60,14 +60,18 @@ public final class HTTPServer: @unchecked Sendable {
 
     private struct State {
         var daemon: DaemonHandle?
-        var streams: [ObjectIdentifier: StreamConnection] = [:]
-        var stopping = false
+        var open: OpenStreams
     }
 
     public let configuration: Configuration
     let responder: any HTTPResponder
     let logger: Logger
-    private let state = NIOLockedValueBox(State())
+    /// Guards the daemon handle and the open streams (admission decided here).
+    ///
+    /// A leaf: no other lock is taken while it is held. Streams are subscribed, closed,
+    /// dropped and ended (their `onEnd`, which takes a broadcaster's lock) only after it is
+    /// released. See `Broadcaster` for WebUI's lock order.
+    private let state: NIOLockedValueBox<State>
     /// The 431 for a request head over ``Configuration/maxRequestHeadBytes``: as few header
     /// bytes as possible, since it must fit where a normal response did not.
     private let headTooLarge: PreparedResponse?
@@ -79,6 +83,7 @@ public final class HTTPServer: @unchecked Sendable {
         self.configuration = configuration
         self.responder = responder
         self.logger = logger
+        self.state = NIOLockedValueBox(State(open: OpenStreams(limit: configuration.maxStreams)))
         self.headTooLarge = PreparedResponse(
             status: 431, body: Array("Request header fields too large\n".utf8),
             headers: [("Content-Type", "text/plain; charset=utf-8")])
@@ -86,7 +91,7 @@ public final class HTTPServer: @unchecked Sendable {
 
     /// The number of SSE streams currently open.
     public var openStreamCount: Int {
-        state.withLockedValue { $0.streams.count }
+        state.withLockedValue { $0.open.count }
     }
 
     /// Starts listening; returns the bound port (useful with port 0).
@@ -133,8 +138,7 @@ public final class HTTPServer: @unchecked Sendable {
     /// client does not read within `timeout`), then the daemon stopped.
     public func stop(timeout: Duration = .milliseconds(1500)) {
         let (daemon, streams) = state.withLockedValue { state -> (DaemonHandle?, [StreamConnection]) in
-            state.stopping = true
-            return (state.daemon, Array(state.streams.values))
+            (state.daemon, state.open.stop())
         }
         guard let daemon else { return }
         let listenSocket = MHD_quiesce_daemon(daemon.pointer)
@@ -145,7 +149,7 @@ public final class HTTPServer: @unchecked Sendable {
         while openStreamCount > 0 {
             if !forced && clock.now > deadline - timeout / 3 {
                 // Whoever has not drained by now is not reading: drop them.
-                for stream in state.withLockedValue({ Array($0.streams.values) }) {
+                for stream in state.withLockedValue({ Array($0.open.streams.values) }) {
                     _ = stream.dropIfStalled(olderThan: 0, now: StreamConnection.now())
                 }
                 forced = true
@@ -187,22 +191,20 @@ public final class HTTPServer: @unchecked Sendable {
             method: method.map { String(cString: $0) } ?? "",
             path: url.map { String(cString: $0) } ?? "/",
             version: version.map { String(cString: $0) } ?? "",
-            connection: connection
-        )
+            queryArguments: Self.fields(of: connection, kind: .GET_ARGUMENT_KIND),
+            headers: Self.fields(of: connection, kind: .HEADER_KIND))
         switch responder.respond(to: request) {
         case .prepared(let response):
             return MHD_queue_response(connection, response.status, response.pointer)
-        case .stream(let stream, let headers, let onEnd):
-            let admitted = state.withLockedValue { state -> Bool in
-                guard !state.stopping, state.streams.count < configuration.maxStreams else { return false }
-                state.streams[ObjectIdentifier(stream)] = stream
-                return true
-            }
-            guard admitted else {
-                onEnd()
+        case .stream(let start):
+            let stream = StreamConnection(maxQueuedBytes: start.maxQueuedBytes)
+            guard state.withLockedValue({ $0.open.admit(stream) }) else {
                 let refused = responder.streamRefused()
                 return MHD_queue_response(connection, refused.status, refused.pointer)
             }
+            // Subscribed only once admitted: its first bytes are queued before libmicrohttpd
+            // first asks for any.
+            let onEnd = start.open(stream)
             stream.attach(ConnectionHandle(pointer: connection), onEnd: onEnd)
             let fd = feedweb_mhd_connection_fd(connection)
             if let token = hangups?.watch(stream, fd: fd) { stream.setHangupRegistration(token: token, fd: fd) }
@@ -220,7 +222,7 @@ public final class HTTPServer: @unchecked Sendable {
                 streamFinished(stream)
                 return MHD_Result.NO
             }
-            for (name, value) in headers { MHD_add_response_header(response, name, value) }
+            for (name, value) in start.headers { MHD_add_response_header(response, name, value) }
             context.pointee = Unmanaged.passRetained(stream).toOpaque()
             let result = MHD_queue_response(connection, UInt32(MHD_HTTP_OK), response)
             MHD_destroy_response(response)
@@ -232,8 +234,18 @@ public final class HTTPServer: @unchecked Sendable {
         // Before libmicrohttpd closes the socket, so its number cannot have been reused.
         let (onEnd, hangup) = stream.finish()
         if let hangup { hangups?.unwatch(token: hangup.token, fd: hangup.fd) }
-        _ = state.withLockedValue { $0.streams.removeValue(forKey: ObjectIdentifier(stream)) }
+        state.withLockedValue { $0.open.remove(stream) }
         onEnd?()
+    }
+
+    /// The fields of `kind` (headers or decoded query arguments) of the request on
+    /// `connection`, in the order received; a query argument without a value is `""`.
+    private static func fields(of connection: OpaquePointer, kind: MHD_ValueKind) -> [HTTPRequest.Field] {
+        var fields: [HTTPRequest.Field] = []
+        withUnsafeMutablePointer(to: &fields) { pointer in
+            _ = MHD_get_connection_values_n(connection, kind, collectField, pointer)
+        }
+        return fields
     }
 
     fileprivate func log(_ message: String) {
@@ -252,6 +264,18 @@ private let accessHandler: MHD_AccessHandlerCallback = {
     return server.handle(
         connection: connection, url: url, method: method, version: version,
         uploadDataSize: uploadDataSize, context: context)
+}
+
+/// Appends one request field to the `[HTTPRequest.Field]` that `cls` points to.
+private let collectField: MHD_KeyValueIteratorN = { cls, _, key, keySize, value, valueSize in
+    guard let cls else { return MHD_Result.NO }
+    func text(_ bytes: UnsafePointer<CChar>?, _ count: Int) -> String {
+        guard let bytes else { return "" }
+        return String(decoding: UnsafeRawBufferPointer(start: bytes, count: count), as: UTF8.self)
+    }
+    cls.assumingMemoryBound(to: [HTTPRequest.Field].self).pointee.append(
+        HTTPRequest.Field(name: text(key, keySize), value: text(value, valueSize)))
+    return MHD_Result.YES
 }
 
 private let requestCompleted: MHD_RequestCompletedCallback = { cls, _, context, _ in

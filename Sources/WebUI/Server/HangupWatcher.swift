@@ -25,6 +25,9 @@ import NIOConcurrencyHelpers
 final class HangupWatcher: @unchecked Sendable {
     private let epollFD: Int32
     private let wakeFD: Int32
+    /// Guards `streams`, `nextToken`, `running` and `closed` (and the epoll set's
+    /// registrations). A leaf: no other lock is taken while it is held; a hung-up stream is
+    /// ended (its own lock) after it is released.
     private let lock = NIOLock()
     private var streams: [UInt64: StreamConnection] = [:]
     private var nextToken: UInt64 = 1

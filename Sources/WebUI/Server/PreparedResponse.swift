@@ -1,39 +1,77 @@
 import CMicroHTTPD
+import Glibc
 
 /// A complete HTTP response built once and queued for any number of requests.
 ///
 /// libmicrohttpd reference-counts responses, so one `PreparedResponse` may be queued
-/// concurrently from every worker; the body is copied into the response at creation and
-/// freed when the last queued use and this object are gone. Build one per rendered page
-/// version, not per request.
+/// concurrently from every worker. The body is copied once, at creation, into a buffer that
+/// the libmicrohttpd response owns and frees when the last queued use and this object are
+/// gone; ``body`` reads it back (for tests), so the bytes are held once. Build one per
+/// rendered page version, not per request.
+///
+/// Immutable after creation: ``status``, ``headers`` and ``body`` are what every request
+/// that gets it is sent (libmicrohttpd adds `Content-Length`, `Date` and the connection
+/// headers).
 public final class PreparedResponse: @unchecked Sendable {
     /// The HTTP status code sent with this response.
     public let status: UInt32
+    /// The headers (name, value), in the order they are sent.
+    public let headers: [(String, String)]
     /// The body length in bytes.
     public let bodyCount: Int
+    /// The body, owned by the libmicrohttpd response (`nil` when empty); never written.
+    private let bodyStart: UnsafeMutableRawPointer?
     let pointer: OpaquePointer
 
     /// Builds a response with `body` and the given headers (name, value) in order.
     ///
-    /// Returns `nil` only when libmicrohttpd cannot allocate the response.
+    /// Returns `nil` only when memory for the response cannot be allocated.
     public init?(status: UInt32, body: [UInt8], headers: [(String, String)]) {
-        let created: OpaquePointer? = body.withUnsafeBytes { raw in
-            MHD_create_response_from_buffer(
-                raw.count,
-                UnsafeMutableRawPointer(mutating: raw.baseAddress),
-                .RESPMEM_MUST_COPY
-            )
+        var buffer: UnsafeMutableRawPointer?
+        if !body.isEmpty {
+            guard let allocated = malloc(body.count) else { return nil }
+            body.withUnsafeBytes { raw in
+                if let base = raw.baseAddress { allocated.copyMemory(from: base, byteCount: raw.count) }
+            }
+            buffer = allocated
         }
-        guard let response = created else { return nil }
+        // libmicrohttpd calls `free(buffer)` when it destroys the response.
+        guard let response = MHD_create_response_from_buffer_with_free_callback(body.count, buffer, free) else {
+            free(buffer)
+            return nil
+        }
         for (name, value) in headers {
             MHD_add_response_header(response, name, value)
         }
         self.status = status
+        self.headers = headers
         self.bodyCount = body.count
+        self.bodyStart = buffer
         self.pointer = response
     }
 
+    /// A response built once at start (an error page, a fixed JSON answer): failing to
+    /// allocate one means memory is exhausted before serving anything, and stops the process.
+    static func fixed(status: UInt32, body: [UInt8], headers: [(String, String)]) -> PreparedResponse {
+        guard let response = PreparedResponse(status: status, body: body, headers: headers) else {
+            fatalError("cannot allocate the \(status) response")
+        }
+        return response
+    }
+
+    /// The body bytes (a copy).
+    public var body: [UInt8] {
+        guard let bodyStart else { return [] }
+        return Array(UnsafeRawBufferPointer(start: bodyStart, count: bodyCount))
+    }
+
+    /// The value of the first header `name` (ASCII case-insensitive), if present.
+    public func header(_ name: String) -> String? {
+        headers.first { $0.0.lowercased() == name.lowercased() }?.1
+    }
+
     deinit {
+        // The buffer lives on while a queued use holds the response; libmicrohttpd frees it.
         MHD_destroy_response(pointer)
     }
 }

@@ -17,6 +17,28 @@ public protocol StreamSweeping: Sendable {
 }
 
 public final class Broadcaster<Channel: Hashable & Sendable, State: Sendable>: StreamSweeping, @unchecked Sendable {
+    /// Guards `current`, `channels`, `clientCount` and `totals`.
+    ///
+    /// WebUI's lock order, outermost first; it extends ``FeedStore``'s (`writeLock →
+    /// deliveryLock → mirror → state`, written at `FeedStore.writeLock`):
+    ///
+    ///     FeedStore.deliveryLock → PageEventStream.publishLock → Broadcaster.lock
+    ///       → StreamConnection.lock → libmicrohttpd's own (MHD_resume_connection)
+    ///
+    /// - Taken holding `FeedStore.deliveryLock` (store observers publish: `/events`,
+    ///   `/events/items`) or `PageEventStream.publishLock` (a page frame), or nothing
+    ///   (subscribe and unsubscribe on the daemon thread, heartbeats, sweeps).
+    /// - While it is held: each client's `StreamConnection.lock` (to queue); the `initial`
+    ///   and `encode` closures, which may read `FeedStore`'s `state` (a resuming client's
+    ///   history) and the leaf caches of the encoded bytes (`DocumentEventStream`'s
+    ///   `dataEventCache`, `PageEventStream`'s `initialCache` and `fragmentRenders`,
+    ///   `FeedSnapshot`'s and `PublishedView`'s). Never the store's `writeLock` or
+    ///   `deliveryLock`, nor any lock to its left.
+    /// - `onPublish` (metrics) runs after it is released.
+    ///
+    /// Every other WebUI lock is a leaf: nothing is taken while it is held (the page and
+    /// API caches, the static files, the refused-stream count, `PageFramePacer`,
+    /// `StatsRecorder`, `FeedwebMetrics`, `HTTPServer`'s state, `HangupWatcher`).
     private let lock = NIOLock()
     private var current: State?
     private var channels: [Channel: [ObjectIdentifier: StreamConnection]] = [:]

@@ -21,6 +21,10 @@ public final class DocumentEventStream: Sendable {
     let broadcaster: Broadcaster<Mode, FeedSnapshot>
     private let store: FeedStore
     /// The `data` event of the newest snapshot, encoded once for every client that needs it.
+    ///
+    /// Guards only that pair; taken under `Broadcaster.lock` (publish and subscribe) and a
+    /// leaf: nothing is taken while it is held, and the event is encoded between a miss and
+    /// the store, outside it.
     private let dataEventCache = NIOLockedValueBox<(seq: UInt64, bytes: [UInt8])?>(nil)
 
     /// - Parameter onPublish: see ``Broadcaster/init(initial:onPublish:)``.

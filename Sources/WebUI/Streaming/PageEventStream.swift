@@ -36,9 +36,20 @@ final class PageEventStream: Sendable {
     let broadcaster: Broadcaster<Channel, State>
     private let renderer: PageRenderer
     private let epoch: String
-    /// Serialises publishers (feed changes and status ticks) so each sees its predecessor.
+    /// Serialises publishers (page frames) so each sees its predecessor's state.
+    ///
+    /// Held for a whole publish: the broadcaster's lock is taken under it (never the other
+    /// way round), and with it the two leaf boxes below. Taken by the frame loop of
+    /// `PageStreamPublisher`, holding no other lock (not the store's). See
+    /// `Broadcaster.lock` for the whole order.
     private let publishLock = NIOLock()
+    /// A new client's first event per channel, for the stamp it was rendered at.
+    ///
+    /// Guards only the cache; taken under `Broadcaster.lock` (subscribe) and a leaf: the
+    /// event is rendered between a miss and the store, outside it.
     private let initialCache = NIOLockedValueBox<[Channel: (stamp: PageCache.Stamp, bytes: [UInt8])]>([:])
+    /// Guards the count of fragments rendered. A leaf, taken under `publishLock` and
+    /// `Broadcaster.lock`.
     private let fragmentRenders = NIOLockedValueBox<UInt64>(0)
 
     /// How many HTML fragments (a story, a detail article, a badge, a part of `/stats`)

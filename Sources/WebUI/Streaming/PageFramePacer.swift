@@ -16,9 +16,11 @@ final class PageFramePacer: Sendable {
 
     /// The shortest time between two frames.
     let interval: Duration
-    /// Guards `requested` and the waiting run loop; no other lock is taken while it is
-    /// held, and the waiter is resumed after it is released.
+    /// Guards `requested` and the waiting run loop. A leaf: no other lock is taken while it
+    /// is held, and the waiter is resumed after it is released. Requests take it holding
+    /// `FeedStore.deliveryLock` (the store's observer) or nothing.
     private let state = NIOLockedValueBox(State())
+    /// Guards the count of frames rendered. A leaf.
     private let frameCount = NIOLockedValueBox<UInt64>(0)
 
     init(interval: Duration) {

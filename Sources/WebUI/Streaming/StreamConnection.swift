@@ -29,6 +29,13 @@ public final class StreamConnection: @unchecked Sendable {
         case finished
     }
 
+    /// Guards everything below it. Taken holding a `Broadcaster.lock` (to queue), or by
+    /// libmicrohttpd's content reader on the daemon thread, or alone.
+    ///
+    /// While it is held only libmicrohttpd is called (`MHD_suspend_connection`,
+    /// `MHD_resume_connection`, which take its internal mutexes); no feedweb lock is taken,
+    /// and `onEnd` is handed back by ``finish()`` to run after it is released. See
+    /// `Broadcaster.lock` for the whole order.
     private let lock = NIOLock()
     private var queue = Deque<[UInt8]>()
     private var headOffset = 0

@@ -53,7 +53,7 @@ enum HTMLChecker {
         }
         output.fileHandleForReading.readabilityHandler = nil
         var data = collected.withLockedValue { $0 }
-        if let rest = try output.fileHandleForReading.readToEnd() { data.append(rest) }
+        data.append(contentsOf: ChildProcess.takeBuffered(output))
         return try JSONDecoder().decode(ParsedHTML.self, from: data)
     }
 }

@@ -1,0 +1,87 @@
+import FeedCore
+import Foundation
+
+/// feedweb's request handlers, and what feeds the page streams, each built once here from
+/// the store and the configuration and each holding only what it needs. The ``router``
+/// dispatches requests to them; ``FeedwebApplication`` runs their timers.
+///
+/// The lock order of everything built here is written at `Broadcaster`'s lock, which it
+/// extends ``FeedStore``'s with.
+struct WebHandlers: Sendable {
+    let pages: PageHandlers
+    let streams: StreamHandlers
+    let api: APIHandlers
+    let health: HealthHandlers
+    let assets: StaticAssets
+    let errors: ErrorResponses
+    /// Feeds the page streams, frame by frame.
+    let pageStreams: PageStreamPublisher
+    /// The counts behind `/stats`, `/api/stats` and `/metrics`; the upstream status is
+    /// reported to it.
+    let stats: StatsRecorder
+
+    /// - Parameters:
+    ///   - demo: the demo's `/demo/upstream` stream, when the source is the demo.
+    ///   - staticFiles: `Public/` as loaded at start.
+    ///   - frameAncestors: who may frame the pages (the CSP's `frame-ancestors`).
+    ///   - sourceLabel: the configured source's name, shown on pages.
+    ///   - maxQueuedBytesPerClient: the bound on each stream client's unsent bytes.
+    ///   - restoredAt: when the restored state was saved (`nil`: nothing restored).
+    ///   - statsPollInterval: seconds between the polls `/stats` compares the stream with
+    ///     (`--interval` when polling, else 5).
+    ///   - upstreamStatus: the upstream status now, under the configured source's name.
+    init(
+        store: FeedStore, demo: DocumentEventStream?, staticFiles: StaticFiles, frameAncestors: String,
+        sourceLabel: String, maxQueuedBytesPerClient: Int, restoredAt: Date?, statsPollInterval: TimeInterval = 5,
+        upstreamStatus: @escaping @Sendable () -> UpstreamStatus
+    ) {
+        // First among the store's observers, so every other one sees the change counted.
+        let stats = StatsRecorder(store: store, pollInterval: statsPollInterval)
+        self.stats = stats
+        let metrics = FeedwebMetrics()
+        let security = ResponseHeaders.security(frameAncestors: frameAncestors)
+        let htmlHeaders = ResponseHeaders.html(security: security)
+        let jsonHeaders = ResponseHeaders.json(security: security)
+        let renderer = PageRenderer(assetVersion: staticFiles.version)
+        let errors = ErrorResponses(renderer: renderer, htmlHeaders: htmlHeaders, jsonHeaders: jsonHeaders)
+        self.errors = errors
+        let badges = StatusBadgeSource(store: store, restoredAt: restoredAt, upstreamStatus: upstreamStatus)
+        let assets = StaticAssets(files: staticFiles, securityHeaders: security, notFound: errors.notFound)
+        self.assets = assets
+
+        // These two observe the store, after `stats`.
+        let events = DocumentEventStream(store: store, onPublish: metrics.fanoutObserver(stream: "events"))
+        let items = ItemEventStream(store: store, onPublish: metrics.fanoutObserver(stream: "items"))
+        let pageEvents = PageEventStream(
+            renderer: renderer, epoch: store.epoch,
+            initial: PageEventStream.State(
+                view: store.snapshot?.published, badge: badges.badge(), stats: stats.window(), ticker: stats.ticker),
+            onPublish: metrics.fanoutObserver(stream: "page"))
+        let streams = StreamHandlers(
+            events: events, items: items, pages: pageEvents, demo: demo,
+            maxQueuedBytesPerClient: maxQueuedBytesPerClient, errors: errors)
+        self.streams = streams
+        self.pageStreams = PageStreamPublisher(stream: pageEvents, store: store, badges: badges, stats: stats)
+        self.pages = PageHandlers(
+            store: store, stats: stats, cache: PageCache(onRender: metrics.renderObserver), badges: badges,
+            assets: assets, sourceLabel: sourceLabel, htmlHeaders: htmlHeaders, notFound: errors.notFound)
+        self.api = APIHandlers(store: store, stats: stats, jsonHeaders: jsonHeaders, notFound: errors.notFoundJSON)
+        self.health = HealthHandlers(
+            store: store, upstreamStatus: upstreamStatus, stats: stats, metrics: metrics, streams: streams,
+            securityHeaders: security, unavailable: errors.notFoundJSON)
+    }
+
+    /// Folds an upstream event into `/stats` and `/metrics` and, only when the status it
+    /// led to changes what the badge shows, asks the pages for a frame. The upstream
+    /// source's observer: called on the upstream task, after the status lock.
+    func upstreamEventOccurred(_ event: UpstreamEvent, status: UpstreamStatus) {
+        stats.record(event)
+        health.metrics.record(event)
+        pageStreams.upstreamStatusChanged(status)
+    }
+
+    /// The router over these handlers.
+    var router: Router {
+        Router(pages: pages, streams: streams, api: api, health: health, assets: assets, errors: errors)
+    }
+}

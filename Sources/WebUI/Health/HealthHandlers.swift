@@ -1,0 +1,69 @@
+import FeedCore
+import Foundation
+
+/// What operators and orchestrators ask: `/healthz` (the process answers), `/readyz` (a
+/// document and a connected upstream) and `/metrics` (the Prometheus text exposition).
+struct HealthHandlers: Sendable {
+    let store: FeedStore
+    /// The upstream status now, under the configured source's name.
+    let upstreamStatus: @Sendable () -> UpstreamStatus
+    /// The counts `/metrics` reports with the pulled figures.
+    let stats: StatsRecorder
+    let metrics: FeedwebMetrics
+    /// For the clients and traffic of each stream endpoint, and the streams refused.
+    let streams: StreamHandlers
+    /// `{"status":"ok"}`, built once.
+    let healthy: PreparedResponse
+    let jsonHeaders: [(String, String)]
+    /// The headers of `/metrics`: its content type, `no-store`, then the security headers.
+    let metricsHeaders: [(String, String)]
+    /// Sent if a response cannot be allocated (memory exhausted).
+    let unavailable: PreparedResponse
+
+    init(
+        store: FeedStore, upstreamStatus: @escaping @Sendable () -> UpstreamStatus, stats: StatsRecorder,
+        metrics: FeedwebMetrics, streams: StreamHandlers, securityHeaders: [(String, String)],
+        unavailable: PreparedResponse
+    ) {
+        self.store = store
+        self.upstreamStatus = upstreamStatus
+        self.stats = stats
+        self.metrics = metrics
+        self.streams = streams
+        self.jsonHeaders = ResponseHeaders.json(security: securityHeaders)
+        self.metricsHeaders =
+            [("Content-Type", FeedwebMetrics.contentType), ("Cache-Control", "no-store")] + securityHeaders
+        self.healthy = .fixed(
+            status: 200, body: JSONValue.object(["status": .string("ok")]).serializedBytes(), headers: jsonHeaders)
+        self.unavailable = unavailable
+    }
+
+    /// `/healthz`: 200 whenever the process answers.
+    func health() -> PreparedResponse { healthy }
+
+    /// `/readyz`: 200 with a document and a connected upstream, else 503; always the status.
+    func readiness() -> PreparedResponse {
+        let status = upstreamStatus()
+        let snapshot = store.snapshot
+        let ready = snapshot != nil && status.isConnected
+        let body = JSONValue.object([
+            "ready": .bool(ready),
+            "document": .bool(snapshot != nil),
+            "sequence": snapshot.map { .int(Int64($0.id.seq)) } ?? .null,
+            "upstream": StatusJSON.encode(status),
+        ])
+        return PreparedResponse(status: ready ? 200 : 503, body: body.serializedBytes(), headers: jsonHeaders)
+            ?? unavailable
+    }
+
+    /// `/metrics`: the Prometheus text exposition, the pulled figures brought up to date now.
+    func exposition() -> PreparedResponse {
+        let snapshot = store.snapshot
+        let sample = FeedwebMetrics.Sample(
+            documentLoaded: snapshot != nil, sequence: snapshot?.id.seq ?? 0,
+            items: snapshot?.published.items.count ?? 0, streams: streams.samples,
+            refusedStreams: streams.refusedCount, stats: stats.totals(), process: .current())
+        return PreparedResponse(status: 200, body: metrics.exposition(of: sample), headers: metricsHeaders)
+            ?? unavailable
+    }
+}

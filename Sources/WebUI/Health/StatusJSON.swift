@@ -1,0 +1,41 @@
+import FeedCore
+import Foundation
+
+/// The upstream status as JSON, for `/readyz`.
+enum StatusJSON {
+    static func encode(_ status: UpstreamStatus) -> JSONValue {
+        func date(_ value: Date?) -> JSONValue {
+            value.map { .string(RelativeTime.machine($0)) } ?? .null
+        }
+        let phase: String
+        var nextAttempt: Date?
+        switch status.phase {
+        case .idle: phase = "idle"
+        case .connecting: phase = "connecting"
+        case .open: phase = "open"
+        case .backingOff(let until):
+            phase = "backing-off"
+            nextAttempt = until
+        case .stoppedByUpstream(let until):
+            phase = "stopped-by-upstream"
+            nextAttempt = until
+        case .stopped: phase = "stopped"
+        }
+        return .object([
+            "source": .string(status.source),
+            "state": .string(phase),
+            "next_attempt": date(nextAttempt),
+            "connected_since": date(status.connectedSince),
+            "last_event_at": date(status.lastEventAt),
+            "last_error": status.lastError.map(JSONValue.string) ?? .null,
+            "last_error_at": date(status.lastErrorAt),
+            "last_upstream_error": status.lastUpstreamError.map(JSONValue.string) ?? .null,
+            "events_received": .int(Int64(clamping: status.eventsReceived)),
+            "bytes_received": .int(Int64(clamping: status.bytesReceived)),
+            "reconnects": .int(Int64(clamping: status.reconnects)),
+            "rejected_patches": .int(Int64(clamping: status.rejectedPatches)),
+            "upstream_errors": .int(Int64(clamping: status.upstreamErrors)),
+            "ignored_events": .int(Int64(clamping: status.ignoredEvents)),
+        ])
+    }
+}

@@ -1,0 +1,54 @@
+import FeedCore
+import Foundation
+
+/// Feeds the page streams (`/events/page`) the newest state: the published view, the
+/// status badge and the `/stats` figures, rendered at most once per frame of its
+/// ``PageFramePacer`` (intermediate states skipped, never shown late).
+///
+/// Frames are requested by the store's observer (a change was published), the upstream
+/// status (the badge may have changed) and the once-a-second timer (time alone moves the
+/// badge and the `/stats` window); they are rendered by ``run()``, off the store's locks.
+final class PageStreamPublisher: Sendable {
+    /// The page streams published to.
+    let stream: PageEventStream
+    /// Coalesces frame requests (at most 20 frames a second, newest state).
+    let frames = PageFramePacer(interval: .milliseconds(50))
+    private let store: FeedStore
+    private let badges: StatusBadgeSource
+    private let stats: StatsRecorder
+    /// Lets an upstream status ask for a frame only when it changes the badge.
+    private let badgeChanges: BadgeChangeFilter
+
+    init(stream: PageEventStream, store: FeedStore, badges: StatusBadgeSource, stats: StatsRecorder) {
+        self.stream = stream
+        self.store = store
+        self.badges = badges
+        self.stats = stats
+        self.badgeChanges = BadgeChangeFilter(initial: badges.badge())
+    }
+
+    /// Asks for a frame with the newest state, coalesced with every other request in the
+    /// same frame. Cheap and never blocks: observers call it.
+    func requestFrame() {
+        frames.request()
+    }
+
+    /// Asks for a frame when `status` (the upstream's, after an event) changes what the
+    /// badge shows; reads, heartbeats and handled events on a live connection do not.
+    func upstreamStatusChanged(_ status: UpstreamStatus) {
+        if badgeChanges.letsThrough(badges.badge(status: status)) { requestFrame() }
+    }
+
+    /// Publishes the current view, badge and `/stats` figures to the page streams now
+    /// (one frame; tests call it directly).
+    func refresh() {
+        stream.publish(
+            PageEventStream.State(
+                view: store.snapshot?.published, badge: badges.badge(), stats: stats.window(), ticker: stats.ticker))
+    }
+
+    /// Renders the requested frames until the task is cancelled.
+    func run() async {
+        await frames.run { [self] in refresh() }
+    }
+}

@@ -1,0 +1,146 @@
+import FeedCore
+import Foundation
+import NIOConcurrencyHelpers
+
+/// The event streams: `/events`, `/events/items`, `/events/page` and the demo's
+/// `/demo/upstream`.
+///
+/// Each GET is answered with the decision to start a stream (``StreamStart``), which the
+/// server carries out once it has admitted the stream; a HEAD gets the stream's headers and
+/// no body. Counts the streams refused at the server's limit.
+final class StreamHandlers: Sendable {
+    /// `/events`: the mirror in the document protocol.
+    let events: DocumentEventStream
+    /// `/events/items`: the published view at item level.
+    let items: ItemEventStream
+    /// `/events/page`: rendered fragments for open pages.
+    let pages: PageEventStream
+    /// `/demo/upstream`, only when the source is the demo.
+    let demo: DocumentEventStream?
+    /// The bound on each client's unsent bytes (`--max-queued-bytes`).
+    private let maxQueuedBytesPerClient: Int
+    private let headers = ResponseHeaders.eventStream
+    /// The answer to a HEAD on any stream: the stream's headers, no body.
+    private let head: PreparedResponse
+    private let errors: ErrorResponses
+    /// Guards the count of streams refused since start.
+    ///
+    /// A leaf: no other lock is taken while it is held.
+    private let refusedStreams = NIOLockedValueBox<UInt64>(0)
+
+    init(
+        events: DocumentEventStream, items: ItemEventStream, pages: PageEventStream, demo: DocumentEventStream?,
+        maxQueuedBytesPerClient: Int, errors: ErrorResponses
+    ) {
+        self.events = events
+        self.items = items
+        self.pages = pages
+        self.demo = demo
+        self.maxQueuedBytesPerClient = maxQueuedBytesPerClient
+        self.errors = errors
+        self.head = .fixed(status: 200, body: [], headers: ResponseHeaders.eventStream)
+    }
+
+    /// `/events`: patches, or a full document per change for `Accept: application/json`
+    /// (see ``wantsSnapshotsOnly(_:)``); resumes after `Last-Event-ID` when the history
+    /// still holds it.
+    func documentEvents(_ request: HTTPRequest) -> HTTPResponse {
+        documentStream(request, of: events)
+    }
+
+    /// `/demo/upstream`: the demo's newswire in the document protocol, or 404 without the demo.
+    func demoUpstream(_ request: HTTPRequest) -> HTTPResponse {
+        guard let demo else { return .prepared(errors.notFound) }
+        return documentStream(request, of: demo)
+    }
+
+    /// `/events/items?section=`: item-level events, resuming after `Last-Event-ID`.
+    func itemEvents(_ request: HTTPRequest) -> HTTPResponse {
+        if request.method == "HEAD" { return .prepared(head) }
+        let section = request.sectionFilter
+        let lastEventID = request.lastEventID
+        let target = items
+        return start { stream in
+            target.subscribe(stream, section: section, lastEventID: lastEventID)
+            return { target.unsubscribe(stream, section: section) }
+        }
+    }
+
+    /// `/events/page?view=list|kiosk|item|stats&section=…&key=…`: what one open page needs;
+    /// 400 for an unknown view or an item view without a key.
+    func pageEvents(_ request: HTTPRequest) -> HTTPResponse {
+        if request.method == "HEAD" { return .prepared(head) }
+        let section = request.sectionFilter
+        let channel: PageEventStream.Channel
+        switch request.query("view") ?? "list" {
+        case "list": channel = .list(section: section)
+        case "kiosk": channel = .kiosk(section: section)
+        case "stats": channel = .stats
+        case "item":
+            guard let key = request.query("key"), !key.isEmpty else { return .prepared(errors.badRequest) }
+            channel = .item(key: key)
+        default:
+            return .prepared(errors.badRequest)
+        }
+        let target = pages
+        return start { stream in
+            target.subscribe(stream, channel: channel)
+            return { target.unsubscribe(stream, channel: channel) }
+        }
+    }
+
+    /// A new stream refused because the server is at `--max-clients` or stopping: counted,
+    /// and answered 503 with `Retry-After`.
+    func refused() -> PreparedResponse {
+        refusedStreams.withLockedValue { $0 += 1 }
+        return errors.tooManyStreams
+    }
+
+    /// New streams refused since start.
+    var refusedCount: UInt64 { refusedStreams.withLockedValue { $0 } }
+
+    /// Every broadcaster, for heartbeats and stalled-client sweeps.
+    var broadcasters: [any StreamSweeping] {
+        [events.broadcaster, items.broadcaster, pages.broadcaster] + (demo.map { [$0.broadcaster] } ?? [])
+    }
+
+    /// The clients and traffic of each stream endpoint now, for `/metrics`.
+    var samples: [FeedwebMetrics.StreamSample] {
+        var samples = [
+            FeedwebMetrics.StreamSample(
+                name: "events", clients: events.clientCount, traffic: events.broadcaster.traffic),
+            FeedwebMetrics.StreamSample(name: "items", clients: items.clientCount, traffic: items.broadcaster.traffic),
+            FeedwebMetrics.StreamSample(name: "page", clients: pages.clientCount, traffic: pages.broadcaster.traffic),
+        ]
+        if let demo {
+            samples.append(.init(name: "demo", clients: demo.clientCount, traffic: demo.broadcaster.traffic))
+        }
+        return samples
+    }
+
+    private func documentStream(_ request: HTTPRequest, of target: DocumentEventStream) -> HTTPResponse {
+        if request.method == "HEAD" { return .prepared(head) }
+        let mode: DocumentEventStream.Mode = Self.wantsSnapshotsOnly(request.header("Accept")) ? .snapshots : .patches
+        let lastEventID = request.lastEventID
+        return start { stream in
+            target.subscribe(stream, mode: mode, lastEventID: lastEventID)
+            return { target.unsubscribe(stream, mode: mode) }
+        }
+    }
+
+    private func start(subscribe: @escaping @Sendable (StreamConnection) -> @Sendable () -> Void) -> HTTPResponse {
+        .stream(StreamStart(headers: headers, maxQueuedBytes: maxQueuedBytesPerClient, subscribe: subscribe))
+    }
+
+    /// Streamdata's rule: `Accept: application/json` (not preceded by
+    /// `text/event-stream`) asks for a full document on every change.
+    static func wantsSnapshotsOnly(_ accept: String?) -> Bool {
+        guard let accept else { return false }
+        let types = accept.split(separator: ",").map {
+            $0.split(separator: ";").first.map { $0.trimmingCharacters(in: .whitespaces).lowercased() } ?? ""
+        }
+        guard let json = types.firstIndex(of: "application/json") else { return false }
+        guard let sse = types.firstIndex(of: "text/event-stream") else { return true }
+        return json < sse
+    }
+}
