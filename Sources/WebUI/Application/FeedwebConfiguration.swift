@@ -34,7 +34,9 @@ public struct FeedwebConfiguration: Sendable {
     public var history: Int = 1000
     /// Concurrent SSE streams (`--max-clients`).
     public var maxClients: Int = 10_000
-    /// Unsent bytes per stream client before it is dropped.
+    /// Unsent bytes per stream client: past it, an `/events` or `/events/items` client gets
+    /// the newest state in place of its backlog (a fresh `data` or `snapshot`); a page
+    /// stream client is dropped. A client that takes nothing for 5 s is dropped either way.
     public var maxQueuedBytesPerClient: Int = 4 * 1024 * 1024
     /// Who may frame the pages (`--frame-ancestors`).
     public var frameAncestors: String = "'self'"

@@ -25,7 +25,8 @@ import struct Prometheus.PrometheusMetricsFactory
 /// `upstream_reconnects_total`, `upstream_rejected_patches_total`, `upstream_errors_total`,
 /// `document_loaded`, `document_sequence`, `items`, `stream_clients{stream}`,
 /// `stream_events_total{stream}`, `stream_bytes_total{stream}`,
-/// `stream_dropped_clients_total{stream}`, `stream_refused_total`, `changes_total`,
+/// `stream_dropped_clients_total{stream}`, `stream_catchups_total{stream}` (a client too far
+/// behind given the newest state in place of its backlog), `stream_refused_total`, `changes_total`,
 /// `item_changes_total{kind}` (`added`, `updated`, `removed`), `polling_equivalent_bytes_total`,
 /// `new_sections_total`, `guard_regressions_total`,
 /// `page_render_seconds`, `fanout_seconds{stream}`, `process_resident_memory_bytes`,
@@ -164,6 +165,7 @@ private struct PulledMetrics {
         var events: MirroredCounter
         var bytes: MirroredCounter
         var dropped: MirroredCounter
+        var catchUps: MirroredCounter
 
         init(name: String, factory: PrometheusMetricsFactory) {
             let label = [("stream", name)]
@@ -172,6 +174,7 @@ private struct PulledMetrics {
             bytes = MirroredCounter(label: "feedweb_stream_bytes_total", dimensions: label, factory: factory)
             dropped = MirroredCounter(
                 label: "feedweb_stream_dropped_clients_total", dimensions: label, factory: factory)
+            catchUps = MirroredCounter(label: "feedweb_stream_catchups_total", dimensions: label, factory: factory)
         }
     }
 
@@ -214,6 +217,7 @@ private struct PulledMetrics {
             metrics.events.follow(stream.traffic.eventsQueued)
             metrics.bytes.follow(stream.traffic.bytesQueued)
             metrics.dropped.follow(stream.traffic.droppedClients)
+            metrics.catchUps.follow(stream.traffic.catchUps)
             streams[stream.name] = metrics
         }
     }

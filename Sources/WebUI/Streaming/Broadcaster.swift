@@ -103,13 +103,20 @@ public final class Broadcaster<Channel: Hashable & Sendable, State: Sendable>: S
 
     /// Makes `state` current and queues, to each channel with clients, the bytes `encode`
     /// returns for it (`nil`: nothing for that channel).
-    public func publish(_ state: State, encode: (Channel, State) -> [UInt8]?) {
+    ///
+    /// With `catchUp`, a client whose queue these bytes would pass the bound is not
+    /// dropped: its unsent queue is replaced by what `catchUp` returns for its channel (one
+    /// event with the whole of `state`), computed at most once per channel. Without it,
+    /// such a client is dropped.
+    public func publish(
+        _ state: State, encode: (Channel, State) -> [UInt8]?, catchUp: ((Channel, State) -> [UInt8])? = nil
+    ) {
         let start = StreamConnection.now()
         lock.withLock {
             current = state
             for (channel, clients) in channels {
                 guard let bytes = encode(channel, state), !bytes.isEmpty else { continue }
-                queueLocked(bytes, to: clients.values)
+                queueLocked(bytes, to: clients.values, catchUp: catchUp.map { make in { make(channel, state) } })
             }
         }
         onPublish?(StreamConnection.now() &- start)
@@ -124,12 +131,24 @@ public final class Broadcaster<Channel: Hashable & Sendable, State: Sendable>: S
         }
     }
 
-    private func queueLocked(_ bytes: [UInt8], to clients: Dictionary<ObjectIdentifier, StreamConnection>.Values) {
+    private func queueLocked(
+        _ bytes: [UInt8], to clients: Dictionary<ObjectIdentifier, StreamConnection>.Values,
+        catchUp: (() -> [UInt8])? = nil
+    ) {
+        var fresh: [UInt8]?
         for client in clients {
-            switch client.enqueue(bytes) {
+            switch client.enqueue(bytes, whenFull: catchUp == nil ? .drop : .report) {
             case .queued: totals.count(bytes)
             case .dropped: totals.droppedClients += 1
             case .notOpen: break
+            case .full:
+                guard let catchUp else { break }
+                let event = fresh ?? catchUp()
+                fresh = event
+                if client.catchUp(with: event) {
+                    totals.count(event)
+                    totals.catchUps += 1
+                }
             }
         }
     }

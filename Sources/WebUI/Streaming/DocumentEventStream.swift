@@ -7,7 +7,9 @@ import NIOConcurrencyHelpers
 /// A new client gets `retry:`, then either a `data` event with the whole document or, when
 /// it resumes with an id of this epoch still in the history, only the patches it missed.
 /// Then one `patch` per accepted change. Ids are `EPOCH-SEQ`. In snapshot-only mode
-/// (`Accept: application/json`) every change is a full `data` event.
+/// (`Accept: application/json`) every change is a full `data` event. A client too far
+/// behind (its unsent bytes would pass the per-client bound, 4 MiB) gets a fresh `data` in place
+/// of its backlog: every patch, or the newest state, never a silent gap.
 public final class DocumentEventStream: Sendable {
     /// The two encodings clients can ask for.
     public enum Mode: Hashable, Sendable {
@@ -37,15 +39,20 @@ public final class DocumentEventStream: Sendable {
     /// The number of connected clients.
     public var clientCount: Int { broadcaster.count }
 
+    /// Queues the change to every client; a client too far behind to take it (its queue
+    /// would pass the bound) gets a fresh `data` of the new state instead of its backlog.
     private func publish(_ change: FeedChange) {
-        broadcaster.publish(change.snapshot) { mode, snapshot in
-            switch (mode, change.kind) {
-            case (.patches, .patch(_, let encoded)):
-                return Self.patchEvent(id: snapshot.id, encodedPatch: encoded)
-            case (.patches, .snapshot), (.snapshots, _):
-                return dataEvent(for: snapshot)
-            }
-        }
+        broadcaster.publish(
+            change.snapshot,
+            encode: { mode, snapshot in
+                switch (mode, change.kind) {
+                case (.patches, .patch(_, let encoded)):
+                    return Self.patchEvent(id: snapshot.id, encodedPatch: encoded)
+                case (.patches, .snapshot), (.snapshots, _):
+                    return self.dataEvent(for: snapshot)
+                }
+            },
+            catchUp: { _, snapshot in self.dataEvent(for: snapshot) })
     }
 
     /// Subscribes `stream`; `lastEventID` is the client's resume point, if any.

@@ -29,7 +29,10 @@ public final class ItemEventStream: Sendable {
         }
         let changes = view.itemChanges(since: previous)
         let id = EventID(epoch: store.epoch, seq: view.seq)
-        broadcaster.publish(view) { section, _ in Self.encode(changes, section: section, id: id) }
+        // A client too far behind gets a fresh `snapshot` of its section in place of its backlog.
+        broadcaster.publish(
+            view, encode: { section, _ in Self.encode(changes, section: section, id: id) },
+            catchUp: { section, view in self.snapshotEvent(view, section: section) })
     }
 
     /// Subscribes `stream` to the items of `section` (`nil`: all).

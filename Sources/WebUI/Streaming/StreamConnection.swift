@@ -93,16 +93,29 @@ public final class StreamConnection: @unchecked Sendable {
         case dropped
         /// The stream is closing or gone; nothing was queued.
         case notOpen
+        /// The bytes would have passed the bound and the caller asked to be told
+        /// (``FullQueue/report``): nothing was queued, the client is still open.
+        case full
     }
 
-    /// Queues `bytes` for sending; drops the client (and frees its queue at once) if the
-    /// bytes would pass the bound.
+    /// What ``enqueue(_:whenFull:)`` does when the bytes would pass the bound.
+    public enum FullQueue: Sendable {
+        /// Drop the client and free its queue.
+        case drop
+        /// Queue nothing and answer ``EnqueueResult/full``: the caller catches the client
+        /// up instead (``catchUp(with:)``).
+        case report
+    }
+
+    /// Queues `bytes` for sending; if they would pass the bound, drops the client (and
+    /// frees its queue at once) or reports it, as `whenFull` says.
     @discardableResult
-    public func enqueue(_ bytes: [UInt8]) -> EnqueueResult {
+    public func enqueue(_ bytes: [UInt8], whenFull: FullQueue = .drop) -> EnqueueResult {
         if bytes.isEmpty { return .queued }
         return lock.withLock {
             guard state == .open else { return .notOpen }
             if queuedBytes > 0 && queuedBytes + bytes.count > maxQueuedBytes {
+                if whenFull == .report { return .full }
                 dropLocked()
                 return .dropped
             }
@@ -111,6 +124,33 @@ public final class StreamConnection: @unchecked Sendable {
             queuedBytes += bytes.count
             wakeLocked()
             return .queued
+        }
+    }
+
+    /// Replaces what the client has not been sent with `bytes`, one event that stands for
+    /// all of it (a fresh `data` with the whole current state): a client too far behind to
+    /// get every event gets the newest state instead, in-band. The part of an event
+    /// already partly sent is kept, so the stream stays well-formed. The stall rule still
+    /// applies: the time the client has waited without taking anything is not reset.
+    /// Returns `false` if the stream is closing or gone.
+    @discardableResult
+    public func catchUp(with bytes: [UInt8]) -> Bool {
+        lock.withLock {
+            guard state == .open else { return false }
+            var kept = Deque<[UInt8]>()
+            var keptBytes = 0
+            if headOffset > 0, let head = queue.first {
+                kept.append(head)
+                keptBytes = head.count - headOffset
+            } else {
+                headOffset = 0
+            }
+            kept.append(bytes)
+            if queuedBytes == 0 { waitingSince = Self.now() }
+            queue = kept
+            queuedBytes = keptBytes + bytes.count
+            wakeLocked()
+            return true
         }
     }
 

@@ -9,6 +9,9 @@ public struct StreamTraffic: Sendable, Equatable {
     public var bytesQueued: UInt64 = 0
     /// Clients dropped because they stopped reading (the queue bound or the stall rule).
     public var droppedClients: UInt64 = 0
+    /// Times a client too far behind had its queue replaced by the newest state (a fresh
+    /// `data` on `/events`, a `snapshot` on `/events/items`) instead of being dropped.
+    public var catchUps: UInt64 = 0
 
     public init() {}
 
