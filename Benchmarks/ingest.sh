@@ -1,72 +1,120 @@
 #!/usr/bin/env bash
-# The ingest benchmark (first part): what one change costs feedweb and how much of the
-# upstream it takes, append mode, Wikimedia-shaped ~1.2 KB items
-# (ingest/append_upstream.py), 5 clients each on /events (sseload, which also measures
-# upstream → client latency from the `sent_ns` stamp in each item), /events/items and the
-# list page stream (curl, reading and discarding).
+# The ingest benchmark: how much of a fast append-mode upstream feedweb takes, at what CPU
+# per change, and how late each change reaches clients on all three streams.
 #
 #   Benchmarks/ingest.sh FEEDWEB [PEER_FEEDWEB]
 #
-# For each --keep in KEEPS and rate in RATES: ROUNDS rounds, feedweb and the peer build
-# (another feedweb binary, e.g. main's) interleaved; each prints the changes/s taken (and
-# the share of what upstream sent), feedweb's CPU in cores and CPU ms per change, over a
-# WINDOW-second window after a 3 s warm-up, and the /events latency p50 / p99 over the same
-# window. Not measured yet: latency on /events/items and the page stream.
+# Upstream: timed_upstream --append (Wikimedia EventStreams `recentchange`-shaped items of
+# ~1.2 KB, each stamped with its send time as `sent_ns` and at the end of its title,
+# `sent_ns=N`). feedweb runs `--mode append --profile wikimedia-recentchange --keep K`.
+# Clients: CLIENTS (5) sseload clients on each of /events, /events/items and the list page
+# stream (/events/page?view=list). Latency = arrival − send stamp, for every item on every
+# stream (sseload --stamp-marker sent_ns=, each stamp once per client: on the page stream,
+# an item is timed when it first shows up in a frame).
+#
+# For each --keep in KEEPS and rate in RATES: ROUNDS rounds, feedweb and the peer (another
+# feedweb binary, e.g. an older build) interleaved, a fresh process each. Each measurement
+# is a WINDOW-second window after a 3 s warm-up: changes/s taken (and the share of what
+# upstream sends at its rate, over the window's measured length), feedweb's CPU in cores and ms per upstream change, RSS at the start and
+# end of the window and its peak (sampled every 0.5 s), latency p50/p99/max per stream,
+# clients dropped, catch-ups (a fresh `data`/`snapshot` in place of a backlog). Medians
+# per configuration at the end, as a Markdown table; raw results in OUT (a temp dir).
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 trap stop_all EXIT
 bench_tools
-KEEPS=${KEEPS:-"20 1000"} RATES=${RATES:-"100 400"} ROUNDS=${ROUNDS:-3} WINDOW=${WINDOW:-8}
+raise_nofile
+KEEPS=${KEEPS:-"20 200 1000"} RATES=${RATES:-"100 2000 10000"} ROUNDS=${ROUNDS:-3} WINDOW=${WINDOW:-8}
+CLIENTS=${CLIENTS:-5}
 binaries=("$1")
 [[ $# -ge 2 ]] && binaries+=("$2")
-work=$(mktemp -d)
+out=${OUT:-$(mktemp -d /tmp/feedweb-ingest.XXXXXX)}
+mkdir -p "$out"
+results=$out/ingest.jsonl
+: >"$results"
 
 received() {
-  curl -s "http://127.0.0.1:$1/readyz" | python3 -c 'import sys,json;print(json.load(sys.stdin)["upstream"]["events_received"])'
+  curl -s --max-time 5 "http://127.0.0.1:$1/readyz" |
+    python3 -c 'import sys,json;print(json.load(sys.stdin)["upstream"]["events_received"])'
 }
 cpu_ticks() { awk '{print $14+$15}' "/proc/$1/stat"; }
-
-one() {  # BINARY KEEP RATE
-  local up_port t0 t1 s0 s1 path loader
-  up_port=$(free_port)
-  python3 "$BENCH_LIB_DIR/ingest/append_upstream.py" "$up_port" "$3" $((WINDOW + 8)) &
-  track $!
-  sleep 0.5
-  start_feedweb "$1" "$work/feedweb" "http://127.0.0.1:$up_port/rc" --mode append \
-    --profile wikimedia-recentchange --keep "$2" --log-level error
-  "$TOOLS/sseload" --url "http://127.0.0.1:$FW_PORT/events" --clients 5 --ramp 0.2 --settle 2.8 \
-    --duration "$WINDOW" --grace 1 --json --quiet >"$work/sseload.json" 2>/dev/null &
-  loader=$!
-  for path in /events/items "/events/page?view=list"; do
-    for _ in 1 2 3 4 5; do
-      curl -sN "http://127.0.0.1:$FW_PORT$path" >/dev/null 2>&1 &
-      track $!
-    done
-  done
-  sleep 3
-  t0=$(cpu_ticks "$FW_PID") s0=$(received "$FW_PORT")
-  sleep "$WINDOW"
-  t1=$(cpu_ticks "$FW_PID") s1=$(received "$FW_PORT")
-  wait "$loader" || true
-  stop_all || true
-  python3 -c "
-import json
-d=$s1-$s0; cpu=($t1-$t0)/$(getconf CLK_TCK)
-try:
-    lat=json.load(open('$work/sseload.json'))['latency_ms']; latency=f\", /events p50 {lat['p50']:.1f} p99 {lat['p99']:.1f} ms\"
-except Exception:
-    latency=', /events latency: none measured'
-print(f'$(basename "$1") keep=$2 rate=$3: {d/$WINDOW:.0f} changes/s ({100*d/($3*$WINDOW):.0f} %), {cpu/$WINDOW:.2f} cores, {1000*cpu/max(d,1):.2f} ms/change' + latency)"
+rss_kb() { awk '/VmRSS/ {print $2}' "/proc/$1/status"; }
+catchups() {
+  curl -s --max-time 5 "http://127.0.0.1:$1/metrics" |
+    awk '/^feedweb_stream_catchups_total/ {s += $2} END {print s + 0}'
 }
 
+one() { # BINARY KEEP RATE ROUND
+  local binary=$1 keep=$2 rate=$3 round=$4 t0 t1 r0 r1 w0 w1 c0 c1 rss0 rss1 peak=0 path name
+  local pids=()
+  start_upstream "$out/upstream.log" --append --rate "$rate" --duration $((WINDOW + 12)) --heartbeat 0
+  start_feedweb "$binary" "$out/feedweb.log" "http://127.0.0.1:$UP_PORT/stream" --mode append \
+    --profile wikimedia-recentchange --keep "$keep" --log-level error
+  for path in /events /events/items "/events/page?view=list"; do
+    name=$(echo "$path" | tr -dc 'a-z')
+    "$TOOLS/sseload" --url "http://127.0.0.1:$FW_PORT$path" --clients "$CLIENTS" --ramp 0.2 --settle 2.8 \
+      --duration "$WINDOW" --grace 1 --stamp-marker sent_ns= --json --quiet >"$out/$name.json" 2>/dev/null &
+    pids+=($!)
+  done
+  sleep 3
+  c0=$(catchups "$FW_PORT") rss0=$(rss_kb "$FW_PID")
+  r0=$(received "$FW_PORT") w0=$(date +%s.%N) t0=$(cpu_ticks "$FW_PID")
+  local end=$((SECONDS + WINDOW))
+  while [ $SECONDS -lt $end ]; do
+    local now
+    now=$(rss_kb "$FW_PID")
+    [ "$now" -gt "$peak" ] && peak=$now
+    sleep 0.5
+  done
+  t1=$(cpu_ticks "$FW_PID") w1=$(date +%s.%N) r1=$(received "$FW_PORT")
+  c1=$(catchups "$FW_PORT") rss1=$(rss_kb "$FW_PID")
+  for pid in "${pids[@]}"; do wait "$pid" || true; done
+  stop_all || true
+  python3 - "$out" "$results" <<PY
+import json, os, sys
+out, results = sys.argv[1], sys.argv[2]
+window, ticks = $w1 - $w0, os.sysconf("SC_CLK_TCK")
+taken = $r1 - $r0
+cpu = ($t1 - $t0) / ticks
+row = {"binary": os.path.basename("$binary"), "path": "$binary", "keep": $keep, "rate": $rate, "round": $round,
+       "taken_per_s": taken / window, "taken_pct": 100 * taken / ($rate * window), "cores": cpu / window,
+       "ms_per_change": 1000 * cpu / max(taken, 1), "rss_mb": [$rss0 / 1024, $rss1 / 1024, $peak / 1024],
+       "catchups": $c1 - $c0, "streams": {}}
+for name in ("events", "eventsitems", "eventspageviewlist"):
+    try:
+        d = json.load(open(f"{out}/{name}.json"))
+        lat = d["latency_ms"]
+        row["streams"][name] = {"p50": lat["p50"], "p99": lat["p99"], "max": lat["max"], "n": lat["n"],
+                                "dropped": d["dropped"], "connected": d["connected"]}
+    except Exception as error:
+        row["streams"][name] = {"error": str(error)}
+open(results, "a").write(json.dumps(row) + "\n")
+s = row["streams"]
+def lat(name):
+    x = s[name]
+    return f"{x['p50']:.1f}/{x['p99']:.1f} ms" if "p50" in x else "none"
+print(f"{row['binary']} keep={$keep} rate={$rate}: {row['taken_per_s']:.0f}/s ({row['taken_pct']:.0f} %), "
+      f"{row['cores']:.2f} cores, {row['ms_per_change']:.3f} ms/change, RSS {row['rss_mb'][0]:.0f}->{row['rss_mb'][1]:.0f} "
+      f"(peak {row['rss_mb'][2]:.0f}) MB; p50/p99 events {lat('events')}, items {lat('eventsitems')}, "
+      f"page {lat('eventspageviewlist')}; dropped {sum(x.get('dropped', 0) for x in s.values())}, catch-ups {row['catchups']}")
+PY
+}
+
+{
+  echo "date: $(date -u '+%Y-%m-%d %H:%M UTC'); machine: $(nproc) cores; binaries: ${binaries[*]}"
+  echo "keeps: $KEEPS; rates: $RATES changes/s; $ROUNDS interleaved rounds; $WINDOW s windows; $CLIENTS clients per stream"
+} | tee "$out/ingest-machine.txt"
 for keep in $KEEPS; do
   for rate in $RATES; do
     for round in $(seq "$ROUNDS"); do
-      for binary in "${binaries[@]}"; do
+      order=("${binaries[@]}")
+      if [ $((round % 2)) = 0 ] && [ ${#binaries[@]} = 2 ]; then order=("${binaries[1]}" "${binaries[0]}"); fi
+      for binary in "${order[@]}"; do
         echo -n "round $round: "
-        one "$binary" "$keep" "$rate"
+        one "$binary" "$keep" "$rate" "$round"
       done
     done
   done
 done
-rm -rf "$work"
+python3 "$BENCH_LIB_DIR/ingest_report.py" "$results" | tee "$out/ingest.md"
+echo "ingest: results in $out"

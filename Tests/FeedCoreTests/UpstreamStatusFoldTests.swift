@@ -119,8 +119,11 @@ struct UpstreamStatusFoldTests {
                 Self.fold(upstream.events, source: upstream.status.source) == upstream.status
             }
             let events = upstream.events
-            let handled = events.filter { if case .eventHandled = $0 { true } else { false } }
-            #expect(handled.count == 5)
+            // Events that arrive in one read are handled, and announced, together.
+            let handled = events.reduce(0) { sum, event in
+                if case .eventHandled(let count, _) = event { sum + count } else { sum }
+            }
+            #expect(handled == 5)
             let reasons = events.compactMap { event -> String? in
                 if case .rejected(let reason) = event { return reason }
                 return nil

@@ -178,9 +178,40 @@ public final class UpstreamConnection: Sendable {
         }
     }
 
+    /// Reads the stream and commits what it carries, in two stages that overlap: the
+    /// reader (a child task) parses each read into events and their commands; the
+    /// committer (this task) takes everything parsed so far at once and commits it, items
+    /// that arrived together as one change. Between them an ``UpstreamEventQueue``
+    /// bounded at 4 MiB (or one maximal event). A failure of the reader reaches the caller
+    /// after every event parsed before it has been committed; a resync from the committer
+    /// ends the reader.
     private func readEvents(from body: HTTPClientResponse.Body, deliveredEvent: inout Bool) async throws {
+        let queue = UpstreamEventQueue(limitBytes: max(4 * 1024 * 1024, configuration.maxEventBytes))
+        let startID = session.withLockedValue { $0.lastEventID }
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask { [self] in
+                defer { queue.finish() }
+                try await parse(body, from: startID, into: queue)
+            }
+            do {
+                while let reads = await queue.takeAll() {
+                    try commit(reads, deliveredEvent: &deliveredEvent)
+                }
+            } catch {
+                queue.finish()
+                group.cancelAll()
+                throw error
+            }
+            try await group.waitForAll()
+        }
+    }
+
+    /// The reader: parses each read of `body` and queues its events with their commands.
+    private func parse(_ body: HTTPClientResponse.Body, from lastEventID: String, into queue: UpstreamEventQueue)
+        async throws
+    {
         var parser = SSEParser(maxEventBytes: configuration.maxEventBytes)
-        parser.resume(lastEventID: session.withLockedValue { $0.lastEventID })
+        parser.resume(lastEventID: lastEventID)
         var events: [SSEEvent] = []
         for try await buffer in body {
             let count = buffer.readableBytes
@@ -197,27 +228,39 @@ public final class UpstreamConnection: Sendable {
                 }
             }
             statusPublisher.publish(.received(bytes: UInt64(count)))
-            session.withLockedValue { session in
-                session.lastEventID = parser.lastEventID
-                if let retry = parser.reconnectionTime { session.policy.retryInterval = .milliseconds(retry) }
+            let read = UpstreamEventQueue.Read(
+                events: events.map { ($0, interpret($0)) }, lastEventID: parser.lastEventID,
+                reconnectionTime: parser.reconnectionTime, byteCount: count)
+            guard await queue.put(read) else { return }  // the committer stopped
+            if failure != nil { throw UpstreamError.eventTooLarge(limit: configuration.maxEventBytes) }
+        }
+    }
+
+    /// The committer: carries out `reads` in order, the items among them as one change.
+    /// The stream's position (last event id, retry) becomes theirs first; a resync clears
+    /// the id again.
+    private func commit(_ reads: [UpstreamEventQueue.Read], deliveredEvent: inout Bool) throws(UpstreamError) {
+        guard let last = reads.last else { return }
+        session.withLockedValue { session in
+            session.lastEventID = last.lastEventID
+            if let retry = reads.lazy.compactMap(\.reconnectionTime).last {
+                session.policy.retryInterval = .milliseconds(retry)
             }
-            // Counted once handled, so whoever sees the count also sees the events' effect.
-            var handled = 0
-            defer { if handled > 0 { statusPublisher.publish(.eventHandled(count: handled, at: Date())) } }
-            // Items that arrived in the same read are committed as one change: when
-            // upstream outruns feedweb, reads grow and so do the batches, so feedweb keeps
-            // up instead of queueing; when it does not, each read holds one event.
-            var items: [JSONValue] = []
-            var keep = 0
-            func commitItems() {
-                guard !items.isEmpty else { return }
-                store.prependItems(items, keep: keep)
-                handled += items.count
-                deliveredEvent = true
-                items.removeAll(keepingCapacity: true)
-            }
-            for event in events {
-                let command = interpret(event)
+        }
+        // Counted once handled, so whoever sees the count also sees the events' effect.
+        var handled = 0
+        defer { if handled > 0 { statusPublisher.publish(.eventHandled(count: handled, at: Date())) } }
+        var items: [JSONValue] = []
+        var keep = 0
+        func commitItems() {
+            guard !items.isEmpty else { return }
+            store.prependItems(items, keep: keep)
+            handled += items.count
+            deliveredEvent = true
+            items.removeAll(keepingCapacity: true)
+        }
+        for read in reads {
+            for (event, command) in read.events {
                 if case .prependItem(let item, let itemKeep) = command {
                     items.append(item)
                     keep = itemKeep
@@ -228,9 +271,8 @@ public final class UpstreamConnection: Sendable {
                 try handle(command, of: event)
                 deliveredEvent = true
             }
-            commitItems()
-            if failure != nil { throw UpstreamError.eventTooLarge(limit: configuration.maxEventBytes) }
         }
+        commitItems()
     }
 
     /// Carries out one event's command; throws ``UpstreamError/resync(_:)`` to end the

@@ -1,8 +1,7 @@
 import NIOConcurrencyHelpers
 
 /// Coalesces requests to re-render the page streams into frames: however many changes
-/// and status updates arrive, the page streams are rendered at most once per
-/// ``interval``, always from the newest state (intermediate states are skipped, never
+/// and status updates arrive, frames start at most once per ``interval``, always from the newest state (intermediate states are skipped, never
 /// shown late). A request that finds the pacer idle is served at once, so a quiet feed
 /// adds no delay.
 ///
@@ -64,9 +63,12 @@ final class PageFramePacer: Sendable {
             }
             guard !Task.isCancelled else { return }
             state.withLockedValue { $0.requested = false }
+            // Frames start at most once per interval; the time a frame takes to render
+            // counts towards it, so a change waits at most one interval plus one render.
+            let started = ContinuousClock.now
             render()
             frameCount.withLockedValue { $0 += 1 }
-            do { try await Task.sleep(for: interval) } catch { return }
+            do { try await Task.sleep(until: started + interval) } catch { return }
         }
     }
 }
