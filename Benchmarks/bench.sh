@@ -11,12 +11,15 @@
 #    feedweb and nchan alternating (interleaved), a fresh server per measurement.
 # 2. Pages: wrk on feedweb's `/` and an item page against nginx serving the same bytes
 #    from files (Benchmarks/pages.sh), PAGE_ROUNDS (3) rounds of PAGE_DURATION (6) s.
+# 3. Ingest: an append-mode upstream at 100, 2,000 and 10,000 changes/s with --keep 20,
+#    200 and 1000, 5 clients on each of the three streams (Benchmarks/ingest.sh);
+#    INGEST_PEER=another feedweb binary measures it alongside, interleaved.
 # Before every measurement it waits for a quiet machine (< QUIET_PCT, 15 % busy), at most
 # QUIET_WAIT (120) s each and QUIET_BUDGET (600) s in all; then it measures anyway and the
 # table says how busy the rest of the machine was. Medians and ratios at the end
 # (Benchmarks/bench_report.py); raw results in OUT (default a new temp dir).
 # Needs: nginx, libnginx-mod-nchan, wrk, curl, python3, gcc, make (scripts/install-deps.sh
-# --bench). Loopback only; every process stops by itself; about 10 minutes.
+# --bench). Loopback only; every process stops by itself; about 25 minutes.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 bin=${1:-.build/release/feedweb}
@@ -81,7 +84,13 @@ if [ "${SKIP_PAGES:-0}" != 1 ]; then
   OUT=$out DURATION=${PAGE_DURATION:-6} QUIET_WAIT=${QUIET_WAIT_EACH:-120} Benchmarks/pages.sh "$bin" "${PAGE_ROUNDS:-3}"
 fi
 
+if [ "${SKIP_INGEST:-0}" != 1 ]; then
+  echo "== ingest $(quiet)"
+  OUT=$out ROUNDS=$rounds Benchmarks/ingest.sh "$bin" ${INGEST_PEER:+"$INGEST_PEER"}
+fi
+
 echo
 python3 Benchmarks/bench_report.py "$out" | tee "$out/summary.md"
+[ -f "$out/ingest.md" ] && { echo; echo "Ingest:"; cat "$out/ingest.md"; } | tee -a "$out/summary.md"
 echo
 echo "bench: took $(( $(date +%s) - started )) s; results in $out"
