@@ -4,7 +4,11 @@ import NIOConcurrencyHelpers
 /// truth, written by the upstream pipeline and read by everything that serves.
 ///
 /// Invariants:
-/// - Writes are serialised; each accepted change gets the next sequence number and is
+/// - A change is worked out outside every lock (the new document, the patch and its
+///   encoding), then committed under the write lock if the state it was worked out from is
+///   still the state (else worked out again). Under the write lock only the commit runs:
+///   the mirror's items and their changes, the published view, the history entry.
+/// - Commits are serialised; each accepted change gets the next sequence number and is
 ///   delivered to every observer, in order. Observers run after the write lock is
 ///   released (nothing renders or encodes under it), holding the delivery lock, so the
 ///   next write can commit while a change is being fanned out but is delivered after it.
@@ -78,17 +82,13 @@ public final class FeedStore: Sendable {
     /// clients and the history stay continuous. Returns `nil` when nothing changed.
     @discardableResult
     public func replaceDocument(_ document: JSONValue) -> FeedChange? {
-        write { () -> (result: FeedChange?, change: FeedChange?) in
-            let change: FeedChange?
-            if let current = snapshot {
-                let patch = JSONDiff.diff(from: current.document, to: document)
-                change =
-                    patch.operations.isEmpty
-                    ? nil : commitLocked(document, patch: patch, byteCount: JSONByteCount.of(document))
-            } else {
-                change = commitLocked(document, patch: nil, byteCount: JSONByteCount.of(document))
+        commit { base in
+            guard let base else {
+                return Prepared(base: nil, document: document, patch: nil, byteCount: JSONByteCount.of(document))
             }
-            return (change, change)
+            let patch = JSONDiff.diff(from: base.document, to: document)
+            guard !patch.operations.isEmpty else { return nil }
+            return Prepared(base: base, document: document, patch: patch, byteCount: JSONByteCount.of(document))
         }
     }
 
@@ -97,38 +97,33 @@ public final class FeedStore: Sendable {
     /// not a change (`nil`).
     @discardableResult
     public func apply(_ patch: JSONPatch) throws(FeedStoreError) -> FeedChange? {
-        try write { () -> (result: Result<FeedChange?, FeedStoreError>, change: FeedChange?) in
-            do throws(FeedStoreError) {
-                let change = try commitPatchLocked(patch)
-                return (.success(change), change)
-            } catch {
-                return (.failure(error), nil)
+        try commit { base throws(FeedStoreError) in
+            guard let base else { throw .noDocument }
+            guard !patch.operations.isEmpty else { return nil }
+            // One operation at a time, so that the encoded length follows each step (the
+            // document is a copy: nothing is committed unless every operation applies).
+            var document = base.document
+            var byteCount = base.encodedByteCount
+            for operation in patch.operations {
+                let delta = JSONByteCount.delta(of: operation, before: document)
+                do throws(JSONPatchError) {
+                    try JSONPatch(operations: [operation]).apply(to: &document)
+                } catch {
+                    // Reported as the whole patch reports it (with the operation's index).
+                    var copy = base.document
+                    do throws(JSONPatchError) {
+                        try patch.apply(to: &copy)
+                    } catch let whole {
+                        throw .patchRejected(whole)
+                    }
+                    throw .patchRejected(error)
+                }
+                // `delta` is `nil` only for an operation that does not apply; should one ever
+                // apply all the same, count the document instead of guessing.
+                byteCount = delta.map { byteCount + $0 } ?? JSONByteCount.of(document)
             }
-        }.get()
-    }
-
-    private func commitPatchLocked(_ patch: JSONPatch) throws(FeedStoreError) -> FeedChange? {
-        guard let current = snapshot else { throw .noDocument }
-        guard !patch.operations.isEmpty else { return nil }
-        // One operation at a time, so that the encoded length follows each step (the
-        // document is a copy: nothing is committed unless every operation applies).
-        var document = current.document
-        var byteCount = current.encodedByteCount
-        for operation in patch.operations {
-            let delta = JSONByteCount.delta(of: operation, before: document)
-            do {
-                try JSONPatch(operations: [operation]).apply(to: &document)
-            } catch {
-                // Reported as the whole patch reports it (with the operation's index).
-                var copy = current.document
-                do { try patch.apply(to: &copy) } catch let whole { throw .patchRejected(whole) }
-                throw .patchRejected(error)
-            }
-            // `delta` is `nil` only for an operation that does not apply; should one ever
-            // apply all the same, count the document instead of guessing.
-            byteCount = delta.map { byteCount + $0 } ?? JSONByteCount.of(document)
+            return Prepared(base: base, document: document, patch: patch, byteCount: byteCount)
         }
-        return commitLocked(document, patch: patch, byteCount: byteCount)
     }
 
     /// Append mode: puts `item` first in the document's `items` array and keeps the newest
@@ -152,32 +147,35 @@ public final class FeedStore: Sendable {
     @discardableResult
     public func prependItems(_ items: some Collection<JSONValue>, keep: Int) -> FeedChange {
         precondition(!items.isEmpty, "prependItems needs at least one item")
-        return write { () -> (result: FeedChange, change: FeedChange?) in
-            let change = prependLocked(items, keep: keep)
-            return (change, change)
-        }
+        let keep = max(1, keep)
+        let arrived = items.count
+        let newestFirst = Array(items.suffix(keep).reversed())
+        let change = commit { base in Self.prepend(newestFirst, to: base, keep: keep, arrived: arrived) }
+        // A batch always changes the document; `commit` returns `nil` only for no change.
+        guard let change else { preconditionFailure("a batch of items was not a change") }
+        return change
     }
 
-    private func prependLocked(_ batch: some Collection<JSONValue>, keep: Int) -> FeedChange {
-        let keep = max(1, keep)
-        let arrived = batch.count
-        let newestFirst = Array(batch.suffix(keep).reversed())
-        guard let current = snapshot else {
+    /// The change that puts `newestFirst` first in `base`'s items and keeps `keep`.
+    private static func prepend(_ newestFirst: [JSONValue], to base: FeedSnapshot?, keep: Int, arrived: Int) -> Prepared
+    {
+        guard let base else {
             let document = JSONValue.object(["items": .array(newestFirst)])
-            return commitLocked(
-                document, patch: nil, byteCount: JSONByteCount.of(document), upstreamChanges: arrived)
+            return Prepared(
+                base: nil, document: document, patch: nil, byteCount: JSONByteCount.of(document),
+                upstreamChanges: arrived)
         }
-        guard case .object(var members) = current.document, case .array(var items)? = members["items"] else {
+        guard case .object(var members) = base.document, case .array(var items)? = members["items"] else {
             let document = JSONValue.object(["items": .array(newestFirst)])
-            let patch = JSONDiff.diff(from: current.document, to: document)
-            return commitLocked(
-                document, patch: patch, byteCount: JSONByteCount.of(document), upstreamChanges: arrived)
+            return Prepared(
+                base: base, document: document, patch: JSONDiff.diff(from: base.document, to: document),
+                byteCount: JSONByteCount.of(document), upstreamChanges: arrived)
         }
         let first = JSONPointer(tokens: ["items", "0"])
         var operations: [JSONPatch.Operation] = []
         operations.reserveCapacity(2 * newestFirst.count)
         // The encoded length: each new item and its comma in, each dropped one and its out.
-        var byteCount = current.encodedByteCount
+        var byteCount = base.encodedByteCount
         for item in newestFirst.reversed() {
             operations.append(.add(path: first, value: item))
             byteCount += JSONByteCount.of(item) + (items.isEmpty && operations.count == 1 ? 0 : 1)
@@ -189,8 +187,8 @@ public final class FeedStore: Sendable {
             byteCount -= JSONByteCount.of(items.removeLast()) + 1
         }
         members["items"] = .array(items)
-        return commitLocked(
-            .object(members), patch: JSONPatch(operations: operations), byteCount: byteCount,
+        return Prepared(
+            base: base, document: .object(members), patch: JSONPatch(operations: operations), byteCount: byteCount,
             upstreamChanges: arrived)
     }
 
@@ -240,13 +238,53 @@ public final class FeedStore: Sendable {
         state.withLockedValue { ($0.history.count, $0.history.byteCount) }
     }
 
-    /// Makes `document` the new state: the item changes (from `patch` where it can), the
-    /// published view, the history entry. The caller delivers the change. `patch` is `nil` for a
-    /// first document; `byteCount` is the length of `document`'s compact text;
-    /// `upstreamChanges` how many upstream changes the change carries.
-    private func commitLocked(
-        _ document: JSONValue, patch: JSONPatch?, byteCount: Int, upstreamChanges: Int = 1
-    ) -> FeedChange {
+    /// A change worked out from the state `base`, outside every lock of the store: the new
+    /// document, the patch that leads there (`nil`: a snapshot, a first document) and its
+    /// compact JSON encoding, the new document's encoded length. Committed only while
+    /// `base` is still the state.
+    private struct Prepared {
+        let base: FeedSnapshot?
+        let document: JSONValue
+        let patch: JSONPatch?
+        let encodedPatch: [UInt8]?
+        /// The length of `document`'s compact JSON text, in bytes.
+        let byteCount: Int
+        /// How many upstream changes it carries.
+        let upstreamChanges: Int
+
+        init(base: FeedSnapshot?, document: JSONValue, patch: JSONPatch?, byteCount: Int, upstreamChanges: Int = 1) {
+            self.base = base
+            self.document = document
+            self.patch = patch
+            self.encodedPatch = patch?.serializedBytes()
+            self.byteCount = byteCount
+            self.upstreamChanges = upstreamChanges
+        }
+    }
+
+    /// Works out a change with `prepare` from the current state, outside the locks (the new
+    /// document, the patch and its encoding: nothing is encoded under a lock), then commits
+    /// it under the write lock if no other write came first, else works it out again.
+    /// `prepare` returns `nil` when there is nothing to change; so does this.
+    private func commit<Failure: Error>(
+        _ prepare: (FeedSnapshot?) throws(Failure) -> Prepared?
+    ) throws(Failure) -> FeedChange? {
+        while true {
+            guard let prepared = try prepare(snapshot) else { return nil }
+            let committed = write { () -> (result: FeedChange?, change: FeedChange?) in
+                guard snapshot === prepared.base else { return (nil, nil) }  // another write came first
+                let change = commitLocked(prepared)
+                return (change, change)
+            }
+            if let committed { return committed }
+        }
+    }
+
+    /// Makes a prepared change the new state: the item changes (from the patch where it
+    /// can), the published view, the history entry. The caller holds the write lock and
+    /// delivers the change.
+    private func commitLocked(_ prepared: Prepared) -> FeedChange {
+        let (document, patch) = (prepared.document, prepared.patch)
         let previous = snapshot
         let seq = (previous?.id.seq ?? 0) + 1
         let (items, itemsByKey, mirrorChanges) = mirror.withLockedValue { mirror in
@@ -259,8 +297,10 @@ public final class FeedStore: Sendable {
             from: previous?.published, mirrorSeq: previous?.id.seq, document: document, seq: seq, items: items,
             itemsByKey: itemsByKey, mirrorChanges: mirrorChanges)
         let snapshot = FeedSnapshot(
-            id: EventID(epoch: epoch, seq: seq), document: document, published: published, encodedByteCount: byteCount)
-        let kind: FeedChange.Kind = patch.map { .patch($0, encoded: $0.serializedBytes()) } ?? .snapshot
+            id: EventID(epoch: epoch, seq: seq), document: document, published: published,
+            encodedByteCount: prepared.byteCount)
+        let kind: FeedChange.Kind =
+            if let patch, let encoded = prepared.encodedPatch { .patch(patch, encoded: encoded) } else { .snapshot }
         state.withLockedValue { state in
             state.snapshot = snapshot
             switch kind {
@@ -276,7 +316,8 @@ public final class FeedStore: Sendable {
             }
         }
         return FeedChange(
-            kind: kind, snapshot: snapshot, previousPublished: previous?.published, upstreamChanges: upstreamChanges)
+            kind: kind, snapshot: snapshot, previousPublished: previous?.published,
+            upstreamChanges: prepared.upstreamChanges)
     }
 
     /// Runs `commit` under the write lock, then delivers the change it made (if any) to
