@@ -16,6 +16,14 @@ struct StoryView {
     let timeMachine: String?
     let timeText: String?
     let sectionHref: String?
+    /// Whether each optional part is there. Stored, not computed (templates read stored
+    /// values); the templates' sections test these flags rather than the strings, so the
+    /// names inside a section are looked up in this view, not first in a string.
+    let hasThumbnail: Bool
+    let hasKicker: Bool
+    let hasAbstract: Bool
+    let hasByline: Bool
+    let hasTime: Bool
 
     init(_ item: FeedItem, now: Date, placeholder: String) {
         key = item.key
@@ -32,6 +40,11 @@ struct StoryView {
         timeMachine = date.map(RelativeTime.machine)
         timeText = date.map { RelativeTime.describe($0, now: now) }
         sectionHref = item.section.map { "/?section=" + (Self.queryEscape($0)) }
+        hasThumbnail = thumbnail != nil
+        hasKicker = kicker != nil
+        hasAbstract = abstract != nil
+        hasByline = byline != nil
+        hasTime = timeMachine != nil
     }
 
     /// Percent-encodes a query value (everything but unreserved characters).

@@ -33,12 +33,12 @@ extension Templates {
     /// One story on the board (the first is highlighted until the script cycles).
     static let kioskStory = #"""
         <li class="board-story{{#featured}} is-featured{{/featured}}" id="{{story.domID}}" data-key="{{story.key}}">
-        <div class="board-media">{{#story.thumbnail}}<img src="{{story.thumbnail}}" alt="" data-fallback="{{story.placeholder}}">{{/story.thumbnail}}{{^story.thumbnail}}<img src="{{story.placeholder}}" alt="">{{/story.thumbnail}}</div>
+        <div class="board-media">{{#story.hasThumbnail}}<img src="{{story.thumbnail}}" alt="" data-fallback="{{story.placeholder}}">{{/story.hasThumbnail}}{{^story.hasThumbnail}}<img src="{{story.placeholder}}" alt="">{{/story.hasThumbnail}}</div>
         <div class="board-text">
-        {{#story.kicker}}<p class="kicker">{{story.kicker}}</p>{{/story.kicker}}
+        {{#story.hasKicker}}<p class="kicker">{{story.kicker}}</p>{{/story.hasKicker}}
         <h2 class="board-title">{{story.title}}</h2>
-        {{#story.abstract}}<p class="board-abstract">{{story.abstract}}</p>{{/story.abstract}}
-        <p class="board-meta">{{#story.byline}}<span>{{story.byline}}</span>{{/story.byline}}{{#story.timeMachine}}<time datetime="{{story.timeMachine}}" data-relative>{{story.timeText}}</time>{{/story.timeMachine}}</p>
+        {{#story.hasAbstract}}<p class="board-abstract">{{story.abstract}}</p>{{/story.hasAbstract}}
+        <p class="board-meta">{{#story.hasByline}}<span>{{story.byline}}</span>{{/story.hasByline}}{{#story.hasTime}}<time datetime="{{story.timeMachine}}" data-relative>{{story.timeText}}</time>{{/story.hasTime}}</p>
         </div>
         </li>
 

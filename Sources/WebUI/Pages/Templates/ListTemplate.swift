@@ -24,12 +24,12 @@ extension Templates {
     static let story = #"""
         <li class="story" id="{{domID}}" data-key="{{key}}">
         <article>
-        <a class="story-media" href="{{href}}" tabindex="-1" aria-hidden="true">{{#thumbnail}}<img src="{{thumbnail}}" alt="" loading="lazy" decoding="async" width="210" height="140" data-fallback="{{placeholder}}">{{/thumbnail}}{{^thumbnail}}<img src="{{placeholder}}" alt="" width="210" height="140">{{/thumbnail}}</a>
+        <a class="story-media" href="{{href}}" tabindex="-1" aria-hidden="true">{{#hasThumbnail}}<img src="{{thumbnail}}" alt="" loading="lazy" decoding="async" width="210" height="140" data-fallback="{{placeholder}}">{{/hasThumbnail}}{{^hasThumbnail}}<img src="{{placeholder}}" alt="" width="210" height="140">{{/hasThumbnail}}</a>
         <div class="story-body">
-        {{#kicker}}<p class="kicker">{{kicker}}</p>{{/kicker}}
+        {{#hasKicker}}<p class="kicker">{{kicker}}</p>{{/hasKicker}}
         <h2 class="story-title"><a href="{{href}}">{{title}}</a></h2>
-        {{#abstract}}<p class="abstract">{{abstract}}</p>{{/abstract}}
-        <p class="meta">{{#byline}}<span class="byline">{{byline}}</span>{{/byline}}{{#timeMachine}}<time datetime="{{timeMachine}}" data-relative>{{timeText}}</time>{{/timeMachine}}</p>
+        {{#hasAbstract}}<p class="abstract">{{abstract}}</p>{{/hasAbstract}}
+        <p class="meta">{{#hasByline}}<span class="byline">{{byline}}</span>{{/hasByline}}{{#hasTime}}<time datetime="{{timeMachine}}" data-relative>{{timeText}}</time>{{/hasTime}}</p>
         </div>
         </article>
         </li>

@@ -133,6 +133,11 @@ extension StoryView: MustacheParent {
         case "timeMachine": self.timeMachine
         case "timeText": self.timeText
         case "sectionHref": self.sectionHref
+        case "hasThumbnail": self.hasThumbnail
+        case "hasKicker": self.hasKicker
+        case "hasAbstract": self.hasAbstract
+        case "hasByline": self.hasByline
+        case "hasTime": self.hasTime
         default: nil
         }
     }
