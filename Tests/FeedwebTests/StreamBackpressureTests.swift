@@ -6,60 +6,11 @@ import Testing
 
 /// A client that stops reading: it must not delay anyone else; while its queue is at the
 /// bound it is given the newest state in place of its backlog (its memory stays bounded),
-/// and it is dropped by the stall rule (nothing taken for 5 s), which frees its slot.
+/// and it is dropped by the stall rule (nothing taken for 5 s), which frees its slot. A
+/// client that reads too slowly: see StreamCatchUpTests.swift. Serialized: each test
+/// floods feedweb, and two floods at once would slow each other's readers.
 @Suite(.serialized, .timeLimit(.minutes(3)))
 struct StreamBackpressureTests {
-    /// A `/events` client reading in a task of its own, recording every event and when
-    /// it came.
-    final class BackgroundReader: Sendable {
-        struct Received: Sendable {
-            let event: SSEEvent
-            let at: Date
-        }
-
-        private let log: NIOLockedValueBox<(events: [Received], failure: String?)>
-        private let task: Task<Void, Never>
-
-        init(port: UInt16) async throws {
-            let stream = try await SSETestClient(port: port)
-            let log = NIOLockedValueBox<(events: [Received], failure: String?)>(([], nil))
-            self.log = log
-            task = Task {
-                while !Task.isCancelled {
-                    do {
-                        let event = try await stream.next(before: Date().addingTimeInterval(0.2))
-                        let at = Date()
-                        log.withLockedValue { $0.events.append(Received(event: event, at: at)) }
-                    } catch RawSocket.Failure.timeout {
-                        continue
-                    } catch {
-                        log.withLockedValue { $0.failure = "\(error)" }
-                        break
-                    }
-                }
-                stream.close()
-            }
-        }
-
-        var events: [Received] { log.withLockedValue { $0.events } }
-        var failure: String? { log.withLockedValue { $0.failure } }
-
-        func stop() async {
-            task.cancel()
-            await task.value
-        }
-    }
-
-    /// What the flood did: patches sent, when each began and was written, when the stalled
-    /// client's slot was seen free.
-    struct Flood: Sendable {
-        let start: Date
-        var sent = 0
-        var startedAt: [Int: Date] = [:]
-        var sentAt: [Int: Date] = [:]
-        var droppedAfter: Double?
-    }
-
     /// The patch number a flood patch carries at the start of its padding.
     static func floodNumber(_ event: SSEEvent) -> Int? {
         guard let start = event.data.range(of: "\"k=")?.upperBound else { return nil }
@@ -85,7 +36,9 @@ struct StreamBackpressureTests {
         }
         try await FeedwebProbe.waitForState(upstream.document, port: feedweb.port, within: 10)
 
-        let readers = [try await BackgroundReader(port: feedweb.port), try await BackgroundReader(port: feedweb.port)]
+        let readers = [
+            try await BackgroundSSEReader(port: feedweb.port), try await BackgroundSSEReader(port: feedweb.port),
+        ]
         let stalled = try await StalledStreamClient(port: feedweb.port)
         try await Eventually.check("the stalled client to get its first bytes", within: 5) { stalled.unreadBytes > 0 }
         try await Eventually.check("the readers to get the document", within: 5) {
@@ -94,36 +47,34 @@ struct StreamBackpressureTests {
         #expect(try await SSETestClient(port: feedweb.port).status == 503, "all three slots taken")
 
         // Flood: 48 KiB patches, one every 10 ms or so, until the stalled client's slot is
-        // free again. On threads of its own, so that a busy cooperative pool cannot slow it.
+        // free again.
         let padding = String(repeating: "p", count: 48 * 1024)
-        let floodExecutor = DedicatedTaskExecutor(threads: 1, name: "flood")
-        defer { floodExecutor.shutdown() }
         let port = feedweb.port
-        let flood = try await Task(executorPreference: floodExecutor) { () async throws -> Flood in
-            var flood = Flood(start: Date())
-            while flood.sent < 600 {
-                let k = flood.sent + 1
-                flood.startedAt[k] = Date()
+        let droppedAfter = NIOLockedValueBox<Double?>(nil)
+        let floodStart = Date()
+        let flood = try await UpstreamFlood.run(
+            upTo: 600, pause: .milliseconds(10),
+            push: { k in
                 try await upstream.change([Patch.replace("/padding", .string("k=\(k);" + padding))], bumpVersion: false)
-                flood.sentAt[k] = Date()  // written to feedweb's socket by now
-                flood.sent = k
-                try await Task.sleep(for: .milliseconds(10))
-                if flood.droppedAfter == nil, k % 4 == 0 {
+            },
+            until: { k in
+                if droppedAfter.withLockedValue({ $0 }) == nil, k % 4 == 0 {
                     let probe = try await SSETestClient(port: port, timeout: 2)
-                    if probe.status == 200 { flood.droppedAfter = Date().timeIntervalSince(flood.start) }
+                    if probe.status == 200 {
+                        droppedAfter.withLockedValue { $0 = Date().timeIntervalSince(floodStart) }
+                    }
                     probe.close()
                 }
-                if let dropped = flood.droppedAfter, Date().timeIntervalSince(flood.start) > dropped + 0.5 { break }
-            }
-            return flood
-        }.value
+                guard let dropped = droppedAfter.withLockedValue({ $0 }) else { return false }
+                return Date().timeIntervalSince(floodStart) > dropped + 0.5
+            })
         let sent = flood.sent
-        let (floodStart, startedAt, sentAt) = (flood.start, flood.startedAt, flood.sentAt)
+        let (startedAt, sentAt) = (flood.startedAt, flood.sentAt)
         let floodBytes = sent * padding.utf8.count
 
         // The stalled client was dropped, and its slot was freed.
         let dropTime = try #require(
-            flood.droppedAfter, "the stalled client was never dropped (\(floodBytes) bytes sent)")
+            droppedAfter.withLockedValue { $0 }, "the stalled client was never dropped (\(floodBytes) bytes sent)")
         #expect(dropTime < 15, "dropped \(dropTime) s into the flood")
         let (cut, closed) = try await stalled.drain(within: 10)
         #expect(closed, "the server closed the stalled connection")
@@ -162,7 +113,7 @@ struct StreamBackpressureTests {
                     return
                         "\(n)@\(Int(received.at.timeIntervalSince(floodStart) * 1000))ms+\(Int(received.at.timeIntervalSince(sent) * 1000))"
                 }
-                return "\(tail) failure: \(reader.failure ?? "-")"
+                return "\(tail) failure: \(reader.failure ?? (reader.endedByServer ? "ended" : "-"))"
             }
             let state = try? await FeedwebProbe.state(port: feedweb.port).id
             let sends = (sent - 12...sent).compactMap { n in
@@ -174,7 +125,7 @@ struct StreamBackpressureTests {
         var latencies: [Double] = []
         for (index, reader) in readers.enumerated() {
             let events = reader.events
-            #expect(reader.failure == nil, "reader \(index): \(reader.failure ?? "")")
+            #expect(reader.failure == nil && !reader.endedByServer, "reader \(index): \(reader.failure ?? "ended")")
             let numbers = events.compactMap { Self.floodNumber($0.event) }
             #expect(numbers == Array(1...sent), "reader \(index) got every patch once, in order")
             var document = try JSONValue(parsing: #require(events.first).event.data)

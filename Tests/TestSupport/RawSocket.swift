@@ -26,8 +26,13 @@ public final class RawSocket: @unchecked Sendable {
     private var buffer: [UInt8] = []
 
     /// Connects to `127.0.0.1:port`; `receiveBuffer` (bytes) is set before connecting, so
-    /// the window the peer sees stays that small (a slow reader).
-    public init(port: UInt16, timeout: Double = 5, receiveBuffer: Int32? = nil) async throws {
+    /// the window the peer sees stays that small (a slow reader). `maxSegment` (bytes) is
+    /// the TCP segment size this end announces: the peer's kernel sizes its send buffer
+    /// from it (about 20 segments), so with a small one few bytes wait in kernel buffers
+    /// on the way, and a slow reader's backlog stays in the server's own queue.
+    public init(port: UInt16, timeout: Double = 5, receiveBuffer: Int32? = nil, maxSegment: Int32? = nil)
+        async throws
+    {
         self.timeout = timeout
         // The descriptor becomes this object's only once connected: on every failure it is
         // closed here, exactly once (`deinit` must not close it again — in a process that
@@ -38,6 +43,9 @@ public final class RawSocket: @unchecked Sendable {
         guard descriptor >= 0 else { throw Failure.connect(errno) }
         if var size = receiveBuffer {
             setsockopt(descriptor, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size))
+        }
+        if var size = maxSegment {
+            setsockopt(descriptor, Int32(IPPROTO_TCP), TCP_MAXSEG, &size, socklen_t(MemoryLayout<Int32>.size))
         }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
@@ -95,10 +103,11 @@ public final class RawSocket: @unchecked Sendable {
         }
     }
 
-    /// Reads what the socket holds now, without waiting: the bytes (empty when nothing
-    /// was there); throws ``Failure/closed`` at the end of the stream or on an error.
-    public func readAvailable() throws -> [UInt8] {
-        var chunk = [UInt8](repeating: 0, count: 65536)
+    /// Reads what the socket holds now (at most `limit` bytes), without waiting: the bytes
+    /// (empty when nothing was there); throws ``Failure/closed`` at the end of the stream
+    /// or on an error.
+    public func readAvailable(atMost limit: Int = 65536) throws -> [UInt8] {
+        var chunk = [UInt8](repeating: 0, count: max(1, limit))
         let n = chunk.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, Int32(MSG_DONTWAIT)) }
         if n > 0 { return Array(chunk[0..<n]) }
         if n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR) { return [] }
@@ -106,17 +115,19 @@ public final class RawSocket: @unchecked Sendable {
     }
 
     /// Waits (until `deadline`, or the socket's timeout from now) for bytes and returns
-    /// them; throws ``Failure/timeout`` or ``Failure/closed``.
-    public func receive(before deadline: ContinuousClock.Instant? = nil) async throws -> [UInt8] {
+    /// them (at most `limit`); throws ``Failure/timeout`` or ``Failure/closed``.
+    public func receive(before deadline: ContinuousClock.Instant? = nil, atMost limit: Int = 65536) async throws
+        -> [UInt8]
+    {
         let deadline = deadline ?? .now + .seconds(timeout)
         while true {
-            let bytes = try readAvailable()
+            let bytes = try readAvailable(atMost: limit)
             if !bytes.isEmpty { return bytes }
             guard ContinuousClock.now < deadline,
                 await SocketReadiness.shared.wait(fd, for: .readable, until: deadline)
             else {
                 // One last look: the data may have come with the deadline.
-                let last = try readAvailable()
+                let last = try readAvailable(atMost: limit)
                 if !last.isEmpty { return last }
                 throw Failure.timeout
             }

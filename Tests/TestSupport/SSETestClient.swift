@@ -31,12 +31,14 @@ public final class SSETestClient: @unchecked Sendable {
 
     /// Opens `path` with `Accept: text/event-stream` (unless `headers` has an `Accept`)
     /// plus `headers`; waits at most `timeout` seconds for the response head.
-    /// `receiveBuffer` makes a slow reader (see ``RawSocket/init(port:timeout:receiveBuffer:)``).
+    /// `receiveBuffer` and `maxSegment` make a slow reader (see
+    /// ``RawSocket/init(port:timeout:receiveBuffer:maxSegment:)``).
     public init(
         port: UInt16, path: String = "/events", headers: [String: String] = [:], timeout: Double = 10,
-        receiveBuffer: Int32? = nil
+        receiveBuffer: Int32? = nil, maxSegment: Int32? = nil
     ) async throws {
-        socket = try await RawSocket(port: port, timeout: timeout, receiveBuffer: receiveBuffer)
+        socket = try await RawSocket(
+            port: port, timeout: timeout, receiveBuffer: receiveBuffer, maxSegment: maxSegment)
         var request = "GET \(path) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\n"
         if headers["Accept"] == nil { request += "Accept: text/event-stream\r\n" }
         for (name, value) in headers { request += "\(name): \(value)\r\n" }
@@ -62,6 +64,24 @@ public final class SSETestClient: @unchecked Sendable {
             }
         }
         return pending.removeFirst()
+    }
+
+    /// Reads once, at most `limit` bytes (waiting until `deadline` for some), and returns
+    /// every event complete so far: for a client that takes the stream at its own pace.
+    /// Throws `RawSocket.Failure.timeout`, or `.closed` once the server has ended the
+    /// stream and every event was returned.
+    public func take(atMost limit: Int, before deadline: Date) async throws -> [SSEEvent] {
+        if pending.isEmpty {
+            if ended { throw RawSocket.Failure.closed }
+            do {
+                let until = ContinuousClock.now + .seconds(max(0, deadline.timeIntervalSinceNow))
+                try consume(try await socket.receive(before: until, atMost: limit))
+            } catch RawSocket.Failure.closed {
+                ended = true
+            }
+        }
+        defer { pending.removeAll() }
+        return pending
     }
 
     /// The next event, which must be of `type`, within `seconds`.
