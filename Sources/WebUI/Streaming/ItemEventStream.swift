@@ -24,7 +24,9 @@ public final class ItemEventStream: Sendable {
     private func publish(_ change: FeedChange) {
         let view = change.snapshot.published
         guard let previous = change.previousPublished else {
-            broadcaster.publish(view) { section, view in self.snapshotEvent(view, section: section) }
+            broadcaster.publish(
+                view, encode: { section, view in self.snapshotEvent(view, section: section) },
+                catchUp: { section, view in self.snapshotEvent(view, section: section) })
             return
         }
         let changes = view.itemChanges(since: previous)
