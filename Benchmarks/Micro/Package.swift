@@ -3,8 +3,8 @@
 // and allocation counts). A separate package, so the main build and CI never build it.
 // Run from this folder (or `make bench-micro` at the top):
 //   swift package benchmark                        # every benchmark
-//   swift package benchmark --target Engine        # FeedCore: SSE parse, JSON Patch, diff, JSON
-//   swift package benchmark --target Server        # WebUI: page render, fan-out encode and queueing
+//   swift package benchmark --target Engine        # FeedCore: SSE parse, JSON Patch, store commits, diff, JSON
+//   swift package benchmark --target Server        # WebUI: page render, fan-out, one append step end to end
 import PackageDescription
 
 let package = Package(

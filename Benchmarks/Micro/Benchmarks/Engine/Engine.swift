@@ -120,6 +120,33 @@ let benchmarks: @Sendable () -> Void = {
         next += 1
     }
 
+    // A commit whose cost should follow the change, not the document: one story's title
+    // replaced in a ~1 MB document (600 stories), alternating between two values so that
+    // every commit is a real change. The version (`/num_results`) does not move, so the
+    // published view stays; the mirror, its items and the history do the work.
+    let largeStoryCount = 600
+    let largeDocument = Fixtures.document(storyIDs: 1...largeStoryCount, numResults: Int64(largeStoryCount))
+    let largeStore = FeedStore(configuration: .init(profile: .nytNewswire), epoch: "bench")
+    largeStore.replaceDocument(largeDocument)
+    var titlePatches: [JSONPatch] = []
+    for title in ["An edited headline, first version", "An edited headline, second version"] {
+        let text = #"[{"op":"replace","path":"/results/300/title","value":"\#(title)"}]"#
+        do { titlePatches.append(try JSONPatch(parsing: Array(text.utf8))) } catch { fatalError("\(error)") }
+    }
+    nonisolated(unsafe) var nextTitle = 0
+    Benchmark(
+        "FeedStore commit: one-op patch to a 1 MB document (\(largeDocument.serializedBytes().count) B, \(largeStoryCount) stories)",
+        configuration: .init(metrics: [.wallClock, .mallocCountTotal], maxDuration: .seconds(3))
+    ) { _ in
+        do {
+            guard let change = try largeStore.apply(titlePatches[nextTitle % titlePatches.count]) else {
+                fatalError("the title patch changed nothing")
+            }
+            blackHole(change)
+        } catch { fatalError("\(error)") }
+        nextTitle += 1
+    }
+
     // MARK: Diff (the polling mode's hot path)
 
     let base = Fixtures.document()

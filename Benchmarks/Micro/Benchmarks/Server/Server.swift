@@ -78,4 +78,8 @@ let benchmarks: @Sendable () -> Void = {
             next += 1
         }
     }
+
+    // MARK: One change, end to end
+
+    appendStepBenchmarks()
 }
