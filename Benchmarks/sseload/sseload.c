@@ -205,7 +205,9 @@ typedef struct {
     uint32_t beyond; /* patches with a seq above the target (arrived in the grace period) */
     int64_t base_seq; /* seq of the state the client started from (-1 unknown) */
     int64_t last_seq;
-    int64_t max_stamp; /* --stamp-marker: the newest stamp seen so far */
+    int64_t max_stamp;   /* --stamp-marker: the newest stamp seen so far */
+    int64_t stamp_floor; /* --stamp-marker: the newest stamp seen before the current event id */
+    uint64_t id_hash, stamp_id_hash; /* the last event id (hashed), and the one stamp_floor is for */
     uint64_t bytes;
 } client_t;
 
@@ -366,14 +368,20 @@ static bool find_field(const char *d, size_t n, const char *name, int64_t *out)
 
 /*
  * --stamp-marker: every occurrence of the marker followed by digits in an event's data is a
- * send stamp (CLOCK_REALTIME ns). Each stamp newer than any the client has seen is timed
- * once, so a page that shows an item again later is not timed again; the client's first
+ * send stamp (CLOCK_REALTIME ns). A stamp is timed when it is newer than every stamp the
+ * client saw before the current event id: the events of one change (one id: several
+ * `added` on /events/items, newest first) are all timed, while a later state that shows an
+ * item again (a fresh `data` or `snapshot`) does not time it twice. The client's first
  * event (its starting state) only sets the baseline.
  */
 static void dispatch_stamped(worker_t *w, client_t *c, int64_t arrival)
 {
     const char *d = c->data, *end = c->data + c->data_len;
     size_t ml = strlen(opt.stamp_marker);
+    if (c->id_hash != c->stamp_id_hash) { /* a new change: what came before is the floor */
+        c->stamp_floor = c->max_stamp;
+        c->stamp_id_hash = c->id_hash;
+    }
     int64_t newest = c->max_stamp;
     bool timed_any = false;
     for (const char *hit; (hit = memmem(d, (size_t)(end - d), opt.stamp_marker, ml)); d = hit + ml) {
@@ -381,7 +389,7 @@ static void dispatch_stamped(worker_t *w, client_t *c, int64_t arrival)
         int64_t stamp = 0;
         int digits = 0;
         while (v < end && *v >= '0' && *v <= '9' && digits < 19) stamp = stamp * 10 + (*v++ - '0'), digits++;
-        if (digits == 0 || stamp <= c->max_stamp) continue;
+        if (digits == 0 || stamp <= c->stamp_floor) continue;
         if (stamp > newest) newest = stamp;
         if (!c->seen_data_event) continue;
         int64_t lat = arrival - stamp;
@@ -515,7 +523,13 @@ static bool process_line(worker_t *w, client_t *c, const char *l, size_t n, int6
         memcpy(c->evtype, v, k);
         c->evtype_len = (uint8_t)k;
     }
-    /* id, retry and unknown fields: nothing to measure */
+    else if (fl == 2 && memcmp(l, "id", 2) == 0) {
+        /* --stamp-marker: a hash of the last event id, to tell one change's events apart */
+        uint64_t h = 1469598103934665603ULL;
+        for (size_t i = 0; i < vl; i++) h = (h ^ (uint8_t)v[i]) * 1099511628211ULL;
+        c->id_hash = h;
+    }
+    /* retry and unknown fields: nothing to measure */
     return true;
 }
 
