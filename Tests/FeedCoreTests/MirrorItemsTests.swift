@@ -137,4 +137,37 @@ struct MirrorItemsTests {
         #expect(store.itemChangeComputations.incremental == 299)
         #expect(store.itemChangeComputations.full == 1)
     }
+
+    @Test(
+        "item changes between views several changes apart, composed from the history, equal the full diff",
+        arguments: [false, true])
+    func composedChangesMatchTheFullDiff(uniqueKeys: Bool) throws {
+        var rng = SplitMix64(seed: uniqueKeys ? 0xC0A1 : 0xC0A2)
+        var serial: Int? = uniqueKeys ? 5000 : nil
+        var compared = 0
+        for _ in 0..<30 {
+            let store = FeedStore(configuration: .init(profile: Self.profile), epoch: "t")
+            store.replaceDocument(NewswireFeed.document(stories: Array(0..<Int.random(in: 1..<12, using: &rng))))
+            var views = [try #require(store.snapshot?.published)]
+            for _ in 0..<20 {
+                let before = try #require(store.snapshot)
+                guard (try? store.apply(Self.randomPatch(before.document, &rng, serial: &serial))) != nil else {
+                    continue
+                }
+                views.append(try #require(store.snapshot?.published))
+            }
+            for gap in [2, 3, 5] where views.count > gap {
+                for index in gap..<views.count {
+                    let (old, new) = (views[index - gap], views[index])
+                    let composed = store.itemChanges(from: old, to: new)
+                    let full = ItemChange.between(old.items, new.items)
+                    // The same changes; the order is the steps' (a page frame uses them as a set).
+                    #expect(composed.count == full.count)
+                    #expect(full.allSatisfy { change in composed.contains(change) })
+                    compared += 1
+                }
+            }
+        }
+        #expect(compared > 500, "enough pairs compared: \(compared)")
+    }
 }

@@ -233,6 +233,37 @@ public final class FeedStore: Sendable {
             .map { ($0.seq, $0.step.itemChanges) }
     }
 
+    /// How the items of `new` differ from those of `old` (two published views of this
+    /// store, `old` the earlier): for views several changes apart (a page frame that
+    /// coalesced them), composed from the item changes the history keeps for each step
+    /// between them, so the work follows the changes, not the document; when the history
+    /// does not cover the gap, a full diff. Added and updated items in the order they
+    /// last changed, then the removed ones.
+    public func itemChanges(from old: PublishedView?, to new: PublishedView) -> [ItemChange] {
+        guard let old, old !== new, old.seq != new.previousSeq,
+            let steps = resumeItems(after: EventID(epoch: epoch, seq: old.seq), through: new.seq)
+        else { return new.itemChanges(since: old) }
+        var keys: [String] = []
+        var seen = Set<String>()
+        for step in steps {
+            for change in step.itemChanges where seen.insert(change.item.key).inserted {
+                keys.append(change.item.key)
+            }
+        }
+        var changes: [ItemChange] = []
+        var removed: [ItemChange] = []
+        for key in keys {
+            switch (old.item(forKey: key), new.item(forKey: key)) {
+            case (nil, let after?): changes.append(ItemChange(kind: .added, item: after))
+            case (let before?, let after?) where before != after:
+                changes.append(ItemChange(kind: .updated, item: after, previous: before))
+            case (let before?, nil): removed.append(ItemChange(kind: .removed, item: before))
+            default: continue
+            }
+        }
+        return changes + removed
+    }
+
     /// The number of changes and encoded bytes the history holds.
     public var historyUsage: (count: Int, bytes: Int) {
         state.withLockedValue { ($0.history.count, $0.history.byteCount) }

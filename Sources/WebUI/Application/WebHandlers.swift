@@ -56,6 +56,7 @@ struct WebHandlers: Sendable {
             renderer: renderer, epoch: store.epoch,
             initial: PageEventStream.State(
                 view: store.snapshot?.published, badge: badges.badge(), stats: stats.window(), ticker: stats.ticker),
+            itemChanges: { [store] old, new in store.itemChanges(from: old, to: new) },
             onPublish: metrics.fanoutObserver(stream: "page"))
         let streams = StreamHandlers(
             events: events, items: items, pages: pageEvents, demo: demo,

@@ -36,6 +36,9 @@ final class PageEventStream: Sendable {
     let broadcaster: Broadcaster<Channel, State>
     private let renderer: PageRenderer
     private let epoch: String
+    /// How the items of two published views differ (``FeedStore/itemChanges(from:to:)``:
+    /// composed from the history's steps for views a frame apart).
+    private let itemChanges: @Sendable (PublishedView?, PublishedView) -> [ItemChange]
     /// Serialises publishers (page frames) so each sees its predecessor's state.
     ///
     /// Held for a whole publish: the broadcaster's lock is taken under it (never the other
@@ -64,12 +67,19 @@ final class PageEventStream: Sendable {
 
     /// - Parameter onPublish: see ``Broadcaster/init(initial:onPublish:)``; here the time
     ///   includes rendering the fragments.
+    /// - Parameter itemChanges: how the items of two published views differ, the earlier
+    ///   first (default: ``PublishedView/itemChanges(since:)``, a full diff for views more
+    ///   than one change apart).
     init(
         renderer: PageRenderer, epoch: String, initial: State,
+        itemChanges: @escaping @Sendable (PublishedView?, PublishedView) -> [ItemChange] = {
+            $1.itemChanges(since: $0)
+        },
         onPublish: (@Sendable (_ nanoseconds: UInt64) -> Void)? = nil
     ) {
         self.renderer = renderer
         self.epoch = epoch
+        self.itemChanges = itemChanges
         self.broadcaster = Broadcaster(initial: initial, onPublish: onPublish)
     }
 
@@ -90,7 +100,7 @@ final class PageEventStream: Sendable {
             if !viewChanged {
                 changes = []
             } else if let view = state.view {
-                changes = view.itemChanges(since: previous?.view)
+                changes = itemChanges(previous?.view, view)
             } else {
                 changes = ItemChange.between(previous?.view?.items ?? [], [])
             }
