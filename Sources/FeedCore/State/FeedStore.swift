@@ -198,10 +198,10 @@ public final class FeedStore: Sendable {
         writeLock.withLock {
             let items = mirror.withLockedValue { mirror in
                 mirror = MirrorItems(document: document, extractor: extractor)
-                return (mirror.items, mirror.itemsByKey)
+                return mirror.items
             }
             let published = PublishedView(
-                seq: seq, document: document, version: version(of: document), items: items.0, itemsByKey: items.1,
+                seq: seq, document: document, version: version(of: document), items: items,
                 previousSeq: nil, itemChanges: [])
             let snapshot = FeedSnapshot(id: EventID(epoch: epoch, seq: seq), document: document, published: published)
             state.withLockedValue {
@@ -243,17 +243,26 @@ public final class FeedStore: Sendable {
         guard let old, old !== new, old.seq != new.previousSeq,
             let steps = resumeItems(after: EventID(epoch: epoch, seq: old.seq), through: new.seq)
         else { return new.itemChanges(since: old) }
+        // Per key, the item before the first step that touched it and after the last one.
         var keys: [String] = []
-        var seen = Set<String>()
+        var span: [String: (before: FeedItem?, after: FeedItem?)] = [:]
         for step in steps {
-            for change in step.itemChanges where seen.insert(change.item.key).inserted {
-                keys.append(change.item.key)
+            for change in step.itemChanges {
+                let after = change.kind == .removed ? nil : change.item
+                if let known = span[change.item.key] {
+                    span[change.item.key] = (known.before, after)
+                } else {
+                    let before = change.kind == .added ? nil : (change.previous ?? change.item)
+                    span[change.item.key] = (before, after)
+                    keys.append(change.item.key)
+                }
             }
         }
         var changes: [ItemChange] = []
         var removed: [ItemChange] = []
         for key in keys {
-            switch (old.item(forKey: key), new.item(forKey: key)) {
+            guard let (before, after) = span[key] else { continue }
+            switch (before, after) {
             case (nil, let after?): changes.append(ItemChange(kind: .added, item: after))
             case (let before?, let after?) where before != after:
                 changes.append(ItemChange(kind: .updated, item: after, previous: before))
@@ -318,15 +327,15 @@ public final class FeedStore: Sendable {
         let (document, patch) = (prepared.document, prepared.patch)
         let previous = snapshot
         let seq = (previous?.id.seq ?? 0) + 1
-        let (items, itemsByKey, mirrorChanges) = mirror.withLockedValue { mirror in
+        let (items, mirrorChanges) = mirror.withLockedValue { mirror in
             let changes =
                 patch.map { mirror.apply($0, to: document, extractor: extractor) }
                 ?? mirror.replaceAll(with: document, extractor: extractor)
-            return (mirror.items, mirror.itemsByKey, changes)
+            return (mirror.items, changes)
         }
         let published = advancedView(
             from: previous?.published, mirrorSeq: previous?.id.seq, document: document, seq: seq, items: items,
-            itemsByKey: itemsByKey, mirrorChanges: mirrorChanges)
+            mirrorChanges: mirrorChanges)
         let snapshot = FeedSnapshot(
             id: EventID(epoch: epoch, seq: seq), document: document, published: published,
             encodedByteCount: prepared.byteCount)
@@ -379,7 +388,7 @@ public final class FeedStore: Sendable {
     /// before it (`mirrorSeq`), else a diff against the published items.
     private func advancedView(
         from previous: PublishedView?, mirrorSeq: UInt64?, document: JSONValue, seq: UInt64, items: [FeedItem],
-        itemsByKey: [String: FeedItem], mirrorChanges: [ItemChange]
+        mirrorChanges: [ItemChange]
     ) -> PublishedView {
         let version = version(of: document)
         if let previous, let publishedVersion = previous.version {
@@ -389,7 +398,7 @@ public final class FeedStore: Sendable {
             previous == nil || previous?.seq == mirrorSeq
             ? mirrorChanges : ItemChange.between(previous?.items ?? [], items)
         return PublishedView(
-            seq: seq, document: document, version: version, items: items, itemsByKey: itemsByKey,
+            seq: seq, document: document, version: version, items: items,
             previousSeq: previous?.seq, itemChanges: changes)
     }
 }

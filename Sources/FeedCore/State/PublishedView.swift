@@ -18,8 +18,6 @@ public final class PublishedView: Sendable {
     public let version: Double?
     /// The items in feed order.
     public let items: [FeedItem]
-    /// `items` by key.
-    public let itemsByKey: [String: FeedItem]
     /// The sequence number of the view this one replaced (`nil`: the first view, or a
     /// restored one).
     public let previousSeq: UInt64?
@@ -27,27 +25,25 @@ public final class PublishedView: Sendable {
     /// ``ItemChange/between(_:_:)``'s order; every item `added` for the first view.
     public let itemChanges: [ItemChange]
     private let sectionCache = NIOLockedValueBox<[String]?>(nil)
+    /// `items` by key, made when first asked for (most views are never asked: building it
+    /// for each change would cost a pass over every item).
+    private let keyIndex = NIOLockedValueBox<[String: FeedItem]?>(nil)
 
-    /// A view whose items by key and changes are computed here (a full diff against
+    /// A view whose changes are computed here (a full diff against
     /// `previous`).
     public convenience init(
         seq: UInt64, document: JSONValue, version: Double?, items: [FeedItem], previous: PublishedView? = nil,
         publishedAt: Date = Date()
     ) {
-        var byKey: [String: FeedItem] = [:]
-        byKey.reserveCapacity(items.count)
-        for item in items where byKey[item.key] == nil {
-            byKey[item.key] = item
-        }
         self.init(
-            seq: seq, document: document, version: version, items: items, itemsByKey: byKey,
+            seq: seq, document: document, version: version, items: items,
             previousSeq: previous?.seq, itemChanges: ItemChange.between(previous?.items ?? [], items),
             publishedAt: publishedAt)
     }
 
-    /// A view whose items by key and changes the caller already has.
+    /// A view whose changes the caller already has.
     public init(
-        seq: UInt64, document: JSONValue, version: Double?, items: [FeedItem], itemsByKey: [String: FeedItem],
+        seq: UInt64, document: JSONValue, version: Double?, items: [FeedItem],
         previousSeq: UInt64?, itemChanges: [ItemChange], publishedAt: Date = Date()
     ) {
         self.publishedAt = publishedAt
@@ -55,7 +51,6 @@ public final class PublishedView: Sendable {
         self.document = document
         self.version = version
         self.items = items
-        self.itemsByKey = itemsByKey
         self.previousSeq = previousSeq
         self.itemChanges = itemChanges
     }
@@ -77,6 +72,18 @@ public final class PublishedView: Sendable {
     public func items(inSection section: String?) -> [FeedItem] {
         guard let section else { return items }
         return items.filter { $0.section == section }
+    }
+
+    /// `items` by key: made once per view, when first asked for.
+    public var itemsByKey: [String: FeedItem] {
+        if let cached = keyIndex.withLockedValue({ $0 }) { return cached }
+        var byKey: [String: FeedItem] = [:]
+        byKey.reserveCapacity(items.count)
+        for item in items where byKey[item.key] == nil {
+            byKey[item.key] = item
+        }
+        keyIndex.withLockedValue { $0 = byKey }
+        return byKey
     }
 
     /// The item with `key`, if it is in this view.
