@@ -2,6 +2,7 @@
 ///
 /// Every string is as the feed sent it: hostile until the renderer escapes it. Missing
 /// fields are `nil` or empty, never an error.
+@dynamicMemberLookup
 public struct FeedItem: Sendable, Equatable {
     /// An image attached to the item.
     public struct Media: Sendable, Equatable {
@@ -86,76 +87,32 @@ public struct FeedItem: Sendable, Equatable {
         lhs.box === rhs.box || lhs.box.fields == rhs.box.fields
     }
 
-    /// The stable, URL-safe key used in `/items/{key}`.
-    public var key: String {
-        get { box.fields.key }
-        set { modify { $0.key = newValue } }
-    }
-    public var title: String? {
-        get { box.fields.title }
-        set { modify { $0.title = newValue } }
-    }
-    public var section: String? {
-        get { box.fields.section }
-        set { modify { $0.section = newValue } }
-    }
-    public var subsection: String? {
-        get { box.fields.subsection }
-        set { modify { $0.subsection = newValue } }
-    }
-    public var abstract: String? {
-        get { box.fields.abstract }
-        set { modify { $0.abstract = newValue } }
-    }
-    public var byline: String? {
-        get { box.fields.byline }
-        set { modify { $0.byline = newValue } }
-    }
-    public var url: String? {
-        get { box.fields.url }
-        set { modify { $0.url = newValue } }
-    }
-    public var thumbnail: String? {
-        get { box.fields.thumbnail }
-        set { modify { $0.thumbnail = newValue } }
-    }
-    /// The publication time as the feed wrote it (usually ISO 8601).
-    public var published: String? {
-        get { box.fields.published }
-        set { modify { $0.published = newValue } }
-    }
-    /// The last update time as the feed wrote it.
-    public var updated: String? {
-        get { box.fields.updated }
-        set { modify { $0.updated = newValue } }
-    }
-    public var multimedia: [Media] {
-        get { box.fields.multimedia }
-        set { modify { $0.multimedia = newValue } }
-    }
-    public var related: [Link] {
-        get { box.fields.related }
-        set { modify { $0.related = newValue } }
+    /// Each field of ``Fields`` (`item.title`, `item.key = …`), read from the shared box and
+    /// written copy-on-write.
+    public subscript<Value>(dynamicMember field: WritableKeyPath<Fields, Value>) -> Value {
+        get { box.fields[keyPath: field] }
+        set { modify { $0[keyPath: field] = newValue } }
     }
 
     /// The normalised item as JSON, as `/api/items` and `/events/items` carry it.
     public var json: JSONValue {
+        let fields = box.fields
         var object = JSONObject()
-        object["key"] = .string(key)
+        object["key"] = .string(fields.key)
         func put(_ name: String, _ value: String?) {
             object[name] = value.map(JSONValue.string) ?? .null
         }
-        put("title", title)
-        put("section", section)
-        put("subsection", subsection)
-        put("abstract", abstract)
-        put("byline", byline)
-        put("url", url)
-        put("thumbnail", thumbnail)
-        put("published", published)
-        put("updated", updated)
+        put("title", fields.title)
+        put("section", fields.section)
+        put("subsection", fields.subsection)
+        put("abstract", fields.abstract)
+        put("byline", fields.byline)
+        put("url", fields.url)
+        put("thumbnail", fields.thumbnail)
+        put("published", fields.published)
+        put("updated", fields.updated)
         object["multimedia"] = .array(
-            multimedia.map { media in
+            fields.multimedia.map { media in
                 var m = JSONObject()
                 m["url"] = .string(media.url)
                 m["caption"] = media.caption.map(JSONValue.string) ?? .null
@@ -166,7 +123,7 @@ public struct FeedItem: Sendable, Equatable {
                 return .object(m)
             })
         object["related"] = .array(
-            related.map { link in
+            fields.related.map { link in
                 .object(["text": .string(link.text), "url": .string(link.url)])
             })
         return .object(object)
