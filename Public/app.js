@@ -111,9 +111,44 @@
     setTimeout(function () { el.classList.remove(cls); }, 1700);
   }
 
+  // The element for `id` with the fragment `html` swapped in (or made, when the page
+  // does not have it yet); null when the fragment is not an element.
+  function swapIn(id, html) {
+    var el = document.getElementById(id);
+    var fresh = fragment(html);
+    if (!fresh) return el;
+    refreshTimes(fresh);
+    if (!el) {
+      if (!isKiosk) flash(fresh, "is-new");
+      armImages(fresh);
+      return fresh;
+    }
+    // Swap only what really changed (a reconnect resends everything).
+    if (sameContent(el, fresh)) return el;
+    el.replaceWith(fresh);
+    if (!isKiosk) flash(fresh, "is-updated");
+    armImages(fresh);
+    return fresh;
+  }
+
+  // An `items` event: either the whole `order` of entry ids, or a delta (`prepend`: new
+  // entries for the top, top first; `remove`: entries that went). `html` holds the
+  // fragments of the entries that are new or changed.
   function applyItems(data) {
     var list = document.getElementById("stories");
     if (!list) return;
+    if (data.order) {
+      applyOrder(list, data);
+    } else {
+      applyDelta(list, data);
+    }
+    var count = document.getElementById("count");
+    if (count && data.count) count.textContent = data.count;
+    var empty = document.getElementById("empty");
+    if (empty) empty.hidden = list.firstElementChild !== null;
+  }
+
+  function applyOrder(list, data) {
     var wanted = {};
     data.order.forEach(function (id) { wanted[id] = true; });
     Array.prototype.slice.call(list.children).forEach(function (el) {
@@ -123,26 +158,8 @@
     var featuredId = featured ? featured.id : null;
     var previous = null;
     data.order.forEach(function (id) {
-      var el = document.getElementById(id);
       var html = data.html[id];
-      if (html) {
-        var fresh = fragment(html);
-        if (!fresh) return;
-        refreshTimes(fresh);
-        if (el) {
-          // Swap only what really changed (a reconnect resends everything).
-          if (!sameContent(el, fresh)) {
-            el.replaceWith(fresh);
-            if (!isKiosk) flash(fresh, "is-updated");
-            el = fresh;
-            armImages(el);
-          }
-        } else {
-          if (!isKiosk) flash(fresh, "is-new");
-          el = fresh;
-          armImages(el);
-        }
-      }
+      var el = html ? swapIn(id, html) : document.getElementById(id);
       if (!el) return;
       var expectedNext = previous ? previous.nextElementSibling : list.firstElementChild;
       if (expectedNext !== el) list.insertBefore(el, expectedNext);
@@ -153,10 +170,25 @@
       list.querySelectorAll(".is-featured").forEach(function (el) { el.classList.remove("is-featured"); });
       (keep || list.firstElementChild || { classList: { add: function () {} } }).classList.add("is-featured");
     }
-    var count = document.getElementById("count");
-    if (count && data.count) count.textContent = data.count;
-    var empty = document.getElementById("empty");
-    if (empty) empty.hidden = data.order.length > 0;
+  }
+
+  function applyDelta(list, data) {
+    (data.remove || []).forEach(function (id) {
+      var el = document.getElementById(id);
+      if (el && el.parentNode === list) el.remove();
+    });
+    var top = {};
+    var prepend = data.prepend || [];
+    prepend.forEach(function (id) { top[id] = true; });
+    Object.keys(data.html).forEach(function (id) {
+      if (!top[id] && document.getElementById(id)) swapIn(id, data.html[id]);
+    });
+    var first = list.firstElementChild;
+    prepend.forEach(function (id) {
+      var html = data.html[id];
+      var el = html ? swapIn(id, html) : document.getElementById(id);
+      if (el && el !== first) list.insertBefore(el, first);
+    });
   }
 
   function applyItem(data) {

@@ -82,6 +82,14 @@ struct LiveBrowserTests {
         #expect(
             try await browser.waitFor(
                 "return !document.getElementById('item-\(first)') && window.__feedwebMarker === 'kept'", seconds: 3))
+        // After frames that only carried what was new and gone, the page has the feed's
+        // order exactly.
+        let keys = try JSONValue(parsing: try await HTTPTestClient.get(port: feedweb.port, "/api/items").text)
+            .arrayValue?.compactMap { $0["key"]?.stringValue }
+        let domOrder = try await browser.execute(
+            "return Array.from(document.querySelectorAll('#stories > li')).map(function (e) { return e.id; }).join(' ')"
+        )
+        #expect(domOrder == .string((keys ?? []).map { "item-" + $0 }.joined(separator: " ")))
         let severe = try await browser.consoleMessages().filter { $0.level == "SEVERE" }
         #expect(severe.isEmpty, "console errors: \(severe)")
         await browser.quit()

@@ -21,14 +21,22 @@ struct PageStreamTests {
         StoryEntry.all(in: try await HTTPTestClient.get(port: server.port, "/").text)
     }
 
-    /// The `items` event's data: the order of ids and the fragments by id.
-    func items(_ event: SSEEvent) throws -> (order: [String], html: [String: String]) {
+    /// The `items` event's data: the order of ids the page has after it (the whole
+    /// `order`, or `prepend` and `remove` applied to `previous`), whether it came as such a
+    /// delta, and the fragments by id.
+    func items(_ event: SSEEvent, after previous: [String] = []) throws -> (
+        order: [String], delta: Bool, html: [String: String]
+    ) {
         let data = try JSONValue(parsing: event.data)
-        let order = try #require(data["order"]?.arrayValue).compactMap(\.stringValue)
         let html = try #require(data["html"]?.objectValue)
         var fragments: [String: String] = [:]
         for (id, fragment) in html { fragments[id] = fragment.stringValue }
-        return (order, fragments)
+        if let order = data["order"]?.arrayValue {
+            return (order.compactMap(\.stringValue), false, fragments)
+        }
+        let prepend = try #require(data["prepend"]?.arrayValue).compactMap(\.stringValue)
+        let remove = Set(try #require(data["remove"]?.arrayValue).compactMap(\.stringValue))
+        return (prepend + previous.filter { !remove.contains($0) }, true, fragments)
     }
 
     /// Parses `fragment` as HTML5 and returns its elements; it must be well-formed and
@@ -92,8 +100,9 @@ struct PageStreamTests {
         try server.store.apply(patch)
         server.handlers.pageStreams.refresh()
 
-        let change = try items(try await page.expectNext("items"))
+        let change = try items(try await page.expectNext("items"), after: first.order)
         #expect(change.order == first.order, "nothing moved")
+        #expect(change.delta, "not the whole order again")
         #expect(Array(change.html.keys) == [story2.id], "only the changed story is sent")
         let fragment = try #require(change.html[story2.id])
         _ = try await wholeElement(fragment)
@@ -119,7 +128,8 @@ struct PageStreamTests {
         server.store.replaceDocument(NewswireFeed.document(stories: [9, 4, 3, 2, 1], version: 6))
         server.handlers.pageStreams.refresh()
 
-        let change = try items(try await page.expectNext("items"))
+        let change = try items(try await page.expectNext("items"), after: first.order)
+        #expect(change.delta, "one story on top and one gone: not the whole order again")
         let after = try await listEntries()
         let story9 = try #require(after.first { $0.title == "Story number 9" })
         #expect(change.order == [story9.id] + first.order.filter { $0 != story0.id })
@@ -130,6 +140,23 @@ struct PageStreamTests {
         #expect(element.title == "Story number 9")
         #expect(change.order == after.map(\.id), "the order the page now has")
         #expect(!change.order.contains(story0.id))
+    }
+
+    @Test func storiesThatSwapPlacesGetTheWholeOrderAgain() async throws {
+        let page = try await SSETestClient(port: server.port, path: "/events/page?view=list")
+        let first = try items(try await page.expectNext("items"))
+        _ = try await page.expectNext("status")
+
+        // Stories 3 and 2 swap places; nothing else changes.
+        server.store.replaceDocument(NewswireFeed.document(stories: [4, 2, 3, 1, 0], version: 6))
+        server.handlers.pageStreams.refresh()
+
+        let change = try items(try await page.expectNext("items"), after: first.order)
+        #expect(!change.delta, "a move is not a prepend")
+        #expect(change.order != first.order)
+        let now = try await listEntries()
+        #expect(change.order == now.map(\.id), "the order the page now has")
+        #expect(change.html.isEmpty, "no story changed: nothing rendered")
     }
 
     @Test func detailStreamSendsTheArticleAndSaysWhenTheStoryIsGone() async throws {

@@ -60,12 +60,13 @@ public struct FeedItem: Sendable, Equatable {
 
     /// Invariant: `fields` is only mutated while the box is uniquely referenced (see
     /// ``modify(_:)``), so a shared box is immutable and safe to read from any thread.
-    private final class Box: @unchecked Sendable {
-        var fields: Fields
-        init(_ fields: Fields) { self.fields = fields }
+    @usableFromInline
+    final class Box: @unchecked Sendable {
+        @usableFromInline var fields: Fields
+        @usableFromInline init(_ fields: Fields) { self.fields = fields }
     }
 
-    private var box: Box
+    @usableFromInline var box: Box
 
     public init(key: String) {
         box = Box(Fields(key: key))
@@ -76,9 +77,11 @@ public struct FeedItem: Sendable, Equatable {
     }
 
     /// All the fields at once.
+    @inlinable
     public var fields: Fields { box.fields }
 
-    private mutating func modify<T>(_ body: (inout Fields) -> T) -> T {
+    @inlinable
+    mutating func modify<T>(_ body: (inout Fields) -> T) -> T {
         if !isKnownUniquelyReferenced(&box) { box = Box(box.fields) }
         return body(&box.fields)
     }
@@ -88,7 +91,9 @@ public struct FeedItem: Sendable, Equatable {
     }
 
     /// Each field of ``Fields`` (`item.title`, `item.key = …`), read from the shared box and
-    /// written copy-on-write.
+    /// written copy-on-write. Inlinable, so a field read in another module compiles to a
+    /// load, not a key-path projection at run time.
+    @inlinable
     public subscript<Value>(dynamicMember field: WritableKeyPath<Fields, Value>) -> Value {
         get { box.fields[keyPath: field] }
         set { modify { $0[keyPath: field] = newValue } }

@@ -7,7 +7,9 @@ import NIOConcurrencyHelpers
 ///
 /// Events:
 /// - `items` (list and kiosk): `{"order": [dom ids], "html": {dom id: fragment}, "count": text}`;
-///   `html` holds only the entries that are new or changed (all of them on connect).
+///   `html` holds only the entries that are new or changed (all of them on connect). A
+///   list frame that only puts new entries on top and drops some carries `"prepend"` and
+///   `"remove"` (dom ids) in place of the whole `"order"` (``ListOrderChange``).
 /// - `item` (detail): `{"html": fragment}`; `gone` when the item left the feed.
 /// - `stats` (`/stats`): `{"html": {dom id: fragment}}`: the summary, charts and notable
 ///   events once per five-second window; the ticker when a new story is published.
@@ -116,17 +118,35 @@ final class PageEventStream: Sendable {
                 var bytes: [UInt8] = []
                 if viewChanged {
                     switch channel {
-                    case .list(let section), .kiosk(let section):
+                    case .list(let section):
+                        let visible = changes.compactMap { $0.filtered(to: section) }
+                        let before = Self.visibleItems(previous?.view, channel: channel)
+                        let after = Self.visibleItems(state.view, channel: channel)
+                        switch ListOrderChange(before: before, after: after, changes: visible) {
+                        case .unchanged:
+                            let rendered = visible.map(\.item)
+                            if !rendered.isEmpty {
+                                bytes += itemsDeltaEvent(
+                                    count: after.count, prepend: [], remove: [], render: rendered, now: now, id: id)
+                            }
+                        case .delta(let prepend, let remove):
+                            let rendered = visible.filter { $0.kind != .removed }.map(\.item)
+                            bytes += itemsDeltaEvent(
+                                count: after.count, prepend: prepend, remove: remove, render: rendered, now: now,
+                                id: id)
+                        case .reordered:
+                            bytes += itemsEvent(
+                                channel: channel, items: after, render: Self.fresh(after, since: before, visible),
+                                now: now, id: id)
+                        }
+                    case .kiosk(let section):
                         let visible = changes.compactMap { $0.filtered(to: section) }
                         let before = Self.visibleItems(previous?.view, channel: channel)
                         let after = Self.visibleItems(state.view, channel: channel)
                         if !visible.isEmpty || before.map(\.key) != after.map(\.key) {
-                            // Send the entries that changed, and those newly in view (a kiosk
-                            // entry moving up into the window, say): the page has the rest.
-                            let fresh = Set(visible.filter { $0.kind != .removed }.map(\.item.key))
-                            let shown = Set(before.map(\.key))
-                            let rendered = after.filter { fresh.contains($0.key) || !shown.contains($0.key) }
-                            bytes += itemsEvent(channel: channel, items: after, render: rendered, now: now, id: id)
+                            bytes += itemsEvent(
+                                channel: channel, items: after, render: Self.fresh(after, since: before, visible),
+                                now: now, id: id)
                         }
                     case .stats:
                         break
@@ -218,6 +238,35 @@ final class PageEventStream: Sendable {
         case .item, .stats:
             return []
         }
+    }
+
+    /// The entries of `after` a page showing `before` lacks or has out of date: those
+    /// `changes` added or updated, and those newly in view (a kiosk entry moving up into
+    /// the window, say). The page has the rest.
+    private static func fresh(_ after: [FeedItem], since before: [FeedItem], _ changes: [ItemChange]) -> [FeedItem] {
+        let changed = Set(changes.filter { $0.kind != .removed }.map(\.item.key))
+        let shown = Set(before.map(\.key))
+        return after.filter { changed.contains($0.key) || !shown.contains($0.key) }
+    }
+
+    /// A list frame as a ``ListOrderChange/delta(prepend:remove:)``: `{"prepend": [dom
+    /// ids, top first], "remove": [dom ids], "html": {dom id: fragment}, "count": text}`,
+    /// with a fragment for each entry in `render` (those prepended and those updated).
+    private func itemsDeltaEvent(
+        count: Int, prepend: [String], remove: [String], render: [FeedItem], now: Date, id: String
+    ) -> [UInt8] {
+        var html = JSONObject()
+        countRenders(render.count)
+        for item in render {
+            html["item-" + item.key] = .string(renderer.storyFragment(item, now: now))
+        }
+        let data = JSONValue.object([
+            "prepend": .array(prepend.map { .string("item-" + $0) }),
+            "remove": .array(remove.map { .string("item-" + $0) }),
+            "html": .object(html),
+            "count": .string(PageRenderer.countText(count)),
+        ])
+        return SSEEncoder.event(type: "items", data: data.serializedString(), id: id)
     }
 
     private func itemsEvent(channel: Channel, items: [FeedItem], render: [FeedItem], now: Date, id: String) -> [UInt8] {
