@@ -85,7 +85,7 @@ struct MirrorItemsTests {
                 let after = try #require(store.snapshot)
                 let expected = extractor.items(in: after.document)
                 #expect(
-                    after.published.items == expected,
+                    Array(after.published.items) == expected,
                     "round \(round) step \(step): \(String(decoding: patch.serializedBytes(), as: UTF8.self))")
                 #expect(
                     after.published.itemChanges == ItemChange.between(before.published.items, expected),

@@ -6,7 +6,7 @@ import Testing
 /// How a list frame's order is told to the page: a few ids for new entries on top and
 /// gone ones, the whole order for anything else.
 struct ListOrderChangeTests {
-    static func items(_ keys: [String]) -> [FeedItem] { keys.map { FeedItem(key: $0) } }
+    static func items(_ keys: [String]) -> ChunkedArray<FeedItem> { ChunkedArray(keys.map { FeedItem(key: $0) }) }
     static func added(_ key: String) -> ItemChange { ItemChange(kind: .added, item: FeedItem(key: key)) }
     static func removed(_ key: String) -> ItemChange { ItemChange(kind: .removed, item: FeedItem(key: key)) }
     static func updated(_ key: String) -> ItemChange {

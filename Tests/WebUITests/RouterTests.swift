@@ -17,7 +17,7 @@ struct RouterTests {
     }
 
     /// The published items now, as the store holds them.
-    var items: [FeedItem] { app.store.snapshot?.published.items ?? [] }
+    var items: [FeedItem] { Array(app.store.snapshot?.published.items ?? []) }
 
     func json(_ response: PreparedResponse) throws -> JSONValue {
         try JSONValue(parsing: response.body)

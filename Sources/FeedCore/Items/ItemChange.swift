@@ -17,7 +17,7 @@ public struct ItemChange: Sendable, Equatable {
     }
 
     /// The item-level changes from `old` to `new`, in `new`'s feed order, removals last.
-    public static func between(_ old: [FeedItem], _ new: [FeedItem]) -> [ItemChange] {
+    public static func between(_ old: some Collection<FeedItem>, _ new: some Collection<FeedItem>) -> [ItemChange] {
         var oldByKey: [String: FeedItem] = [:]
         oldByKey.reserveCapacity(old.count)
         for item in old where oldByKey[item.key] == nil { oldByKey[item.key] = item }

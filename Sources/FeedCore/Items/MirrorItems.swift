@@ -5,11 +5,15 @@
 /// Invariants, after every ``apply(_:to:extractor:)``:
 /// - ``items`` equals `extractor.items(in: document)` (feed order, objects only, the first
 ///   of repeated keys), and ``itemsByKey`` holds exactly those items by key;
-/// - the returned changes equal `ItemChange.between(itemsBefore, items)`.
+/// - the returned changes equal `ItemChange.between(itemsBefore, items)`;
+/// - `nonObjects` is the number of `nil` entries of `elements`; while it is 0, `items`
+///   and `elements` hold the same items at the same positions.
 ///
 /// Work per patch: hashing and extraction only for the keys and elements the patch
-/// touched; the rest is one pass over the element references (a few microseconds for
-/// 1,000 items). A patch the incremental path does not follow (one that replaces the
+/// touched; the rest is one pass over flags (a few microseconds for 1,000 items). While
+/// every element is an object, the items follow the patch's inserts and removals in
+/// place (chunked: only the chunks touched are copied from the published view's items);
+/// otherwise they are gathered from the elements again. A patch the incremental path does not follow (one that replaces the
 /// array itself or an ancestor, moves or copies into or out of it, or an items array with
 /// repeated keys before or after) falls back to a full extraction and diff, with the same
 /// results.
@@ -18,9 +22,11 @@
 struct MirrorItems: Sendable {
     /// One entry per element of the document's items array: its item, or `nil` when the
     /// element is not an object.
-    private var elements: [FeedItem?]
+    private var elements: ChunkedArray<FeedItem?>
+    /// How many of `elements` are `nil`.
+    private var nonObjects = 0
     /// The items in feed order, without repeated keys.
-    private(set) var items: [FeedItem]
+    private(set) var items: ChunkedArray<FeedItem>
     /// `items` by key.
     private(set) var itemsByKey: [String: FeedItem]
     /// How many elements carry each key; a key is in ``itemsByKey`` exactly when it is here.
@@ -34,7 +40,7 @@ struct MirrorItems: Sendable {
     private(set) var fullCount = 0
 
     /// The items of `document`, extracted in full.
-    init(document: JSONValue, extractor: ItemExtractor) {
+    init(document: MirrorDocument, extractor: ItemExtractor) {
         elements = []
         items = []
         itemsByKey = [:]
@@ -44,7 +50,7 @@ struct MirrorItems: Sendable {
 
     /// Takes `document` as a whole new state (a snapshot): extracts everything again.
     /// Returns every item as added.
-    mutating func replaceAll(with document: JSONValue, extractor: ItemExtractor) -> [ItemChange] {
+    mutating func replaceAll(with document: MirrorDocument, extractor: ItemExtractor) -> [ItemChange] {
         let before = items
         rebuild(from: document, extractor: extractor)
         fullCount += 1
@@ -53,7 +59,7 @@ struct MirrorItems: Sendable {
 
     /// Follows `patch`, which turned the previous document into `document`; returns the
     /// item changes it made.
-    mutating func apply(_ patch: JSONPatch, to document: JSONValue, extractor: ItemExtractor) -> [ItemChange] {
+    mutating func apply(_ patch: JSONPatch, to document: MirrorDocument, extractor: ItemExtractor) -> [ItemChange] {
         let before = items
         if let changes = applyIncrementally(patch, to: document, extractor: extractor) {
             incrementalCount += 1
@@ -64,12 +70,12 @@ struct MirrorItems: Sendable {
         return ItemChange.between(before, items)
     }
 
-    private mutating func rebuild(from document: JSONValue, extractor: ItemExtractor) {
-        let array = document.value(at: extractor.profile.itemsPath)?.arrayValue ?? []
-        elements = array.map { element in
+    private mutating func rebuild(from document: MirrorDocument, extractor: ItemExtractor) {
+        let array = document.elements(at: extractor.profile.itemsPath)?.map { element -> FeedItem? in
             guard case .object = element else { return nil }
             return extractor.item(from: element)
         }
+        let elements = array ?? []
         var items: [FeedItem] = []
         items.reserveCapacity(elements.count)
         var byKey: [String: FeedItem] = [:]
@@ -85,7 +91,9 @@ struct MirrorItems: Sendable {
                 items.append(item)
             }
         }
-        self.items = items
+        self.elements = ChunkedArray(elements)
+        self.nonObjects = elements.count(where: { $0 == nil })
+        self.items = ChunkedArray(items)
         self.itemsByKey = byKey
         self.keyCounts = counts
         self.repeatedKeys = repeated
@@ -110,9 +118,13 @@ struct MirrorItems: Sendable {
     /// `nil` when the patch does something this path does not follow; `self` is then
     /// left for the caller to rebuild.
     private mutating func applyIncrementally(
-        _ patch: JSONPatch, to document: JSONValue, extractor: ItemExtractor
+        _ patch: JSONPatch, to document: MirrorDocument, extractor: ItemExtractor
     ) -> [ItemChange]? {
         guard repeatedKeys == 0 else { return nil }
+        // While every element is an object, `items` takes the same inserts and removals
+        // (a placeholder where an element is inserted or replaced, set at the end).
+        let inStep = nonObjects == 0
+        let placeholder = FeedItem(key: "")
         let base = extractor.profile.itemsPath.tokens
         /// Whether `path` is the items array, an ancestor of it, or inside it.
         func relates(_ path: JSONPointer) -> Bool {
@@ -153,12 +165,14 @@ struct MirrorItems: Sendable {
                 let index = token == "-" ? elements.count : JSONPointer.arrayIndex(token) ?? -1
                 guard index >= 0, index <= elements.count else { return nil }
                 elements.insert(nil, at: index)
+                if inStep { items.insert(placeholder, at: index) }
                 trace?.origin.insert(-1, at: index)
                 trace?.touched.insert(true, at: index)
             case .remove:
                 guard let index = JSONPointer.arrayIndex(token), index < elements.count else { return nil }
                 if let old = trace?.origin[index], old >= 0 { trace?.displaced.append((old, elements[index])) }
                 elements.remove(at: index)
+                if inStep { items.remove(at: index) }
                 trace?.origin.remove(at: index)
                 trace?.touched.remove(at: index)
             case .replace:
@@ -172,7 +186,7 @@ struct MirrorItems: Sendable {
             }
         }
         guard var trace else { return [] }  // the items array was not touched
-        guard let array = document.value(at: extractor.profile.itemsPath)?.arrayValue, array.count == elements.count
+        guard let array = document.elements(at: extractor.profile.itemsPath), array.count == elements.count
         else { return nil }
 
         // Extract the touched elements from the document as it is now; count keys out
@@ -180,15 +194,19 @@ struct MirrorItems: Sendable {
         var fresh: [FeedItem] = []
         for (index, isTouched) in trace.touched.enumerated() where isTouched {
             if trace.origin[index] >= 0 { trace.displaced.append((trace.origin[index], elements[index])) }
-            if case .object = array[index] {
-                let item = extractor.item(from: array[index])
+            let element = array[index]
+            if case .object = element {
+                let item = extractor.item(from: element)
                 elements[index] = item
+                if inStep { items[index] = item }
                 fresh.append(item)
             } else {
                 elements[index] = nil
+                nonObjects += 1
             }
         }
         trace.displaced.sort { $0.position < $1.position }  // feed order before the patch
+        nonObjects -= trace.displaced.count(where: { $0.item == nil })
         let gone = trace.displaced.compactMap(\.item)
         for item in gone { count(item.key, by: -1) }
         for item in fresh { count(item.key, by: 1) }
@@ -210,7 +228,7 @@ struct MirrorItems: Sendable {
         for item in gone where keyCounts[item.key] == nil {
             changes.append(ItemChange(kind: .removed, item: item))
         }
-        items = elements.compactMap { $0 }
+        if !inStep || nonObjects > 0 { items = ChunkedArray(elements.lazy.compactMap { $0 }) }
         for item in gone where keyCounts[item.key] == nil { itemsByKey[item.key] = nil }
         for item in fresh { itemsByKey[item.key] = item }
         return changes

@@ -9,22 +9,52 @@ import NIOConcurrencyHelpers
 public final class FeedSnapshot: Sendable {
     /// The id of the change that produced this state.
     public let id: EventID
-    /// The mirror: the document exactly as upstream has it.
-    public let document: JSONValue
+    /// The mirror as the store keeps it.
+    let mirror: MirrorDocument
     /// The length of `document`'s compact JSON text in bytes, known without encoding it
     /// (carried forward by the store from change to change).
     public let encodedByteCount: Int
     /// The published view (may be older than the mirror, see the version guard).
     public let published: PublishedView
+    /// `document`, once made from an item list.
+    private let madeDocument = NIOLockedValueBox<JSONValue?>(nil)
     private let encoded = NIOLockedValueBox<[UInt8]?>(nil)
 
     /// - Parameter encodedByteCount: the length of `document`'s compact JSON text, if the
     ///   caller knows it; else it is counted here.
-    public init(id: EventID, document: JSONValue, published: PublishedView, encodedByteCount: Int? = nil) {
+    public convenience init(id: EventID, document: JSONValue, published: PublishedView, encodedByteCount: Int? = nil) {
+        self.init(id: id, mirror: .value(document), published: published, encodedByteCount: encodedByteCount)
+    }
+
+    init(id: EventID, mirror: MirrorDocument, published: PublishedView, encodedByteCount: Int? = nil) {
         self.id = id
-        self.document = document
-        self.encodedByteCount = encodedByteCount ?? JSONByteCount.of(document)
+        self.mirror = mirror
         self.published = published
+        self.encodedByteCount = encodedByteCount ?? JSONByteCount.of(mirror.json)
+    }
+
+    /// The mirror: the document exactly as upstream has it. Made on first use when the
+    /// store keeps it as an item list (append mode), then shared by every reader.
+    public var document: JSONValue {
+        switch mirror {
+        case .value(let value):
+            return value
+        case .itemList:
+            if let made = madeDocument.withLockedValue({ $0 }) { return made }
+            // Made outside the lock: two first readers at once may both make it; both get
+            // the same value, and one is kept.
+            let made = mirror.json
+            return madeDocument.withLockedValue { cached in
+                if let cached { return cached }
+                cached = made
+                return made
+            }
+        }
+    }
+
+    /// The value at `pointer` in `document`, without making the whole document.
+    public func value(at pointer: JSONPointer) -> JSONValue? {
+        mirror.value(at: pointer)
     }
 
     /// `document` serialized as compact JSON: encoded on first use, then shared by every

@@ -60,7 +60,7 @@ public final class FeedStore: Sendable {
         self.epoch = epoch
         self.configuration = configuration
         self.extractor = ItemExtractor(profile: configuration.profile)
-        self.mirror = NIOLockedValueBox(MirrorItems(document: .null, extractor: extractor))
+        self.mirror = NIOLockedValueBox(MirrorItems(document: .value(.null), extractor: extractor))
         self.state = NIOLockedValueBox(
             State(history: ChangeHistory(maxEntries: configuration.historyCount, maxBytes: configuration.historyBytes)))
     }
@@ -84,11 +84,13 @@ public final class FeedStore: Sendable {
     public func replaceDocument(_ document: JSONValue) -> FeedChange? {
         commit { base in
             guard let base else {
-                return Prepared(base: nil, document: document, patch: nil, byteCount: JSONByteCount.of(document))
+                return Prepared(
+                    base: nil, document: .value(document), patch: nil, byteCount: JSONByteCount.of(document))
             }
             let patch = JSONDiff.diff(from: base.document, to: document)
             guard !patch.operations.isEmpty else { return nil }
-            return Prepared(base: base, document: document, patch: patch, byteCount: JSONByteCount.of(document))
+            return Prepared(
+                base: base, document: .value(document), patch: patch, byteCount: JSONByteCount.of(document))
         }
     }
 
@@ -122,7 +124,7 @@ public final class FeedStore: Sendable {
                 // apply all the same, count the document instead of guessing.
                 byteCount = delta.map { byteCount + $0 } ?? JSONByteCount.of(document)
             }
-            return Prepared(base: base, document: document, patch: patch, byteCount: byteCount)
+            return Prepared(base: base, document: .value(document), patch: patch, byteCount: byteCount)
         }
     }
 
@@ -156,22 +158,35 @@ public final class FeedStore: Sendable {
         return change
     }
 
-    /// The change that puts `newestFirst` first in `base`'s items and keeps `keep`.
+    /// The change that puts `newestFirst` first in `base`'s items and keeps `keep`. The
+    /// new document is an item list (``MirrorDocument/itemList(_:)``) sharing every chunk
+    /// of `base`'s items it does not change.
     private static func prepend(_ newestFirst: [JSONValue], to base: FeedSnapshot?, keep: Int, arrived: Int) -> Prepared
     {
         guard let base else {
-            let document = JSONValue.object(["items": .array(newestFirst)])
+            let document = MirrorDocument.itemList(ChunkedArray(newestFirst))
             return Prepared(
-                base: nil, document: document, patch: nil, byteCount: JSONByteCount.of(document),
+                base: nil, document: document, patch: nil, byteCount: JSONByteCount.of(document.json),
                 upstreamChanges: arrived)
         }
-        guard case .object(var members) = base.document, case .array(var items)? = members["items"] else {
-            let document = JSONValue.object(["items": .array(newestFirst)])
+        var items: ChunkedArray<JSONValue>
+        /// The document's other members, kept beside the items (a document restored from
+        /// another mode, say); `nil` when it has none, so the result is an item list.
+        var otherMembers: JSONObject?
+        switch base.mirror {
+        case .itemList(let list):
+            items = list
+        case .value(.object(let members)) where members[MirrorDocument.itemsMember]?.arrayValue != nil:
+            items = ChunkedArray(members[MirrorDocument.itemsMember]?.arrayValue ?? [])
+            if members.count > 1 { otherMembers = members }
+        case .value:
+            // No items array: the document is replaced through a diff.
+            let document = MirrorDocument.itemList(ChunkedArray(newestFirst))
             return Prepared(
-                base: base, document: document, patch: JSONDiff.diff(from: base.document, to: document),
-                byteCount: JSONByteCount.of(document), upstreamChanges: arrived)
+                base: base, document: document, patch: JSONDiff.diff(from: base.document, to: document.json),
+                byteCount: JSONByteCount.of(document.json), upstreamChanges: arrived)
         }
-        let first = JSONPointer(tokens: ["items", "0"])
+        let first = JSONPointer(tokens: [MirrorDocument.itemsMember, "0"])
         var operations: [JSONPatch.Operation] = []
         operations.reserveCapacity(2 * newestFirst.count)
         // The encoded length: each new item and its comma in, each dropped one and its out.
@@ -180,15 +195,19 @@ public final class FeedStore: Sendable {
             operations.append(.add(path: first, value: item))
             byteCount += JSONByteCount.of(item) + (items.isEmpty && operations.count == 1 ? 0 : 1)
         }
-        items.insert(contentsOf: newestFirst, at: 0)
-        let itemsPointer = JSONPointer(tokens: ["items"])
+        for (offset, item) in newestFirst.enumerated() { items.insert(item, at: offset) }
+        let itemsPointer = JSONPointer(tokens: [MirrorDocument.itemsMember])
         while items.count > keep {
             operations.append(.remove(path: itemsPointer.appending(index: items.count - 1)))
             byteCount -= JSONByteCount.of(items.removeLast()) + 1
         }
-        members["items"] = .array(items)
+        var document = MirrorDocument.itemList(items)
+        if var members = otherMembers {
+            members[MirrorDocument.itemsMember] = .array(Array(items))
+            document = .value(.object(members))
+        }
         return Prepared(
-            base: base, document: .object(members), patch: JSONPatch(operations: operations), byteCount: byteCount,
+            base: base, document: document, patch: JSONPatch(operations: operations), byteCount: byteCount,
             upstreamChanges: arrived)
     }
 
@@ -197,11 +216,11 @@ public final class FeedStore: Sendable {
     public func restore(document: JSONValue, seq: UInt64) {
         writeLock.withLock {
             let items = mirror.withLockedValue { mirror in
-                mirror = MirrorItems(document: document, extractor: extractor)
+                mirror = MirrorItems(document: .value(document), extractor: extractor)
                 return mirror.items
             }
             let published = PublishedView(
-                seq: seq, document: document, version: version(of: document), items: items,
+                seq: seq, version: version(of: .value(document)), items: items,
                 previousSeq: nil, itemChanges: [])
             let snapshot = FeedSnapshot(id: EventID(epoch: epoch, seq: seq), document: document, published: published)
             state.withLockedValue {
@@ -284,7 +303,7 @@ public final class FeedStore: Sendable {
     /// `base` is still the state.
     private struct Prepared {
         let base: FeedSnapshot?
-        let document: JSONValue
+        let document: MirrorDocument
         let patch: JSONPatch?
         let encodedPatch: [UInt8]?
         /// The length of `document`'s compact JSON text, in bytes.
@@ -292,7 +311,9 @@ public final class FeedStore: Sendable {
         /// How many upstream changes it carries.
         let upstreamChanges: Int
 
-        init(base: FeedSnapshot?, document: JSONValue, patch: JSONPatch?, byteCount: Int, upstreamChanges: Int = 1) {
+        init(
+            base: FeedSnapshot?, document: MirrorDocument, patch: JSONPatch?, byteCount: Int, upstreamChanges: Int = 1
+        ) {
             self.base = base
             self.document = document
             self.patch = patch
@@ -337,7 +358,7 @@ public final class FeedStore: Sendable {
             from: previous?.published, mirrorSeq: previous?.id.seq, document: document, seq: seq, items: items,
             mirrorChanges: mirrorChanges)
         let snapshot = FeedSnapshot(
-            id: EventID(epoch: epoch, seq: seq), document: document, published: published,
+            id: EventID(epoch: epoch, seq: seq), mirror: document, published: published,
             encodedByteCount: prepared.byteCount)
         let kind: FeedChange.Kind =
             if let patch, let encoded = prepared.encodedPatch { .patch(patch, encoded: encoded) } else { .snapshot }
@@ -378,7 +399,7 @@ public final class FeedStore: Sendable {
     }
 
     /// The number at the profile's version path, if any.
-    private func version(of document: JSONValue) -> Double? {
+    private func version(of document: MirrorDocument) -> Double? {
         configuration.profile.versionPath.flatMap { document.value(at: $0)?.doubleValue }
     }
 
@@ -387,7 +408,8 @@ public final class FeedStore: Sendable {
     /// changes are the mirror's for this change when the published view was the mirror
     /// before it (`mirrorSeq`), else a diff against the published items.
     private func advancedView(
-        from previous: PublishedView?, mirrorSeq: UInt64?, document: JSONValue, seq: UInt64, items: [FeedItem],
+        from previous: PublishedView?, mirrorSeq: UInt64?, document: MirrorDocument, seq: UInt64,
+        items: ChunkedArray<FeedItem>,
         mirrorChanges: [ItemChange]
     ) -> PublishedView {
         let version = version(of: document)
@@ -398,8 +420,7 @@ public final class FeedStore: Sendable {
             previous == nil || previous?.seq == mirrorSeq
             ? mirrorChanges : ItemChange.between(previous?.items ?? [], items)
         return PublishedView(
-            seq: seq, document: document, version: version, items: items,
-            previousSeq: previous?.seq, itemChanges: changes)
+            seq: seq, version: version, items: items, previousSeq: previous?.seq, itemChanges: changes)
     }
 }
 

@@ -1,8 +1,8 @@
 import Foundation
 import NIOConcurrencyHelpers
 
-/// What pages, `/api/items` and `/events/items` show: the document at the last change
-/// that passed the version guard, and its items.
+/// What pages, `/api/items` and `/events/items` show: the items of the document at the
+/// last change that passed the version guard.
 ///
 /// Immutable; a new value is made each time the view advances, carrying how its items
 /// differ from the view it replaced: computed once, in the store's commit, and read by
@@ -12,12 +12,11 @@ public final class PublishedView: Sendable {
     public let publishedAt: Date
     /// The sequence number of the change that published this view.
     public let seq: UInt64
-    /// The published document.
-    public let document: JSONValue
     /// The document's version (the number at the profile's version path), if it has one.
     public let version: Double?
-    /// The items in feed order.
-    public let items: [FeedItem]
+    /// The items in feed order. Chunked: the next view shares every chunk a change did not
+    /// touch, so publishing a view does not copy every item.
+    public let items: ChunkedArray<FeedItem>
     /// The sequence number of the view this one replaced (`nil`: the first view, or a
     /// restored one).
     public let previousSeq: UInt64?
@@ -32,23 +31,22 @@ public final class PublishedView: Sendable {
     /// A view whose changes are computed here (a full diff against
     /// `previous`).
     public convenience init(
-        seq: UInt64, document: JSONValue, version: Double?, items: [FeedItem], previous: PublishedView? = nil,
+        seq: UInt64, version: Double?, items: ChunkedArray<FeedItem>, previous: PublishedView? = nil,
         publishedAt: Date = Date()
     ) {
         self.init(
-            seq: seq, document: document, version: version, items: items,
+            seq: seq, version: version, items: items,
             previousSeq: previous?.seq, itemChanges: ItemChange.between(previous?.items ?? [], items),
             publishedAt: publishedAt)
     }
 
     /// A view whose changes the caller already has.
     public init(
-        seq: UInt64, document: JSONValue, version: Double?, items: [FeedItem],
+        seq: UInt64, version: Double?, items: ChunkedArray<FeedItem>,
         previousSeq: UInt64?, itemChanges: [ItemChange], publishedAt: Date = Date()
     ) {
         self.publishedAt = publishedAt
         self.seq = seq
-        self.document = document
         self.version = version
         self.items = items
         self.previousSeq = previousSeq
@@ -69,9 +67,9 @@ public final class PublishedView: Sendable {
     }
 
     /// The items a reader filtered to `section` sees, in feed order (`nil`: all of them).
-    public func items(inSection section: String?) -> [FeedItem] {
+    public func items(inSection section: String?) -> ChunkedArray<FeedItem> {
         guard let section else { return items }
-        return items.filter { $0.section == section }
+        return ChunkedArray(items.lazy.filter { $0.section == section })
     }
 
     /// `items` by key: made once per view, when first asked for.

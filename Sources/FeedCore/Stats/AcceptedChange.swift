@@ -96,7 +96,7 @@ public struct AcceptedChange: Sendable, Equatable {
             documentBytes: change.snapshot.encodedByteCount, published: change.publishedChanged,
             upstreamChanges: change.upstreamChanges, added: added,
             updated: updated, removed: removed, sections: sections, headline: headline,
-            version: versionPath.flatMap { change.snapshot.document.value(at: $0)?.doubleValue },
+            version: versionPath.flatMap { change.snapshot.value(at: $0)?.doubleValue },
             publishedVersion: view.version, guarded: versionPath != nil)
     }
 

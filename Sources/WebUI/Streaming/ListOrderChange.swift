@@ -23,7 +23,7 @@ enum ListOrderChange: Equatable {
     ///
     /// Cost: one walk over both lists comparing keys (a string identity check for an item
     /// that did not change), plus set look-ups only for the keys that differ.
-    init(before: [FeedItem], after: [FeedItem], changes: [ItemChange]) {
+    init(before: ChunkedArray<FeedItem>, after: ChunkedArray<FeedItem>, changes: [ItemChange]) {
         var added: Set<String> = []
         var removed: Set<String> = []
         var removedInOrder: [String] = []
@@ -42,7 +42,7 @@ enum ListOrderChange: Equatable {
         }
         var prepend: [String] = []
         prepend.reserveCapacity(top)
-        for item in after[..<top] {
+        for item in after.prefix(top) {
             guard added.contains(item.key) else {
                 self = .reordered
                 return
@@ -50,11 +50,12 @@ enum ListOrderChange: Equatable {
             prepend.append(item.key)
         }
         // The rest of `after` is `before` without the removed entries, in order.
-        var next = top
+        var rest = after.dropFirst(top).makeIterator()
+        var expected = rest.next()
         var skipped = 0
         for item in before {
-            if next < after.count, after[next].key == item.key {
-                next += 1
+            if let current = expected, current.key == item.key {
+                expected = rest.next()
             } else if removed.contains(item.key) {
                 skipped += 1
             } else {
@@ -62,7 +63,7 @@ enum ListOrderChange: Equatable {
                 return
             }
         }
-        guard next == after.count, skipped == removed.count else {
+        guard expected == nil, skipped == removed.count else {
             self = .reordered
             return
         }

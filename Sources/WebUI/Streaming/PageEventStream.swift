@@ -229,12 +229,12 @@ final class PageEventStream: Sendable {
 
     // MARK: - Encoding
 
-    private static func visibleItems(_ view: PublishedView?, channel: Channel) -> [FeedItem] {
+    private static func visibleItems(_ view: PublishedView?, channel: Channel) -> ChunkedArray<FeedItem> {
         switch channel {
         case .list(let section):
             return view?.items(inSection: section) ?? []
         case .kiosk(let section):
-            return Array((view?.items(inSection: section) ?? []).prefix(PageRenderer.kioskLimit))
+            return ChunkedArray((view?.items(inSection: section) ?? []).prefix(PageRenderer.kioskLimit))
         case .item, .stats:
             return []
         }
@@ -243,7 +243,9 @@ final class PageEventStream: Sendable {
     /// The entries of `after` a page showing `before` lacks or has out of date: those
     /// `changes` added or updated, and those newly in view (a kiosk entry moving up into
     /// the window, say). The page has the rest.
-    private static func fresh(_ after: [FeedItem], since before: [FeedItem], _ changes: [ItemChange]) -> [FeedItem] {
+    private static func fresh(
+        _ after: ChunkedArray<FeedItem>, since before: ChunkedArray<FeedItem>, _ changes: [ItemChange]
+    ) -> [FeedItem] {
         let changed = Set(changes.filter { $0.kind != .removed }.map(\.item.key))
         let shown = Set(before.map(\.key))
         return after.filter { changed.contains($0.key) || !shown.contains($0.key) }
@@ -269,10 +271,12 @@ final class PageEventStream: Sendable {
         return SSEEncoder.event(type: "items", data: data.serializedString(), id: id)
     }
 
-    private func itemsEvent(channel: Channel, items: [FeedItem], render: [FeedItem], now: Date, id: String) -> [UInt8] {
+    private func itemsEvent(
+        channel: Channel, items: ChunkedArray<FeedItem>, render: some Sequence<FeedItem>, now: Date, id: String
+    ) -> [UInt8] {
         var html = JSONObject()
-        countRenders(render.count)
         for item in render {
+            countRenders(1)
             switch channel {
             case .kiosk: html["item-" + item.key] = .string(renderer.kioskStoryFragment(item, now: now))
             default: html["item-" + item.key] = .string(renderer.storyFragment(item, now: now))
