@@ -78,15 +78,26 @@ public final class HTTPServer: @unchecked Sendable {
     /// Ends streams whose clients hang up while suspended (libmicrohttpd does not watch
     /// suspended sockets); `nil` only if the system refused an epoll set.
     private let hangups = HangupWatcher()
+    /// The threads that write established streams (one per libmicrohttpd thread); empty
+    /// when the system refused their epoll sets (libmicrohttpd then sends everything).
+    private let senders: [StreamSender]
+    /// Which sender the next stream goes to (round robin). A leaf.
+    private let nextSender = NIOLockedValueBox(0)
 
     public init(configuration: Configuration, responder: any HTTPResponder, logger: Logger) {
         self.configuration = configuration
         self.responder = responder
         self.logger = logger
         self.state = NIOLockedValueBox(State(open: OpenStreams(limit: configuration.maxStreams)))
+        self.senders = (0..<max(1, configuration.threads)).compactMap { StreamSender(name: "feedweb-send-\($0)") }
         self.headTooLarge = PreparedResponse(
             status: 431, body: Array("Request header fields too large\n".utf8),
             headers: [("Content-Type", "text/plain; charset=utf-8")])
+    }
+
+    /// The streams handed from libmicrohttpd to a ``StreamSender`` since start.
+    public var streamsHandedOver: Int {
+        senders.reduce(0) { $0 + $1.adoptedCount }
     }
 
     /// The number of SSE streams currently open.
@@ -131,6 +142,7 @@ public final class HTTPServer: @unchecked Sendable {
         guard let daemon else { throw .cannotListen(configuration.address.description) }
         state.withLockedValue { $0.daemon = DaemonHandle(pointer: daemon) }
         hangups?.start()
+        for sender in senders { sender.start() }
         return feedweb_mhd_bound_port(daemon)
     }
 
@@ -158,6 +170,7 @@ public final class HTTPServer: @unchecked Sendable {
             usleep(2_000)
         }
         MHD_stop_daemon(daemon.pointer)
+        for sender in senders { sender.stop() }
         hangups?.stop()
         if listenSocket >= 0 { close(listenSocket) }
         state.withLockedValue { $0.daemon = nil }
@@ -205,8 +218,11 @@ public final class HTTPServer: @unchecked Sendable {
             // Subscribed only once admitted: its first bytes are queued before libmicrohttpd
             // first asks for any.
             let onEnd = start.open(stream)
-            stream.attach(ConnectionHandle(pointer: connection), onEnd: onEnd)
             let fd = feedweb_mhd_connection_fd(connection)
+            // An HTTP/1.1 stream is chunked, so a sender can write it once libmicrohttpd has
+            // sent the head; an HTTP/1.0 client's close-delimited body stays with it.
+            let sender = request.version == "HTTP/1.1" ? nextStreamSender() : nil
+            stream.attach(ConnectionHandle(pointer: connection), socket: fd, sender: sender, onEnd: onEnd)
             if let token = hangups?.watch(stream, fd: fd) { stream.setHangupRegistration(token: token, fd: fd) }
             // Chunked (HTTP/1.1) bodies are filled straight into the connection's send buffer
             // and never use the response's own block, which is calloc'ed per client: 16 KiB
@@ -228,6 +244,16 @@ public final class HTTPServer: @unchecked Sendable {
             MHD_destroy_response(response)
             return result
         }
+    }
+
+    /// The sender for the next stream, round robin.
+    private func nextStreamSender() -> StreamSender? {
+        guard !senders.isEmpty else { return nil }
+        let index = nextSender.withLockedValue { next in
+            defer { next = (next + 1) % senders.count }
+            return next
+        }
+        return senders[index]
     }
 
     fileprivate func streamFinished(_ stream: StreamConnection) {
