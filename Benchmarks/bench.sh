@@ -14,6 +14,8 @@
 # 3. Ingest: an append-mode upstream at 100, 2,000 and 10,000 changes/s with --keep 20,
 #    200 and 1000, 5 clients on each of the three streams (Benchmarks/ingest.sh);
 #    INGEST_PEER=another feedweb binary measures it alongside, interleaved.
+# 4. A person's page under load: how late a new item reaches the DOM of `/` in headless
+#    Chromium with 0 and 10,000 clients on /events (Benchmarks/page_dom.sh), ROUNDS rounds.
 # Before every measurement it waits for a quiet machine (< QUIET_PCT, 15 % busy), at most
 # QUIET_WAIT (120) s each and QUIET_BUDGET (600) s in all; then it measures anyway and the
 # table says how busy the rest of the machine was. Medians and ratios at the end
@@ -92,8 +94,14 @@ if [ "${SKIP_INGEST:-0}" != 1 ]; then
   OUT=$out ROUNDS=$rounds Benchmarks/ingest.sh "$bin" ${INGEST_PEER:+"$INGEST_PEER"}
 fi
 
+if [ "${SKIP_PAGEDOM:-0}" != 1 ]; then
+  echo "== page DOM latency $(quiet)"
+  OUT=$out/pagedom ROUNDS=$rounds Benchmarks/page_dom.sh "$bin" 0 10000 | tee "$out/pagedom.txt"
+fi
+
 echo
 python3 Benchmarks/bench_report.py "$out" | tee "$out/summary.md"
 [ -f "$out/ingest.md" ] && { echo; echo "Ingest:"; cat "$out/ingest.md"; } | tee -a "$out/summary.md"
+[ -f "$out/pagedom.txt" ] && { echo; echo "Page DOM latency:"; grep '^|' "$out/pagedom.txt"; } | tee -a "$out/summary.md"
 echo
 echo "bench: took $(( $(date +%s) - started )) s; results in $out"

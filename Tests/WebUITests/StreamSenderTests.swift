@@ -78,6 +78,9 @@ struct StreamSenderTests {
         var reader = EventReader(socket)
         // The first `data` event: the stream is established.
         try await reader.read(untilEvents: 1, within: 5)
+        try await Eventually.check("the stream handed to a sender", within: 5) {
+            server.server.streamsHandedOver.programs == 1
+        }
         let chunksBefore = reader.chunks
 
         // 400 changes of 4 KB: more than the kernel holds for a client that reads nothing.
@@ -88,7 +91,6 @@ struct StreamSenderTests {
         let seqs = reader.ids.compactMap { EventID(parsing: $0)?.seq }
         #expect(seqs.count == changes + 1)
         #expect(seqs == Array((seqs.first ?? 0)..<((seqs.first ?? 0) + UInt64(changes + 1))))
-        #expect(server.server.streamsHandedOver == 1, "a sender wrote the stream")
         let chunks = reader.chunks - chunksBefore
         #expect(chunks < changes, "\(changes) events in \(chunks) chunks: the backlog went out together")
     }
@@ -99,14 +101,35 @@ struct StreamSenderTests {
         try await socket.send("GET /events HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept: text/event-stream\r\n\r\n")
         var reader = EventReader(socket)
         try await reader.read(untilEvents: 1, within: 5)
-        // Written by a sender by now (libmicrohttpd handed it over when its queue ran dry):
-        // two more events, then the server stops.
+        // libmicrohttpd hands the stream over when its queue runs dry: two more events from
+        // the sender, then the server stops.
+        try await Eventually.check("the stream handed to a sender", within: 5) {
+            server.server.streamsHandedOver.programs == 1
+        }
         for version in 2...3 { try Self.bump(server.store, to: version) }
         try await reader.read(untilEvents: 3, within: 5)
         #expect(reader.ids.count == 3)
-        #expect(server.server.streamsHandedOver == 1, "a sender wrote the stream")
         server.server.stop(timeout: .milliseconds(1500))
         try await reader.read(untilEvents: 4, within: 5)
         #expect(reader.ended, "the body ended with its final chunk, not a cut connection")
+    }
+
+    @Test func aPageStreamIsWrittenByTheSenderForPeopleNotBehindTheFanOut() async throws {
+        let server = try TestServer(document: NewswireFeed.document(count: 3, version: 1))
+        let page = try await SSETestClient(port: server.port, path: "/events/page?view=list")
+        _ = try await page.expectNext("items")
+        _ = try await page.expectNext("status")
+        let events = try await SSETestClient(port: server.port, path: "/events")
+        _ = try await events.expectNext("data")
+        // Each is handed over when its first bytes are sent: the page stream to the pages'
+        // own sender, the /events stream to a programs' sender.
+        try await Eventually.check("both streams handed over", within: 5) {
+            server.server.streamsHandedOver == (programs: 1, people: 1)
+        }
+        // And the senders write them: one change reaches both.
+        try Self.bump(server.store, to: 2)
+        server.handlers.pageStreams.refresh()
+        _ = try await events.expectNext("patch")
+        _ = try await page.expectNext("status")
     }
 }

@@ -78,9 +78,13 @@ public final class HTTPServer: @unchecked Sendable {
     /// Ends streams whose clients hang up while suspended (libmicrohttpd does not watch
     /// suspended sockets); `nil` only if the system refused an epoll set.
     private let hangups = HangupWatcher()
-    /// The threads that write established streams (one per libmicrohttpd thread); empty
-    /// when the system refused their epoll sets (libmicrohttpd then sends everything).
+    /// The threads that write established programs' streams (one per libmicrohttpd
+    /// thread); empty when the system refused their epoll sets (libmicrohttpd then sends
+    /// everything).
     private let senders: [StreamSender]
+    /// The thread that writes people's page streams: never behind a fan-out to thousands
+    /// (``StreamStart/Audience/person``).
+    private let pageSender: StreamSender?
     /// Which sender the next stream goes to (round robin). A leaf.
     private let nextSender = NIOLockedValueBox(0)
 
@@ -90,15 +94,19 @@ public final class HTTPServer: @unchecked Sendable {
         self.logger = logger
         self.state = NIOLockedValueBox(State(open: OpenStreams(limit: configuration.maxStreams)))
         self.senders = (0..<max(1, configuration.threads)).compactMap { StreamSender(name: "feedweb-send-\($0)") }
+        self.pageSender = StreamSender(name: "feedweb-send-pages")
         self.headTooLarge = PreparedResponse(
             status: 431, body: Array("Request header fields too large\n".utf8),
             headers: [("Content-Type", "text/plain; charset=utf-8")])
     }
 
-    /// The streams handed from libmicrohttpd to a ``StreamSender`` since start.
-    public var streamsHandedOver: Int {
-        senders.reduce(0) { $0 + $1.adoptedCount }
+    /// The streams handed from libmicrohttpd to a ``StreamSender`` since start: to the
+    /// programs' senders and to the pages' own.
+    public var streamsHandedOver: (programs: Int, people: Int) {
+        (senders.reduce(0) { $0 + $1.adoptedCount }, pageSender?.adoptedCount ?? 0)
     }
+
+    private var allSenders: [StreamSender] { senders + (pageSender.map { [$0] } ?? []) }
 
     /// The number of SSE streams currently open.
     public var openStreamCount: Int {
@@ -142,7 +150,7 @@ public final class HTTPServer: @unchecked Sendable {
         guard let daemon else { throw .cannotListen(configuration.address.description) }
         state.withLockedValue { $0.daemon = DaemonHandle(pointer: daemon) }
         hangups?.start()
-        for sender in senders { sender.start() }
+        for sender in allSenders { sender.start() }
         return feedweb_mhd_bound_port(daemon)
     }
 
@@ -170,7 +178,7 @@ public final class HTTPServer: @unchecked Sendable {
             usleep(2_000)
         }
         MHD_stop_daemon(daemon.pointer)
-        for sender in senders { sender.stop() }
+        for sender in allSenders { sender.stop() }
         hangups?.stop()
         if listenSocket >= 0 { close(listenSocket) }
         state.withLockedValue { $0.daemon = nil }
@@ -221,7 +229,8 @@ public final class HTTPServer: @unchecked Sendable {
             let fd = feedweb_mhd_connection_fd(connection)
             // An HTTP/1.1 stream is chunked, so a sender can write it once libmicrohttpd has
             // sent the head; an HTTP/1.0 client's close-delimited body stays with it.
-            let sender = request.version == "HTTP/1.1" ? nextStreamSender() : nil
+            let sender =
+                request.version != "HTTP/1.1" ? nil : start.audience == .person ? pageSender : nextStreamSender()
             stream.attach(ConnectionHandle(pointer: connection), socket: fd, sender: sender, onEnd: onEnd)
             if let token = hangups?.watch(stream, fd: fd) { stream.setHangupRegistration(token: token, fd: fd) }
             // Chunked (HTTP/1.1) bodies are filled straight into the connection's send buffer
