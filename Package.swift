@@ -25,7 +25,7 @@ let package = Package(
         .systemLibrary(
             name: "CMicroHTTPD",
             pkgConfig: "libmicrohttpd",
-            providers: [.apt(["libmicrohttpd-dev"])]
+            providers: [.apt(["libmicrohttpd-dev", "liburing-dev"])]
         ),
         .target(
             name: "FeedCore",

@@ -8,7 +8,8 @@ import Testing
 /// Established HTTP/1.1 streams are written by the server's sender threads, not by
 /// libmicrohttpd: every event arrives, in order, as well-formed chunks; a client that is
 /// behind gets what it missed in one chunk rather than one per event; and the stream still
-/// ends cleanly (the final chunk) when the server stops.
+/// ends cleanly (the final chunk) when the server stops. Each with the writes submitted
+/// through io_uring, and with one `send` each (where the kernel refuses io_uring).
 @Suite(.timeLimit(.minutes(2)))
 struct StreamSenderTests {
     /// An `/events` response read off a raw socket: the head, then the chunked body,
@@ -53,6 +54,12 @@ struct StreamSenderTests {
         }
     }
 
+    /// Whether this kernel lets a process make an io_uring (`kernel.io_uring_disabled` 0).
+    static var kernelAllowsIOUring: Bool {
+        (try? String(contentsOfFile: "/proc/sys/kernel/io_uring_disabled", encoding: .utf8))?
+            .trimmingCharacters(in: .whitespacesAndNewlines) == "0"
+    }
+
     /// A change that sets the version to `version` and, with `padding`, a first story's
     /// title of that many bytes (so that the events outgrow the sockets' buffers).
     static func bump(_ store: FeedStore, to version: Int, padding: Int = 0) throws {
@@ -69,8 +76,11 @@ struct StreamSenderTests {
         try store.apply(JSONPatch(json: .array(operations)))
     }
 
-    @Test func aClientThatIsBehindGetsWhatItMissedInFewerChunksThanEvents() async throws {
-        let server = try TestServer(document: NewswireFeed.document(count: 3, version: 1))
+    @Test(arguments: [true, false])
+    func aClientThatIsBehindGetsWhatItMissedInFewerChunksThanEvents(ioUring: Bool) async throws {
+        let server = try TestServer(
+            document: NewswireFeed.document(count: 3, version: 1), writesThroughIOUring: ioUring)
+        #expect(server.server.sendersUseIOUring == (ioUring && Self.kernelAllowsIOUring))
         // A tiny receive buffer: the server's socket fills after a few events, so the rest
         // wait in the client's queue while the sender waits for room.
         let socket = try await RawSocket(port: server.port, receiveBuffer: 2048)
@@ -95,8 +105,10 @@ struct StreamSenderTests {
         #expect(chunks < changes, "\(changes) events in \(chunks) chunks: the backlog went out together")
     }
 
-    @Test func aStreamEndsWithTheFinalChunkWhenTheServerStops() async throws {
-        let server = try TestServer(document: NewswireFeed.document(count: 3, version: 1))
+    @Test(arguments: [true, false])
+    func aStreamEndsWithTheFinalChunkWhenTheServerStops(ioUring: Bool) async throws {
+        let server = try TestServer(
+            document: NewswireFeed.document(count: 3, version: 1), writesThroughIOUring: ioUring)
         let socket = try await RawSocket(port: server.port)
         try await socket.send("GET /events HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept: text/event-stream\r\n\r\n")
         var reader = EventReader(socket)

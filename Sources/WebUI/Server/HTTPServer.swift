@@ -41,6 +41,9 @@ public final class HTTPServer: @unchecked Sendable {
         /// at 10,000 clients from 161–190 ms to 114–129 ms on this 2-core machine
         /// (BENCHMARKS.md). More threads than cores only add context switches.
         public var threads: Int = min(2, max(1, sysconf(Int32(_SC_NPROCESSORS_ONLN))))
+        /// Whether stream senders hand a pass's writes to the kernel together through
+        /// io_uring (when the kernel allows it); else one `send` per write.
+        public var writesThroughIOUring = true
 
         /// The longest request head (request line and headers) answered normally; a longer
         /// one gets 431.
@@ -93,8 +96,11 @@ public final class HTTPServer: @unchecked Sendable {
         self.responder = responder
         self.logger = logger
         self.state = NIOLockedValueBox(State(open: OpenStreams(limit: configuration.maxStreams)))
-        self.senders = (0..<max(1, configuration.threads)).compactMap { StreamSender(name: "feedweb-send-\($0)") }
-        self.pageSender = StreamSender(name: "feedweb-send-pages")
+        let ring = configuration.writesThroughIOUring
+        self.senders = (0..<max(1, configuration.threads)).compactMap {
+            StreamSender(name: "feedweb-send-\($0)", useIOUring: ring)
+        }
+        self.pageSender = StreamSender(name: "feedweb-send-pages", useIOUring: ring)
         self.headTooLarge = PreparedResponse(
             status: 431, body: Array("Request header fields too large\n".utf8),
             headers: [("Content-Type", "text/plain; charset=utf-8")])
@@ -107,6 +113,9 @@ public final class HTTPServer: @unchecked Sendable {
     }
 
     private var allSenders: [StreamSender] { senders + (pageSender.map { [$0] } ?? []) }
+
+    /// Whether every stream sender writes through io_uring.
+    public var sendersUseIOUring: Bool { allSenders.allSatisfy(\.usesIOUring) }
 
     /// The number of SSE streams currently open.
     public var openStreamCount: Int {

@@ -304,7 +304,7 @@ public final class StreamConnection: @unchecked Sendable {
     /// What ``takeForSending(maxBytes:)`` gives the sender.
     enum SenderWork {
         /// Write these chunks (`byteCount` bytes in all) as one; `more`: bytes are left (or
-        /// the stream is closing) and the stream is to go back on the ready list.
+        /// the stream is closing): service the stream again once they are written.
         case send([[UInt8]], byteCount: Int, more: Bool)
         /// Nothing queued; `closing`: the stream is to end (hand it back).
         case empty(closing: Bool)
@@ -327,9 +327,17 @@ public final class StreamConnection: @unchecked Sendable {
             inFlightBytes = count
             if queue.isEmpty { queue = Deque() }
             // A closing stream comes back once more to be handed back after its last chunk.
-            let more = queuedBytes > 0 || state == .closing
-            if more { scheduled = true }
-            return .send(chunks, byteCount: count, more: more)
+            return .send(chunks, byteCount: count, more: queuedBytes > 0 || state == .closing)
+        }
+    }
+
+    /// Marks the stream scheduled for its sender to put it back on its ready list;
+    /// `false` when it is already there.
+    func reschedule() -> Bool {
+        lock.withLock {
+            guard !scheduled, case .sender = owner else { return false }
+            scheduled = true
+            return true
         }
     }
 

@@ -12,8 +12,10 @@ import NIOConcurrencyHelpers
 /// bytes to each client's queue and puts the clients that were idle on their sender's
 /// ready list, waking the sender's thread at most once while it sleeps (one `eventfd`
 /// write), not once per client. The thread then writes each ready client's whole queue as
-/// one HTTP/1.1 chunk in one `send`: a client that is behind gets everything it missed in
-/// one write.
+/// one HTTP/1.1 chunk: a client that is behind gets everything it missed in one write.
+/// The writes of one pass over the ready list go to the kernel together, in one
+/// `io_uring_enter` (``SocketWrites``), so a fan-out to thousands of clients costs a few
+/// system calls, not one per client.
 ///
 /// A stream goes back to libmicrohttpd to end: cleanly once its last chunk is complete
 /// (libmicrohttpd then sends what is left and the final chunk), or at once when it is
@@ -27,23 +29,31 @@ import NIOConcurrencyHelpers
 ///   socket in between (the connection stays suspended), so a descriptor number is never
 ///   confused with a reused one.
 /// - `ready` holds each stream at most once (``StreamConnection``'s `scheduled` flag).
+/// - A stream has at most one write in flight (`Record.writing`); its bytes stay alive in
+///   ``SocketWrites`` until the kernel has reported on them, even if the stream is gone.
 final class StreamSender: @unchecked Sendable {
     /// What the sender keeps of a stream it writes to; touched only by its thread.
     private struct Record {
         let stream: StreamConnection
         let fd: Int32
+        let token: UInt64
         /// The unsent end of a chunk that the socket did not take at once.
         var remainder: [UInt8] = []
         /// Whether the socket is registered for `EPOLLOUT` (waiting for room).
         var waitingForRoom = false
+        /// Whether a write is in flight.
+        var writing = false
+        /// Whether the stream is to be serviced again once its write is done (it had more
+        /// queued, or is closing).
+        var again = false
     }
 
     private let name: String
     private let epollFD: Int32
     private let wakeFD: Int32
-    /// Guards `ready`, `idle`, `running` and `adoptedTotal`. A leaf: taken under `StreamConnection.lock`
-    /// is never needed (``StreamConnection`` marks itself scheduled under its own lock and
-    /// calls ``markReady(_:)`` after releasing it); the thread takes it alone.
+    /// Guards `ready`, `idle`, `running` and `adoptedTotal`. A leaf: ``StreamConnection``
+    /// marks itself scheduled under its own lock and calls ``markReady(_:)`` after
+    /// releasing it; the thread takes it alone.
     private let lock = NIOLock()
     private var ready: [StreamConnection] = []
     /// True while the thread sleeps (or is about to) with nothing ready: the next
@@ -54,22 +64,25 @@ final class StreamSender: @unchecked Sendable {
     private var adoptedTotal = 0
     private let exited = DispatchSemaphore(value: 0)
 
-    /// Thread-owned state.
-    private var records: [ObjectIdentifier: Record] = [:]
-    private var tokens: [UInt64: ObjectIdentifier] = [:]
+    // Thread-owned state.
+    private var records: [UInt64: Record] = [:]
     private var tokenOf: [ObjectIdentifier: UInt64] = [:]
     private var nextToken: UInt64 = 1
-    /// Where a chunk is assembled before it is sent; reused for every client.
-    private var scratch: [UInt8] = []
+    private let writes: SocketWrites
+    /// One pass's chunks by the first bytes they carry: a chunk made of one shared event
+    /// is assembled once per pass, not once per client.
+    private var frames: [UnsafeRawPointer: (event: [UInt8], frame: [UInt8])] = [:]
 
-    /// The most payload bytes put in one chunk (one `send`).
+    /// The most payload bytes put in one chunk (one write).
     static let maxChunkBytes = 256 * 1024
-    /// The token of the wake-up descriptor in the epoll set.
+    /// The tokens of the wake-up descriptor and of the writes' completions in the epoll set.
     private static let wakeToken: UInt64 = 0
+    private static let completionsToken: UInt64 = UInt64.max
 
     /// Creates the thread's epoll set and wake-up descriptor; `nil` when the system
-    /// refuses them (streams then stay with libmicrohttpd).
-    init?(name: String) {
+    /// refuses them (streams then stay with libmicrohttpd). With `useIOUring` false, or
+    /// when the kernel refuses a ring, writes are one `send` each.
+    init?(name: String, useIOUring: Bool = true) {
         let epollFD = epoll_create1(Int32(EPOLL_CLOEXEC))
         let wakeFD = eventfd(0, Int32(EFD_CLOEXEC | EFD_NONBLOCK))
         var event = epoll_event()
@@ -83,12 +96,22 @@ final class StreamSender: @unchecked Sendable {
         self.name = name
         self.epollFD = epollFD
         self.wakeFD = wakeFD
+        self.writes = SocketWrites(useIOUring: useIOUring)
+        if let completions = writes.completionFD {
+            var event = epoll_event()
+            event.events = EPOLLIN.rawValue
+            event.data.u64 = Self.completionsToken
+            _ = epoll_ctl(epollFD, EPOLL_CTL_ADD, completions, &event)
+        }
     }
 
     deinit {
         close(epollFD)
         close(wakeFD)
     }
+
+    /// Whether writes go through io_uring (else one `send` each).
+    var usesIOUring: Bool { writes.completionFD != nil }
 
     /// The streams this sender has taken over since start.
     var adoptedCount: Int { lock.withLock { adoptedTotal } }
@@ -140,13 +163,14 @@ final class StreamSender: @unchecked Sendable {
             let (batch, stillRunning) = lock.withLock { () -> ([StreamConnection], Bool) in
                 let batch = ready
                 ready.removeAll(keepingCapacity: true)
-                if batch.isEmpty { idle = true }
+                if batch.isEmpty && !writes.hasWritesInFlight { idle = true }
                 return (batch, running)
             }
-            guard stillRunning || !batch.isEmpty else { return }
+            guard stillRunning || !batch.isEmpty || writes.hasWritesInFlight else { return }
             for stream in batch { service(stream) }
+            flush()
             // Sleep only when nothing was ready; else just collect socket events.
-            let timeout: Int32 = batch.isEmpty ? -1 : 0
+            let timeout: Int32 = batch.isEmpty ? (stillRunning ? -1 : 10) : 0
             let count = events.withUnsafeMutableBufferPointer { buffer in
                 epoll_wait(epollFD, buffer.baseAddress, Int32(buffer.count), timeout)
             }
@@ -156,81 +180,118 @@ final class StreamSender: @unchecked Sendable {
             }
             for index in 0..<Int(count) {
                 let event = events[index]
-                if event.data.u64 == Self.wakeToken {
+                switch event.data.u64 {
+                case Self.wakeToken:
                     var value: UInt64 = 0
                     _ = read(wakeFD, &value, MemoryLayout<UInt64>.size)
-                    continue
-                }
-                guard let id = tokens[event.data.u64], let record = records[id] else { continue }
-                if event.events & (EPOLLHUP.rawValue | EPOLLERR.rawValue) != 0 {
-                    record.stream.peerClosed()
-                    release(record, shutdown: true)
-                } else if event.events & EPOLLOUT.rawValue != 0 {
-                    service(record.stream, writable: true)
+                case Self.completionsToken:
+                    writes.drainCompletionSignal()
+                default:
+                    guard let record = records[event.data.u64] else { continue }
+                    if event.events & (EPOLLHUP.rawValue | EPOLLERR.rawValue) != 0 {
+                        record.stream.peerClosed()
+                        release(record, shutdown: true)
+                    } else if event.events & EPOLLOUT.rawValue != 0 {
+                        service(record.stream, writable: true)
+                    }
                 }
             }
+            flush()
         }
     }
 
-    /// Does what `stream` needs now: adopt it, send its queue, or hand it back.
+    /// Sends the pass's writes and handles what the kernel reports on each.
+    private func flush() {
+        writes.submit { token, result in completed(token, result) }
+        frames.removeAll(keepingCapacity: true)
+    }
+
+    /// Does what `stream` needs now: adopt it, write its queue, or hand it back.
     /// `writable`: the socket just reported room (`EPOLLOUT`).
     private func service(_ stream: StreamConnection, writable: Bool = false) {
-        let id = ObjectIdentifier(stream)
-        if records[id] == nil {
+        var token = tokenOf[ObjectIdentifier(stream)]
+        if token == nil {
             // Not (or no longer) ours: adopt it if it was just handed over.
             guard let fd = stream.takeAdoption() else { return }
-            guard fd >= 0, adopt(stream, fd: fd) else {
+            token = fd >= 0 ? adopt(stream, fd: fd) : nil
+            guard token != nil else {
                 stream.returnToLibmicrohttpd(shutdown: false)
                 return
             }
         }
-        guard var record = records[id] else { return }
+        guard let token, var record = records[token] else { return }
         let state = stream.beginService()
         guard state == .open || state == .closing else {
             release(record, shutdown: true)
             return
         }
-        // A socket without room is written to again when it reports room.
-        if record.waitingForRoom && !writable {
-            records[id] = record
+        // One write at a time; a socket without room is written to again when it reports
+        // room.
+        if record.writing || (record.waitingForRoom && !writable) {
+            record.again = record.again || record.writing
+            records[token] = record
             return
         }
         // Finish a chunk the socket did not take before starting the next.
         if !record.remainder.isEmpty {
-            switch send(&record, remainder: true) {
-            case .complete: break
-            case .blocked:
-                records[id] = record
-                return
-            case .failed:
-                release(record, shutdown: true)
-                return
+            record.writing = true
+            record.again = true
+            records[token] = record
+            writes.enqueue(token: token, fd: record.fd, bytes: record.remainder) { token, result in
+                completed(token, result)
             }
+            return
         }
         switch stream.takeForSending(maxBytes: Self.maxChunkBytes) {
         case .send(let chunks, let byteCount, let more):
-            assemble(chunks, byteCount: byteCount)
-            let result = send(&record, remainder: false)
-            guard result != .failed else {
-                release(record, shutdown: true)
-                return
+            record.writing = true
+            record.again = more
+            records[token] = record
+            writes.enqueue(token: token, fd: record.fd, bytes: frame(chunks, byteCount: byteCount)) { token, result in
+                completed(token, result)
             }
-            if result == .complete { setWaitingForRoom(&record, false) }
-            records[id] = record
-            // Marked scheduled by `takeForSending`: back on the list even when blocked, so
-            // that a drop meanwhile is seen without waiting for room that may never come.
-            if more { markReady(stream) }
         case .empty(let closing):
             if closing {
                 release(record, shutdown: false)
             } else {
                 setWaitingForRoom(&record, false)
-                records[id] = record
+                records[token] = record
             }
         }
     }
 
-    private func adopt(_ stream: StreamConnection, fd: Int32) -> Bool {
+    /// What the kernel reported on the write of `token`'s stream.
+    private func completed(_ token: UInt64, _ report: SocketWrites.Report) {
+        guard var record = records[token] else { return }  // handed back meanwhile
+        record.writing = false
+        let bytes = report.bytes
+        switch report.result {
+        case bytes.count:
+            record.remainder = []
+            record.stream.didSend(bytes: bytes.count, blocked: false)
+            setWaitingForRoom(&record, false)
+        case 0..<bytes.count:
+            record.remainder = Array(bytes[report.result...])
+            record.stream.didSend(bytes: report.result, blocked: true)
+            setWaitingForRoom(&record, true)
+        case -Int(EAGAIN), -Int(EWOULDBLOCK):
+            record.remainder = bytes
+            record.stream.didSend(bytes: 0, blocked: true)
+            setWaitingForRoom(&record, true)
+        default:
+            release(record, shutdown: true)
+            return
+        }
+        let again = record.again
+        record.again = false
+        records[token] = record
+        // Back on the list when more is queued or it is closing, even while waiting for
+        // room, so that a drop meanwhile is seen without waiting for room that may never
+        // come.
+        if again, record.stream.reschedule() { markReady(record.stream) }
+    }
+
+    private func adopt(_ stream: StreamConnection, fd: Int32) -> UInt64? {
         // libmicrohttpd may leave the socket corked after its last send; the events must
         // leave at once.
         var on: Int32 = 1
@@ -241,74 +302,51 @@ final class StreamSender: @unchecked Sendable {
         var event = epoll_event()
         event.events = 0  // hang-ups and errors are always reported
         event.data.u64 = token
-        guard epoll_ctl(epollFD, EPOLL_CTL_ADD, fd, &event) == 0 else { return false }
+        guard epoll_ctl(epollFD, EPOLL_CTL_ADD, fd, &event) == 0 else { return nil }
         nextToken += 1
-        let id = ObjectIdentifier(stream)
-        records[id] = Record(stream: stream, fd: fd)
-        tokens[token] = id
-        tokenOf[id] = token
+        records[token] = Record(stream: stream, fd: fd, token: token)
+        tokenOf[ObjectIdentifier(stream)] = token
         lock.withLock { adoptedTotal += 1 }
-        return true
+        return token
     }
 
     /// Stops writing to `record`'s stream and gives it back to libmicrohttpd, shutting its
     /// socket down first when it is dropped.
     private func release(_ record: Record, shutdown: Bool) {
-        let id = ObjectIdentifier(record.stream)
         _ = epoll_ctl(epollFD, EPOLL_CTL_DEL, record.fd, nil)
-        if let token = tokenOf.removeValue(forKey: id) { tokens[token] = nil }
-        records[id] = nil
+        tokenOf[ObjectIdentifier(record.stream)] = nil
+        records[record.token] = nil
         record.stream.returnToLibmicrohttpd(shutdown: shutdown)
     }
 
-    /// Puts `chunks` in `scratch` as one HTTP/1.1 chunk: its size in hex, CRLF, the
-    /// bytes, CRLF.
-    private func assemble(_ chunks: [[UInt8]], byteCount: Int) {
-        scratch.removeAll(keepingCapacity: true)
-        scratch.reserveCapacity(byteCount + 16)
-        scratch.append(contentsOf: String(byteCount, radix: 16).utf8)
-        scratch.append(contentsOf: [13, 10])
-        for chunk in chunks { scratch.append(contentsOf: chunk) }
-        scratch.append(contentsOf: [13, 10])
-    }
-
-    private enum SendResult {
-        case complete, blocked, failed
-    }
-
-    /// Sends `record.remainder` (or `scratch`) without blocking; what the socket does not
-    /// take is kept as the remainder and the socket is watched for room.
-    private func send(_ record: inout Record, remainder: Bool) -> SendResult {
-        let bytes = remainder ? record.remainder : scratch
-        var offset = 0
-        while offset < bytes.count {
-            let sent = bytes.withUnsafeBytes { raw -> Int in
-                guard let base = raw.baseAddress else { return 0 }
-                return Glibc.send(record.fd, base + offset, raw.count - offset, Int32(MSG_NOSIGNAL | MSG_DONTWAIT))
-            }
-            if sent > 0 {
-                offset += sent
-                continue
-            }
-            if sent < 0 && errno == EINTR { continue }
-            if sent < 0 && (errno == EAGAIN || errno == EWOULDBLOCK) {
-                record.remainder = Array(bytes[offset...])
-                record.stream.didSend(bytes: offset, blocked: true)
-                setWaitingForRoom(&record, true)
-                return .blocked
-            }
-            return .failed
+    /// `chunks` as one HTTP/1.1 chunk: its size in hex, CRLF, the bytes, CRLF. A single
+    /// event (the common case: every client up to date gets the same one) is framed once
+    /// per pass and shared.
+    private func frame(_ chunks: [[UInt8]], byteCount: Int) -> [UInt8] {
+        func make() -> [UInt8] {
+            var frame: [UInt8] = []
+            frame.reserveCapacity(byteCount + 16)
+            frame.append(contentsOf: String(byteCount, radix: 16).utf8)
+            frame.append(contentsOf: [13, 10])
+            for chunk in chunks { frame.append(contentsOf: chunk) }
+            frame.append(contentsOf: [13, 10])
+            return frame
         }
-        record.remainder = []
-        record.stream.didSend(bytes: bytes.count, blocked: false)
-        return .complete
+        guard chunks.count == 1, let event = chunks.first,
+            let key = event.withUnsafeBytes({ $0.baseAddress.map(UnsafeRawPointer.init) })
+        else { return make() }
+        // The cache keeps the event itself, so its address cannot be reused this pass.
+        if let cached = frames[key] { return cached.frame }
+        let made = make()
+        frames[key] = (event, made)
+        return made
     }
 
     private func setWaitingForRoom(_ record: inout Record, _ waiting: Bool) {
-        guard record.waitingForRoom != waiting, let token = tokenOf[ObjectIdentifier(record.stream)] else { return }
+        guard record.waitingForRoom != waiting else { return }
         var event = epoll_event()
         event.events = waiting ? EPOLLOUT.rawValue : 0
-        event.data.u64 = token
+        event.data.u64 = record.token
         _ = epoll_ctl(epollFD, EPOLL_CTL_MOD, record.fd, &event)
         record.waitingForRoom = waiting
     }
