@@ -63,6 +63,9 @@ public final class StreamConnection: @unchecked Sendable {
     /// Bytes the sender has taken from the queue and not yet seen written (stalls count
     /// them as waiting).
     private var inFlightBytes = 0
+    /// The stream's token in its sender's records: touched only by the sender's thread
+    /// (no lock), 0 until adopted.
+    var senderToken: UInt64 = 0
     /// The sender to hand the connection to once libmicrohttpd has sent the first bytes;
     /// `nil`: libmicrohttpd sends everything (an HTTP/1.0 client, or no sender).
     private var sender: StreamSender?

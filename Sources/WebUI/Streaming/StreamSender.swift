@@ -65,9 +65,7 @@ final class StreamSender: @unchecked Sendable {
     private let exited = DispatchSemaphore(value: 0)
 
     // Thread-owned state.
-    private var records: [UInt64: Record] = [:]
-    private var tokenOf: [ObjectIdentifier: UInt64] = [:]
-    private var nextToken: UInt64 = 1
+    private var records = RecordTable()
     private let writes: SocketWrites
     /// One pass's chunks by the first bytes they carry: a chunk made of one shared event
     /// is assembled once per pass, not once per client.
@@ -209,7 +207,7 @@ final class StreamSender: @unchecked Sendable {
     /// Does what `stream` needs now: adopt it, write its queue, or hand it back.
     /// `writable`: the socket just reported room (`EPOLLOUT`).
     private func service(_ stream: StreamConnection, writable: Bool = false) {
-        var token = tokenOf[ObjectIdentifier(stream)]
+        var token = records.contains(stream.senderToken) ? stream.senderToken : nil
         if token == nil {
             // Not (or no longer) ours: adopt it if it was just handed over.
             guard let fd = stream.takeAdoption() else { return }
@@ -298,14 +296,15 @@ final class StreamSender: @unchecked Sendable {
         var off: Int32 = 0
         _ = setsockopt(fd, Int32(IPPROTO_TCP), TCP_CORK, &off, socklen_t(MemoryLayout<Int32>.size))
         _ = setsockopt(fd, Int32(IPPROTO_TCP), TCP_NODELAY, &on, socklen_t(MemoryLayout<Int32>.size))
-        let token = nextToken
+        let token = records.insert { Record(stream: stream, fd: fd, token: $0) }
         var event = epoll_event()
         event.events = 0  // hang-ups and errors are always reported
         event.data.u64 = token
-        guard epoll_ctl(epollFD, EPOLL_CTL_ADD, fd, &event) == 0 else { return nil }
-        nextToken += 1
-        records[token] = Record(stream: stream, fd: fd, token: token)
-        tokenOf[ObjectIdentifier(stream)] = token
+        guard epoll_ctl(epollFD, EPOLL_CTL_ADD, fd, &event) == 0 else {
+            records[token] = nil
+            return nil
+        }
+        stream.senderToken = token
         lock.withLock { adoptedTotal += 1 }
         return token
     }
@@ -314,7 +313,6 @@ final class StreamSender: @unchecked Sendable {
     /// socket down first when it is dropped.
     private func release(_ record: Record, shutdown: Bool) {
         _ = epoll_ctl(epollFD, EPOLL_CTL_DEL, record.fd, nil)
-        tokenOf[ObjectIdentifier(record.stream)] = nil
         records[record.token] = nil
         record.stream.returnToLibmicrohttpd(shutdown: shutdown)
     }
@@ -349,5 +347,51 @@ final class StreamSender: @unchecked Sendable {
         event.data.u64 = record.token
         _ = epoll_ctl(epollFD, EPOLL_CTL_MOD, record.fd, &event)
         record.waitingForRoom = waiting
+    }
+
+    /// The records by token, in slots: a token is a slot number and the slot's generation,
+    /// so a stale token (a write reported after its stream was handed back, the slot since
+    /// reused) finds nothing. No hashing per look-up.
+    private struct RecordTable {
+        private var slots: [(generation: UInt32, record: Record?)] = []
+        private var free: [Int] = []
+
+        private static func slot(_ token: UInt64) -> Int { Int(token & 0xFFFF_FFFF) }
+        private static func generation(_ token: UInt64) -> UInt32 { UInt32(truncatingIfNeeded: token >> 32) }
+
+        func contains(_ token: UInt64) -> Bool { self[token] != nil }
+
+        /// Stores the record `make` builds for its new token; returns the token (never 0
+        /// nor `UInt64.max`, the epoll set's own tokens).
+        mutating func insert(_ make: (UInt64) -> Record) -> UInt64 {
+            let slot: Int
+            if let reused = free.popLast() {
+                slot = reused
+            } else {
+                slot = slots.count
+                slots.append((0, nil))
+            }
+            // Generations run 1 ..< UInt32.max, so a token is neither 0 nor UInt64.max.
+            let generation = slots[slot].generation % (UInt32.max - 1) + 1
+            let token = UInt64(generation) << 32 | UInt64(slot)
+            slots[slot] = (generation, make(token))
+            return token
+        }
+
+        subscript(token: UInt64) -> Record? {
+            get {
+                let slot = Self.slot(token)
+                guard slot < slots.count, slots[slot].generation == Self.generation(token) else { return nil }
+                return slots[slot].record
+            }
+            set {
+                let slot = Self.slot(token)
+                guard slot < slots.count, slots[slot].generation == Self.generation(token),
+                    slots[slot].record != nil
+                else { return }
+                slots[slot].record = newValue
+                if newValue == nil { free.append(slot) }
+            }
+        }
     }
 }
