@@ -7,7 +7,7 @@
 # 1. Fan-out: feedweb's /events against nginx + nchan (two workers, as feedweb has two threads), both fed the same
 #    messages by timed_upstream (feedweb subscribes to its /stream; nchan gets them POSTed
 #    to its publisher location), the same sseload clients for both: N = SIZES
-#    ("1000 5000 10000"), RATE (10) patches/s, DURATION (12) s windows, ROUNDS (3) rounds,
+#    ("1000 5000 10000 15000"), RATE (10) patches/s, DURATION (12) s windows, ROUNDS (3) rounds,
 #    feedweb and nchan alternating (interleaved), a fresh server per measurement.
 # 2. Pages: wrk on feedweb's `/` and an item page against nginx serving the same bytes
 #    from files (Benchmarks/pages.sh), PAGE_ROUNDS (3) rounds of PAGE_DURATION (6) s.
@@ -26,7 +26,7 @@ set -uo pipefail
 cd "$(dirname "$0")/.."
 bin=${1:-.build/release/feedweb}
 [ -x "$bin" ] || { echo "bench: $bin is not an executable (swift build -c release)" >&2; exit 2; }
-read -ra sizes <<<"${SIZES:-1000 5000 10000}"
+read -ra sizes <<<"${SIZES:-1000 5000 10000 15000}"
 rounds=${ROUNDS:-3}
 export RATE=${RATE:-10} DURATION=${DURATION:-12}
 for tool in nginx wrk curl python3 make gcc; do

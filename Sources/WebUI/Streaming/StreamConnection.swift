@@ -146,8 +146,17 @@ public final class StreamConnection: @unchecked Sendable {
     /// frees its queue at once) or reports it, as `whenFull` says.
     @discardableResult
     public func enqueue(_ bytes: [UInt8], whenFull: FullQueue = .drop) -> EnqueueResult {
-        if bytes.isEmpty { return .queued }
-        let (result, sender) = lock.withLock { () -> (EnqueueResult, StreamSender?) in
+        let (result, sender) = enqueue(bytes, whenFull: whenFull, wakes: ())
+        sender?.markReady(self)
+        return result
+    }
+
+    /// ``enqueue(_:whenFull:)`` for a fan-out: instead of telling the sender, returns the
+    /// sender the caller must tell (``StreamSender/markReady(_:)``, or one
+    /// ``StreamSender/markReady(contentsOf:)`` for many clients).
+    func enqueue(_ bytes: [UInt8], whenFull: FullQueue, wakes: Void) -> (EnqueueResult, StreamSender?) {
+        if bytes.isEmpty { return (.queued, nil) }
+        return lock.withLock { () -> (EnqueueResult, StreamSender?) in
             guard state == .open else { return (.notOpen, nil) }
             if queuedBytes > 0 && queuedBytes + bytes.count > maxQueuedBytes {
                 if whenFull == .report { return (.full, nil) }
@@ -158,8 +167,6 @@ public final class StreamConnection: @unchecked Sendable {
             queuedBytes += bytes.count
             return (.queued, wakeLocked())
         }
-        sender?.markReady(self)
-        return result
     }
 
     /// Replaces what the client has not been sent with `bytes`, one event that stands for
@@ -296,16 +303,12 @@ public final class StreamConnection: @unchecked Sendable {
         }
     }
 
-    /// The sender takes the stream off its ready list; returns its state.
-    func beginService() -> State {
-        lock.withLock {
-            scheduled = false
-            return state
-        }
-    }
-
-    /// What ``takeForSending(maxBytes:)`` gives the sender.
+    /// What ``visit(takingUpTo:)`` gives the sender.
     enum SenderWork {
+        /// The stream was dropped or its client hung up: hand it back, shut down.
+        case gone
+        /// The stream is open or closing; nothing was taken (none was asked for).
+        case alive
         /// Write these chunks (`byteCount` bytes in all) as one; `more`: bytes are left (or
         /// the stream is closing): service the stream again once they are written.
         case send([[UInt8]], byteCount: Int, more: Bool)
@@ -313,9 +316,13 @@ public final class StreamConnection: @unchecked Sendable {
         case empty(closing: Bool)
     }
 
-    /// Takes queued chunks, up to `maxBytes` (at least one), for the sender to write.
-    func takeForSending(maxBytes: Int) -> SenderWork {
+    /// The sender takes the stream off its ready list and, with `maxBytes`, takes queued
+    /// chunks up to that many bytes (at least one) to write: one lock for both.
+    func visit(takingUpTo maxBytes: Int?) -> SenderWork {
         lock.withLock {
+            scheduled = false
+            guard state == .open || state == .closing else { return .gone }
+            guard let maxBytes else { return .alive }
             guard queuedBytes > 0 else { return .empty(closing: state == .closing) }
             var chunks: [[UInt8]] = []
             var count = 0
@@ -334,23 +341,18 @@ public final class StreamConnection: @unchecked Sendable {
         }
     }
 
-    /// Marks the stream scheduled for its sender to put it back on its ready list;
-    /// `false` when it is already there.
-    func reschedule() -> Bool {
-        lock.withLock {
-            guard !scheduled, case .sender = owner else { return false }
-            scheduled = true
-            return true
-        }
-    }
-
     /// The sender wrote `bytes` of the chunk it took; `blocked`: the socket took no more.
-    func didSend(bytes: Int, blocked: Bool) {
+    /// With `reschedule`, marks the stream scheduled to go back on the sender's ready list
+    /// and returns whether the sender must put it there (`false`: already there).
+    func didSend(bytes: Int, blocked: Bool, reschedule: Bool) -> Bool {
         lock.withLock {
             if !blocked { inFlightBytes = 0 }
             if bytes > 0 || !blocked {
                 waitingSince = queuedBytes + inFlightBytes > 0 ? Self.now() : nil
             }
+            guard reschedule, !scheduled, case .sender = owner else { return false }
+            scheduled = true
+            return true
         }
     }
 

@@ -148,6 +148,17 @@ final class StreamSender: @unchecked Sendable {
         if mustWake { wake() }
     }
 
+    /// ``markReady(_:)`` for many streams at once (a fan-out's): one lock, one wake.
+    func markReady(contentsOf streams: [StreamConnection]) {
+        guard !streams.isEmpty else { return }
+        let mustWake = lock.withLock {
+            ready.append(contentsOf: streams)
+            defer { idle = false }
+            return idle
+        }
+        if mustWake { wake() }
+    }
+
     private func wake() {
         var one: UInt64 = 1
         _ = write(wakeFD, &one, MemoryLayout<UInt64>.size)
@@ -218,29 +229,25 @@ final class StreamSender: @unchecked Sendable {
             }
         }
         guard let token, var record = records[token] else { return }
-        let state = stream.beginService()
-        guard state == .open || state == .closing else {
+        // One write at a time, a remainder before anything new, and a socket without room
+        // is written to again when it reports room: only then is the queue taken.
+        let canTake =
+            !record.writing && record.remainder.isEmpty && !(record.waitingForRoom && !writable)
+        switch stream.visit(takingUpTo: canTake ? Self.maxChunkBytes : nil) {
+        case .gone:
             release(record, shutdown: true)
-            return
-        }
-        // One write at a time; a socket without room is written to again when it reports
-        // room.
-        if record.writing || (record.waitingForRoom && !writable) {
-            record.again = record.again || record.writing
-            records[token] = record
-            return
-        }
-        // Finish a chunk the socket did not take before starting the next.
-        if !record.remainder.isEmpty {
-            record.writing = true
-            record.again = true
-            records[token] = record
-            writes.enqueue(token: token, fd: record.fd, bytes: record.remainder) { token, result in
-                completed(token, result)
+        case .alive:
+            if record.writing {
+                record.again = true
+            } else if !record.remainder.isEmpty && (!record.waitingForRoom || writable) {
+                // Finish the chunk the socket did not take before starting the next.
+                record.writing = true
+                record.again = true
+                writes.enqueue(token: token, fd: record.fd, bytes: record.remainder) { token, result in
+                    completed(token, result)
+                }
             }
-            return
-        }
-        switch stream.takeForSending(maxBytes: Self.maxChunkBytes) {
+            records[token] = record
         case .send(let chunks, let byteCount, let more):
             record.writing = true
             record.again = more
@@ -262,31 +269,32 @@ final class StreamSender: @unchecked Sendable {
     private func completed(_ token: UInt64, _ report: SocketWrites.Report) {
         guard var record = records[token] else { return }  // handed back meanwhile
         record.writing = false
+        // Back on the list when more is queued or it is closing, even while waiting for
+        // room, so that a drop meanwhile is seen without waiting for room that may never
+        // come.
+        let again = record.again
+        record.again = false
         let bytes = report.bytes
+        let reschedule: Bool
         switch report.result {
         case bytes.count:
             record.remainder = []
-            record.stream.didSend(bytes: bytes.count, blocked: false)
+            reschedule = record.stream.didSend(bytes: bytes.count, blocked: false, reschedule: again)
             setWaitingForRoom(&record, false)
         case 0..<bytes.count:
             record.remainder = Array(bytes[report.result...])
-            record.stream.didSend(bytes: report.result, blocked: true)
+            reschedule = record.stream.didSend(bytes: report.result, blocked: true, reschedule: again)
             setWaitingForRoom(&record, true)
         case -Int(EAGAIN), -Int(EWOULDBLOCK):
             record.remainder = bytes
-            record.stream.didSend(bytes: 0, blocked: true)
+            reschedule = record.stream.didSend(bytes: 0, blocked: true, reschedule: again)
             setWaitingForRoom(&record, true)
         default:
             release(record, shutdown: true)
             return
         }
-        let again = record.again
-        record.again = false
         records[token] = record
-        // Back on the list when more is queued or it is closing, even while waiting for
-        // room, so that a drop meanwhile is seen without waiting for room that may never
-        // come.
-        if again, record.stream.reschedule() { markReady(record.stream) }
+        if reschedule { markReady(record.stream) }
     }
 
     private func adopt(_ stream: StreamConnection, fd: Int32) -> UInt64? {
