@@ -65,10 +65,6 @@ public final class FeedwebApplication: Sendable {
                 status.source = label
                 return status
             })
-        let pageStreams = handlers.pageStreams
-        store.observe { change in
-            if change.publishedChanged { pageStreams.requestFrame() }
-        }
         var serverConfiguration = HTTPServer.Configuration(
             address: configuration.listen, maxStreams: configuration.maxClients)
         serverConfiguration.connectionTimeout = 60

@@ -186,6 +186,9 @@ public final class HTTPServer: @unchecked Sendable {
             if clock.now > deadline { break }
             usleep(2_000)
         }
+        // libmicrohttpd must not be stopped with a connection suspended (it aborts), nor
+        // touched after: whatever a sender still holds goes back to it now.
+        for sender in allSenders { sender.returnAll(within: .seconds(2)) }
         MHD_stop_daemon(daemon.pointer)
         for sender in allSenders { sender.stop() }
         hangups?.stop()

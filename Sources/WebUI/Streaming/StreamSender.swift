@@ -51,7 +51,7 @@ final class StreamSender: @unchecked Sendable {
     private let name: String
     private let epollFD: Int32
     private let wakeFD: Int32
-    /// Guards `ready`, `idle`, `running` and `adoptedTotal`. A leaf: ``StreamConnection``
+    /// Guards `ready`, `idle`, `running`, `returningAll` and `adoptedTotal`. A leaf: ``StreamConnection``
     /// marks itself scheduled under its own lock and calls ``markReady(_:)`` after
     /// releasing it; the thread takes it alone.
     private let lock = NIOLock()
@@ -60,6 +60,10 @@ final class StreamSender: @unchecked Sendable {
     /// ``markReady(_:)`` must wake it.
     private var idle = false
     private var running = false
+    /// Set by ``returnAll(within:)``: the thread hands every stream back, then signals
+    /// `returnedAll`.
+    private var returningAll = false
+    private let returnedAll = DispatchSemaphore(value: 0)
     /// Streams adopted since start.
     private var adoptedTotal = 0
     private let exited = DispatchSemaphore(value: 0)
@@ -136,6 +140,22 @@ final class StreamSender: @unchecked Sendable {
         _ = exited.wait(timeout: .now() + 2)
     }
 
+    /// Hands every stream back to libmicrohttpd now, their sockets shut down (the server is
+    /// stopping and the streams did not end in time): after this returns, the thread
+    /// touches no connection until a new one is handed over. Waits at most `timeout`.
+    func returnAll(within timeout: Duration) {
+        let isRunning = lock.withLock {
+            returningAll = running
+            idle = false
+            return running
+        }
+        guard isRunning else { return }
+        wake()
+        let nanoseconds =
+            Int(timeout.components.seconds) * 1_000_000_000 + Int(timeout.components.attoseconds / 1_000_000_000)
+        _ = returnedAll.wait(timeout: .now() + .nanoseconds(nanoseconds))
+    }
+
     /// Puts `stream` on the ready list (it has bytes to send, or is to be adopted, ended
     /// or dropped). The caller has set the stream's `scheduled` flag (cleared when the
     /// thread services it), so each stream is on the list at most once.
@@ -169,11 +189,21 @@ final class StreamSender: @unchecked Sendable {
     private func run() {
         var events = [epoll_event](repeating: epoll_event(), count: 256)
         while true {
-            let (batch, stillRunning) = lock.withLock { () -> ([StreamConnection], Bool) in
+            let (batch, stillRunning, returnAll) = lock.withLock { () -> ([StreamConnection], Bool, Bool) in
                 let batch = ready
                 ready.removeAll(keepingCapacity: true)
-                if batch.isEmpty && !writes.hasWritesInFlight { idle = true }
-                return (batch, running)
+                let returnAll = returningAll
+                returningAll = false
+                if batch.isEmpty && !returnAll { idle = true }
+                return (batch, running, returnAll)
+            }
+            if returnAll {
+                for stream in batch where !records.contains(stream.senderToken) {
+                    if stream.takeAdoption() != nil { stream.returnToLibmicrohttpd(shutdown: true) }
+                }
+                for record in records.all { release(record, shutdown: true) }
+                returnedAll.signal()
+                continue
             }
             guard stillRunning || !batch.isEmpty || writes.hasWritesInFlight else { return }
             for stream in batch { service(stream) }
@@ -368,6 +398,9 @@ final class StreamSender: @unchecked Sendable {
         private static func generation(_ token: UInt64) -> UInt32 { UInt32(truncatingIfNeeded: token >> 32) }
 
         func contains(_ token: UInt64) -> Bool { self[token] != nil }
+
+        /// Every record held.
+        var all: [Record] { slots.compactMap(\.record) }
 
         /// Stores the record `make` builds for its new token; returns the token (never 0
         /// nor `UInt64.max`, the epoll set's own tokens).
