@@ -113,10 +113,9 @@ enum FeedwebOptions {
             throw options.failure("mode", "must be document, append or firebase, not '\(modeText)'")
         }
         if modeText != "document" && upstream == nil {
+            let reads = modeText == "firebase" ? "an SSE feed" : "an SSE feed or a WebSocket"
             throw options.failure(
-                "mode",
-                "\(modeText) reads an SSE feed or a WebSocket: it needs --upstream URL\(poll != nil ? ", not --poll" : "")"
-            )
+                "mode", "\(modeText) reads \(reads): it needs --upstream URL\(poll != nil ? ", not --poll" : "")")
         }
         if modeText == "firebase" && webSocket {
             throw options.failure("mode", "firebase reads an SSE feed (http or https), not a WebSocket")

@@ -1,5 +1,4 @@
 import AsyncHTTPClient
-import Logging
 import NIOCore
 import NIOSSL
 
@@ -35,17 +34,18 @@ enum HTTPUpstream {
     /// GETs `redirects.url`, following redirects (each hop logged with its URL redacted)
     /// until an answer that is not one; `headers` gives each hop's request headers.
     static func get(
-        _ client: HTTPClient, redirects: inout UpstreamRedirects, deadline: NIODeadline, logger: Logger,
+        _ client: HTTPClient, redirects: inout UpstreamRedirects, deadline: NIODeadline, session: UpstreamSession,
         headers: (UpstreamRedirects) -> [(name: String, value: String)]
     ) async throws -> HTTPClientResponse {
         while true {
             var request = HTTPClientRequest(url: redirects.url.absoluteString)
             for header in headers(redirects) { request.headers.add(name: header.name, value: header.value) }
-            let response = try await client.execute(request, deadline: deadline, logger: logger)
+            let response = try await client.execute(request, deadline: deadline, logger: session.libraryLogger)
             let status = Int(response.status.code)
             guard UpstreamRedirects.isRedirect(status) else { return response }
             try redirects.follow(status: status, location: response.headers.first(name: "Location"))
-            logger.debug("upstream: redirect \(status) to \(UpstreamSettings.redacted(redirects.url.absoluteString))")
+            session.logger.debug(
+                "upstream: redirect \(status) to \(UpstreamSettings.redacted(redirects.url.absoluteString))")
         }
     }
 

@@ -40,7 +40,7 @@ struct PollTransport: UpstreamTransport {
         do {
             let deadline = NIODeadline.now() + HTTPUpstream.timeAmount(session.configuration.readTimeout)
             let response = try await HTTPUpstream.get(
-                client, redirects: &redirects, deadline: deadline, logger: session.logger
+                client, redirects: &redirects, deadline: deadline, session: session
             ) { redirects in
                 PollingProtocol.requestHeaders(
                     configured: redirects.headers(session.endpoint.headers), validators: sent

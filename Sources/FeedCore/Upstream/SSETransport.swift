@@ -30,7 +30,7 @@ struct SSETransport: UpstreamTransport {
         var redirects = UpstreamRedirects(start: session.endpoint.url)
         do {
             let response = try await HTTPUpstream.get(
-                client, redirects: &redirects, deadline: .distantFuture, logger: session.logger
+                client, redirects: &redirects, deadline: .distantFuture, session: session
             ) { redirects in
                 var headers: [(name: String, value: String)] = []
                 if !configuredNames.contains("accept") { headers.append(("Accept", "text/event-stream")) }

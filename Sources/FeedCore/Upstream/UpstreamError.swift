@@ -40,8 +40,9 @@ public enum UpstreamError: Error, CustomStringConvertible, Equatable {
     /// Upstream closed the WebSocket with a close code other than 1000 (normal) or 1001
     /// (going away).
     case webSocketClosed(code: UInt16, reason: String?)
-    /// The WebSocket ended without a close frame from upstream: the connection dropped, or
-    /// upstream did not answer a ping within the read timeout.
+    /// The WebSocket ended without a close frame from upstream: the connection dropped,
+    /// upstream did not answer a ping within the read timeout, or sent a frame far over the
+    /// size limit.
     case webSocketDropped
     /// A network or TLS failure, in words.
     case transport(String)
@@ -69,7 +70,8 @@ public enum UpstreamError: Error, CustomStringConvertible, Equatable {
             let why = reason.map { String($0.prefix(200)) }.flatMap { $0.isEmpty ? nil : " (\($0))" } ?? ""
             return "upstream closed the WebSocket with code \(code)\(why)"
         case .webSocketDropped:
-            return "the WebSocket ended without a close frame (dropped, or no answer to a ping within the read timeout)"
+            return
+                "the WebSocket ended without a close frame from upstream (dropped, no answer to a ping within the read timeout, or a frame far over the size limit)"
         case .transport(let message): return message
         }
     }

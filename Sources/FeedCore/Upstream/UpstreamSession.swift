@@ -20,6 +20,9 @@ final class UpstreamSession: Sendable {
     let configuration: UpstreamConfiguration
     let store: FeedStore
     let logger: Logger
+    /// The log handed to the HTTP and WebSocket libraries: at most at `info`, since at
+    /// `debug` and `trace` they log what they send, request headers (secrets) included.
+    let libraryLogger: Logger
     let publisher: UpstreamStatusPublisher
     /// ``endpoint``'s URL redacted: the only form of it that is logged or shown.
     let shownURL: String
@@ -33,6 +36,9 @@ final class UpstreamSession: Sendable {
         self.configuration = configuration
         self.store = store
         self.logger = logger
+        var libraryLogger = logger
+        libraryLogger.logLevel = max(logger.logLevel, .info)
+        self.libraryLogger = libraryLogger
         shownURL = UpstreamSettings.redacted(endpoint.url.absoluteString)
         publisher = UpstreamStatusPublisher(source: shownURL)
         state = NIOLockedValueBox(State(policy: policy))

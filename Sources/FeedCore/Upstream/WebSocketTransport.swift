@@ -15,7 +15,9 @@ import WSClient
 ///   into the request line.
 /// - `wss` is verified against the system's CA store plus `--ca-file`.
 /// - A message may be up to `--max-event-bytes` (one frame or many); a larger one ends the
-///   connection (the client closes with 1009) and is counted as an upstream error.
+///   connection (the client closes with 1009) and is counted as an upstream error. One
+///   frame more than twice the limit is not even read: swift-websocket drops the connection
+///   (reported as a dropped WebSocket). Memory stays within twice the limit per connection.
 /// - A ping goes out every half `--read-timeout`; one not answered before the next ends the
 ///   connection (swift-websocket closes with 1001), so a silent, dead peer is noticed.
 /// - Upstream's close frame with a code other than 1000 or 1001 is counted as an upstream
@@ -29,8 +31,10 @@ struct WebSocketTransport: UpstreamTransport {
     func attempt(with resources: Void, session: UpstreamSession) async -> UpstreamAttemptOutcome? {
         let limit = session.configuration.maxEventBytes
         let (url, authorization) = Self.requestURL(session.endpoint.url)
+        // Frames up to twice the limit are read, so that one over it is told apart (and
+        // closed with 1009 here); past that, swift-websocket drops the connection unsaid.
         var configuration = WebSocketClientConfiguration(
-            maxFrameSize: limit, closeTimeout: .seconds(2),
+            maxFrameSize: Self.frameLimit(messageLimit: limit), closeTimeout: .seconds(2),
             autoPing: .enabled(timePeriod: max(session.configuration.readTimeout / 2, .milliseconds(25))))
         var configured = session.endpoint.headers
         if let authorization, !configured.contains(where: { $0.name.lowercased() == "authorization" }) {
@@ -43,8 +47,8 @@ struct WebSocketTransport: UpstreamTransport {
         }
         let webSocketProtocol = self.protocol
         let client = WebSocketClient(
-            url: url, configuration: configuration, tlsConfiguration: tls, logger: session.logger
-        ) { inbound, _, _ in
+            url: url, configuration: configuration, tlsConfiguration: tls, logger: session.libraryLogger
+        ) { inbound, outbound, _ in
             session.publish(.opened(at: Date()))
             session.logger.info("upstream: connected to \(session.shownURL)")
             try await UpstreamCommitter(session: session).run { queue in
@@ -63,6 +67,10 @@ struct WebSocketTransport: UpstreamTransport {
                         command = webSocketProtocol.interpret(.binary(byteCount: byteCount))
                     }
                     session.publish(.received(bytes: UInt64(byteCount)))
+                    guard byteCount <= limit else {
+                        try? await outbound.close(.messageTooLarge, reason: "message too large")
+                        throw UpstreamError.eventTooLarge(limit: limit)
+                    }
                     let read = UpstreamEventQueue.Read(
                         events: [(event, command)], lastEventID: "", reconnectionTime: nil, byteCount: byteCount)
                     guard await queue.put(read) else { return }  // the committer stopped
@@ -88,6 +96,12 @@ struct WebSocketTransport: UpstreamTransport {
             break
         }
         return .ended(error)
+    }
+
+    /// The largest frame read: twice the message limit (at least 16 KiB), within what
+    /// NIOWebSocket takes.
+    static func frameLimit(messageLimit: Int) -> Int {
+        min(max(messageLimit, 8 * 1024) * 2, Int(UInt32.max))
     }
 
     /// What upstream's close frame (`nil`: none came) says about how the connection ended.
