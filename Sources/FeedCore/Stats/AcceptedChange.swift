@@ -54,7 +54,8 @@ public struct AcceptedChange: Sendable, Equatable {
     /// by the guard.
     public var guarded: Bool
     /// The chart marks of the items this change added or updated, in feed order (empty
-    /// unless published, and for a first view).
+    /// unless published). A first view's items are all added: in append mode they are the
+    /// first messages, which may arrive together.
     public var marks: [Mark]
 
     public init(
@@ -107,8 +108,7 @@ public struct AcceptedChange: Sendable, Equatable {
                 if item.kind != .removed, let section = item.item.section, seen.insert(section).inserted {
                     sections.append(section)
                 }
-                // A first view is the starting point, not an arrival: its items mark nothing.
-                if item.kind != .removed, change.previousPublished != nil {
+                if item.kind != .removed {
                     for label in item.item.marks {
                         marks.append(Mark(label: label, item: item.item.title ?? item.item.key))
                     }
