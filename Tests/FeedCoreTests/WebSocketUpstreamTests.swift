@@ -21,11 +21,13 @@ struct WebSocketUpstreamTests {
         .object(["items": .array(try numbers.map { try JSONValue(parsing: edit($0)) })])
     }
 
-    /// Runs a connection of `kind` to `server` while `body` runs, then stops both.
+    /// Runs a connection of `kind` to `server` while `body` runs, then stops both. The read
+    /// timeout is short: the client pings every half of it, and the server starts each
+    /// connection's script at its first ping.
     static func run(
         _ server: ScriptedWebSocketServer, kind: UpstreamKind, path: String = "/ws",
         headers: [(name: String, value: String)] = [], maxEventBytes: Int = 1 << 20,
-        readTimeout: Duration = .seconds(10), _ body: (UpstreamHarness) async throws -> Void
+        readTimeout: Duration = .milliseconds(400), _ body: (UpstreamHarness) async throws -> Void
     ) async throws {
         let configuration = UpstreamConfiguration(
             url: server.url(path), headers: headers, maxEventBytes: maxEventBytes, maxBackoff: .milliseconds(200),

@@ -60,7 +60,10 @@ struct SecretRedactionTests {
             script: [.text(#"{"type":"edit"}"#), .close(code: 1011, reason: "overloaded")],
             then: [.text(#"{"type":"edit"}"#), .close(code: 1000, reason: "bye")])
         defer { server.shutdownNow() }
-        let output = try await Self.run(["--upstream", Self.withSecrets(server.url("/ws")), "--mode", "append"]) {
+        let arguments = [
+            "--upstream", Self.withSecrets(server.url("/ws")), "--mode", "append", "--read-timeout", "0.5",
+        ]
+        let output = try await Self.run(arguments) {
             _ in server.connections.count >= 3
         }
         #expect(Self.leaks(output).isEmpty, "leaked \(Self.leaks(output)):\n\(output)")

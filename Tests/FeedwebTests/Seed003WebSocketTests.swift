@@ -21,6 +21,8 @@ struct Seed003WebSocketTests {
         [
             "--upstream", url, "--mode", "append", "--profile", "generic", "--field", "title=/content",
             "--field", "published=/time", "--field", "subsection=/type", "--mark", "New user:/type=newuser",
+            // Not the README's: the test server starts its script at the first ping.
+            "--read-timeout", "0.5",
         ]
     }
 

@@ -11,11 +11,16 @@ import NIOWebSocket
 ///
 /// - **Records** every handshake (request target and headers, in order) and every
 ///   connection (open or closed, the close code the client sent).
-/// - **Plays** a script on each connection as it opens (50 ms after the upgrade, see
-///   `settleTime`): the responder picks the
+/// - **Plays** a script on each connection once the client has sent its first ping (so the
+///   client must ping: give it a short read timeout): the responder picks the
 ///   ``Action``s for the n-th connection (text and binary messages, pauses, a close frame
 ///   with a code, a dropped connection). ``send(_:toConnection:)`` sends more later.
 /// - Answers pings with pongs unless ``answersPings`` is off (to test a silent peer).
+///
+/// Why scripts wait for a ping: swift-websocket 1.6.2 can lose frames, and the end of the
+/// connection, that arrive while it is still switching its pipeline from HTTP to WebSocket
+/// (feedweb notices such a lost end by its pings). The client's first ping proves it has
+/// switched, so no script races it: the tests check feedweb, not that race.
 ///
 /// Every wait is bounded. Scripts play on the server's event loop. Thread-safe.
 public final class ScriptedWebSocketServer: Sendable {
@@ -61,12 +66,11 @@ public final class ScriptedWebSocketServer: Sendable {
     private struct State {
         var connections: [ConnectionRecord] = []
         var channels: [Channel] = []
+        /// Each connection's script, until its first ping starts it.
+        var pendingScripts: [[Action]?] = []
         var answersPings = true
         var shutDown = false
     }
-
-    /// How long after the upgrade a script starts.
-    static let settleTime: Duration = .milliseconds(50)
 
     /// Picks the script of the n-th connection (from 0).
     public typealias Responder = @Sendable (Int) -> [Action]
@@ -103,12 +107,6 @@ public final class ScriptedWebSocketServer: Sendable {
                             else { throw ChannelError.ioOnClosedChannel }
                             let id = server.opened(channel, handshake: handshake)
                             try channel.pipeline.syncOperations.addHandler(FrameHandler(server: server, connection: id))
-                            // swift-websocket 1.6.2 can lose frames, and the end of the
-                            // connection, that arrive in the same read as the 101 answer (its
-                            // pipeline is still being switched); feedweb notices the lost end
-                            // by its pings. The tests check feedweb, not that race: the
-                            // script starts once the client has switched.
-                            server.play([.pause(Self.settleTime)] + server.responder(id), on: channel, connection: id)
                         }
                     })
                 return channel.pipeline.configureHTTPServerPipeline(
@@ -198,6 +196,7 @@ public final class ScriptedWebSocketServer: Sendable {
         let (id, shutDown) = state.withLockedValue { state -> (Int, Bool) in
             state.connections.append(ConnectionRecord(handshake: handshake))
             state.channels.append(channel)
+            state.pendingScripts.append(responder(state.connections.count - 1))
             return (state.connections.count - 1, state.shutDown)
         }
         channel.closeFuture.whenComplete { _ in
@@ -207,11 +206,19 @@ public final class ScriptedWebSocketServer: Sendable {
         return id
     }
 
-    fileprivate func receivedPing(connection id: Int) -> Bool {
+    /// Counts a ping; returns whether to answer it, and the connection's script when this
+    /// is its first ping.
+    fileprivate func receivedPing(connection id: Int) -> (answer: Bool, script: [Action]?) {
         state.withLockedValue { state in
             state.connections[id].pingsReceived += 1
-            return state.answersPings
+            defer { state.pendingScripts[id] = nil }
+            return (state.answersPings, state.pendingScripts[id])
         }
+    }
+
+    /// Plays connection `id`'s script on `channel` (after its first ping).
+    fileprivate func start(_ script: [Action], on channel: Channel, connection id: Int) {
+        play(script, on: channel, connection: id)
     }
 
     /// Records the client's close; returns whether to answer it (not while pings go
@@ -284,10 +291,12 @@ private final class FrameHandler: ChannelInboundHandler {
         let frame = unwrapInboundIn(data)
         switch frame.opcode {
         case .ping:
-            if server.receivedPing(connection: connection) {
+            let (answer, script) = server.receivedPing(connection: connection)
+            if answer {
                 let pong = WebSocketFrame(fin: true, opcode: .pong, data: frame.unmaskedData)
                 context.writeAndFlush(wrapOutboundOut(pong), promise: nil)
             }
+            if let script { server.start(script, on: context.channel, connection: connection) }
         case .connectionClose:
             var data = frame.unmaskedData
             let code = data.readWebSocketErrorCode().map { UInt16(webSocketErrorCode: $0) }
