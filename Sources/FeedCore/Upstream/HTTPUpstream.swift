@@ -2,6 +2,22 @@ import AsyncHTTPClient
 import NIOCore
 import NIOSSL
 
+/// A transport over AsyncHTTPClient (SSE, polling): its resource is the client, made from
+/// its configuration when the connection loop starts and shut down when it ends.
+protocol HTTPTransport: UpstreamTransport where Resources == HTTPClient {
+    var clientConfiguration: HTTPClient.Configuration { get }
+}
+
+extension HTTPTransport {
+    func makeResources() -> HTTPClient {
+        HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: clientConfiguration)
+    }
+
+    func release(_ client: HTTPClient) async {
+        try? await client.shutdown()
+    }
+}
+
 /// The HTTP edge the SSE and polling transports share: one client configuration, and a
 /// GET that follows redirects per ``UpstreamRedirects``.
 enum HTTPUpstream {

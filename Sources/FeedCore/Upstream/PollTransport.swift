@@ -15,7 +15,7 @@ import NIOCore
 /// like any other (backoff from the interval, doubling up to `--max-backoff` or the
 /// interval, if longer); the state and the validators are kept. The whole request is
 /// bounded by `--read-timeout`.
-struct PollTransport: UpstreamTransport {
+struct PollTransport: HTTPTransport {
     let clientConfiguration: HTTPClient.Configuration
     let interval: Duration
     private let validators = ValidatorsBox()
@@ -23,14 +23,6 @@ struct PollTransport: UpstreamTransport {
     init(clientConfiguration: HTTPClient.Configuration, interval: Duration) {
         self.clientConfiguration = clientConfiguration
         self.interval = interval
-    }
-
-    func makeResources() -> HTTPClient {
-        HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: clientConfiguration)
-    }
-
-    func release(_ client: HTTPClient) async {
-        try? await client.shutdown()
     }
 
     func attempt(with client: HTTPClient, session: UpstreamSession) async -> UpstreamAttemptOutcome? {
@@ -71,10 +63,8 @@ struct PollTransport: UpstreamTransport {
             case .failure(let message):
                 return .ended(.unusableAnswer(message))
             }
-        } catch _ where Task.isCancelled {
-            return nil
         } catch {
-            return .ended(TransportFailure.upstreamError(error, url: redirects.url))
+            return TransportFailure.outcome(of: error, url: redirects.url)
         }
         session.delivered()
         let now = Date()

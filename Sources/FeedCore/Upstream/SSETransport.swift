@@ -12,17 +12,9 @@ import NIOCore
 /// `Accept` or `Cache-Control` replaces the default; credentials stay on the configured
 /// origin, see ``UpstreamRedirects``). A 2xx answer other than 204 must be
 /// `text/event-stream`; 204 asks clients to stop.
-struct SSETransport: UpstreamTransport {
+struct SSETransport: HTTPTransport {
     let clientConfiguration: HTTPClient.Configuration
     let makeDialect: @Sendable () -> any SSEDialect
-
-    func makeResources() -> HTTPClient {
-        HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: clientConfiguration)
-    }
-
-    func release(_ client: HTTPClient) async {
-        try? await client.shutdown()
-    }
 
     func attempt(with client: HTTPClient, session: UpstreamSession) async -> UpstreamAttemptOutcome? {
         let configured = session.endpoint.headers
@@ -61,11 +53,8 @@ struct SSETransport: UpstreamTransport {
             default:
                 throw UpstreamError.httpStatus(code)
             }
-        } catch _ where Task.isCancelled {
-            // Stopping: how the connection ended is not an error worth reporting.
-            return nil
         } catch {
-            return .ended(TransportFailure.upstreamError(error, url: redirects.url))
+            return TransportFailure.outcome(of: error, url: redirects.url)
         }
     }
 

@@ -8,6 +8,12 @@ import NIOSSL
 /// ("connection refused by 127.0.0.1:8080") and carries no file path, internals or secret:
 /// it is shown on pages, in `/readyz` and in the log.
 enum TransportFailure {
+    /// How an attempt that threw `error` while talking to `url` ended: `nil` when the task
+    /// was cancelled (stopping: how the connection ended is not worth reporting).
+    static func outcome(of error: any Error, url: URL) -> UpstreamAttemptOutcome? {
+        Task.isCancelled ? nil : .ended(upstreamError(error, url: url))
+    }
+
     /// What `error`, met while talking to `url`, means.
     static func upstreamError(_ error: any Error, url: URL) -> UpstreamError {
         if let error = error as? UpstreamError { return error }

@@ -41,19 +41,16 @@ public final class UpstreamConnection: UpstreamSource {
         let endpoint = try UpstreamEndpoint(
             url: configuration.url, headers: configuration.headers, transport: kind.transport)
         let tls = try HTTPUpstream.tlsConfiguration(caFile: configuration.caFile)
+        let http = HTTPUpstream.clientConfiguration(tls: tls, readTimeout: configuration.readTimeout)
         var policy = ReconnectPolicy(maxBackoff: configuration.maxBackoff)
         switch kind {
         case .sse(let makeDialect):
-            transport = SSETransport(
-                clientConfiguration: HTTPUpstream.clientConfiguration(tls: tls, readTimeout: configuration.readTimeout),
-                makeDialect: makeDialect)
+            transport = SSETransport(clientConfiguration: http, makeDialect: makeDialect)
         case .poll(let interval):
             // Failures are retried from the interval, doubling up to the cap (or the
             // interval, if longer).
             policy = ReconnectPolicy(retryInterval: interval, maxBackoff: max(configuration.maxBackoff, interval))
-            transport = PollTransport(
-                clientConfiguration: HTTPUpstream.clientConfiguration(tls: tls, readTimeout: configuration.readTimeout),
-                interval: interval)
+            transport = PollTransport(clientConfiguration: http, interval: interval)
         case .webSocket(let webSocketProtocol):
             transport = WebSocketTransport(protocol: webSocketProtocol, tls: tls)
         }

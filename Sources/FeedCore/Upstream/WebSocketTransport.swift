@@ -80,13 +80,11 @@ struct WebSocketTransport: UpstreamTransport {
         let error: UpstreamError
         do {
             let close = try await client.run()
-            guard !Task.isCancelled else { return nil }
             error = Self.error(closedWith: close)
-        } catch _ where Task.isCancelled {
-            return nil
         } catch let failure {
             error = Self.error(failure, limit: limit, url: session.endpoint.url)
         }
+        guard !Task.isCancelled else { return nil }
         switch error {
         case .eventTooLarge, .webSocketClosed:
             // Bad input from upstream: counted as an upstream error, as well as ending the
