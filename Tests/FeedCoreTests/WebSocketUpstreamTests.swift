@@ -27,11 +27,13 @@ struct WebSocketUpstreamTests {
     static func run(
         _ server: ScriptedWebSocketServer, kind: UpstreamKind, path: String = "/ws",
         headers: [(name: String, value: String)] = [], maxEventBytes: Int = 1 << 20,
-        readTimeout: Duration = .milliseconds(400), _ body: (UpstreamHarness) async throws -> Void
+        readTimeout: Duration = .milliseconds(400), caFile: String? = nil,
+        host: String = "127.0.0.1", _ body: (UpstreamHarness) async throws -> Void
     ) async throws {
         let configuration = UpstreamConfiguration(
-            url: server.url(path), headers: headers, maxEventBytes: maxEventBytes, maxBackoff: .milliseconds(200),
-            readTimeout: readTimeout)
+            url: server.url(path).replacingOccurrences(of: "127.0.0.1", with: host), headers: headers,
+            maxEventBytes: maxEventBytes, maxBackoff: .milliseconds(200),
+            readTimeout: readTimeout, caFile: caFile)
         let harness = try UpstreamHarness(configuration: configuration, kind: kind, profile: .generic)
         harness.start()
         do {
@@ -204,6 +206,30 @@ struct WebSocketUpstreamTests {
                 return false
             }
             #expect(backedOff, "\(upstream.status.lastError ?? "-")")
+        }
+    }
+
+    @Test("wss with a certificate from a test CA works when the CA is given as caFile, and is refused without it")
+    func secureWebSocket() async throws {
+        let trusted = try await ScriptedWebSocketServer.start(script: [.text(Self.edit(1))], tls: Upstream.serverTLS)
+        // By the certificate's DNS name: swift-websocket 1.6.2 sends the host as SNI, which
+        // TLS does not allow for an IP address (wss://127.0.0.1 fails its handshake).
+        try await Self.run(
+            trusted, kind: .webSocket(WebSocketProtocol(mode: .append(keep: 5))), caFile: Upstream.caFile,
+            host: "localhost"
+        ) { upstream in
+            let expected = try Self.items([1])
+            try await upstream.waitUntil("the item over wss") { upstream.document == expected }
+            #expect(upstream.status.lastError == nil)
+        }
+        let untrusted = try await ScriptedWebSocketServer.start(script: [.text(Self.edit(1))], tls: Upstream.serverTLS)
+        try await Self.run(
+            untrusted, kind: .webSocket(WebSocketProtocol(mode: .append(keep: 5))), host: "localhost"
+        ) { upstream in
+            let status = try await upstream.waitForStatus("a refused handshake") { $0.lastError != nil }
+            #expect(status.lastError?.contains("TLS handshake") == true, "\(status.lastError ?? "-")")
+            #expect(untrusted.connections.isEmpty, "no WebSocket was opened")
+            #expect(upstream.document == nil)
         }
     }
 

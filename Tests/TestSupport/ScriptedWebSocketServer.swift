@@ -3,6 +3,7 @@ import NIOConcurrencyHelpers
 import NIOCore
 import NIOHTTP1
 import NIOPosix
+import NIOSSL
 import NIOWebSocket
 
 /// A real WebSocket server on `127.0.0.1` (port 0, so a free one; NIOWebSocket's upgrader)
@@ -16,6 +17,7 @@ import NIOWebSocket
 ///   ``Action``s for the n-th connection (text and binary messages, pauses, a close frame
 ///   with a code, a dropped connection). ``send(_:toConnection:)`` sends more later.
 /// - Answers pings with pongs unless ``answersPings`` is off (to test a silent peer).
+/// - Optionally speaks TLS (`wss`) with a certificate chain and key from PEM files.
 ///
 /// Why scripts wait for a ping: swift-websocket 1.6.2 can lose frames, and the end of the
 /// connection, that arrive while it is still switching its pipeline from HTTP to WebSocket
@@ -76,17 +78,34 @@ public final class ScriptedWebSocketServer: Sendable {
     public typealias Responder = @Sendable (Int) -> [Action]
 
     public let port: Int
+    /// Whether it speaks TLS (`wss`).
+    public let usesTLS: Bool
     private let responder: Responder
     private let state = NIOLockedValueBox(State())
     private let serverChannel = NIOLockedValueBox<Channel?>(nil)
 
-    private init(port: Int, responder: @escaping Responder) {
+    private init(port: Int, usesTLS: Bool, responder: @escaping Responder) {
         self.port = port
+        self.usesTLS = usesTLS
         self.responder = responder
     }
 
-    /// Starts a server that plays `responder(n)` on the n-th connection.
-    public static func start(responder: @escaping Responder) async throws -> ScriptedWebSocketServer {
+    /// Starts a server (with `tls`: a `wss` one) that plays `responder(n)` on the n-th
+    /// connection.
+    public static func start(
+        tls: ScriptedSSEServer.TLS? = nil, responder: @escaping Responder
+    ) async throws -> ScriptedWebSocketServer {
+        let sslContext: NIOSSLContext?
+        if let tls {
+            let chain = try NIOSSLCertificate.fromPEMFile(tls.certificateChainPEMFile).map {
+                NIOSSLCertificateSource.certificate($0)
+            }
+            let key = try NIOSSLPrivateKey(file: tls.privateKeyPEMFile, format: .pem)
+            sslContext = try NIOSSLContext(
+                configuration: .makeServerConfiguration(certificateChain: chain, privateKey: .privateKey(key)))
+        } else {
+            sslContext = nil
+        }
         let box = NIOLockedValueBox<ScriptedWebSocketServer?>(nil)
         let bootstrap = ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
@@ -109,6 +128,13 @@ public final class ScriptedWebSocketServer: Sendable {
                             try channel.pipeline.syncOperations.addHandler(FrameHandler(server: server, connection: id))
                         }
                     })
+                if let sslContext {
+                    do {
+                        try channel.pipeline.syncOperations.addHandler(NIOSSLServerHandler(context: sslContext))
+                    } catch {
+                        return channel.eventLoop.makeFailedFuture(error)
+                    }
+                }
                 return channel.pipeline.configureHTTPServerPipeline(
                     withServerUpgrade: (upgraders: [upgrader], completionHandler: { _ in }))
             }
@@ -117,7 +143,7 @@ public final class ScriptedWebSocketServer: Sendable {
             try? await channel.close()
             throw ChannelError.ioOnClosedChannel
         }
-        let server = ScriptedWebSocketServer(port: port, responder: responder)
+        let server = ScriptedWebSocketServer(port: port, usesTLS: sslContext != nil, responder: responder)
         server.serverChannel.withLockedValue { $0 = channel }
         box.withLockedValue { $0 = server }
         return server
@@ -125,17 +151,19 @@ public final class ScriptedWebSocketServer: Sendable {
 
     /// Starts a server that plays `script` on the first connection and `then` on every
     /// later one.
-    public static func start(script: [Action], then later: [Action] = []) async throws -> ScriptedWebSocketServer {
-        try await start { $0 == 0 ? script : later }
+    public static func start(
+        script: [Action], then later: [Action] = [], tls: ScriptedSSEServer.TLS? = nil
+    ) async throws -> ScriptedWebSocketServer {
+        try await start(tls: tls) { $0 == 0 ? script : later }
     }
 
     deinit {
         shutdownNow()
     }
 
-    /// `ws://127.0.0.1:PORT` followed by `path`.
+    /// `ws://127.0.0.1:PORT` (`wss://` with TLS) followed by `path`.
     public func url(_ path: String = "/") -> String {
-        "ws://127.0.0.1:\(port)\(path)"
+        "\(usesTLS ? "wss" : "ws")://127.0.0.1:\(port)\(path)"
     }
 
     /// Whether pings are answered (on by default).

@@ -28,6 +28,17 @@ struct WebSocketTransport: UpstreamTransport {
     let `protocol`: WebSocketProtocol
     let tls: TLSConfiguration
 
+    /// `tls` with a short wait for upstream's TLS close: when the task is cancelled,
+    /// swift-websocket closes the connection's input first, so upstream's `close_notify`
+    /// can never be read and NIOSSL would wait its whole default (5 s) before closing;
+    /// feedweb must stop within 2 s.
+    init(protocol: WebSocketProtocol, tls: TLSConfiguration) {
+        self.protocol = `protocol`
+        var tls = tls
+        tls.shutdownTimeout = .milliseconds(250)
+        self.tls = tls
+    }
+
     func attempt(with resources: Void, session: UpstreamSession) async -> UpstreamAttemptOutcome? {
         let limit = session.configuration.maxEventBytes
         let (url, authorization) = Self.requestURL(session.endpoint.url)
