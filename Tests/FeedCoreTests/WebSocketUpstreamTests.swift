@@ -233,6 +233,23 @@ struct WebSocketUpstreamTests {
         }
     }
 
+    @Test("an HTTP answer instead of the upgrade is shown and retried with backoff")
+    func upgradeRefused() async throws {
+        let server = try await ScriptedSSEServer.start(script: [], then: .status(404, body: "no WebSocket here"))
+        let url = server.url("/ws").replacingOccurrences(of: "http://", with: "ws://")
+        let harness = try UpstreamHarness(
+            configuration: .init(url: url, headers: [("X-Client", "feedweb-test")], maxBackoff: .milliseconds(200)),
+            kind: .webSocket(WebSocketProtocol(mode: .document)))
+        harness.start()
+        let status = try? await harness.waitForStatus("two refused upgrades") { $0.reconnects >= 2 }
+        _ = await harness.stop()
+        await server.shutdown()
+        #expect(status?.lastError == "upstream refused the WebSocket upgrade")
+        let request = try #require(server.requests.first)
+        #expect(request.header("Upgrade")?.lowercased() == "websocket")
+        #expect(request.header("X-Client") == "feedweb-test", "the headers go into the handshake")
+    }
+
     @Test("nothing listening: the refused attempt says so, with the host and port")
     func connectionRefused() async throws {
         let server = try await ScriptedWebSocketServer.start(script: [])
