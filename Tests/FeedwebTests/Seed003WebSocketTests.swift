@@ -69,6 +69,8 @@ struct Seed003WebSocketTests {
         #expect(page.contains("<li class=\"notable-mark\">"))
         #expect(page.contains("<span class=\"notable-label\">New user</span><span class=\"notable-detail\">Bob</span>"))
         #expect(page.contains("<li class=\"legend-marker-mark\">"))
+        let metrics = try PrometheusText(parsing: await HTTPTestClient.get(port: feedweb.port, "/metrics").text)
+        #expect(metrics.value("feedweb_marks_total") == 2)
         #expect(await feedweb.stop()?.status == 0)
     }
 

@@ -64,23 +64,25 @@ struct WebSocketTransport: UpstreamTransport {
             session.logger.info("upstream: connected to \(session.shownURL)")
             try await UpstreamCommitter(session: session).run { queue in
                 for try await message in inbound.messages(maxSize: limit) {
-                    let event: SSEEvent
-                    let command: UpstreamCommand
                     let byteCount: Int
                     switch message {
-                    case .text(let text):
-                        byteCount = text.utf8.count
-                        event = SSEEvent(type: "message", data: text)
-                        command = webSocketProtocol.interpret(.text(text))
-                    case .binary(let buffer):
-                        byteCount = buffer.readableBytes
-                        event = SSEEvent(type: "binary", data: "")
-                        command = webSocketProtocol.interpret(.binary(byteCount: byteCount))
+                    case .text(let text): byteCount = text.utf8.count
+                    case .binary(let buffer): byteCount = buffer.readableBytes
                     }
                     session.publish(.received(bytes: UInt64(byteCount)))
                     guard byteCount <= limit else {
                         try? await outbound.close(.messageTooLarge, reason: "message too large")
                         throw UpstreamError.eventTooLarge(limit: limit)
+                    }
+                    let event: SSEEvent
+                    let command: UpstreamCommand
+                    switch message {
+                    case .text(let text):
+                        event = SSEEvent(type: "message", data: text)
+                        command = webSocketProtocol.interpret(.text(text))
+                    case .binary:
+                        event = SSEEvent(type: "binary", data: "")
+                        command = webSocketProtocol.interpret(.binary(byteCount: byteCount))
                     }
                     let read = UpstreamEventQueue.Read(
                         events: [(event, command)], lastEventID: "", reconnectionTime: nil, byteCount: byteCount)
