@@ -49,8 +49,7 @@ final class StreamSender: @unchecked Sendable {
     }
 
     private let name: String
-    private let epollFD: Int32
-    private let wakeFD: Int32
+    private let epoll: WakeableEpoll
     /// Guards `ready`, `idle`, `running`, `returningAll` and `adoptedTotal`. A leaf: ``StreamConnection``
     /// marks itself scheduled under its own lock and calls ``markReady(_:)`` after
     /// releasing it; the thread takes it alone.
@@ -77,39 +76,20 @@ final class StreamSender: @unchecked Sendable {
 
     /// The most payload bytes put in one chunk (one write).
     static let maxChunkBytes = 256 * 1024
-    /// The tokens of the wake-up descriptor and of the writes' completions in the epoll set.
-    private static let wakeToken: UInt64 = 0
+    /// The token of the writes' completions in the epoll set (beside its wake-up's).
     private static let completionsToken: UInt64 = UInt64.max
 
     /// Creates the thread's epoll set and wake-up descriptor; `nil` when the system
     /// refuses them (streams then stay with libmicrohttpd). With `useIOUring` false, or
     /// when the kernel refuses a ring, writes are one `send` each.
     init?(name: String, useIOUring: Bool = true) {
-        let epollFD = epoll_create1(Int32(EPOLL_CLOEXEC))
-        let wakeFD = eventfd(0, Int32(EFD_CLOEXEC | EFD_NONBLOCK))
-        var event = epoll_event()
-        event.events = EPOLLIN.rawValue
-        event.data.u64 = Self.wakeToken
-        guard epollFD >= 0, wakeFD >= 0, epoll_ctl(epollFD, EPOLL_CTL_ADD, wakeFD, &event) == 0 else {
-            if epollFD >= 0 { close(epollFD) }
-            if wakeFD >= 0 { close(wakeFD) }
-            return nil
-        }
+        guard let epoll = WakeableEpoll() else { return nil }
         self.name = name
-        self.epollFD = epollFD
-        self.wakeFD = wakeFD
+        self.epoll = epoll
         self.writes = SocketWrites(useIOUring: useIOUring)
         if let completions = writes.completionFD {
-            var event = epoll_event()
-            event.events = EPOLLIN.rawValue
-            event.data.u64 = Self.completionsToken
-            _ = epoll_ctl(epollFD, EPOLL_CTL_ADD, completions, &event)
+            _ = epoll.add(completions, events: EPOLLIN.rawValue, token: Self.completionsToken)
         }
-    }
-
-    deinit {
-        close(epollFD)
-        close(wakeFD)
     }
 
     /// Whether writes go through io_uring (else one `send` each).
@@ -180,8 +160,7 @@ final class StreamSender: @unchecked Sendable {
     }
 
     private func wake() {
-        var one: UInt64 = 1
-        _ = write(wakeFD, &one, MemoryLayout<UInt64>.size)
+        epoll.wake()
     }
 
     // MARK: - The thread
@@ -210,9 +189,7 @@ final class StreamSender: @unchecked Sendable {
             flush()
             // Sleep only when nothing was ready; else just collect socket events.
             let timeout: Int32 = batch.isEmpty ? (stillRunning ? -1 : 10) : 0
-            let count = events.withUnsafeMutableBufferPointer { buffer in
-                epoll_wait(epollFD, buffer.baseAddress, Int32(buffer.count), timeout)
-            }
+            let count = epoll.wait(into: &events, timeout: timeout)
             if count < 0 {
                 if errno == EINTR { continue }
                 return
@@ -220,9 +197,8 @@ final class StreamSender: @unchecked Sendable {
             for index in 0..<Int(count) {
                 let event = events[index]
                 switch event.data.u64 {
-                case Self.wakeToken:
-                    var value: UInt64 = 0
-                    _ = read(wakeFD, &value, MemoryLayout<UInt64>.size)
+                case WakeableEpoll.wakeToken:
+                    epoll.clearWake()
                 case Self.completionsToken:
                     writes.drainCompletionSignal()
                 default:
@@ -335,10 +311,8 @@ final class StreamSender: @unchecked Sendable {
         _ = setsockopt(fd, Int32(IPPROTO_TCP), TCP_CORK, &off, socklen_t(MemoryLayout<Int32>.size))
         _ = setsockopt(fd, Int32(IPPROTO_TCP), TCP_NODELAY, &on, socklen_t(MemoryLayout<Int32>.size))
         let token = records.insert { Record(stream: stream, fd: fd, token: $0) }
-        var event = epoll_event()
-        event.events = 0  // hang-ups and errors are always reported
-        event.data.u64 = token
-        guard epoll_ctl(epollFD, EPOLL_CTL_ADD, fd, &event) == 0 else {
+        // Nothing asked for: hang-ups and errors are always reported.
+        guard epoll.add(fd, events: 0, token: token) else {
             records[token] = nil
             return nil
         }
@@ -350,7 +324,7 @@ final class StreamSender: @unchecked Sendable {
     /// Stops writing to `record`'s stream and gives it back to libmicrohttpd, shutting its
     /// socket down first when it is dropped.
     private func release(_ record: Record, shutdown: Bool) {
-        _ = epoll_ctl(epollFD, EPOLL_CTL_DEL, record.fd, nil)
+        epoll.remove(record.fd)
         records[record.token] = nil
         record.stream.returnToLibmicrohttpd(shutdown: shutdown)
     }
@@ -380,10 +354,7 @@ final class StreamSender: @unchecked Sendable {
 
     private func setWaitingForRoom(_ record: inout Record, _ waiting: Bool) {
         guard record.waitingForRoom != waiting else { return }
-        var event = epoll_event()
-        event.events = waiting ? EPOLLOUT.rawValue : 0
-        event.data.u64 = record.token
-        _ = epoll_ctl(epollFD, EPOLL_CTL_MOD, record.fd, &event)
+        epoll.modify(record.fd, events: waiting ? EPOLLOUT.rawValue : 0, token: record.token)
         record.waitingForRoom = waiting
     }
 
