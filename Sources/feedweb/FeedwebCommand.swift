@@ -26,9 +26,11 @@ struct FeedwebCommand: AsyncParsableCommand {
             wins over the variable; a repeatable option's variable holds one value per line; an \
             empty variable counts as unset.
 
-            A wrong option or value exits with status 2. SIGTERM or SIGINT stop feedweb \
-            cleanly (streams ended, state file written) with status 0.
-            """
+            A wrong option or value exits with status 2, and so does an address in --listen \
+            that cannot be served on (in use, or not this machine's). SIGTERM or SIGINT stop \
+            feedweb cleanly (streams ended, state file written) with status 0.
+            """,
+        version: FeedwebVersion.description
     )
 
     @Option(
@@ -130,9 +132,11 @@ struct FeedwebCommand: AsyncParsableCommand {
     var caFile: String?
 
     @Option(
+        parsing: .upToNextOption,
         help: ArgumentHelp(
-            "Who may embed the pages in a frame, as CSP sources (default: 'self').", valueName: "sources"))
-    var frameAncestors: String?
+            "Who may embed the pages in a frame: CSP sources separated by spaces, e.g. self https://intranet.example (self and none with or without quotes; schemes like https:; hosts like *.example.com:8443; default: 'self').",
+            valueName: "sources"))
+    var frameAncestors: [String] = []
 
     @Option(
         help: ArgumentHelp(
@@ -144,7 +148,10 @@ struct FeedwebCommand: AsyncParsableCommand {
             "Directory of static files served under /static/ (default: the project's Public/).", valueName: "path"))
     var publicDir: String?
 
-    @Option(help: ArgumentHelp("Seconds between demo newswire steps.", valueName: "seconds", visibility: .hidden))
+    @Option(
+        help: ArgumentHelp(
+            "Seconds between the demo newswire's changes, when there is no --upstream or --poll (default: 4).",
+            valueName: "seconds"))
     var demoInterval: String?
 
     /// The values given on the command line, by option name.
@@ -154,12 +161,12 @@ struct FeedwebCommand: AsyncParsableCommand {
             "profile": profile, "items-path": itemsPath, "key-path": keyPath, "version-path": versionPath,
             "keep": keep, "history": history, "state-file": stateFile, "max-clients": maxClients,
             "max-event-bytes": maxEventBytes, "max-backoff": maxBackoff, "read-timeout": readTimeout,
-            "ca-file": caFile, "frame-ancestors": frameAncestors, "log-level": logLevel, "public-dir": publicDir,
-            "demo-interval": demoInterval,
+            "ca-file": caFile, "log-level": logLevel, "public-dir": publicDir, "demo-interval": demoInterval,
         ].compactMapValues { $0.map { [$0] } }
         values["header"] = header
         values["field"] = field
         values["mark"] = mark
+        values["frame-ancestors"] = frameAncestors
         return values
     }
 
@@ -180,7 +187,8 @@ struct FeedwebCommand: AsyncParsableCommand {
         if status != 0 { throw ExitCode(status) }
     }
 
-    /// Runs feedweb until SIGTERM or SIGINT; returns the exit status.
+    /// Runs feedweb until SIGTERM or SIGINT; returns the exit status: 0 after a clean stop,
+    /// 2 when the `--listen` address cannot be served on, 1 when anything else fails at start.
     static func serve(_ options: FeedwebOptions.Resolved) async -> Int32 {
         let level = options.logLevel
         LoggingSystem.bootstrap { label in
@@ -201,6 +209,13 @@ struct FeedwebCommand: AsyncParsableCommand {
         let port: UInt16
         do {
             port = try application.start()
+        } catch let error as HTTPServerError {
+            // The address was checked when the options were read; that it cannot be bound
+            // (in use, or not an address of this machine) is still a wrong --listen.
+            signals.cancel()
+            let message = "Error: --listen: \(error); choose another address or port with --listen HOST:PORT\n"
+            FileHandle.standardError.write(Data(message.utf8))
+            return 2
         } catch {
             logger.critical("\(error)")
             signals.cancel()

@@ -275,6 +275,9 @@ private struct Reader {
         if append { profile.itemsPath = appendItems }
         if case .some(let key) = try pointer("key-path", noneAllowed: true) {
             profile.keyPath = key
+            // None means none: every item keyed by a hash of its JSON, not by the
+            // profile's fallbacks (`/id`, `/url`, …) either.
+            if key == nil { profile.fallbackKeyPaths = [] }
         }
         if case .some(let version) = try pointer("version-path", noneAllowed: true) {
             profile.versionPath = version
@@ -348,17 +351,15 @@ private struct Reader {
         return path
     }
 
-    /// CSP `frame-ancestors` sources: printable ASCII, no `;` or `,` (which would end the
-    /// directive or the header).
+    /// `--frame-ancestors`: CSP sources as typed, with or without the quotes of 'self' and
+    /// 'none' (see ``FrameAncestors``); every value given, each split at spaces.
     func frameAncestors() throws(FeedwebOptions.Failure) -> String {
-        guard let text = single("frame-ancestors") else { return "'self'" }
-        let trimmed = text.trimmingCharacters(in: .whitespaces)
-        guard !trimmed.isEmpty, trimmed.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F && $0 != 0x3B && $0 != 0x2C })
-        else {
-            throw failure(
-                "frame-ancestors",
-                "must be CSP sources separated by spaces, like 'self' or 'self' https://example.com (no ';' or ',')")
+        let words = values("frame-ancestors")
+        guard !words.isEmpty else { return FrameAncestors.ownOrigin.directiveValue }
+        do {
+            return try FrameAncestors(parsing: words).directiveValue
+        } catch {
+            throw failure("frame-ancestors", error.description)
         }
-        return trimmed
     }
 }

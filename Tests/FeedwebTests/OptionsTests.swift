@@ -13,7 +13,7 @@ struct OptionsTests {
         "--listen", "--upstream", "--mode", "--poll", "--interval", "--header", "--profile", "--items-path",
         "--key-path", "--version-path", "--field", "--mark", "--keep", "--history", "--state-file", "--max-clients",
         "--max-event-bytes", "--max-backoff", "--read-timeout", "--ca-file", "--frame-ancestors", "--log-level",
-        "--public-dir",
+        "--public-dir", "--demo-interval", "--version",
     ]
 
     @Test("--help exits 0 and lists every option with its text and the environment rule")
@@ -24,7 +24,6 @@ struct OptionsTests {
             #expect(run.standardOutput.contains(option), "--help does not list \(option)")
         }
         #expect(run.standardOutput.contains("FEEDWEB_MAX_CLIENTS"))
-        #expect(!run.standardOutput.contains("--demo-interval"), "the demo's tuning option stays hidden")
         let short = try await FeedwebRun.run(["-h"])
         #expect(short.status == 0)
     }
@@ -87,6 +86,20 @@ struct OptionsTests {
             arguments: ["--state-file", "/nonexistent/dir/state.json"], expected: ["--state-file:", "does not exist"]),
         BadCase(arguments: ["--state-file", "/tmp"], expected: ["--state-file: '/tmp' is a directory"]),
         BadCase(arguments: ["--frame-ancestors", "'self'; script-src *"], expected: ["--frame-ancestors:"]),
+        BadCase(
+            arguments: ["--frame-ancestors", "'unsafe-inline'"],
+            expected: ["--frame-ancestors: 'unsafe-inline' is not allowed in frame-ancestors"]),
+        BadCase(
+            arguments: ["--frame-ancestors", "none", "https://intranet.example"],
+            expected: ["--frame-ancestors: 'none' cannot be combined"]),
+        BadCase(
+            arguments: ["--frame-ancestors", "https://intra_net.example"],
+            expected: ["--frame-ancestors: 'https://intra_net.example' is not a CSP source"]),
+        BadCase(
+            arguments: ["--frame-ancestors", "https://a.example,https://b.example"],
+            expected: ["--frame-ancestors:", "is not a CSP source"]),
+        BadCase(arguments: ["--frame-ancestors", ""], expected: ["--frame-ancestors: needs at least one source"]),
+        BadCase(arguments: ["--demo-interval", "0"], expected: ["--demo-interval: must be a positive number"]),
         BadCase(arguments: ["--log-level", "loud"], expected: ["--log-level: unknown level 'loud'"]),
         BadCase(
             arguments: ["--public-dir", "/nonexistent"], expected: ["--public-dir: '/nonexistent' is not a directory"]),
@@ -101,6 +114,54 @@ struct OptionsTests {
         }
         #expect(run.standardOutput.isEmpty, "nothing listens")
         #expect(run.seconds < 5)
+    }
+
+    @Test("--version prints the version and the commit (or that the build did not record one), and exits 0")
+    func version() async throws {
+        let run = try await FeedwebRun.run(["--version"])
+        #expect(run.status == 0, "stderr: \(run.standardError)")
+        let line = run.standardOutput.trimmingCharacters(in: .newlines)
+        let commit = try #require(line.firstMatch(of: /^feedweb \d+\.\d+\.\d+ \(commit (.+)\)$/), "printed: \(line)")
+        let recorded = String(commit.1)
+        #expect(
+            recorded == "not recorded in this build" || recorded.wholeMatch(of: /[0-9a-f]{16}/) != nil,
+            "commit: \(recorded)")
+        #expect(run.standardError.isEmpty)
+    }
+
+    @Test("a --listen port that is in use exits 2 with a message naming --listen")
+    func busyListenPort() async throws {
+        let taken = try ListeningSocket()
+        defer { taken.close() }
+        let run = try await FeedwebRun.run(["--listen", "127.0.0.1:\(taken.port)"])
+        #expect(run.status == 2, "stderr: \(run.standardError)")
+        #expect(
+            run.standardError.contains("--listen: cannot listen on 127.0.0.1:\(taken.port)"),
+            "stderr: \(run.standardError)")
+        #expect(run.standardError.contains("in use"))
+        #expect(run.standardOutput.isEmpty, "nothing listens")
+
+        let fromVariable = try await FeedwebRun.run([], environment: ["FEEDWEB_LISTEN": "127.0.0.1:\(taken.port)"])
+        #expect(fromVariable.status == 2)
+        #expect(fromVariable.standardError.contains("--listen:"))
+    }
+
+    @Test(
+        "--frame-ancestors takes CSP sources as a shell passes them and sends keywords quoted",
+        arguments: [
+            (["--frame-ancestors", "self", "https://intranet.example"], [:], "'self' https://intranet.example"),
+            (["--frame-ancestors", "'self' https://intranet.example"], [:], "'self' https://intranet.example"),
+            (["--frame-ancestors", "'NONE'"], [:], "'none'"),
+            ([], ["FEEDWEB_FRAME_ANCESTORS": "self *.example.com:8443 https:"], "'self' *.example.com:8443 https:"),
+        ] as [([String], [String: String], String)])
+    func frameAncestorsAsTyped(arguments: [String], environment: [String: String], sources: String) async throws {
+        let feedweb = try await FeedwebProcess(arguments: arguments, environment: environment)
+        defer { feedweb.kill() }
+        let page = try await HTTPTestClient.get(port: feedweb.port, "/")
+        let policy = page.headers["content-security-policy"] ?? ""
+        let directive = policy.split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces) }
+            .first { $0.hasPrefix("frame-ancestors ") }
+        #expect(directive == "frame-ancestors " + sources, "policy: \(policy)")
     }
 
     @Test("a wrong value from an environment variable exits 2 naming the option and the variable")

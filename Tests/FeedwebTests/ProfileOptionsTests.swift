@@ -126,6 +126,19 @@ struct ProfileOptionsTests {
         await upstream.shutdown()
     }
 
+    @Test("--key-path none keys every item by a hash of its JSON, not by the profile's fallback ids")
+    func keyPathNone() async throws {
+        let (upstream, feedweb) = try await Self.start(arguments: [
+            "--profile", "generic", "--items-path", "/data/entries", "--key-path", "none",
+        ])
+        defer { feedweb.kill() }
+        let keys = try await FeedwebProbe.items(port: feedweb.port).compactMap { $0["key"]?.stringValue }
+        // The generic profile would take each entry's `id` ("generic-id-…") without the option.
+        #expect(keys == Self.entries.map { ItemKey.make(id: nil, item: $0) })
+        #expect(!keys.contains { $0.hasPrefix("generic-id") })
+        await upstream.shutdown()
+    }
+
     @Test("each option wins over its variable")
     func optionsWinOverVariables() async throws {
         // Every variable points elsewhere: the archive, the generic id, no version, the desk

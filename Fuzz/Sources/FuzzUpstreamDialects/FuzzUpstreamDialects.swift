@@ -1,0 +1,120 @@
+import FeedCore
+import FuzzSupport
+
+/// Each upstream dialect's message handling on any input, carried out on a store as the
+/// upstream connection carries it out:
+/// - document protocol: an SSE stream's events interpreted by ``DocumentProtocol``; a
+///   snapshot replaces the mirror, a patch that applies moves it exactly as applying the
+///   patch to it does, one that fails leaves it as it was;
+/// - append protocol: events interpreted by ``AppendProtocol``; the document never holds
+///   more than `keep` items, the newest first;
+/// - polling: an answer (status, headers, body) interpreted by ``PollingProtocol``; a new
+///   document becomes a diff from the last one that the store applies to give it exactly.
+///
+/// Input: a byte choosing the dialect (and `keep`, for append), then the stream or, for
+/// polling, a status byte, header lines `Name: value` up to an empty line, and the body.
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzzUpstreamDialects(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
+    var input = FuzzInput(start, count)
+    let choice = input.byte()
+    switch choice % 3 {
+    case 0: readDocumentProtocol(input.rest())
+    case 1: readAppendProtocol(input.rest(), keep: Int(choice / 3) % 8 + 1)
+    default: readPollingAnswer(&input)
+    }
+    return 0
+}
+
+/// The events of `stream` (read whole, then ended), up to an event too large for 64 KiB.
+func events(of stream: [UInt8]) -> [SSEEvent] {
+    var parser = SSEParser(maxEventBytes: 64 * 1024)
+    var events: [SSEEvent] = []
+    try? parser.parse(stream, into: &events)
+    parser.finish()
+    return events
+}
+
+func newStore() -> FeedStore {
+    FeedStore(configuration: .init(profile: .nytNewswire, historyCount: 16))
+}
+
+func readDocumentProtocol(_ stream: [UInt8]) {
+    let store = newStore()
+    for event in events(of: stream) {
+        let before = store.snapshot?.document
+        switch DocumentProtocol.interpret(event) {
+        case .replaceDocument(let document):
+            _ = store.replaceDocument(document)
+            invariant(store.snapshot?.document == document, "a snapshot did not replace the mirror")
+        case .applyPatch(let patch):
+            let expected = before.flatMap { try? patch.applied(to: $0) }
+            do {
+                _ = try store.apply(patch)
+                invariant(expected != nil, "the store applied a patch that does not apply to its mirror")
+                invariant(store.snapshot?.document == expected, "the store's mirror is not the patched document")
+            } catch {
+                invariant(expected == nil, "the store refused a patch that applies to its mirror: \(error)")
+                invariant(store.snapshot?.document == before, "a refused patch changed the mirror")
+            }
+        case .prependItem:
+            invariant(false, "the document protocol prepended an item")
+        case .reportError, .ignore, .reject:
+            invariant(store.snapshot?.document == before, "a message that changes nothing changed the mirror")
+        }
+    }
+}
+
+func readAppendProtocol(_ stream: [UInt8], keep: Int) {
+    let store = newStore()
+    let dialect = AppendProtocol(keep: keep)
+    for event in events(of: stream) {
+        guard case .prependItem(let item, let itemKeep) = dialect.interpret(event) else { continue }
+        invariant(itemKeep == keep, "the append protocol changed keep")
+        _ = store.prependItem(item, keep: itemKeep)
+        let items = store.snapshot?.document["items"]?.arrayValue ?? []
+        invariant(items.count <= keep, "the document holds \(items.count) items, keep is \(keep)")
+        invariant(items.first == item, "the newest item is not first")
+    }
+}
+
+func readPollingAnswer(_ input: inout FuzzInput) {
+    let statuses = [200, 200, 200, 201, 203, 204, 206, 301, 302, 303, 304, 307, 308, 400, 404, 500, 503]
+    let status = statuses[Int(input.byte()) % statuses.count]
+    let sent = PollingProtocol.Validators(etag: input.byte() & 1 == 0 ? nil : "\"v1\"")
+    let lines = input.rest().split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false)
+    let blank = lines.firstIndex { $0.isEmpty } ?? lines.endIndex
+    let headers = lines[..<blank].map { line -> (name: String, value: String) in
+        let parts = line.split(separator: UInt8(ascii: ":"), maxSplits: 1, omittingEmptySubsequences: false)
+        return (
+            String(decoding: parts[0], as: UTF8.self), parts.count > 1 ? String(decoding: parts[1], as: UTF8.self) : ""
+        )
+    }
+    let body =
+        lines.index(blank, offsetBy: 1, limitedBy: lines.endIndex).map {
+            Array(lines[$0...].joined(separator: [UInt8(ascii: "\n")]))
+        } ?? []
+    switch PollingProtocol.interpret(status: status, headers: headers, body: body, sent: sent) {
+    case .document(let document, _):
+        invariant(PollingProtocol.wantsBody(status: status), "a document from an answer without a body: \(status)")
+        let store = newStore()
+        _ = store.replaceDocument(previousPolledDocument)
+        do {
+            _ = try store.apply(JSONDiff.diff(from: previousPolledDocument, to: document))
+        } catch {
+            invariant(false, "the diff from the last document did not apply: \(error)")
+        }
+        invariant(store.snapshot?.document == document, "the diffed mirror is not the polled document")
+    case .notModified:
+        invariant(status == 304 && !sent.isEmpty, "not modified without a conditional 304")
+    case .redirect(let location):
+        invariant(!location.isEmpty, "a redirect to nowhere")
+    case .failure(let reason):
+        invariant(!reason.isEmpty, "a failure without a reason")
+    }
+}
+
+/// The document polled before this answer.
+let previousPolledDocument: JSONValue = longLived {
+    (try? JSONValue(parsing: #"{"num_results":2,"results":[{"uri":"a","title":"A"},{"uri":"b","title":"B"}]}"#))
+        ?? .null
+}

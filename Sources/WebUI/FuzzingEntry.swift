@@ -1,0 +1,73 @@
+import CMicroHTTPD
+import FeedCore
+import Foundation
+import Logging
+
+/// What `Fuzz/`'s targets drive in this module, reachable only through
+/// `@_spi(Fuzzing) import WebUI`: not API, and nothing else in the package uses it.
+@_spi(Fuzzing)
+public enum FuzzingEntry {
+    /// `component` percent-decoded by the function the server gives libmicrohttpd as its
+    /// unescape callback (`feedweb_unescape`: `%00` becomes DEL), as a request's path and
+    /// each query argument's name and value are decoded before the router sees them.
+    public static func unescape(_ component: [UInt8]) -> [UInt8] {
+        // NUL-terminated, as libmicrohttpd hands it over; a NUL inside ends the string
+        // there, as it would in libmicrohttpd's buffer.
+        var buffer = component.map { CChar(bitPattern: $0) } + [0]
+        let count = buffer.withUnsafeMutableBufferPointer { pointer -> Int in
+            guard let base = pointer.baseAddress else { return 0 }
+            return feedweb_unescape(nil, nil, base)
+        }
+        return buffer.prefix(count).map { UInt8(bitPattern: $0) }
+    }
+
+    /// feedweb's router over a store holding `document`, with an upstream that is open:
+    /// every handler the server would call, without a socket.
+    public final class Routing: Sendable {
+        private let store: FeedStore
+        private let router: Router
+
+        /// - Parameter publicDirectory: the `Public/` folder the static files come from.
+        public init(document: JSONValue, publicDirectory: String) {
+            store = FeedStore(configuration: .init(profile: .nytNewswire))
+            _ = store.replaceDocument(document)
+            var status = UpstreamStatus(source: "fuzz")
+            status.phase = .open
+            status.connectedSince = Date()
+            status.lastEventAt = Date()
+            let upstream = status
+            var logger = Logger(label: "fuzz")
+            logger.logLevel = .critical
+            let security = ResponseHeaders.security(frameAncestors: "'self'")
+            let staticFiles = StaticFiles(directory: publicDirectory, securityHeaders: security, logger: logger)
+            router =
+                WebHandlers(
+                    store: store, demo: nil, staticFiles: staticFiles, frameAncestors: "'self'", sourceLabel: "fuzz",
+                    maxQueuedBytesPerClient: 1 << 20, restoredAt: nil, upstreamStatus: { upstream }
+                ).router
+        }
+
+        /// The router's answer to `request`: its status and body size. A stream is opened
+        /// on a connection without a socket, its first bytes taken, and closed again.
+        public func respond(to request: HTTPRequest) -> (status: UInt32, bodyCount: Int) {
+            switch router.respond(to: request) {
+            case .prepared(let response):
+                return (response.status, response.bodyCount)
+            case .stream(let start):
+                let stream = StreamConnection(maxQueuedBytes: start.maxQueuedBytes)
+                let end = start.open(stream)
+                defer { end() }
+                var taken = 0
+                var buffer = [CChar](repeating: 0, count: 4096)
+                while true {
+                    let count = buffer.withUnsafeMutableBufferPointer { pointer -> Int in
+                        guard let base = pointer.baseAddress else { return 0 }
+                        return stream.read(into: base, capacity: pointer.count)
+                    }
+                    guard count > 0 else { return (200, taken) }
+                    taken += count
+                }
+            }
+        }
+    }
+}
