@@ -131,7 +131,8 @@ start_feedweb() {
 # processes. Locations: /pub?id=CH (nchan_publisher), /sub?id=CH (nchan_subscriber
 # eventsource). NG_WORKERS: the worker pids (where nchan's work happens).
 # Tuning (Benchmarks/nchan_tune.sh tries them): NCHAN_HTTP (directives added to `http`,
-# e.g. "sendfile on; tcp_nopush on;"), NCHAN_LISTEN (listen parameters, e.g. "reuseport"),
+# e.g. "sendfile on; tcp_nopush on;"), NCHAN_LISTEN (listen parameters; unset: "reuseport",
+# the fastest of nchan_tune.sh's tunings here, 2026-11-24; set empty for none),
 # NCHAN_SUB (directives added to the subscriber location, e.g.
 # "nchan_subscriber_first_message newest;").
 start_nchan() {
@@ -164,7 +165,7 @@ http {
   nchan_max_reserved_memory 256M;
   ${NCHAN_HTTP:-}
   server {
-    listen 127.0.0.1:$NG_PORT backlog=4096 ${NCHAN_LISTEN:-};
+    listen 127.0.0.1:$NG_PORT backlog=4096 ${NCHAN_LISTEN-reuseport};
     location = /pub { nchan_publisher; nchan_channel_id \$arg_id; nchan_message_buffer_length 16; }
     location = /sub { nchan_subscriber eventsource; nchan_channel_id \$arg_id; ${NCHAN_SUB:-} }
     location = /healthz { return 200 "ok\n"; }

@@ -3,11 +3,13 @@ import Glibc
 import Logging
 import NIOConcurrencyHelpers
 
-/// The HTTP server: one libmicrohttpd daemon with a small pool of internal epoll threads.
+/// The HTTP server: one libmicrohttpd daemon (its epoll thread reads and answers requests)
+/// and a few ``StreamSender`` threads that write established SSE streams.
 ///
-/// Requests are answered on a daemon thread by an ``HTTPResponder``; SSE streams are
-/// suspended while they have nothing to send and resumed by whoever queues bytes, so
-/// there is no thread and no polling per client.
+/// Requests are answered on the daemon thread by an ``HTTPResponder``. A stream's first
+/// bytes go out through libmicrohttpd; then it is suspended there and a sender writes its
+/// chunks itself, woken once per batch of ready streams, so there is no thread and no
+/// polling per client.
 ///
 /// Lifecycle: ``start()`` once, then ``stop(timeout:)`` once, which follows the only order
 /// libmicrohttpd survives: quiesce, end every stream, wait for them to drain, stop the
@@ -33,14 +35,27 @@ public final class HTTPServer: @unchecked Sendable {
         public var connectionMemoryLimit: Int = 8 * 1024
         /// The kernel's accept backlog.
         public var listenBacklog: Int = 4096
-        /// libmicrohttpd threads, each with its own epoll set and its share of the
-        /// connections (default: one per core, at most two).
+        /// libmicrohttpd threads: they read request heads and answer them (pages, the API,
+        /// a stream's first bytes); established streams are written by the
+        /// ``streamSenders``, not by them.
         ///
-        /// A fan-out is one socket write per client, ~10 µs of kernel TCP each; with two
-        /// threads each core writes to half the clients, which cut the p99 delivery latency
-        /// at 10,000 clients from 161–190 ms to 114–129 ms on this 2-core machine
-        /// (BENCHMARKS.md). More threads than cores only add context switches.
-        public var threads: Int = min(2, max(1, sysconf(Int32(_SC_NPROCESSORS_ONLN))))
+        /// One: wrk on `/` (19 KB) got 83 k req/s from one thread against 75 k from two
+        /// (medians of 5 interleaved rounds, 2026-11-24), since two threads on two cores
+        /// shared with the clients mostly add context switches; the fan-out at 10,000
+        /// clients was no slower (BENCHMARKS.md).
+        public var requestThreads: Int = 1
+        /// Threads that write established streams (one per core, at most two), each with
+        /// its share of the programs' streams; people's pages have one more of their own.
+        ///
+        /// A fan-out is one socket write per client, ~5–10 µs of kernel TCP each; with two
+        /// senders each core writes to half the clients.
+        public var streamSenders: Int = min(2, max(1, sysconf(Int32(_SC_NPROCESSORS_ONLN))))
+        /// The niceness of the ``streamSenders`` (people's pages, requests and the upstream
+        /// stay at the process's): a fan-out to thousands takes whatever core is left, and a
+        /// person's next frame, a page request or the next change from upstream does not
+        /// wait behind it. With 10,000 clients on a 2-core machine, a page's DOM latency
+        /// fell from p50 14 ms to 8 ms (BENCHMARKS.md).
+        public var streamSenderNiceness: Int32 = 10
         /// Whether stream senders hand a pass's writes to the kernel together through
         /// io_uring (when the kernel allows it); else one `send` per write.
         public var writesThroughIOUring = true
@@ -97,10 +112,10 @@ public final class HTTPServer: @unchecked Sendable {
         self.logger = logger
         self.state = NIOLockedValueBox(State(open: OpenStreams(limit: configuration.maxStreams)))
         let ring = configuration.writesThroughIOUring
-        self.senders = (0..<max(1, configuration.threads)).compactMap {
-            StreamSender(name: "feedweb-send-\($0)", useIOUring: ring)
+        self.senders = (0..<max(1, configuration.streamSenders)).compactMap {
+            StreamSender(name: "fw-send-\($0)", useIOUring: ring, niceness: configuration.streamSenderNiceness)
         }
-        self.pageSender = StreamSender(name: "feedweb-send-pages", useIOUring: ring)
+        self.pageSender = StreamSender(name: "fw-send-pages", useIOUring: ring)
         self.headTooLarge = PreparedResponse(
             status: 431, body: Array("Request header fields too large\n".utf8),
             headers: [("Content-Type", "text/plain; charset=utf-8")])
@@ -144,7 +159,7 @@ public final class HTTPServer: @unchecked Sendable {
                 MHD_OptionItem(
                     option: .CONNECTION_MEMORY_LIMIT, value: configuration.connectionMemoryLimit, ptr_value: nil),
                 MHD_OptionItem(option: .LISTEN_BACKLOG_SIZE, value: configuration.listenBacklog, ptr_value: nil),
-                MHD_OptionItem(option: .THREAD_POOL_SIZE, value: max(1, configuration.threads), ptr_value: nil),
+                MHD_OptionItem(option: .THREAD_POOL_SIZE, value: max(1, configuration.requestThreads), ptr_value: nil),
                 MHD_OptionItem(option: .STRICT_FOR_CLIENT, value: 1, ptr_value: nil),
                 MHD_OptionItem(
                     option: .UNESCAPE_CALLBACK, value: Int(bitPattern: feedweb_unescape_callback()), ptr_value: nil),
