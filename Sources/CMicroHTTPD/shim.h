@@ -16,11 +16,8 @@
    (same include guard) would define the same structures a second, different way. */
 #include <linux/io_uring.h>
 #include <liburing.h>
-/* Stream sender threads name themselves and lower their priority. */
+/* Stream sender threads name themselves. */
 #include <pthread.h>
-#include <sys/resource.h>
-#include <sys/syscall.h>
-#include <unistd.h>
 
 /* Swift cannot call C variadic functions; these inline wrappers give it fixed signatures. */
 
@@ -118,14 +115,11 @@ feedweb_format_log(char *buffer, size_t size, const char *format, va_list ap)
   return vsnprintf(buffer, size, format, ap);
 }
 
-/** Names the calling thread (at most 15 bytes show) and sets its niceness (0: unchanged;
-    raising it needs no privilege). Returns 0, or -1 with errno when the niceness was refused. */
-static inline int
-feedweb_current_thread_setup(const char *name, int niceness)
+/** Names the calling thread (for top -H and perf; at most 15 bytes show). */
+static inline void
+feedweb_name_current_thread(const char *name)
 {
   pthread_setname_np(pthread_self(), name);
-  if (niceness == 0) return 0;
-  return setpriority(PRIO_PROCESS, (id_t)syscall(SYS_gettid), niceness);
 }
 
 #endif

@@ -50,12 +50,6 @@ public final class HTTPServer: @unchecked Sendable {
         /// A fan-out is one socket write per client, ~5–10 µs of kernel TCP each; with two
         /// senders each core writes to half the clients.
         public var streamSenders: Int = min(2, max(1, sysconf(Int32(_SC_NPROCESSORS_ONLN))))
-        /// The niceness of the ``streamSenders`` (people's pages, requests and the upstream
-        /// stay at the process's): a fan-out to thousands takes whatever core is left, and a
-        /// person's next frame, a page request or the next change from upstream does not
-        /// wait behind it. With 10,000 clients on a 2-core machine, a page's DOM latency
-        /// fell from p50 14 ms to 8 ms (BENCHMARKS.md).
-        public var streamSenderNiceness: Int32 = 10
         /// Whether stream senders hand a pass's writes to the kernel together through
         /// io_uring (when the kernel allows it); else one `send` per write.
         public var writesThroughIOUring = true
@@ -113,7 +107,7 @@ public final class HTTPServer: @unchecked Sendable {
         self.state = NIOLockedValueBox(State(open: OpenStreams(limit: configuration.maxStreams)))
         let ring = configuration.writesThroughIOUring
         self.senders = (0..<max(1, configuration.streamSenders)).compactMap {
-            StreamSender(name: "fw-send-\($0)", useIOUring: ring, niceness: configuration.streamSenderNiceness)
+            StreamSender(name: "fw-send-\($0)", useIOUring: ring)
         }
         self.pageSender = StreamSender(name: "fw-send-pages", useIOUring: ring)
         self.headTooLarge = PreparedResponse(

@@ -50,9 +50,6 @@ final class StreamSender: @unchecked Sendable {
 
     /// The thread's name (`top -H`, `perf report`; 15 bytes show).
     private let name: String
-    /// The thread's niceness (0: as the process): bulk fan-out runs below people's pages
-    /// and request handling, so that those get a core at once when they need one.
-    private let niceness: Int32
     private let epoll: WakeableEpoll
     /// Guards `ready`, `idle`, `running`, `returningAll` and `adoptedTotal`. A leaf: ``StreamConnection``
     /// marks itself scheduled under its own lock and calls ``markReady(_:)`` after
@@ -85,12 +82,10 @@ final class StreamSender: @unchecked Sendable {
 
     /// Creates the thread's epoll set and wake-up descriptor; `nil` when the system
     /// refuses them (streams then stay with libmicrohttpd). With `useIOUring` false, or
-    /// when the kernel refuses a ring, writes are one `send` each. `niceness` is the
-    /// thread's (0 leaves it as the process's; a higher one lets other threads go first).
-    init?(name: String, useIOUring: Bool = true, niceness: Int32 = 0) {
+    /// when the kernel refuses a ring, writes are one `send` each.
+    init?(name: String, useIOUring: Bool = true) {
         guard let epoll = WakeableEpoll() else { return nil }
         self.name = name
-        self.niceness = niceness
         self.epoll = epoll
         self.writes = SocketWrites(useIOUring: useIOUring)
         if let completions = writes.completionFD {
@@ -171,8 +166,7 @@ final class StreamSender: @unchecked Sendable {
     // MARK: - The thread
 
     private func run() {
-        // Refused niceness (a process limit) only costs the priority, not the sender.
-        _ = feedweb_current_thread_setup(name, niceness)
+        feedweb_name_current_thread(name)
         var events = [epoll_event](repeating: epoll_event(), count: 256)
         while true {
             let (batch, stillRunning, returnAll) = lock.withLock { () -> ([StreamConnection], Bool, Bool) in
