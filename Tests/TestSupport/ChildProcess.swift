@@ -42,11 +42,47 @@ public enum ChildProcess {
 
     /// Waits until `process` has exited (`true`) or `seconds` pass (`false`).
     public static func exited(_ process: Process, within seconds: Double) async -> Bool {
+        await exitStatus(process, within: seconds) != nil
+    }
+
+    /// The exit status of `process` once it has exited (for a signal, the signal's number,
+    /// as `Process.terminationStatus` gives it), or `nil` if `seconds` pass first.
+    ///
+    /// Foundation's `Process` on Linux learns of an exit from `SIGCHLD`; a child that exits
+    /// before Foundation has registered it (a wrong option exits at once) can be missed
+    /// while many children start together, and then `isRunning` stays `true` for good
+    /// (seen in CI: `feedweb --bogus` printed its error and exited, `isRunning` was still
+    /// `true` 16 s later). So a child the kernel shows as a zombie for 200 ms that
+    /// Foundation still calls running is taken as exited, with the status the kernel keeps
+    /// for it (`/proc/PID/stat`); it is left for Foundation to reap.
+    public static func exitStatus(_ process: Process, within seconds: Double) async -> Int32? {
         let deadline = ContinuousClock.now + .seconds(seconds)
+        var zombieSince: ContinuousClock.Instant?
         while process.isRunning {
-            guard ContinuousClock.now < deadline else { return false }
+            let now = ContinuousClock.now
+            if let waitStatus = zombieWaitStatus(process.processIdentifier) {
+                let since = zombieSince ?? now
+                zombieSince = since
+                if now - since >= .milliseconds(200) {
+                    let signal = waitStatus & 0x7f
+                    return signal == 0 ? (waitStatus >> 8) & 0xff : signal
+                }
+            }
+            guard now < deadline else { return nil }
             try? await Task.sleep(for: .milliseconds(5))
         }
-        return true
+        return process.terminationStatus
+    }
+
+    /// The wait status the kernel keeps for `pid` when it is a zombie (exited, not yet
+    /// reaped), from `/proc/PID/stat` (field 3 the state, field 52 the exit code); else `nil`.
+    private static func zombieWaitStatus(_ pid: Int32) -> Int32? {
+        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+            let nameEnd = stat.lastIndex(of: ")")
+        else { return nil }
+        let fields = stat[stat.index(after: nameEnd)...].split(separator: " ")
+        // fields[0] is field 3 (the state); field 52 (the exit code) is fields[49].
+        guard fields.count > 49, fields[0] == "Z" else { return nil }
+        return Int32(fields[49].trimmingCharacters(in: .whitespacesAndNewlines))
     }
 }

@@ -82,11 +82,11 @@ public final class FeedwebProcess: Sendable {
         guard process.isRunning else { return (process.terminationStatus, 0) }
         let start = ContinuousClock.now
         Glibc.kill(process.processIdentifier, signal)
-        guard await ChildProcess.exited(process, within: timeout) else {
+        guard let status = await ChildProcess.exitStatus(process, within: timeout) else {
             await ChildProcess.terminate(process, grace: 0)
             return nil
         }
-        return (process.terminationStatus, (ContinuousClock.now - start).timeInterval)
+        return (status, (ContinuousClock.now - start).timeInterval)
     }
 
     /// Kills the process now, without waiting (for `defer`).

@@ -35,8 +35,8 @@ public struct FeedwebRun: Sendable {
         FeedwebProcess.collect(errors, into: errorText)
         let start = ContinuousClock.now
         try process.run()
-        let exited = await ChildProcess.exited(process, within: timeout)
-        if !exited { await ChildProcess.terminate(process, grace: 0) }
+        let status = await ChildProcess.exitStatus(process, within: timeout)
+        if status == nil { await ChildProcess.terminate(process, grace: 0) }
         let seconds = (ContinuousClock.now - start).timeInterval
         // Let the handlers take what is left in the pipes, then read the rest ourselves.
         try await Task.sleep(for: .milliseconds(50))
@@ -51,7 +51,7 @@ public struct FeedwebRun: Sendable {
             errorText.withLockedValue { $0 += String(decoding: restOfErrors, as: UTF8.self) }
         }
         return FeedwebRun(
-            status: exited ? process.terminationStatus : nil, standardOutput: outputText.withLockedValue { $0 },
+            status: status, standardOutput: outputText.withLockedValue { $0 },
             standardError: errorText.withLockedValue { $0 }, seconds: seconds)
     }
 
