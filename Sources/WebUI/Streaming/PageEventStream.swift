@@ -48,10 +48,11 @@ final class PageEventStream: Sendable {
     /// `PageStreamPublisher`, holding no other lock (not the store's). See
     /// `Broadcaster.lock` for the whole order.
     private let publishLock = NIOLock()
-    /// A new client's first event per channel, for the stamp it was rendered at.
+    /// Each channel's whole-state frame (``wholeState(of:_:)``: a new client's first event,
+    /// a slow client's catch-up), for the stamp it was rendered at.
     ///
-    /// Guards only the cache; taken under `Broadcaster.lock` (subscribe) and a leaf: the
-    /// event is rendered between a miss and the store, outside it.
+    /// Guards only the cache; taken under `Broadcaster.lock` (subscribe, and a publish's
+    /// catch-up) and a leaf: the frame is rendered between a miss and the store, outside it.
     private let initialCache = NIOLockedValueBox<[Channel: (stamp: PageCache.Stamp, bytes: [UInt8])]>([:])
     /// Guards the count of fragments rendered. A leaf, taken under `publishLock` and
     /// `Broadcaster.lock`.
@@ -171,6 +172,11 @@ final class PageEventStream: Sendable {
                 }
                 if viewChanged || badgeChanged { bytes += status(for: channel) }
                 return bytes
+            } catchUp: { channel, state in
+                // A page too far behind gets the channel's whole state in place of its
+                // backlog, in band, as `/events` clients get a fresh `data`: never dropped
+                // for being slow while it reads (the stall rule still applies).
+                self.wholeState(of: channel, state)
             }
         }
     }
@@ -178,44 +184,50 @@ final class PageEventStream: Sendable {
     /// Subscribes `stream`; it first gets the channel's whole current state.
     func subscribe(_ stream: StreamConnection, channel: Channel) {
         broadcaster.subscribe(stream, to: channel) { state in
-            var first: [[UInt8]] = [SSEEncoder.retry(milliseconds: DocumentEventStream.retryMilliseconds)]
-            guard let state else { return first }
-            let stamp = PageCache.Stamp(
-                publishedSeq: state.view?.seq ?? 0, badge: state.badge, assetVersion: "",
-                statsWindow: channel == .stats ? state.stats?.endIndex ?? 0 : 0)
-            if let cached = initialCache.withLockedValue({ $0[channel] }), cached.stamp == stamp {
-                first.append(cached.bytes)
-                return first
-            }
-            let now = Date()
-            let id = EventID(epoch: epoch, seq: state.view?.seq ?? 0).description
-            var bytes: [UInt8] = []
-            switch channel {
-            case .list, .kiosk:
-                let items = Self.visibleItems(state.view, channel: channel)
-                bytes += itemsEvent(channel: channel, items: items, render: items, now: now, id: id)
-            case .item(let key):
-                if let item = state.view?.item(forKey: key) {
-                    countRenders(1)
-                    bytes += SSEEncoder.event(
-                        type: "item",
-                        data: JSONValue.object(["html": .string(renderer.detailFragment(item, now: now))])
-                            .serializedString(),
-                        id: id)
-                } else if state.view != nil {
-                    bytes += SSEEncoder.event(type: "gone", data: key, id: id)
-                }
-            case .stats:
-                bytes += statsEvent(state: state, now: now, id: id, fragments: true, ticker: true)
-            }
-            bytes += statusEvent(channel: channel, state: state, now: now, id: id)
-            initialCache.withLockedValue { cache in
-                if cache.count > 1024 { cache.removeAll() }
-                cache[channel] = (stamp, bytes)
-            }
-            first.append(bytes)
-            return first
+            let retry = SSEEncoder.retry(milliseconds: DocumentEventStream.retryMilliseconds)
+            guard let state else { return [retry] }
+            return [retry, wholeState(of: channel, state)]
         }
+    }
+
+    /// The channel's whole `state` in one frame: what a new client gets first, and what a
+    /// client too far behind gets in place of its backlog (the page script treats it as it
+    /// does on connect: a whole `items` order, the detail, every `/stats` fragment, the
+    /// badge). Rendered once per channel and stamp, then taken from `initialCache`.
+    private func wholeState(of channel: Channel, _ state: State) -> [UInt8] {
+        let stamp = PageCache.Stamp(
+            publishedSeq: state.view?.seq ?? 0, badge: state.badge, assetVersion: "",
+            statsWindow: channel == .stats ? state.stats?.endIndex ?? 0 : 0)
+        if let cached = initialCache.withLockedValue({ $0[channel] }), cached.stamp == stamp {
+            return cached.bytes
+        }
+        let now = Date()
+        let id = EventID(epoch: epoch, seq: state.view?.seq ?? 0).description
+        var bytes: [UInt8] = []
+        switch channel {
+        case .list, .kiosk:
+            let items = Self.visibleItems(state.view, channel: channel)
+            bytes += itemsEvent(channel: channel, items: items, render: items, now: now, id: id)
+        case .item(let key):
+            if let item = state.view?.item(forKey: key) {
+                countRenders(1)
+                bytes += SSEEncoder.event(
+                    type: "item",
+                    data: JSONValue.object(["html": .string(renderer.detailFragment(item, now: now))])
+                        .serializedString(),
+                    id: id)
+            } else if state.view != nil {
+                bytes += SSEEncoder.event(type: "gone", data: key, id: id)
+            }
+        case .stats:
+            bytes += statsEvent(state: state, now: now, id: id, fragments: true, ticker: true)
+        }
+        bytes += statusEvent(channel: channel, state: state, now: now, id: id)
+        initialCache.withLockedValue { cache in
+            if cache.count > 1024 { cache.removeAll() }
+            cache[channel] = (stamp, bytes)
+        }
+        return bytes
     }
 
     func unsubscribe(_ stream: StreamConnection, channel: Channel) {
