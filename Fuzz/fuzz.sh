@@ -10,8 +10,8 @@
 #   FUZZ_SKIP_BUILD  1: use the targets already built (for runs side by side)
 #
 # The build is the slow part: SwiftPM builds this package whole on every run with
-# --sanitize here, not incrementally (about 6 minutes of 2 cores' time, 11 to 15 minutes
-# on a busy machine); FUZZ_SKIP_BUILD=1 reuses what the last run built.
+# --sanitize here, not incrementally (about 10 minutes of CPU time: 11 to 15 minutes on
+# this 2-core machine while others built); FUZZ_SKIP_BUILD=1 reuses what the last run built.
 #
 # Fails (exit 1) when a target crashes, trips a sanitizer, leaks, runs out of memory or
 # takes more than FUZZ_TIMEOUT on one input; the input that did it is saved as
