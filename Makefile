@@ -38,9 +38,10 @@ test:
 	@scripts/install-deps.sh --test
 	swift test
 
-# feedweb next to nginx-nchan (SSE fan-out at 1k/5k/10k clients) and nginx (pages), then
-# the ingest benchmark (append mode at 100/2,000/10,000 changes/s); waits for a quiet
-# machine; about 30 minutes from a fresh clone. See BENCHMARKS.md.
+# feedweb next to nginx-nchan (SSE fan-out at 1k/5k/10k/15k clients) and nginx (pages), then
+# the ingest benchmark (append mode at 100/2,000/10,000 changes/s) and a page's DOM latency
+# under 10,000 clients (headless Chromium); waits for a quiet
+# machine; about 35 minutes from a fresh clone. See BENCHMARKS.md.
 # Options through the environment (Benchmarks/bench.sh): SIZES, ROUNDS, DURATION, OUT, ...
 bench:
 	@scripts/install-deps.sh --bench

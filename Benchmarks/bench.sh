@@ -7,13 +7,15 @@
 # 1. Fan-out: feedweb's /events against nginx + nchan (two workers, as feedweb has two threads), both fed the same
 #    messages by timed_upstream (feedweb subscribes to its /stream; nchan gets them POSTed
 #    to its publisher location), the same sseload clients for both: N = SIZES
-#    ("1000 5000 10000"), RATE (10) patches/s, DURATION (12) s windows, ROUNDS (3) rounds,
+#    ("1000 5000 10000 15000"), RATE (10) patches/s, DURATION (12) s windows, ROUNDS (3) rounds,
 #    feedweb and nchan alternating (interleaved), a fresh server per measurement.
 # 2. Pages: wrk on feedweb's `/` and an item page against nginx serving the same bytes
 #    from files (Benchmarks/pages.sh), PAGE_ROUNDS (3) rounds of PAGE_DURATION (6) s.
 # 3. Ingest: an append-mode upstream at 100, 2,000 and 10,000 changes/s with --keep 20,
 #    200 and 1000, 5 clients on each of the three streams (Benchmarks/ingest.sh);
 #    INGEST_PEER=another feedweb binary measures it alongside, interleaved.
+# 4. A person's page under load: how late a new item reaches the DOM of `/` in headless
+#    Chromium with 0 and 10,000 clients on /events (Benchmarks/page_dom.sh), ROUNDS rounds.
 # Before every measurement it waits for a quiet machine (< QUIET_PCT, 15 % busy), at most
 # QUIET_WAIT (120) s each and QUIET_BUDGET (600) s in all; then it measures anyway and the
 # table says how busy the rest of the machine was. Medians and ratios at the end
@@ -24,7 +26,7 @@ set -uo pipefail
 cd "$(dirname "$0")/.."
 bin=${1:-.build/release/feedweb}
 [ -x "$bin" ] || { echo "bench: $bin is not an executable (swift build -c release)" >&2; exit 2; }
-read -ra sizes <<<"${SIZES:-1000 5000 10000}"
+read -ra sizes <<<"${SIZES:-1000 5000 10000 15000}"
 rounds=${ROUNDS:-3}
 export RATE=${RATE:-10} DURATION=${DURATION:-12}
 for tool in nginx wrk curl python3 make gcc; do
@@ -92,8 +94,14 @@ if [ "${SKIP_INGEST:-0}" != 1 ]; then
   OUT=$out ROUNDS=$rounds Benchmarks/ingest.sh "$bin" ${INGEST_PEER:+"$INGEST_PEER"}
 fi
 
+if [ "${SKIP_PAGEDOM:-0}" != 1 ]; then
+  echo "== page DOM latency $(quiet)"
+  OUT=$out/pagedom ROUNDS=$rounds Benchmarks/page_dom.sh "$bin" 0 10000 | tee "$out/pagedom.txt"
+fi
+
 echo
 python3 Benchmarks/bench_report.py "$out" | tee "$out/summary.md"
 [ -f "$out/ingest.md" ] && { echo; echo "Ingest:"; cat "$out/ingest.md"; } | tee -a "$out/summary.md"
+[ -f "$out/pagedom.txt" ] && { echo; echo "Page DOM latency:"; grep '^|' "$out/pagedom.txt"; } | tee -a "$out/summary.md"
 echo
 echo "bench: took $(( $(date +%s) - started )) s; results in $out"

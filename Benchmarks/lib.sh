@@ -130,6 +130,10 @@ start_feedweb() {
 # pid, logs and temp paths in DIR, on a free loopback port; NCHAN_WORKERS (2, as many as feedweb has threads) worker
 # processes. Locations: /pub?id=CH (nchan_publisher), /sub?id=CH (nchan_subscriber
 # eventsource). NG_WORKERS: the worker pids (where nchan's work happens).
+# Tuning (Benchmarks/nchan_tune.sh tries them): NCHAN_HTTP (directives added to `http`,
+# e.g. "sendfile on; tcp_nopush on;"), NCHAN_LISTEN (listen parameters, e.g. "reuseport"),
+# NCHAN_SUB (directives added to the subscriber location, e.g.
+# "nchan_subscriber_first_message newest;").
 start_nchan() {
   local dir=$1 module
   module=$(ls /usr/lib/nginx/modules/ngx_nchan_module.so 2>/dev/null) ||
@@ -158,10 +162,11 @@ http {
   keepalive_timeout 300s;
   tcp_nodelay on;
   nchan_max_reserved_memory 256M;
+  ${NCHAN_HTTP:-}
   server {
-    listen 127.0.0.1:$NG_PORT backlog=4096;
+    listen 127.0.0.1:$NG_PORT backlog=4096 ${NCHAN_LISTEN:-};
     location = /pub { nchan_publisher; nchan_channel_id \$arg_id; nchan_message_buffer_length 16; }
-    location = /sub { nchan_subscriber eventsource; nchan_channel_id \$arg_id; }
+    location = /sub { nchan_subscriber eventsource; nchan_channel_id \$arg_id; ${NCHAN_SUB:-} }
     location = /healthz { return 200 "ok\n"; }
   }
 }

@@ -8,10 +8,16 @@ The stats charts need data: when feedweb has counted for less than a minute and 
 this waits until it has.
 
     scripts/screenshots.py [BASE_URL] [OUT_DIR]
+
+PAGES (e.g. `stats`), SIZES (e.g. `1280`) and PREFIX (put before each file name) in the
+environment take only some shots, e.g. seed 003's stats page (README):
+
+    PAGES=stats SIZES=1280 PREFIX=seed003- scripts/screenshots.py
 """
 import base64
 import calendar
 import json
+import os
 import socket
 import subprocess
 import sys
@@ -44,6 +50,11 @@ sizes = {"1280": (1280, 800), "390": (390, 844), "1920": (1920, 1080)}
 # Which sizes each page is shown at (all when not listed), and in which colour schemes.
 page_sizes = {"stats": ["1280", "1920"]}
 dark_shots = {("stats", "1920")}
+if os.environ.get("PAGES"):
+    pages = {name: path for name, path in pages.items() if name in os.environ["PAGES"].split(",")}
+if os.environ.get("SIZES"):
+    sizes = {size: wh for size, wh in sizes.items() if size in os.environ["SIZES"].split(",")}
+prefix = os.environ.get("PREFIX", "")
 
 
 def wait_for_stats(seconds=90):
@@ -98,10 +109,10 @@ try:
         for name, path in pages.items():
             if size not in page_sizes.get(name, sizes):
                 continue
-            shoot(port, session, path, f"{name}-{size}")
+            shoot(port, session, path, f"{prefix}{name}-{size}")
             if (name, size) in dark_shots:
                 color_scheme(port, session, "dark")
-                shoot(port, session, path, f"{name}-{size}-dark")
+                shoot(port, session, path, f"{prefix}{name}-{size}-dark")
                 color_scheme(port, session, "light")
     call(port, "DELETE", f"/session/{session}")
 finally:

@@ -7,9 +7,15 @@
 #include <sys/types.h>
 #include <sys/socket.h>
 #include <microhttpd.h>
-/* For the server's hang-up watcher (an epoll set beside libmicrohttpd's own). */
+/* For the server's hang-up watcher and stream senders (epoll sets beside libmicrohttpd's own). */
 #include <sys/epoll.h>
 #include <sys/eventfd.h>
+#include <netinet/tcp.h>
+/* The stream senders submit a pass's socket writes in one system call. The kernel's own
+   <linux/io_uring.h> first: swift-system's CSystem module includes it, and liburing's copy
+   (same include guard) would define the same structures a second, different way. */
+#include <linux/io_uring.h>
+#include <liburing.h>
 
 /* Swift cannot call C variadic functions; these inline wrappers give it fixed signatures. */
 

@@ -15,9 +15,11 @@ struct FeedwebCommand: AsyncParsableCommand {
         commandName: "feedweb",
         abstract: "Turn a live JSON feed into a live web dashboard.",
         discussion: """
-            Sources (one per process): --upstream URL (an SSE feed in the document protocol, or \
-            with --mode append one item per event), --poll URL (a JSON API polled with \
-            conditional requests), or, with neither, the built-in demo newswire.
+            Sources (one per process): --upstream URL (an SSE feed in the document protocol; \
+            with --mode append one item per event; with --mode firebase Firebase's put/patch \
+            streaming), --upstream ws(s)://… (a WebSocket: --mode append takes each message as \
+            one item, document as a whole document), --poll URL (a JSON API polled with \
+            conditional requests), or, with none, the built-in demo newswire.
 
             Every option can also be set by an environment variable: FEEDWEB_ plus the option \
             name in upper case with - as _ (--max-clients → FEEDWEB_MAX_CLIENTS). The option \
@@ -36,13 +38,15 @@ struct FeedwebCommand: AsyncParsableCommand {
     )
     var listen: String?
 
-    @Option(help: ArgumentHelp("Upstream SSE feed URL (http or https).", valueName: "url"))
+    @Option(
+        help: ArgumentHelp(
+            "Upstream URL: an SSE feed (http or https) or a WebSocket (ws or wss).", valueName: "url"))
     var upstream: String?
 
     @Option(
         help: ArgumentHelp(
-            "How to read --upstream: document (Streamdata data/patch events; the default) or append (each event one item, e.g. Wikimedia EventStreams).",
-            valueName: "document|append"))
+            "How to read --upstream: document (Streamdata data/patch events, or each WebSocket message a whole document; the default), append (each event or message one item, e.g. Wikimedia EventStreams) or firebase (Firebase REST streaming put/patch events, e.g. the Hacker News API; SSE only).",
+            valueName: "document|append|firebase"))
     var mode: String?
 
     @Option(help: ArgumentHelp("JSON API URL to poll instead of an SSE feed (not with --upstream).", valueName: "url"))
@@ -53,7 +57,8 @@ struct FeedwebCommand: AsyncParsableCommand {
 
     @Option(
         help: ArgumentHelp(
-            "Extra upstream request header, e.g. \"Authorization: Bearer …\" (repeatable).", valueName: "name: value"))
+            "Extra upstream request header (for a WebSocket, in the handshake), e.g. \"Authorization: Bearer …\" (repeatable).",
+            valueName: "name: value"))
     var header: [String] = []
 
     @Option(
@@ -84,6 +89,12 @@ struct FeedwebCommand: AsyncParsableCommand {
             valueName: "name=pointer"))
     var field: [String] = []
 
+    @Option(
+        help: ArgumentHelp(
+            "A notable event on /stats for each added or changed item whose value at the pointer equals value, e.g. 'New user:/type=newuser' (repeatable).",
+            valueName: "LABEL:/pointer=value"))
+    var mark: [String] = []
+
     @Option(help: ArgumentHelp("Items kept in append mode, newest first (default: 200).", valueName: "n"))
     var keep: String?
 
@@ -101,7 +112,8 @@ struct FeedwebCommand: AsyncParsableCommand {
 
     @Option(
         help: ArgumentHelp(
-            "Largest upstream event (or polled document) in bytes (default: 16777216).", valueName: "bytes"))
+            "Largest upstream event, WebSocket message or polled document in bytes (default: 16777216).",
+            valueName: "bytes"))
     var maxEventBytes: String?
 
     @Option(
@@ -110,11 +122,13 @@ struct FeedwebCommand: AsyncParsableCommand {
 
     @Option(
         help: ArgumentHelp(
-            "Upstream silence after which the connection counts as dead, in seconds (default: 45).",
+            "Upstream silence after which the connection counts as dead, in seconds (default: 45); a WebSocket is pinged every half of it.",
             valueName: "seconds"))
     var readTimeout: String?
 
-    @Option(help: ArgumentHelp("PEM file of extra CA certificates to trust for an https upstream.", valueName: "path"))
+    @Option(
+        help: ArgumentHelp(
+            "PEM file of extra CA certificates to trust for an https or wss upstream.", valueName: "path"))
     var caFile: String?
 
     @Option(
@@ -151,6 +165,7 @@ struct FeedwebCommand: AsyncParsableCommand {
         ].compactMapValues { $0.map { [$0] } }
         values["header"] = header
         values["field"] = field
+        values["mark"] = mark
         values["frame-ancestors"] = frameAncestors
         return values
     }

@@ -17,11 +17,12 @@ enum FeedwebOptions {
     /// Every option's name (without `--`), in `--help` order.
     static let names = [
         "listen", "upstream", "mode", "poll", "interval", "header", "profile", "items-path", "key-path",
-        "version-path", "field", "keep", "history", "state-file", "max-clients", "max-event-bytes", "max-backoff",
+        "version-path", "field", "mark", "keep", "history", "state-file", "max-clients", "max-event-bytes",
+        "max-backoff",
         "read-timeout", "ca-file", "frame-ancestors", "log-level", "public-dir", "demo-interval",
     ]
     /// The options that may be given more than once.
-    static let repeatable: Set<String> = ["header", "field"]
+    static let repeatable: Set<String> = ["header", "field", "mark"]
 
     /// The longest duration any option takes; longer values count as this (no overflow).
     static let longestDuration: Double = 365 * 24 * 3600
@@ -100,33 +101,45 @@ enum FeedwebOptions {
         }
 
         // The source.
-        let upstream = try options.url("upstream")
-        let poll = try options.url("poll")
+        let upstream = try options.url("upstream", transport: nil)
+        let poll = try options.url("poll", transport: .http)
         if upstream != nil, poll != nil {
             let other = options.inputs["upstream"]?.variable.map { "--upstream (from \($0))" } ?? "--upstream"
             throw options.failure("poll", "cannot be combined with \(other): feedweb reads one source")
         }
+        let webSocket = upstream.map { UpstreamEndpoint.transport(of: $0) == .webSocket } ?? false
         let modeText = options.single("mode") ?? "document"
-        guard modeText == "document" || modeText == "append" else {
-            throw options.failure("mode", "must be document or append, not '\(modeText)'")
+        guard ["document", "append", "firebase"].contains(modeText) else {
+            throw options.failure("mode", "must be document, append or firebase, not '\(modeText)'")
+        }
+        if modeText != "document" && upstream == nil {
+            let reads = modeText == "firebase" ? "an SSE feed" : "an SSE feed or a WebSocket"
+            throw options.failure(
+                "mode", "\(modeText) reads \(reads): it needs --upstream URL\(poll != nil ? ", not --poll" : "")")
+        }
+        if modeText == "firebase" && webSocket {
+            throw options.failure("mode", "firebase reads an SSE feed (http or https), not a WebSocket")
         }
         let append = modeText == "append"
-        if append && upstream == nil {
-            throw options.failure(
-                "mode", "append reads an SSE feed: it needs --upstream URL\(poll != nil ? ", not --poll" : "")")
-        }
         let interval = try options.seconds("interval", default: 5)
         let keep = try options.integer("keep", default: 200, in: 1...100_000)
         let source: FeedwebConfiguration.Source
-        if let upstream {
-            source = append ? .append(url: upstream, keep: keep) : .sse(url: upstream)
+        if let upstream, webSocket {
+            source = .webSocket(url: upstream, mode: append ? .append(keep: keep) : .document)
+        } else if let upstream {
+            switch modeText {
+            case "append": source = .append(url: upstream, keep: keep)
+            case "firebase": source = .firebase(url: upstream)
+            default: source = .sse(url: upstream)
+            }
         } else if let poll {
             source = .poll(url: poll, interval: interval)
         } else {
             source = .demo
         }
 
-        let profile = try options.profile(append: append)
+        var profile = try options.profile(append: append)
+        profile.marks = try options.marks()
 
         var configuration = FeedwebConfiguration(
             listen: listen, source: source, profile: profile,
@@ -184,10 +197,30 @@ private struct Reader {
         inputs[name]?.values ?? []
     }
 
-    func url(_ name: String) throws(FeedwebOptions.Failure) -> String? {
+    /// A source URL: of `transport`'s schemes, or (`nil`) of any source's: http, https, ws
+    /// or wss. A wrong one is named redacted (it may hold a password or an API key).
+    func url(_ name: String, transport: UpstreamEndpoint.Transport?) throws(FeedwebOptions.Failure) -> String? {
         guard let text = single(name) else { return nil }
-        if let problem = UpstreamSettings.problemWithURL(text) { throw failure(name, problem) }
-        return text
+        let checked = transport ?? UpstreamEndpoint.transport(of: text)
+        guard UpstreamEndpoint.problem(withURL: text, transport: checked) != nil else { return text }
+        let schemes =
+            transport == nil && checked == .http
+            ? "http(s) or ws(s)" : (checked == .http ? "http or https" : "ws or wss")
+        throw failure(name, "'\(UpstreamSettings.redacted(text))' is not an absolute \(schemes) URL")
+    }
+
+    /// `--mark 'LABEL:/pointer=value'` values.
+    func marks() throws(FeedwebOptions.Failure) -> [ItemMark] {
+        var marks: [ItemMark] = []
+        for text in values("mark") {
+            do {
+                marks.append(try ItemMark(parsing: text))
+            } catch {
+                throw failure(
+                    "mark", "'\(text)' \(error.description); use LABEL:/pointer=value, e.g. 'New user:/type=newuser'")
+            }
+        }
+        return marks
     }
 
     /// A number of seconds, at least 0.05; values over a year count as a year.
@@ -281,7 +314,7 @@ private struct Reader {
             }
             let name = String(line[..<colon]).trimmingCharacters(in: .whitespaces)
             let value = String(line[line.index(after: colon)...]).trimmingCharacters(in: .whitespaces)
-            if let problem = UpstreamSettings.problemWithHeader(name: name, value: value) {
+            if let problem = UpstreamEndpoint.problem(withHeaderName: name, value: value) {
                 throw failure("header", problem)
             }
             headers.append((name, value))

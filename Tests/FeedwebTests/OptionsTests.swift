@@ -8,10 +8,10 @@ import Testing
 @Suite(.timeLimit(.minutes(3)))
 struct OptionsTests {
     /// Every option the contract lists (plus `--public-dir`), as `--help` must show them —
-    /// except `--mark` and `--cluster`, which this version does not implement yet.
+    /// except `--cluster`, which this version does not implement yet.
     static let documented = [
         "--listen", "--upstream", "--mode", "--poll", "--interval", "--header", "--profile", "--items-path",
-        "--key-path", "--version-path", "--field", "--keep", "--history", "--state-file", "--max-clients",
+        "--key-path", "--version-path", "--field", "--mark", "--keep", "--history", "--state-file", "--max-clients",
         "--max-event-bytes", "--max-backoff", "--read-timeout", "--ca-file", "--frame-ancestors", "--log-level",
         "--public-dir", "--demo-interval", "--version",
     ]
@@ -51,7 +51,20 @@ struct OptionsTests {
         BadCase(arguments: ["--key-path", "id"], expected: ["--key-path:", "not a JSON Pointer"]),
         BadCase(arguments: ["--version-path", "n"], expected: ["--version-path:", "not a JSON Pointer"]),
         BadCase(arguments: ["--profile", "nope"], expected: ["--profile: unknown profile 'nope'", "nyt-newswire"]),
-        BadCase(arguments: ["--mode", "sideways"], expected: ["--mode: must be document or append"]),
+        BadCase(arguments: ["--mode", "sideways"], expected: ["--mode: must be document, append or firebase"]),
+        BadCase(
+            arguments: ["--mode", "firebase", "--poll", "http://127.0.0.1:9/x"],
+            expected: ["--mode: firebase reads an SSE feed", "not --poll"]),
+        BadCase(
+            arguments: ["--mode", "firebase", "--upstream", "ws://127.0.0.1:9/x"],
+            expected: ["--mode: firebase reads an SSE feed (http or https), not a WebSocket"]),
+        BadCase(arguments: ["--upstream", "ws:///no-host"], expected: ["--upstream:", "ws or wss"]),
+        BadCase(
+            arguments: ["--poll", "ws://127.0.0.1:9/x"], expected: ["--poll:", "not an absolute http or https URL"]),
+        BadCase(arguments: ["--mark", "New user"], expected: ["--mark: 'New user' has no ':/pointer'"]),
+        BadCase(arguments: ["--mark", "New user:/type"], expected: ["--mark:", "no '=value'"]),
+        BadCase(arguments: ["--mark", ":/type=newuser"], expected: ["--mark:", "empty label"]),
+        BadCase(arguments: ["--mark", "X:/a~2=1"], expected: ["--mark:", "not a JSON Pointer"]),
         BadCase(arguments: ["--mode", "append"], expected: ["--mode:", "--upstream"]),
         BadCase(
             arguments: ["--mode", "append", "--poll", "http://127.0.0.1:9/x"], expected: ["--mode:", "not --poll"]),
@@ -157,6 +170,9 @@ struct OptionsTests {
         #expect(interval.status == 2)
         #expect(interval.standardError.contains("--interval (from FEEDWEB_INTERVAL): must be a positive number"))
 
+        let mark = try await FeedwebRun.run([], environment: ["FEEDWEB_MARK": "New user:/type=newuser\nbroken"])
+        #expect(mark.status == 2)
+        #expect(mark.standardError.contains("--mark (from FEEDWEB_MARK): 'broken' has no ':/pointer'"))
         let field = try await FeedwebRun.run([], environment: ["FEEDWEB_FIELD": "title=/t\nbogus=/x"])
         #expect(field.status == 2)
         #expect(field.standardError.contains("--field (from FEEDWEB_FIELD): unknown field 'bogus'"))

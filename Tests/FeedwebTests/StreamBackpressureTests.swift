@@ -144,10 +144,11 @@ struct StreamBackpressureTests {
         latencies.sort()
         let median = latencies[latencies.count / 2]
         let worst = latencies.last ?? 0
-        // Waiting for the stalled client would cost the readers seconds (it is dropped
-        // only seconds into the flood); these bounds leave room for a loaded machine.
+        // Waiting for the stalled client would cost the readers the 5 s until it is dropped
+        // (the stall rule); these bounds stay below that and leave room for a loaded
+        // machine (a worst of 2.1 s was seen with two other builds running).
         #expect(median < 1, "median delivery latency \(median) s")
-        #expect(worst < 2, "worst delivery latency \(worst) s: nobody waited for the stalled client")
+        #expect(worst < 4, "worst delivery latency \(worst) s: nobody waited for the stalled client")
         print(
             "backpressure: \(sent) patches (\(floodBytes / 1024) KiB), dropped after \(dropTime) s,"
                 + " \(dropTime - takenAt) s after its last progress;"

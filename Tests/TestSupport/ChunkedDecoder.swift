@@ -16,6 +16,8 @@ public struct ChunkedDecoder: Sendable {
 
     private var phase = Phase.size
     private var line: [UInt8] = []
+    /// The number of data chunks seen so far (the final, empty one not counted).
+    public private(set) var chunkCount = 0
 
     public init() {}
 
@@ -49,6 +51,7 @@ public struct ChunkedDecoder: Sendable {
                 guard let size = Int(sizeText.trimmingSpaces, radix: 16), size >= 0 else {
                     throw Malformed(line: text)
                 }
+                if size > 0 { chunkCount += 1 }
                 phase = size == 0 ? .trailer : .data(remaining: size)
             case .data(let remaining):
                 let count = min(remaining, bytes.count - index)
@@ -56,6 +59,12 @@ public struct ChunkedDecoder: Sendable {
                 index += count
                 phase = remaining == count ? .dataEnd(remaining: 2) : .data(remaining: remaining - count)
             case .dataEnd(let remaining):
+                // A chunk's data ends with exactly CRLF: anything else means its size line
+                // did not tell its length.
+                let expected: UInt8 = remaining == 2 ? 13 : 10
+                guard bytes[index] == expected else {
+                    throw Malformed(line: "chunk data not followed by CRLF (byte \(bytes[index]))")
+                }
                 index += 1
                 phase = remaining == 1 ? .size : .dataEnd(remaining: remaining - 1)
             case .done:

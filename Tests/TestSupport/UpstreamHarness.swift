@@ -3,14 +3,15 @@ import Foundation
 import Logging
 import NIOConcurrencyHelpers
 
-/// One ``FeedCore/UpstreamConnection`` running against a ``ScriptedSSEServer``, with
-/// everything it does recorded: every event it publishes with the status it led to (and
+/// One ``FeedCore/UpstreamConnection`` of any kind running against a test server (a
+/// ``ScriptedSSEServer``, a ``ScriptedWebSocketServer``), with everything it does recorded: every event it publishes with the status it led to (and
 /// the time), every document the store accepts. Logging is off.
 ///
 /// `start()`, then drive the server and wait with ``waitUntil(_:timeout:_:)`` or
 /// ``waitForStatus(_:timeout:_:)`` (both bounded), then `stop(within:)`.
 public final class UpstreamHarness: Sendable {
-    public let server: ScriptedSSEServer
+    /// The SSE server it was made for, if any.
+    public let server: ScriptedSSEServer?
     public let store: FeedStore
     public let connection: UpstreamConnection
     private let statusLog = NIOLockedValueBox<[(at: Date, event: UpstreamEvent, status: UpstreamStatus)]>([])
@@ -18,13 +19,22 @@ public final class UpstreamHarness: Sendable {
     private let task = NIOLockedValueBox<Task<Void, Never>?>(nil)
     private let finished = NIOLockedValueBox(false)
 
-    public init(server: ScriptedSSEServer, configuration: UpstreamConfiguration, profile: ItemProfile = .nytNewswire)
-        throws
-    {
+    /// An SSE connection in the document protocol to `server`.
+    public convenience init(
+        server: ScriptedSSEServer, configuration: UpstreamConfiguration, profile: ItemProfile = .nytNewswire
+    ) throws {
+        try self.init(server: server, configuration: configuration, kind: .document, profile: profile)
+    }
+
+    /// A connection of `kind` (to whatever server `configuration.url` names).
+    public init(
+        server: ScriptedSSEServer? = nil, configuration: UpstreamConfiguration, kind: UpstreamKind,
+        profile: ItemProfile = .nytNewswire
+    ) throws {
         self.server = server
         store = FeedStore(configuration: .init(profile: profile), epoch: "test")
         connection = try UpstreamConnection(
-            configuration: configuration, store: store,
+            configuration: configuration, kind: kind, store: store,
             logger: Logger(label: "upstream-test", factory: { _ in SwiftLogNoOpLogHandler() }))
         connection.observe { [statusLog] event, status in
             statusLog.withLockedValue { $0.append((Date(), event, status)) }
@@ -49,7 +59,7 @@ public final class UpstreamHarness: Sendable {
         let start = ContinuousClock.now
         task.withLockedValue { $0?.cancel() }
         do {
-            return try await server.waitFor("run() to return", timeout: limit) {
+            return try await Eventually.value("run() to return", within: limit.timeInterval, poll: .milliseconds(5)) {
                 finished.withLockedValue { $0 } ? ContinuousClock.now - start : nil
             }
         } catch {
@@ -106,7 +116,9 @@ public final class UpstreamHarness: Sendable {
 
     /// Waits (at most `timeout`) until `condition` holds.
     public func waitUntil(_ what: String, timeout: Duration = .seconds(15), _ condition: () -> Bool) async throws {
-        _ = try await server.waitFor(what, timeout: timeout) { condition() ? true : nil }
+        _ = try await Eventually.value(what, within: timeout.timeInterval, poll: .milliseconds(5)) {
+            condition() ? true : nil
+        }
     }
 
     /// Waits until the status satisfies `condition`; returns that status.
@@ -114,7 +126,7 @@ public final class UpstreamHarness: Sendable {
     public func waitForStatus(
         _ what: String, timeout: Duration = .seconds(5), _ condition: (UpstreamStatus) -> Bool
     ) async throws -> UpstreamStatus {
-        try await server.waitFor(what, timeout: timeout) {
+        try await Eventually.value(what, within: timeout.timeInterval, poll: .milliseconds(5)) {
             let status = connection.status
             return condition(status) ? status : nil
         }

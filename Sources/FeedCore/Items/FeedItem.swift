@@ -56,6 +56,9 @@ public struct FeedItem: Sendable, Equatable {
         public var updated: String?
         public var multimedia: [Media] = []
         public var related: [Link] = []
+        /// The labels of the profile's chart marks (``ItemMark``) this item matches, in
+        /// the profile's order; usually none.
+        public var marks: [String] = []
     }
 
     /// Invariant: `fields` is only mutated while the box is uniquely referenced (see

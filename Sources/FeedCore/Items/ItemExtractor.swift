@@ -46,6 +46,9 @@ public struct ItemExtractor: Sendable {
             item.related = list.compactMap(Self.link)
         }
         item.thumbnail = text(.thumbnail) ?? Self.thumbnail(in: item.multimedia)
+        if !profile.marks.isEmpty {
+            item.marks = profile.marks.filter { $0.matches(element) }.map(\.label)
+        }
         return item
     }
 

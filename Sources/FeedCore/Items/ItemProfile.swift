@@ -24,6 +24,9 @@ public struct ItemProfile: Sendable, Equatable {
     public var versionPath: JSONPointer?
     /// Field pointers, relative to an item.
     public var fields: [Field: JSONPointer]
+    /// Chart marks (`--mark`): an item matching one carries its label
+    /// (``FeedItem/Fields/marks``), and `/stats` marks its arrival.
+    public var marks: [ItemMark] = []
 
     public init(
         name: String, itemsPath: JSONPointer, keyPath: JSONPointer?, versionPath: JSONPointer?,

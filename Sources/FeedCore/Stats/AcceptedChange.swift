@@ -15,6 +15,19 @@ public struct AcceptedChange: Sendable, Equatable {
         }
     }
 
+    /// An added or changed item that matched a chart mark (``ItemMark``).
+    public struct Mark: Sendable, Equatable {
+        /// The mark's label.
+        public var label: String
+        /// The item's title, or its key when it has none.
+        public var item: String
+
+        public init(label: String, item: String) {
+            self.label = label
+            self.item = item
+        }
+    }
+
     /// The mirror's size after the change, in bytes of compact JSON: what one poll of the
     /// full document would download.
     public var documentBytes: Int
@@ -40,12 +53,16 @@ public struct AcceptedChange: Sendable, Equatable {
     /// Whether the profile has a version path, so that an unpublished change was held back
     /// by the guard.
     public var guarded: Bool
+    /// The chart marks of the items this change added or updated, in feed order (empty
+    /// unless published). A first view's items are all added: in append mode they are the
+    /// first messages, which may arrive together.
+    public var marks: [Mark]
 
     public init(
         documentBytes: Int, published: Bool, upstreamChanges: Int = 1, added: Int = 0, updated: Int = 0,
         removed: Int = 0,
         sections: [String] = [], headline: Headline? = nil, version: Double? = nil, publishedVersion: Double? = nil,
-        guarded: Bool = false
+        guarded: Bool = false, marks: [Mark] = []
     ) {
         self.documentBytes = documentBytes
         self.published = published
@@ -58,6 +75,7 @@ public struct AcceptedChange: Sendable, Equatable {
         self.version = version
         self.publishedVersion = publishedVersion
         self.guarded = guarded
+        self.marks = marks
     }
 
     /// The summary of `change`; `versionPath` is the profile's (`nil`: no guard).
@@ -68,6 +86,7 @@ public struct AcceptedChange: Sendable, Equatable {
         var removed = 0
         var headline: Headline?
         var sections: [String] = []
+        var marks: [Mark] = []
         if change.publishedChanged {
             var firstUpdated: Headline?
             var seen = Set<String>()
@@ -89,6 +108,11 @@ public struct AcceptedChange: Sendable, Equatable {
                 if item.kind != .removed, let section = item.item.section, seen.insert(section).inserted {
                     sections.append(section)
                 }
+                if item.kind != .removed {
+                    for label in item.item.marks {
+                        marks.append(Mark(label: label, item: item.item.title ?? item.item.key))
+                    }
+                }
             }
             headline = headline ?? firstUpdated
         }
@@ -97,7 +121,7 @@ public struct AcceptedChange: Sendable, Equatable {
             upstreamChanges: change.upstreamChanges, added: added,
             updated: updated, removed: removed, sections: sections, headline: headline,
             version: versionPath.flatMap { change.snapshot.value(at: $0)?.doubleValue },
-            publishedVersion: view.version, guarded: versionPath != nil)
+            publishedVersion: view.version, guarded: versionPath != nil, marks: marks)
     }
 
     /// Whether the guard held this change back because the mirror went back to an older

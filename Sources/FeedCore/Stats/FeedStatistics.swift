@@ -83,6 +83,10 @@ public struct FeedStatistics: Sendable {
             }
             if change.published {
                 noteSections(change.sections, at: time)
+                for mark in change.marks {
+                    totals.marks += 1
+                    note(.mark, detail: mark.item, label: mark.label, at: time)
+                }
                 if let headline = change.headline {
                     ticker = TickerEntry(title: headline.title, key: headline.key, isNew: headline.isNew, time: time)
                 }
@@ -149,8 +153,8 @@ public struct FeedStatistics: Sendable {
         ring.update(index, change)
     }
 
-    private mutating func note(_ kind: NotableEvent.Kind, detail: String?, at time: Date) {
-        notable.append(NotableEvent(kind: kind, time: time, detail: detail))
+    private mutating func note(_ kind: NotableEvent.Kind, detail: String?, label: String? = nil, at time: Date) {
+        notable.append(NotableEvent(kind: kind, time: time, detail: detail, label: label))
         while notable.count > Self.maxNotableEvents { notable.removeFirst() }
     }
 

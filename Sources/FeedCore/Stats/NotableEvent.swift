@@ -13,6 +13,9 @@ public struct NotableEvent: Sendable, Equatable {
         /// The version guard kept the published view back: the mirror's version went
         /// below the published one (a lagging cache served an older state).
         case guardRegression = "guard-regression"
+        /// An added or changed item matched a chart mark (`--mark`); ``label`` is the
+        /// mark's.
+        case mark
     }
 
     /// The longest ``detail`` kept, in characters (feed text can be any length).
@@ -20,12 +23,17 @@ public struct NotableEvent: Sendable, Equatable {
 
     public let kind: Kind
     public let time: Date
-    /// Feed or upstream text (a section name, an error message): hostile until escaped.
+    /// Feed or upstream text (a section name, an error message, a marked item's title):
+    /// hostile until escaped.
     public let detail: String?
+    /// The chart mark's label, for ``Kind/mark`` (`nil` for the other kinds, which have
+    /// fixed names).
+    public let label: String?
 
-    public init(kind: Kind, time: Date, detail: String? = nil) {
+    public init(kind: Kind, time: Date, detail: String? = nil, label: String? = nil) {
         self.kind = kind
         self.time = time
         self.detail = detail.map { String($0.prefix(Self.maxDetailLength)) }
+        self.label = label.map { String($0.prefix(Self.maxDetailLength)) }
     }
 }

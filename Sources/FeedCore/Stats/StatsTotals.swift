@@ -18,6 +18,8 @@ public struct StatsTotals: Sendable, Equatable {
     public var rejectedPatches: UInt64 = 0
     public var newSections: UInt64 = 0
     public var guardRegressions: UInt64 = 0
+    /// Items that matched a chart mark.
+    public var marks: UInt64 = 0
 
     public init() {}
 

@@ -7,7 +7,6 @@ import Foundation
 ///   (`ETag`, `Last-Modified`) to send next time. The store turns a later document into the
 ///   diff patch, so the first answer is a `data` and every change a `patch` downstream.
 /// - `304 Not Modified` to a conditional request: nothing changed.
-/// - A redirect with a `Location`: follow it (the caller bounds and checks the hops).
 /// - Anything else — a body that is not JSON, an empty body, `204`, a `304` to an
 ///   unconditional request, any other status — is a failure: shown in the status and retried
 ///   with backoff; the state and the validators stay as they were.
@@ -32,8 +31,6 @@ public enum PollingProtocol {
         case notModified
         /// A new document (possibly equal to the last one), with the validators to send next.
         case document(JSONValue, validators: Validators)
-        /// A redirect to `location` (relative or absolute, as sent).
-        case redirect(to: String)
         /// Not usable: the reason in words.
         case failure(String)
     }
@@ -61,7 +58,8 @@ public enum PollingProtocol {
     }
 
     /// What the answer `status`, `headers`, `body` to a request that sent `sent` means.
-    /// `body` is only looked at when ``wantsBody(status:)``.
+    /// `body` is only looked at when ``wantsBody(status:)``. Redirects never get here:
+    /// ``UpstreamRedirects`` follows them first.
     public static func interpret(
         status: Int, headers: [(name: String, value: String)], body: [UInt8], sent: Validators
     ) -> Answer {
@@ -72,11 +70,6 @@ public enum PollingProtocol {
         case 304:
             return sent.isEmpty
                 ? .failure("upstream answered 304 Not Modified to an unconditional request") : .notModified
-        case 301, 302, 303, 307, 308:
-            guard let location = header("location"), !location.isEmpty else {
-                return .failure("upstream answered redirect \(status) without a Location")
-            }
-            return .redirect(to: location)
         case 204:
             return .failure("upstream answered 204 No Content")
         case 200..<300:

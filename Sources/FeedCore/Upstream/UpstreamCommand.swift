@@ -1,14 +1,21 @@
 /// What one upstream event asks the pipeline to do.
 public enum UpstreamCommand: Sendable {
-    /// Replace the document (`data`, `snapshot`, or an unnamed JSON object).
+    /// Replace the document (`data`, `snapshot`, an unnamed JSON object, a WebSocket
+    /// message in document mode); the store turns a later one into the diff patch.
     case replaceDocument(JSONValue)
     /// Apply a patch atomically.
     case applyPatch(JSONPatch)
     /// Append mode: put one item first in the document's `items` array and keep at most
     /// `keep` of them (see ``AppendProtocol`` and ``FeedStore/prependItem(_:keep:)``).
     case prependItem(JSONValue, keep: Int)
-    /// Upstream reported an error; keep the state and the stream.
+    /// Upstream reported an error, or sent something unusable that is counted as one (a
+    /// WebSocket message that is not JSON, a Firebase `put` through a scalar); keep the
+    /// state and the stream.
     case reportError(String)
+    /// Upstream said the stream is over (Firebase `cancel`, `auth_revoked`): shown as an
+    /// upstream error, the state kept, and the connection ended so that the usual
+    /// reconnect follows.
+    case endStream(String)
     /// Nothing to do (`monitor`, an unknown type); `counted` says whether it is counted as
     /// ignored.
     case ignore(reason: String, counted: Bool)

@@ -1,16 +1,21 @@
-/// How to reach and read the upstream SSE feed.
+/// How to reach and read an upstream source: what every kind (SSE, poll, WebSocket) takes.
+/// Each default is set here once; the command line overrides them.
 public struct UpstreamConfiguration: Sendable {
-    /// The absolute http(s) URL of the event stream.
+    /// The absolute URL: http(s) for SSE and polling, ws(s) for a WebSocket.
     public var url: String
-    /// Extra request headers (`--header "Name: value"`), in order.
+    /// Extra request headers (`--header "Name: value"`), in order; for a WebSocket, sent in
+    /// the handshake.
     public var headers: [(name: String, value: String)]
-    /// The bound on one event's size (`--max-event-bytes`).
+    /// The bound on one event, WebSocket message or polled document, in bytes
+    /// (`--max-event-bytes`).
     public var maxEventBytes: Int
     /// The cap on reconnect delays (`--max-backoff`).
     public var maxBackoff: Duration
-    /// Silence longer than this means a dead connection (`--read-timeout`).
+    /// Silence longer than this means a dead connection (`--read-timeout`); when polling,
+    /// the bound on one whole request; on a WebSocket, a ping goes out every half of it and
+    /// must be answered before the next.
     public var readTimeout: Duration
-    /// A PEM file of extra trusted CA certificates (`--ca-file`).
+    /// A PEM file of extra trusted CA certificates (`--ca-file`), for https and wss.
     public var caFile: String?
 
     public init(

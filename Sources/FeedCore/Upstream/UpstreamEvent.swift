@@ -1,7 +1,7 @@
 import Foundation
 
-/// One thing that happened to the upstream subscription, as the source (the SSE
-/// ``UpstreamConnection`` or the ``PollingConnection``) saw it: what `/readyz`, the status
+/// One thing that happened to the upstream subscription, as the source (an
+/// ``UpstreamConnection``, of any kind) saw it: what `/readyz`, the status
 /// badge, `/stats` and `/metrics` fold over (``UpstreamStatus/apply(_:)``,
 /// ``UpstreamStatusPublisher``).
 ///

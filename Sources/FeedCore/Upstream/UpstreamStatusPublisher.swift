@@ -3,7 +3,7 @@ import NIOConcurrencyHelpers
 /// The status of one upstream source and who listens to it: the source publishes each
 /// ``UpstreamEvent`` here; the publisher folds it into the ``UpstreamStatus``
 /// (``UpstreamStatus/apply(_:)``) and hands every observer the event with the status it
-/// led to. Shared by ``UpstreamConnection`` and ``PollingConnection``.
+/// led to. One per ``UpstreamConnection``, whatever its kind.
 ///
 /// Ordering: observers see events in the order they were published, each with the status
 /// after it, as long as one task publishes at a time (a source publishes only from its

@@ -4,7 +4,8 @@ import Logging
 import NIOConcurrencyHelpers
 
 /// feedweb, assembled: the store (restored from the state file, if any), the upstream
-/// source (SSE document or append protocol, polling, or the demo), the HTTP server, the
+/// connection (SSE in the document, append or Firebase dialect, polling, a WebSocket, or
+/// the demo), the HTTP server, the
 /// state-file writer and the timers.
 ///
 /// Use: ``start()`` (binds, returns the port), then ``run()`` until cancelled, then
@@ -65,10 +66,6 @@ public final class FeedwebApplication: Sendable {
                 status.source = label
                 return status
             })
-        let pageStreams = handlers.pageStreams
-        store.observe { change in
-            if change.publishedChanged { pageStreams.requestFrame() }
-        }
         var serverConfiguration = HTTPServer.Configuration(
             address: configuration.listen, maxStreams: configuration.maxClients)
         serverConfiguration.connectionTimeout = 60
@@ -108,37 +105,16 @@ public final class FeedwebApplication: Sendable {
     /// Binds the listening socket and prepares the upstream source; returns the port.
     public func start() throws -> UInt16 {
         let port = try server.start()
-        let source: any UpstreamSource
-        switch configuration.source {
-        case .demo:
-            let host = configuration.listen.isIPv6 ? "[::1]" : "127.0.0.1"
-            source = try UpstreamConnection(
-                configuration: upstreamConfiguration(url: "http://\(host):\(port)/demo/upstream"), store: store,
-                logger: logger)
-        case .sse(let url):
-            source = try UpstreamConnection(
-                configuration: upstreamConfiguration(url: url), store: store, logger: logger)
-        case .append(let url, let keep):
-            source = try UpstreamConnection(
-                configuration: upstreamConfiguration(url: url), store: store, logger: logger,
-                interpret: AppendProtocol(keep: keep).interpret)
-        case .poll(let url, let interval):
-            let polling = PollingConfiguration(
-                url: url, interval: interval, headers: configuration.headers, maxBodyBytes: configuration.maxEventBytes,
-                maxBackoff: configuration.maxBackoff, readTimeout: configuration.readTimeout,
-                caFile: configuration.caFile)
-            source = try PollingConnection(configuration: polling, store: store, logger: logger)
-        }
+        let host = configuration.listen.isIPv6 ? "[::1]" : "127.0.0.1"
+        let (url, kind) = configuration.source.connection(demoURL: "http://\(host):\(port)/demo/upstream")
+        let upstream = UpstreamConfiguration(
+            url: url, headers: configuration.headers, maxEventBytes: configuration.maxEventBytes,
+            maxBackoff: configuration.maxBackoff, readTimeout: configuration.readTimeout, caFile: configuration.caFile)
+        let source = try UpstreamConnection(configuration: upstream, kind: kind, store: store, logger: logger)
         let handlers = self.handlers
         source.observe { event, status in handlers.upstreamEventOccurred(event, status: status) }
         upstreamBox.source = source
         return port
-    }
-
-    private func upstreamConfiguration(url: String) -> UpstreamConfiguration {
-        UpstreamConfiguration(
-            url: url, headers: configuration.headers, maxEventBytes: configuration.maxEventBytes,
-            maxBackoff: configuration.maxBackoff, readTimeout: configuration.readTimeout, caFile: configuration.caFile)
     }
 
     /// Runs the upstream source, the demo, the state-file writer and the timers until the

@@ -11,9 +11,14 @@ public struct FeedwebConfiguration: Sendable {
         /// An upstream SSE feed in the append protocol, each event one item; the newest
         /// `keep` are the document `{"items":[…]}` (`--upstream URL --mode append --keep N`).
         case append(url: String, keep: Int)
+        /// An upstream SSE feed in Firebase's streaming dialect (`--upstream URL --mode firebase`).
+        case firebase(url: String)
         /// A JSON REST API polled every `interval` with conditional requests
         /// (`--poll URL --interval SECONDS`).
         case poll(url: String, interval: Duration)
+        /// A WebSocket (`--upstream ws(s)://…`), each text message one item
+        /// (`--mode append`) or a whole document (`--mode document`).
+        case webSocket(url: String, mode: WebSocketProtocol.Mode)
 
         /// How the source is named in the status, the logs and the state file: the mode and
         /// the URL without credentials or secret-looking query values.
@@ -22,7 +27,23 @@ public struct FeedwebConfiguration: Sendable {
             case .demo: return "demo newswire"
             case .sse(let url): return UpstreamSettings.redacted(url)
             case .append(let url, _): return "append " + UpstreamSettings.redacted(url)
+            case .firebase(let url): return "firebase " + UpstreamSettings.redacted(url)
             case .poll(let url, _): return "poll " + UpstreamSettings.redacted(url)
+            case .webSocket(let url, .document): return UpstreamSettings.redacted(url)
+            case .webSocket(let url, .append): return "append " + UpstreamSettings.redacted(url)
+            }
+        }
+
+        /// The URL and the kind of upstream connection it reads (the demo's URL is known
+        /// only once the server listens: `demoURL`).
+        func connection(demoURL: String) -> (url: String, kind: UpstreamKind) {
+            switch self {
+            case .demo: return (demoURL, .document)
+            case .sse(let url): return (url, .document)
+            case .append(let url, let keep): return (url, .append(keep: keep))
+            case .firebase(let url): return (url, .firebase)
+            case .poll(let url, let interval): return (url, .poll(interval: interval))
+            case .webSocket(let url, let mode): return (url, .webSocket(WebSocketProtocol(mode: mode)))
             }
         }
     }

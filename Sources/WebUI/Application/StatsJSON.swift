@@ -4,7 +4,8 @@ import Foundation
 /// `/api/stats`: the figures of `/stats` as JSON. Times are ISO 8601, sizes in bytes.
 ///
 /// `buckets` are the completed five-second windows of the last ten minutes since start,
-/// oldest first; `events` the notable events among them; `totals` everything since
+/// oldest first; `events` the notable events among them (`kind`, `label` — a chart mark's
+/// own label for `mark` —, `time`, `detail`); `totals` everything since
 /// `started_at` up to the request, with `saving_ratio` (polling bytes ÷ received bytes) and `saved_fraction`
 /// (1 − received ÷ polling), `null` until they mean something.
 enum StatsJSON {
@@ -36,6 +37,7 @@ enum StatsJSON {
                 window.notable.map { event in
                     .object([
                         "kind": .string(event.kind.rawValue),
+                        "label": .string(StatsView.label(event)),
                         "time": time(event.time),
                         "detail": event.detail.map(JSONValue.string) ?? .null,
                     ])
@@ -58,6 +60,7 @@ enum StatsJSON {
                 "rejected_patches": count(totals.rejectedPatches),
                 "new_sections": count(totals.newSections),
                 "guard_regressions": count(totals.guardRegressions),
+                "marks": count(totals.marks),
                 "saving_ratio": ratio(totals.savingRatio),
                 "saved_fraction": ratio(totals.savedFraction),
             ]),

@@ -49,20 +49,22 @@ struct WebHandlers: Sendable {
         let assets = StaticAssets(files: staticFiles, securityHeaders: security, notFound: errors.notFound)
         self.assets = assets
 
-        // These two observe the store, after `stats`.
-        let events = DocumentEventStream(store: store, onPublish: metrics.fanoutObserver(stream: "events"))
-        let items = ItemEventStream(store: store, onPublish: metrics.fanoutObserver(stream: "items"))
+        // The store's observers after `stats`, in this order: the page frames first (a
+        // request, cheap), so that a person's page is not kept waiting while a change is
+        // queued to thousands of `/events` clients; then those two fan-outs.
         let pageEvents = PageEventStream(
             renderer: renderer, epoch: store.epoch,
             initial: PageEventStream.State(
                 view: store.snapshot?.published, badge: badges.badge(), stats: stats.window(), ticker: stats.ticker),
             itemChanges: { [store] old, new in store.itemChanges(from: old, to: new) },
             onPublish: metrics.fanoutObserver(stream: "page"))
+        self.pageStreams = PageStreamPublisher(stream: pageEvents, store: store, badges: badges, stats: stats)
+        let events = DocumentEventStream(store: store, onPublish: metrics.fanoutObserver(stream: "events"))
+        let items = ItemEventStream(store: store, onPublish: metrics.fanoutObserver(stream: "items"))
         let streams = StreamHandlers(
             events: events, items: items, pages: pageEvents, demo: demo,
             maxQueuedBytesPerClient: maxQueuedBytesPerClient, errors: errors)
         self.streams = streams
-        self.pageStreams = PageStreamPublisher(stream: pageEvents, store: store, badges: badges, stats: stats)
         self.pages = PageHandlers(
             store: store, stats: stats, cache: PageCache(onRender: metrics.renderObserver), badges: badges,
             assets: assets, sourceLabel: sourceLabel, htmlHeaders: htmlHeaders, notFound: errors.notFound)

@@ -28,8 +28,8 @@ import struct Prometheus.PrometheusMetricsFactory
 /// `stream_dropped_clients_total{stream}`, `stream_catchups_total{stream}` (a client too far
 /// behind given the newest state in place of its backlog), `stream_refused_total`, `changes_total`,
 /// `item_changes_total{kind}` (`added`, `updated`, `removed`), `polling_equivalent_bytes_total`,
-/// `new_sections_total`, `guard_regressions_total`,
-/// `page_render_seconds`, `fanout_seconds{stream}`, `process_resident_memory_bytes`,
+/// `new_sections_total`, `guard_regressions_total`, `marks_total` (items that matched a
+/// `--mark`), `page_render_seconds`, `fanout_seconds{stream}`, `process_resident_memory_bytes`,
 /// `process_open_fds`.
 final class FeedwebMetrics: Sendable {
     /// One stream endpoint at scrape time.
@@ -156,6 +156,7 @@ private struct PulledMetrics {
     var pollingBytes: MirroredCounter
     var newSections: MirroredCounter
     var guardRegressions: MirroredCounter
+    var marks: MirroredCounter
     let residentBytes: Gauge
     let openDescriptors: Gauge
     var streams: [String: StreamMetrics] = [:]
@@ -193,6 +194,7 @@ private struct PulledMetrics {
         pollingBytes = MirroredCounter(label: "feedweb_polling_equivalent_bytes_total", factory: factory)
         newSections = MirroredCounter(label: "feedweb_new_sections_total", factory: factory)
         guardRegressions = MirroredCounter(label: "feedweb_guard_regressions_total", factory: factory)
+        marks = MirroredCounter(label: "feedweb_marks_total", factory: factory)
         residentBytes = Gauge(label: "feedweb_process_resident_memory_bytes", factory: factory)
         openDescriptors = Gauge(label: "feedweb_process_open_fds", factory: factory)
     }
@@ -209,6 +211,7 @@ private struct PulledMetrics {
         pollingBytes.follow(sample.stats.pollingBytes)
         newSections.follow(sample.stats.newSections)
         guardRegressions.follow(sample.stats.guardRegressions)
+        marks.follow(sample.stats.marks)
         residentBytes.record(Int64(clamping: sample.process.residentBytes))
         openDescriptors.record(sample.process.openDescriptors)
         for stream in sample.streams {

@@ -60,7 +60,7 @@ struct StatsView {
         bytes = Self.bytesChart(window)
         events = window.notable.suffix(Self.listedEvents).reversed().map { event in
             Event(
-                kind: event.kind.rawValue, label: Self.label(event.kind), detail: event.detail,
+                kind: event.kind.rawValue, label: Self.label(event), detail: event.detail,
                 timeMachine: RelativeTime.machine(event.time), timeText: RelativeTime.describe(event.time, now: now))
         }
         hasEvents = !events.isEmpty
@@ -116,7 +116,7 @@ struct StatsView {
         let markers = window.notable.map { event in
             SVGChart.Marker(
                 position: span > 0 ? event.time.timeIntervalSince(window.start) / span : 1, kind: event.kind.rawValue,
-                title: "\(label(event.kind)) at \(clock(event.time))" + (event.detail.map { ": \($0)" } ?? ""))
+                title: "\(label(event)) at \(clock(event.time))" + (event.detail.map { ": \($0)" } ?? ""))
         }
         let sum = window.sum
         let chart = SVGChart(
@@ -128,7 +128,15 @@ struct StatsView {
             markers: markers, xTicks: timeTicks, xLabel: "minutes ago", yLabel: "updates per 5 s",
             yFormat: { String(Int($0.rounded())) }, minimumTop: 4)
         var legend = [LegendEntry(name: "updates", label: "accepted changes")]
-        legend += NotableEvent.Kind.allCases.map { LegendEntry(name: "marker-" + $0.rawValue, label: label($0)) }
+        legend += NotableEvent.Kind.allCases.filter { $0 != .mark }.map {
+            LegendEntry(name: "marker-" + $0.rawValue, label: label($0))
+        }
+        // Chart marks (--mark) are named by the user: one entry per label in the window.
+        var markLabels: [String] = []
+        for event in window.notable where event.kind == .mark && !markLabels.contains(label(event)) {
+            markLabels.append(label(event))
+        }
+        legend += markLabels.map { LegendEntry(name: "marker-mark", label: $0) }
         return Chart(
             id: "stats-rate", heading: "Updates per 5 seconds",
             note: "changes accepted from upstream; a marker for each notable event (hover for details)",
@@ -179,7 +187,13 @@ struct StatsView {
         case .rejectedPatch: return "Rejected patch"
         case .newSection: return "New section"
         case .guardRegression: return "Older version held back"
+        case .mark: return "Mark"
         }
+    }
+
+    /// What `event` is called: a chart mark by its label, the others by their kind.
+    static func label(_ event: NotableEvent) -> String {
+        event.kind == .mark ? (event.label ?? label(event.kind)) : label(event.kind)
     }
 
     /// "1 update", "2 updates".

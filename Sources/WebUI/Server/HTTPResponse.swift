@@ -14,21 +14,33 @@ public enum HTTPResponse: Sendable {
 /// ``headers`` with status 200, and then whatever is queued on the stream until it closes
 /// or the client leaves.
 public struct StreamStart: Sendable {
+    /// Whom a stream serves, for which sender writes it.
+    public enum Audience: Sendable {
+        /// Programs (`/events`, `/events/items`): possibly thousands of clients, written in
+        /// turn by the bulk senders.
+        case programs
+        /// A person's open page (`/events/page`): few clients, written by a sender of their
+        /// own, so that a page never waits behind a fan-out to thousands.
+        case person
+    }
+
     /// The response headers, sent at once.
     public let headers: [(String, String)]
     /// The most unsent bytes the stream may hold before its client is dropped.
     public let maxQueuedBytes: Int
+    public let audience: Audience
     private let subscribe: @Sendable (StreamConnection) -> @Sendable () -> Void
 
     /// - Parameter subscribe: subscribes an admitted stream to its events (queuing its first
     ///   bytes) and returns what undoes that; the server runs it once, on the daemon thread,
     ///   when the request is complete.
     public init(
-        headers: [(String, String)], maxQueuedBytes: Int,
+        headers: [(String, String)], maxQueuedBytes: Int, audience: Audience = .programs,
         subscribe: @escaping @Sendable (StreamConnection) -> @Sendable () -> Void
     ) {
         self.headers = headers
         self.maxQueuedBytes = maxQueuedBytes
+        self.audience = audience
         self.subscribe = subscribe
     }
 

@@ -41,6 +41,9 @@ public final class HTTPServer: @unchecked Sendable {
         /// at 10,000 clients from 161–190 ms to 114–129 ms on this 2-core machine
         /// (BENCHMARKS.md). More threads than cores only add context switches.
         public var threads: Int = min(2, max(1, sysconf(Int32(_SC_NPROCESSORS_ONLN))))
+        /// Whether stream senders hand a pass's writes to the kernel together through
+        /// io_uring (when the kernel allows it); else one `send` per write.
+        public var writesThroughIOUring = true
 
         /// The longest request head (request line and headers) answered normally; a longer
         /// one gets 431.
@@ -78,16 +81,41 @@ public final class HTTPServer: @unchecked Sendable {
     /// Ends streams whose clients hang up while suspended (libmicrohttpd does not watch
     /// suspended sockets); `nil` only if the system refused an epoll set.
     private let hangups = HangupWatcher()
+    /// The threads that write established programs' streams (one per libmicrohttpd
+    /// thread); empty when the system refused their epoll sets (libmicrohttpd then sends
+    /// everything).
+    private let senders: [StreamSender]
+    /// The thread that writes people's page streams: never behind a fan-out to thousands
+    /// (``StreamStart/Audience/person``).
+    private let pageSender: StreamSender?
+    /// Which sender the next stream goes to (round robin). A leaf.
+    private let nextSender = NIOLockedValueBox(0)
 
     public init(configuration: Configuration, responder: any HTTPResponder, logger: Logger) {
         self.configuration = configuration
         self.responder = responder
         self.logger = logger
         self.state = NIOLockedValueBox(State(open: OpenStreams(limit: configuration.maxStreams)))
+        let ring = configuration.writesThroughIOUring
+        self.senders = (0..<max(1, configuration.threads)).compactMap {
+            StreamSender(name: "feedweb-send-\($0)", useIOUring: ring)
+        }
+        self.pageSender = StreamSender(name: "feedweb-send-pages", useIOUring: ring)
         self.headTooLarge = PreparedResponse(
             status: 431, body: Array("Request header fields too large\n".utf8),
             headers: [("Content-Type", "text/plain; charset=utf-8")])
     }
+
+    /// The streams handed from libmicrohttpd to a ``StreamSender`` since start: to the
+    /// programs' senders and to the pages' own.
+    public var streamsHandedOver: (programs: Int, people: Int) {
+        (senders.reduce(0) { $0 + $1.adoptedCount }, pageSender?.adoptedCount ?? 0)
+    }
+
+    private var allSenders: [StreamSender] { senders + (pageSender.map { [$0] } ?? []) }
+
+    /// Whether every stream sender writes through io_uring.
+    public var sendersUseIOUring: Bool { allSenders.allSatisfy(\.usesIOUring) }
 
     /// The number of SSE streams currently open.
     public var openStreamCount: Int {
@@ -131,6 +159,7 @@ public final class HTTPServer: @unchecked Sendable {
         guard let daemon else { throw .cannotListen(configuration.address.description) }
         state.withLockedValue { $0.daemon = DaemonHandle(pointer: daemon) }
         hangups?.start()
+        for sender in allSenders { sender.start() }
         return feedweb_mhd_bound_port(daemon)
     }
 
@@ -157,7 +186,11 @@ public final class HTTPServer: @unchecked Sendable {
             if clock.now > deadline { break }
             usleep(2_000)
         }
+        // libmicrohttpd must not be stopped with a connection suspended (it aborts), nor
+        // touched after: whatever a sender still holds goes back to it now.
+        for sender in allSenders { sender.returnAll(within: .seconds(2)) }
         MHD_stop_daemon(daemon.pointer)
+        for sender in allSenders { sender.stop() }
         hangups?.stop()
         if listenSocket >= 0 { close(listenSocket) }
         state.withLockedValue { $0.daemon = nil }
@@ -205,8 +238,12 @@ public final class HTTPServer: @unchecked Sendable {
             // Subscribed only once admitted: its first bytes are queued before libmicrohttpd
             // first asks for any.
             let onEnd = start.open(stream)
-            stream.attach(ConnectionHandle(pointer: connection), onEnd: onEnd)
             let fd = feedweb_mhd_connection_fd(connection)
+            // An HTTP/1.1 stream is chunked, so a sender can write it once libmicrohttpd has
+            // sent the head; an HTTP/1.0 client's close-delimited body stays with it.
+            let sender =
+                request.version != "HTTP/1.1" ? nil : start.audience == .person ? pageSender : nextStreamSender()
+            stream.attach(ConnectionHandle(pointer: connection), socket: fd, sender: sender, onEnd: onEnd)
             if let token = hangups?.watch(stream, fd: fd) { stream.setHangupRegistration(token: token, fd: fd) }
             // Chunked (HTTP/1.1) bodies are filled straight into the connection's send buffer
             // and never use the response's own block, which is calloc'ed per client: 16 KiB
@@ -228,6 +265,16 @@ public final class HTTPServer: @unchecked Sendable {
             MHD_destroy_response(response)
             return result
         }
+    }
+
+    /// The sender for the next stream, round robin.
+    private func nextStreamSender() -> StreamSender? {
+        guard !senders.isEmpty else { return nil }
+        let index = nextSender.withLockedValue { next in
+            defer { next = (next + 1) % senders.count }
+            return next
+        }
+        return senders[index]
     }
 
     fileprivate func streamFinished(_ stream: StreamConnection) {

@@ -23,36 +23,21 @@ import NIOConcurrencyHelpers
 /// the open socket (the request-completed callback runs before it closes it), so a reused
 /// descriptor number is never confused with an old one; tokens are never reused.
 final class HangupWatcher: @unchecked Sendable {
-    private let epollFD: Int32
-    private let wakeFD: Int32
-    /// Guards `streams`, `nextToken`, `running` and `closed` (and the epoll set's
+    private let epoll: WakeableEpoll
+    /// Guards `streams`, `nextToken` and `running` (and the epoll set's
     /// registrations). A leaf: no other lock is taken while it is held; a hung-up stream is
     /// ended (its own lock) after it is released.
     private let lock = NIOLock()
     private var streams: [UInt64: StreamConnection] = [:]
     private var nextToken: UInt64 = 1
     private var running = false
-    private var closed = false
     private let exited = DispatchSemaphore(value: 0)
-
-    /// The token of the internal wake-up descriptor.
-    private static let wakeToken: UInt64 = 0
 
     /// Creates the epoll set; `nil` when the system refuses one (streams then work without
     /// early hang-up detection).
     init?() {
-        let epollFD = epoll_create1(Int32(EPOLL_CLOEXEC))
-        let wakeFD = eventfd(0, Int32(EFD_CLOEXEC))
-        var event = epoll_event()
-        event.events = EPOLLIN.rawValue
-        event.data.u64 = Self.wakeToken
-        guard epollFD >= 0, wakeFD >= 0, epoll_ctl(epollFD, EPOLL_CTL_ADD, wakeFD, &event) == 0 else {
-            if epollFD >= 0 { close(epollFD) }
-            if wakeFD >= 0 { close(wakeFD) }
-            return nil
-        }
-        self.epollFD = epollFD
-        self.wakeFD = wakeFD
+        guard let epoll = WakeableEpoll() else { return nil }
+        self.epoll = epoll
     }
 
     /// Starts the watching thread.
@@ -67,33 +52,17 @@ final class HangupWatcher: @unchecked Sendable {
         thread.start()
     }
 
-    /// Stops the thread and closes the epoll set (after the daemon has stopped, so no
-    /// stream is registered any more).
+    /// Stops the thread (after the daemon has stopped, so no stream is registered any
+    /// more); the epoll set is closed when the watcher is released.
     func stop() {
-        let (wasRunning, wasClosed) = lock.withLock { () -> (Bool, Bool) in
-            defer {
-                running = false
-                closed = true
-            }
-            return (running, closed)
+        let wasRunning = lock.withLock { () -> Bool in
+            defer { running = false }
+            return running
         }
-        if wasRunning {
-            var one: UInt64 = 1
-            _ = write(wakeFD, &one, MemoryLayout<UInt64>.size)
-            // The thread only waits in epoll_wait, so it ends at once.
-            _ = exited.wait(timeout: .now() + 2)
-        }
-        if !wasClosed {
-            close(epollFD)
-            close(wakeFD)
-        }
-    }
-
-    deinit {
-        if !closed {
-            close(epollFD)
-            close(wakeFD)
-        }
+        guard wasRunning else { return }
+        epoll.wake()
+        // The thread only waits in epoll_wait, so it ends at once.
+        _ = exited.wait(timeout: .now() + 2)
     }
 
     /// Watches socket `fd` of `stream`; returns the token for ``unwatch(token:fd:)``, or
@@ -103,11 +72,8 @@ final class HangupWatcher: @unchecked Sendable {
         return lock.withLock { () -> UInt64? in
             guard running else { return nil }
             let token = nextToken
-            var event = epoll_event()
             // One report is enough: the stream ends on it.
-            event.events = EPOLLRDHUP.rawValue | EPOLLONESHOT.rawValue
-            event.data.u64 = token
-            guard epoll_ctl(epollFD, EPOLL_CTL_ADD, fd, &event) == 0 else { return nil }
+            guard epoll.add(fd, events: EPOLLRDHUP.rawValue | EPOLLONESHOT.rawValue, token: token) else { return nil }
             nextToken += 1
             streams[token] = stream
             return token
@@ -118,7 +84,7 @@ final class HangupWatcher: @unchecked Sendable {
     func unwatch(token: UInt64, fd: Int32) {
         lock.withLock {
             guard streams.removeValue(forKey: token) != nil else { return }
-            _ = epoll_ctl(epollFD, EPOLL_CTL_DEL, fd, nil)
+            epoll.remove(fd)
         }
     }
 
@@ -130,16 +96,14 @@ final class HangupWatcher: @unchecked Sendable {
     private func run() {
         var events = [epoll_event](repeating: epoll_event(), count: 64)
         while true {
-            let count = events.withUnsafeMutableBufferPointer { buffer in
-                epoll_wait(epollFD, buffer.baseAddress, Int32(buffer.count), -1)
-            }
+            let count = epoll.wait(into: &events, timeout: -1)
             if count < 0 {
                 if errno == EINTR { continue }
                 return
             }
             for index in 0..<Int(count) {
                 let token = events[index].data.u64
-                if token == Self.wakeToken { return }
+                if token == WakeableEpoll.wakeToken { return }
                 let stream = lock.withLock { streams[token] }
                 stream?.peerClosed()
             }

@@ -24,6 +24,8 @@ public final class Broadcaster<Channel: Hashable & Sendable, State: Sendable>: S
     ///
     ///     FeedStore.deliveryLock → PageEventStream.publishLock → Broadcaster.lock
     ///       → StreamConnection.lock → libmicrohttpd's own (MHD_resume_connection)
+    ///     Broadcaster.lock → StreamSender.lock (a leaf: the clients a fan-out made
+    ///       ready, handed over in batches after each client's lock is released)
     ///
     /// - Taken holding `FeedStore.deliveryLock` (store observers publish: `/events`,
     ///   `/events/items`) or `PageEventStream.publishLock` (a page frame), or nothing
@@ -136,8 +138,12 @@ public final class Broadcaster<Channel: Hashable & Sendable, State: Sendable>: S
         catchUp: (() -> [UInt8])? = nil
     ) {
         var fresh: [UInt8]?
+        var wakes = SenderWakes()
+        defer { wakes.flush() }
         for client in clients {
-            switch client.enqueue(bytes, whenFull: catchUp == nil ? .drop : .report) {
+            let (result, sender) = client.enqueue(bytes, whenFull: catchUp == nil ? .drop : .report, wakes: ())
+            if let sender { wakes.add(client, for: sender) }
+            switch result {
             case .queued: totals.count(bytes)
             case .dropped: totals.droppedClients += 1
             case .notOpen: break

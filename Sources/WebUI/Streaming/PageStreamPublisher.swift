@@ -5,7 +5,7 @@ import Foundation
 /// status badge and the `/stats` figures, rendered at most once per frame of its
 /// ``PageFramePacer`` (intermediate states skipped, never shown late).
 ///
-/// Frames are requested by the store's observer (a change was published), the upstream
+/// Frames are requested by its store observer (a change was published), the upstream
 /// status (the badge may have changed) and the once-a-second timer (time alone moves the
 /// badge and the `/stats` window); they are rendered by ``run()``, off the store's locks.
 final class PageStreamPublisher: Sendable {
@@ -25,6 +25,9 @@ final class PageStreamPublisher: Sendable {
         self.badges = badges
         self.stats = stats
         self.badgeChanges = BadgeChangeFilter(initial: badges.badge())
+        store.observe { [weak self] change in
+            if change.publishedChanged { self?.requestFrame() }
+        }
     }
 
     /// Asks for a frame with the newest state, coalesced with every other request in the

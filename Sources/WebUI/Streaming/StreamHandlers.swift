@@ -83,7 +83,7 @@ final class StreamHandlers: Sendable {
             return .prepared(errors.badRequest)
         }
         let target = pages
-        return start { stream in
+        return start(for: .person) { stream in
             target.subscribe(stream, channel: channel)
             return { target.unsubscribe(stream, channel: channel) }
         }
@@ -128,8 +128,13 @@ final class StreamHandlers: Sendable {
         }
     }
 
-    private func start(subscribe: @escaping @Sendable (StreamConnection) -> @Sendable () -> Void) -> HTTPResponse {
-        .stream(StreamStart(headers: headers, maxQueuedBytes: maxQueuedBytesPerClient, subscribe: subscribe))
+    private func start(
+        for audience: StreamStart.Audience = .programs,
+        subscribe: @escaping @Sendable (StreamConnection) -> @Sendable () -> Void
+    ) -> HTTPResponse {
+        .stream(
+            StreamStart(
+                headers: headers, maxQueuedBytes: maxQueuedBytesPerClient, audience: audience, subscribe: subscribe))
     }
 
     /// Streamdata's rule: `Accept: application/json` (not preceded by

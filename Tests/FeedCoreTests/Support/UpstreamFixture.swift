@@ -47,25 +47,27 @@ enum Upstream {
         _ script: [ScriptedSSEServer.Response],
         then fallback: ScriptedSSEServer.Response = .status(503, body: "script exhausted"),
         tls: ScriptedSSEServer.TLS? = nil, path: String = "/feed",
-        options: Options = .init(),
+        options: Options = .init(), kind: UpstreamKind = .document,
         _ body: (ScriptedSSEServer, UpstreamHarness) async throws -> Void
     ) async throws {
         let server = try await ScriptedSSEServer.start(script: script, then: fallback, tls: tls)
         let configuration = UpstreamConfiguration(
             url: server.url(path), headers: options.headers, maxEventBytes: options.maxEventBytes,
             maxBackoff: options.maxBackoff, readTimeout: options.readTimeout, caFile: options.caFile)
-        try await run(on: server, configuration: configuration) { harness in try await body(server, harness) }
+        try await run(on: server, configuration: configuration, kind: kind) { harness in
+            try await body(server, harness)
+        }
     }
 
-    /// Runs a connection with `configuration` while `body` runs; then stops it, shuts
-    /// `server` down, and checks the connection stopped promptly. Also on failure.
+    /// Runs a connection of `kind` with `configuration` while `body` runs; then stops it,
+    /// shuts `server` down, and checks the connection stopped promptly. Also on failure.
     static func run(
-        on server: ScriptedSSEServer, configuration: UpstreamConfiguration,
+        on server: ScriptedSSEServer, configuration: UpstreamConfiguration, kind: UpstreamKind = .document,
         _ body: (UpstreamHarness) async throws -> Void
     ) async throws {
         let harness: UpstreamHarness
         do {
-            harness = try UpstreamHarness(server: server, configuration: configuration)
+            harness = try UpstreamHarness(server: server, configuration: configuration, kind: kind)
         } catch {
             await server.shutdown()
             throw error

@@ -19,15 +19,16 @@ final class TestServer: @unchecked Sendable {
 
     init(
         document: JSONValue?, profile: ItemProfile = .nytNewswire, publicDirectory: String = TestServer.publicDirectory,
-        frameAncestors: String = "'self'", maxStreams: Int = 100
+        frameAncestors: String = "'self'", maxStreams: Int = 100, writesThroughIOUring: Bool = true
     ) throws {
         app = TestHandlers(
             document: document, profile: profile, publicDirectory: publicDirectory, frameAncestors: frameAncestors)
         var logger = Logger(label: "test")
         logger.logLevel = .warning
-        server = HTTPServer(
-            configuration: .init(address: try ListenAddress(parsing: "127.0.0.1:0"), maxStreams: maxStreams),
-            responder: app.router, logger: logger)
+        var configuration = HTTPServer.Configuration(
+            address: try ListenAddress(parsing: "127.0.0.1:0"), maxStreams: maxStreams)
+        configuration.writesThroughIOUring = writesThroughIOUring
+        server = HTTPServer(configuration: configuration, responder: app.router, logger: logger)
         port = try server.start()
     }
 

@@ -1,0 +1,99 @@
+#!/usr/bin/env python3
+"""How late a new item reaches the DOM of a real page: headless Chromium (through
+chromedriver) opens feedweb's list page `/`, a MutationObserver on `#stories` notes the
+moment each new entry is added, and the latency is that moment minus the send stamp that
+timed_upstream --append puts at the end of each item's title (`sent_ns=N`). Python stdlib
+only; the browser and the upstream share this machine's clock.
+
+    Benchmarks/page_dom.py BASE_URL SECONDS [OUT_JSON]
+
+Prints n, p50, p90, p99 and max in ms, and writes them (and every sample) to OUT_JSON.
+"""
+import json
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+
+base, seconds = sys.argv[1], float(sys.argv[2])
+out = sys.argv[3] if len(sys.argv) > 3 else None
+
+OBSERVER = r"""
+window.__latencies = [];
+var list = document.getElementById('stories');
+new MutationObserver(function (records) {
+  var now = performance.timeOrigin + performance.now();
+  records.forEach(function (record) {
+    record.addedNodes.forEach(function (node) {
+      if (!node.querySelector) return;
+      var title = node.querySelector('.story-title');
+      var match = title && /sent_ns=(\d+)/.exec(title.textContent);
+      if (match) window.__latencies.push(now - Number(match[1]) / 1e6);
+    });
+  });
+}).observe(list, {childList: true});
+return document.body.dataset.streamState || '';
+"""
+
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def call(port, method, path, body=None):
+    data = json.dumps(body).encode() if body is not None else None
+    request = urllib.request.Request(f"http://127.0.0.1:{port}{path}", data=data, method=method,
+                                     headers={"Content-Type": "application/json"})
+    with urllib.request.urlopen(request, timeout=60) as response:
+        return json.load(response)
+
+
+def run(port, session, script):
+    return call(port, "POST", f"/session/{session}/execute/sync", {"script": script, "args": []})["value"]
+
+
+port = free_port()
+driver = subprocess.Popen(["chromedriver", f"--port={port}", "--allowed-ips=127.0.0.1"],
+                          stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+try:
+    for _ in range(100):
+        try:
+            call(port, "GET", "/status")
+            break
+        except OSError:
+            time.sleep(0.1)
+    session = call(port, "POST", "/session", {"capabilities": {"alwaysMatch": {
+        "browserName": "chrome",
+        "goog:chromeOptions": {"binary": "/usr/bin/chromium",
+                               "args": ["--headless=new", "--no-sandbox", "--disable-gpu"]}}}})["value"]["sessionId"]
+    call(port, "POST", f"/session/{session}/url", {"url": base + "/"})
+    deadline = time.time() + 10
+    while run(port, session, "return document.body.dataset.streamState || ''") != "open":
+        if time.time() > deadline:
+            sys.exit("page_dom: the page's stream did not open within 10 s")
+        time.sleep(0.1)
+    run(port, session, OBSERVER)
+    time.sleep(seconds)
+    samples = run(port, session, "return window.__latencies")
+    call(port, "DELETE", f"/session/{session}")
+finally:
+    driver.terminate()
+    driver.wait(timeout=10)
+
+samples.sort()
+
+
+def pct(p):
+    return samples[min(len(samples) - 1, int(p * len(samples)))] if samples else float("nan")
+
+
+result = {"n": len(samples), "p50": pct(0.5), "p90": pct(0.9), "p99": pct(0.99),
+          "max": samples[-1] if samples else float("nan"), "samples_ms": samples}
+print("page DOM latency: n=%d p50 %.1f p90 %.1f p99 %.1f max %.1f ms" % (
+    result["n"], result["p50"], result["p90"], result["p99"], result["max"]))
+if out:
+    with open(out, "w") as f:
+        json.dump(result, f)

@@ -1,0 +1,59 @@
+#!/usr/bin/env bash
+# A person's page under load: how late a new item reaches the DOM of `/` in headless
+# Chromium while N clients are on `/events` (Benchmarks/page_dom.py measures it).
+#
+#   Benchmarks/page_dom.sh FEEDWEB [N ...]          (default N: 0 10000)
+#
+# Upstream: timed_upstream --append at RATE (4) items/s, each stamped with its send time;
+# feedweb --mode append --profile wikimedia-recentchange. Per N: a fresh feedweb and
+# upstream, N sseload clients on /events (ramped at 1,000/s, then 2 s to settle), then the
+# page is opened and observed for WINDOW (20) s. ROUNDS (3) rounds per N, interleaved.
+# Prints each round and the medians of p50/p90/max per N.
+set -uo pipefail
+bin=${1:?usage: Benchmarks/page_dom.sh FEEDWEB [N ...]}
+shift
+sizes=("$@")
+[ ${#sizes[@]} -gt 0 ] || sizes=(0 10000)
+cd "$(dirname "$0")/.."
+. Benchmarks/lib.sh
+bench_tools || exit 2
+raise_nofile
+out=${OUT:-$(mktemp -d /tmp/feedweb-pagedom.XXXXXX)}
+mkdir -p "$out"
+trap stop_all EXIT
+rate=${RATE:-4} window=${WINDOW:-20} rounds=${ROUNDS:-3}
+for round in $(seq 1 "$rounds"); do
+  for n in "${sizes[@]}"; do
+    ramp=$(awk -v n="$n" 'BEGIN { x = n / 1000; if (x < 1) x = 1; printf "%.1f", x }')
+    life=$(awk -v r="$ramp" -v w="$window" 'BEGIN { printf "%.0f", r + w + 30 }')
+    start_upstream "$out/up-$n-$round" --append --rate "$rate" --duration "$life" --heartbeat 0 || exit 1
+    start_feedweb "$bin" "$out/fw-$n-$round" "http://127.0.0.1:$UP_PORT/stream" --mode append \
+      --profile wikimedia-recentchange --max-clients 20000 --log-level error || exit 1
+    if [ "$n" -gt 0 ]; then
+      "$TOOLS/sseload" --url "http://127.0.0.1:$FW_PORT/events" --clients "$n" --ramp "$ramp" --settle 2 \
+        --duration "$(awk -v w="$window" 'BEGIN { print w + 15 }')" --grace 1 --quiet >"$out/sseload-$n-$round.txt" 2>&1 &
+      track $!
+      sleep "$(awk -v r="$ramp" 'BEGIN { print r + 2 }')"
+    fi
+    echo -n "round $round, N=$n: "
+    python3 Benchmarks/page_dom.py "http://127.0.0.1:$FW_PORT" "$window" "$out/dom-$n-$round.json"
+    stop_all >/dev/null 2>&1
+    sleep 1
+  done
+done
+python3 - "$out" "${sizes[@]}" <<'PY'
+import json, os, statistics, sys
+out, sizes = sys.argv[1], sys.argv[2:]
+print("\n| /events clients | rounds | page DOM latency p50 ms | p90 ms | max ms | samples per round |")
+print("| ---: | ---: | ---: | ---: | ---: | ---: |")
+for n in sizes:
+    rs = []
+    for name in sorted(os.listdir(out)):
+        if name.startswith("dom-%s-" % n) and name.endswith(".json"):
+            rs.append(json.load(open(os.path.join(out, name))))
+    if not rs:
+        print("| %s | 0 | – | – | – | – |" % n); continue
+    med = lambda k: statistics.median(r[k] for r in rs)
+    print("| %s | %d | %.1f | %.1f | %.1f | %d |" % (n, len(rs), med("p50"), med("p90"), med("max"), min(r["n"] for r in rs)))
+print("results in", out)
+PY

@@ -1,0 +1,76 @@
+import AsyncHTTPClient
+import NIOCore
+import NIOSSL
+
+/// A transport over AsyncHTTPClient (SSE, polling): its resource is the client, made from
+/// its configuration when the connection loop starts and shut down when it ends.
+protocol HTTPTransport: UpstreamTransport where Resources == HTTPClient {
+    var clientConfiguration: HTTPClient.Configuration { get }
+}
+
+extension HTTPTransport {
+    func makeResources() -> HTTPClient {
+        HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: clientConfiguration)
+    }
+
+    func release(_ client: HTTPClient) async {
+        try? await client.shutdown()
+    }
+}
+
+/// The HTTP edge the SSE and polling transports share: one client configuration, and a
+/// GET that follows redirects per ``UpstreamRedirects``.
+enum HTTPUpstream {
+    /// TLS with the system's CA store plus `caFile`, connect and read timeouts from
+    /// `readTimeout`, HTTP/1.1, no redirects (followed and checked by ``get(_:redirects:deadline:logger:headers:)``),
+    /// no silent connection retries.
+    static func clientConfiguration(tls: TLSConfiguration, readTimeout: Duration) -> HTTPClient.Configuration {
+        let timeout = HTTPClient.Configuration.Timeout(
+            connect: timeAmount(min(.seconds(10), readTimeout)), read: timeAmount(readTimeout))
+        var configuration = HTTPClient.Configuration(
+            tlsConfiguration: tls, redirectConfiguration: .disallow, timeout: timeout)
+        configuration.httpVersion = .http1Only
+        configuration.connectionPool.retryConnectionEstablishment = false
+        return configuration
+    }
+
+    /// The client TLS settings: the system's CA store plus the certificates in `caFile`.
+    static func tlsConfiguration(caFile: String?) throws(UpstreamError) -> TLSConfiguration {
+        var tls = TLSConfiguration.makeClientConfiguration()
+        if let caFile {
+            do {
+                tls.additionalTrustRoots = [.certificates(try NIOSSLCertificate.fromPEMFile(caFile))]
+            } catch {
+                throw .unreadableCAFile(caFile)
+            }
+        }
+        return tls
+    }
+
+    /// GETs `redirects.url`, following redirects (each hop logged with its URL redacted)
+    /// until an answer that is not one; `headers` gives each hop's request headers.
+    static func get(
+        _ client: HTTPClient, redirects: inout UpstreamRedirects, deadline: NIODeadline, session: UpstreamSession,
+        headers: (UpstreamRedirects) -> [(name: String, value: String)]
+    ) async throws -> HTTPClientResponse {
+        while true {
+            var request = HTTPClientRequest(url: redirects.url.absoluteString)
+            for header in headers(redirects) { request.headers.add(name: header.name, value: header.value) }
+            let response = try await client.execute(request, deadline: deadline, logger: session.libraryLogger)
+            let status = Int(response.status.code)
+            guard UpstreamRedirects.isRedirect(status) else { return response }
+            try redirects.follow(status: status, location: response.headers.first(name: "Location"))
+            session.logger.debug(
+                "upstream: redirect \(status) to \(UpstreamSettings.redacted(redirects.url.absoluteString))")
+        }
+    }
+
+    /// A duration as NIO's `TimeAmount`, between 1 ns and one year (no overflow for huge
+    /// values).
+    static func timeAmount(_ duration: Duration) -> TimeAmount {
+        let year = Duration.seconds(365 * 24 * 3600)
+        let clamped = min(max(duration, .nanoseconds(1)), year)
+        let (seconds, attoseconds) = clamped.components
+        return .nanoseconds(seconds * 1_000_000_000 + attoseconds / 1_000_000_000)
+    }
+}

@@ -1,0 +1,89 @@
+import AsyncHTTPClient
+import Foundation
+import NIOConcurrencyHelpers
+import NIOCore
+
+/// Polling a JSON REST API (`--poll URL --interval SECONDS`): one attempt is one
+/// conditional GET (following redirects); a new document goes to
+/// ``FeedStore/replaceDocument(_:)``, which turns a changed one into the diff patch. The
+/// decisions are ``PollingProtocol``'s.
+///
+/// Status, as every source publishes it: ``UpstreamEvent/opened(at:)`` on the first
+/// successful answer (`200` with JSON, or `304`) after none or a failure, then one
+/// ``UpstreamEvent/eventHandled(count:at:)`` per successful answer and one
+/// ``UpstreamEvent/received(bytes:)`` per answer's body. A failure ends the attempt
+/// like any other (backoff from the interval, doubling up to `--max-backoff` or the
+/// interval, if longer); the state and the validators are kept. The whole request is
+/// bounded by `--read-timeout`.
+struct PollTransport: HTTPTransport {
+    let clientConfiguration: HTTPClient.Configuration
+    let interval: Duration
+    private let validators = ValidatorsBox()
+
+    init(clientConfiguration: HTTPClient.Configuration, interval: Duration) {
+        self.clientConfiguration = clientConfiguration
+        self.interval = interval
+    }
+
+    func attempt(with client: HTTPClient, session: UpstreamSession) async -> UpstreamAttemptOutcome? {
+        var redirects = UpstreamRedirects(start: session.endpoint.url)
+        let sent = validators.value
+        let maxBodyBytes = session.configuration.maxEventBytes
+        do {
+            let deadline = NIODeadline.now() + HTTPUpstream.timeAmount(session.configuration.readTimeout)
+            let response = try await HTTPUpstream.get(
+                client, redirects: &redirects, deadline: deadline, session: session
+            ) { redirects in
+                PollingProtocol.requestHeaders(
+                    configured: redirects.headers(session.endpoint.headers), validators: sent
+                )
+                .filter { UpstreamEndpoint.isValidHeaderValue($0.value) }
+            }
+            let code = Int(response.status.code)
+            var body: [UInt8] = []
+            if PollingProtocol.wantsBody(status: code) {
+                let buffer: ByteBuffer
+                do {
+                    buffer = try await response.body.collect(upTo: maxBodyBytes)
+                } catch is NIOTooManyBytesError {
+                    return .ended(.unusableAnswer("upstream's answer exceeded \(maxBodyBytes) bytes"))
+                }
+                body = Array(buffer.readableBytesView)
+                session.publish(.received(bytes: UInt64(body.count)))
+            }
+            let headers = response.headers.map { (name: $0.name, value: $0.value) }
+            switch PollingProtocol.interpret(status: code, headers: headers, body: body, sent: sent) {
+            case .notModified:
+                session.logger.debug("upstream: 304 not modified")
+            case .document(let document, let validators):
+                self.validators.value = validators
+                if let change = session.store.replaceDocument(document) {
+                    session.logger.debug("upstream: new document, change \(change.snapshot.id.seq)")
+                }
+            case .failure(let message):
+                return .ended(.unusableAnswer(message))
+            }
+        } catch {
+            return TransportFailure.outcome(of: error, url: redirects.url)
+        }
+        session.delivered()
+        let now = Date()
+        if !session.publisher.status.isConnected {
+            session.publish(.opened(at: now))
+            session.logger.info("upstream: polling \(session.shownURL) every \(interval)")
+        }
+        session.publish(.eventHandled(at: now))
+        return .pollAgain(after: interval)
+    }
+}
+
+/// The validators of the last document, sent with the next request. Guards the value
+/// only; a leaf lock.
+private final class ValidatorsBox: Sendable {
+    private let box = NIOLockedValueBox(PollingProtocol.Validators())
+
+    var value: PollingProtocol.Validators {
+        get { box.withLockedValue { $0 } }
+        set { box.withLockedValue { $0 = newValue } }
+    }
+}

@@ -1,0 +1,154 @@
+import Foundation
+import HTTPTypes
+import NIOCore
+import NIOSSL
+import NIOWebSocket
+import WSClient
+
+/// A WebSocket upstream (`--upstream ws://…` or `wss://…`, swift-websocket's
+/// `WebSocketClient`): one attempt is one handshake and the reading of its messages until
+/// the socket closes. Where a message goes: the socket → ``WebSocketProtocol`` (an
+/// ``UpstreamCommand``) → ``UpstreamCommitter`` → ``FeedStore``.
+///
+/// - The handshake carries every configured header (`--header`); a user name and password
+///   in the URL become `Authorization: Basic …` unless one is configured, and never go
+///   into the request line.
+/// - `wss` is verified against the system's CA store plus `--ca-file`.
+/// - A message may be up to `--max-event-bytes` (one frame or many); a larger one ends the
+///   connection (the client closes with 1009) and is counted as an upstream error. One
+///   frame more than twice the limit is not even read: swift-websocket drops the connection
+///   (reported as a dropped WebSocket). Memory stays within twice the limit per connection.
+/// - A ping goes out every half `--read-timeout`; one not answered before the next ends the
+///   connection (swift-websocket closes with 1001), so a silent, dead peer is noticed.
+/// - Upstream's close frame with a code other than 1000 or 1001 is counted as an upstream
+///   error. Whatever ended the connection, the usual backoff and reconnect follow.
+struct WebSocketTransport: UpstreamTransport {
+    typealias Resources = Void
+
+    let `protocol`: WebSocketProtocol
+    let tls: TLSConfiguration
+
+    /// `tls` with a short wait for upstream's TLS close: when the task is cancelled,
+    /// swift-websocket closes the connection's input first, so upstream's `close_notify`
+    /// can never be read and NIOSSL would wait its whole default (5 s) before closing;
+    /// feedweb must stop within 2 s.
+    init(protocol: WebSocketProtocol, tls: TLSConfiguration) {
+        self.protocol = `protocol`
+        var tls = tls
+        tls.shutdownTimeout = .milliseconds(250)
+        self.tls = tls
+    }
+
+    func attempt(with resources: Void, session: UpstreamSession) async -> UpstreamAttemptOutcome? {
+        let limit = session.configuration.maxEventBytes
+        let (url, authorization) = Self.requestURL(session.endpoint.url)
+        // Frames up to twice the limit are read, so that one over it is told apart (and
+        // closed with 1009 here); past that, swift-websocket drops the connection unsaid.
+        var configuration = WebSocketClientConfiguration(
+            maxFrameSize: Self.frameLimit(messageLimit: limit), closeTimeout: .seconds(2),
+            autoPing: .enabled(timePeriod: max(session.configuration.readTimeout / 2, .milliseconds(25))))
+        var configured = session.endpoint.headers
+        if let authorization, !configured.contains(where: { $0.name.lowercased() == "authorization" }) {
+            configured.append(("Authorization", authorization))
+        }
+        for header in configured {
+            // Checked by UpstreamEndpoint: every name is a token, so this never skips one.
+            guard let name = HTTPField.Name(header.name) else { continue }
+            configuration.additionalHeaders.append(HTTPField(name: name, value: header.value))
+        }
+        let webSocketProtocol = self.protocol
+        let client = WebSocketClient(
+            url: url, configuration: configuration, tlsConfiguration: tls, logger: session.libraryLogger
+        ) { inbound, outbound, _ in
+            session.publish(.opened(at: Date()))
+            session.logger.info("upstream: connected to \(session.shownURL)")
+            try await UpstreamCommitter(session: session).run { queue in
+                for try await message in inbound.messages(maxSize: limit) {
+                    let byteCount: Int
+                    switch message {
+                    case .text(let text): byteCount = text.utf8.count
+                    case .binary(let buffer): byteCount = buffer.readableBytes
+                    }
+                    session.publish(.received(bytes: UInt64(byteCount)))
+                    guard byteCount <= limit else {
+                        try? await outbound.close(.messageTooLarge, reason: "message too large")
+                        throw UpstreamError.eventTooLarge(limit: limit)
+                    }
+                    let event: SSEEvent
+                    let command: UpstreamCommand
+                    switch message {
+                    case .text(let text):
+                        event = SSEEvent(type: "message", data: text)
+                        command = webSocketProtocol.interpret(.text(text))
+                    case .binary:
+                        event = SSEEvent(type: "binary", data: "")
+                        command = webSocketProtocol.interpret(.binary(byteCount: byteCount))
+                    }
+                    let read = UpstreamEventQueue.Read(
+                        events: [(event, command)], lastEventID: "", reconnectionTime: nil, byteCount: byteCount)
+                    guard await queue.put(read) else { return }  // the committer stopped
+                }
+            }
+        }
+        let error: UpstreamError
+        do {
+            let close = try await client.run()
+            error = Self.error(closedWith: close)
+        } catch let failure {
+            error = Self.error(failure, limit: limit, url: session.endpoint.url)
+        }
+        guard !Task.isCancelled else { return nil }
+        switch error {
+        case .eventTooLarge, .webSocketClosed:
+            // Bad input from upstream: counted as an upstream error, as well as ending the
+            // connection.
+            session.publish(.upstreamError(message: error.description))
+        default:
+            break
+        }
+        return .ended(error)
+    }
+
+    /// The largest frame read: twice the message limit (at least 16 KiB), within what
+    /// NIOWebSocket takes.
+    static func frameLimit(messageLimit: Int) -> Int {
+        min(max(messageLimit, 8 * 1024) * 2, Int(UInt32.max))
+    }
+
+    /// What upstream's close frame (`nil`: none came) says about how the connection ended.
+    static func error(closedWith close: WebSocketCloseFrame?) -> UpstreamError {
+        guard let close else { return .webSocketDropped }
+        switch close.closeCode {
+        case .normalClosure, .goingAway: return .endOfStream
+        default: return .webSocketClosed(code: UInt16(webSocketErrorCode: close.closeCode), reason: close.reason)
+        }
+    }
+
+    /// What a failure of the client means.
+    static func error(_ failure: any Error, limit: Int, url: URL) -> UpstreamError {
+        if let failure = failure as? WebSocketClientError {
+            if failure == .serverSentMessageTooLarge { return .eventTooLarge(limit: limit) }
+            if failure == .webSocketUpgradeFailed { return .webSocketUpgradeRefused }
+            if failure == .serverSentDataInconsistentWithMessage {
+                return .transport("upstream sent a text message that is not UTF-8")
+            }
+            if failure == .serverProtocolError { return .transport("upstream broke the WebSocket protocol") }
+        }
+        if let failure = failure as? NIOWebSocketError, failure == .invalidFrameLength {
+            return .eventTooLarge(limit: limit)
+        }
+        return TransportFailure.upstreamError(failure, url: url)
+    }
+
+    /// The URL to ask, without user information (swift-websocket would take it for the
+    /// host), and the `Authorization: Basic` value for that user information, if any.
+    static func requestURL(_ url: URL) -> (url: String, authorization: String?) {
+        guard var components = URLComponents(url: url, resolvingAgainstBaseURL: false),
+            components.user != nil || components.password != nil
+        else { return (url.absoluteString, nil) }
+        let credentials = "\(components.user ?? ""):\(components.password ?? "")"
+        components.user = nil
+        components.password = nil
+        return (components.string ?? url.absoluteString, "Basic " + Data(credentials.utf8).base64EncodedString())
+    }
+}

@@ -1,0 +1,124 @@
+import CMicroHTTPD
+import Glibc
+
+/// The socket writes of one ``StreamSender`` thread, sent together: queued during a pass
+/// over the ready list, then handed to the kernel in one `io_uring_enter` (up to
+/// ``entries`` at a time), so writing to thousands of clients costs a few system calls
+/// instead of one `send` each. Where the kernel refuses io_uring (disabled, or blocked by a
+/// seccomp profile), each write is a `send` made at once, with the same reports.
+///
+/// Every write is non-blocking (`MSG_DONTWAIT`): the kernel writes what the socket has
+/// room for and reports it (bytes written, or `-EAGAIN`), usually within the submission
+/// itself. A report that comes later raises ``completionFD``.
+///
+/// Only its sender's thread uses it. Invariant: the bytes of a write stay in `inFlight`
+/// until the kernel has reported on it, whatever became of the stream meanwhile.
+final class SocketWrites {
+    /// What the kernel reported on one write.
+    struct Report {
+        /// Bytes written, or `-errno`.
+        let result: Int
+        /// The bytes that were to be written.
+        let bytes: [UInt8]
+    }
+
+    /// The most writes handed to the kernel in one submission.
+    let entries: UInt32
+    private var ring = io_uring()
+    private var hasRing = false
+    /// An eventfd the ring signals when reports arrive; `nil` without a ring.
+    private(set) var completionFD: Int32?
+    /// Writes submitted or queued and not yet reported, by submission number.
+    private var inFlight: [UInt64: (token: UInt64, bytes: [UInt8])] = [:]
+    private var nextSubmission: UInt64 = 1
+    private var queued = 0
+
+    init(useIOUring: Bool, entries: UInt32 = 4096) {
+        self.entries = entries
+        guard useIOUring, io_uring_queue_init(entries, &ring, 0) == 0 else { return }
+        let signal = eventfd(0, Int32(EFD_CLOEXEC | EFD_NONBLOCK))
+        guard signal >= 0, io_uring_register_eventfd(&ring, signal) == 0 else {
+            if signal >= 0 { close(signal) }
+            io_uring_queue_exit(&ring)
+            return
+        }
+        hasRing = true
+        completionFD = signal
+    }
+
+    deinit {
+        if hasRing { io_uring_queue_exit(&ring) }
+        if let completionFD { close(completionFD) }
+    }
+
+    /// Whether some write has not been reported on yet.
+    var hasWritesInFlight: Bool { !inFlight.isEmpty }
+
+    /// Queues `bytes` for socket `fd` on behalf of `token`. Without a ring the write is
+    /// made now and reported at once through `report`; with one, when the queue is full,
+    /// the queue is submitted first (reporting through `report`).
+    func enqueue(token: UInt64, fd: Int32, bytes: [UInt8], report: (UInt64, Report) -> Void) {
+        guard hasRing else {
+            report(token, Report(result: Self.sendNow(fd: fd, bytes: bytes), bytes: bytes))
+            return
+        }
+        var entry = io_uring_get_sqe(&ring)
+        if entry == nil {
+            submit(report: report)
+            entry = io_uring_get_sqe(&ring)
+        }
+        guard let entry else {
+            report(token, Report(result: Self.sendNow(fd: fd, bytes: bytes), bytes: bytes))
+            return
+        }
+        let submission = nextSubmission
+        nextSubmission += 1
+        inFlight[submission] = (token, bytes)
+        // The array's storage is kept alive by `inFlight` until the report.
+        bytes.withUnsafeBytes { raw in
+            io_uring_prep_send(entry, fd, raw.baseAddress, raw.count, Int32(MSG_NOSIGNAL | MSG_DONTWAIT))
+        }
+        io_uring_sqe_set_data64(entry, submission)
+        queued += 1
+    }
+
+    /// Hands the queued writes to the kernel (one system call) and reports every write the
+    /// kernel has reported on.
+    func submit(report: (UInt64, Report) -> Void) {
+        guard hasRing else { return }
+        if queued > 0 {
+            queued = 0
+            _ = io_uring_submit(&ring)
+        }
+        var completion: UnsafeMutablePointer<io_uring_cqe>?
+        while !inFlight.isEmpty, io_uring_peek_cqe(&ring, &completion) == 0, let done = completion {
+            let submission = done.pointee.user_data
+            let result = Int(done.pointee.res)
+            io_uring_cqe_seen(&ring, done)
+            if let write = inFlight.removeValue(forKey: submission) {
+                report(write.token, Report(result: result, bytes: write.bytes))
+            }
+        }
+    }
+
+    /// Clears ``completionFD``'s signal (after it woke the thread).
+    func drainCompletionSignal() {
+        guard let completionFD else { return }
+        var value: UInt64 = 0
+        _ = read(completionFD, &value, MemoryLayout<UInt64>.size)
+    }
+
+    /// One non-blocking `send` of as much of `bytes` as the socket takes: bytes written,
+    /// or `-errno`.
+    private static func sendNow(fd: Int32, bytes: [UInt8]) -> Int {
+        while true {
+            let sent = bytes.withUnsafeBytes { raw -> Int in
+                guard let base = raw.baseAddress else { return 0 }
+                return send(fd, base, raw.count, Int32(MSG_NOSIGNAL | MSG_DONTWAIT))
+            }
+            if sent >= 0 { return sent }
+            if errno == EINTR { continue }
+            return -Int(errno)
+        }
+    }
+}

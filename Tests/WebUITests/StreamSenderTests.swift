@@ -1,0 +1,147 @@
+import FeedCore
+import Foundation
+import TestSupport
+import Testing
+
+@testable import WebUI
+
+/// Established HTTP/1.1 streams are written by the server's sender threads, not by
+/// libmicrohttpd: every event arrives, in order, as well-formed chunks; a client that is
+/// behind gets what it missed in one chunk rather than one per event; and the stream still
+/// ends cleanly (the final chunk) when the server stops. Each with the writes submitted
+/// through io_uring, and with one `send` each (where the kernel refuses io_uring).
+@Suite(.timeLimit(.minutes(2)))
+struct StreamSenderTests {
+    /// An `/events` response read off a raw socket: the head, then the chunked body,
+    /// decoded strictly, then the SSE events' ids.
+    struct EventReader {
+        let socket: RawSocket
+        private var head: [UInt8] = []
+        private var inHead = true
+        private var body = ChunkedDecoder()
+        private var text = ""
+        /// The ids of the events read so far, in order.
+        private(set) var ids: [String] = []
+        /// The data chunks read so far.
+        var chunks: Int { body.chunkCount }
+        /// Whether the body ended with its final chunk.
+        var ended: Bool { body.finished }
+
+        init(_ socket: RawSocket) { self.socket = socket }
+
+        /// Reads until `count` events with an id have arrived in all, or the body ended.
+        mutating func read(untilEvents count: Int, within seconds: Double) async throws {
+            let deadline = ContinuousClock.now + .seconds(seconds)
+            while ids.count < count && !body.finished {
+                var bytes = try await socket.receive(before: deadline)
+                if inHead {
+                    head += bytes
+                    guard let end = head.firstRange(of: Array("\r\n\r\n".utf8)) else { continue }
+                    let headText = String(decoding: head[..<end.lowerBound], as: UTF8.self)
+                    #expect(headText.lowercased().contains("transfer-encoding: chunked"), "\(headText)")
+                    bytes = Array(head[end.upperBound...])
+                    inHead = false
+                }
+                text += String(decoding: try body.feed(bytes), as: UTF8.self)
+                while let end = text.range(of: "\n\n") {
+                    let event = text[..<end.lowerBound]
+                    text = String(text[end.upperBound...])
+                    if let line = event.split(separator: "\n").first(where: { $0.hasPrefix("id:") }) {
+                        ids.append(line.dropFirst(3).trimmingCharacters(in: .whitespaces))
+                    }
+                }
+            }
+        }
+    }
+
+    /// Whether this kernel lets a process make an io_uring (`kernel.io_uring_disabled` 0).
+    static var kernelAllowsIOUring: Bool {
+        (try? String(contentsOfFile: "/proc/sys/kernel/io_uring_disabled", encoding: .utf8))?
+            .trimmingCharacters(in: .whitespacesAndNewlines) == "0"
+    }
+
+    /// A change that sets the version to `version` and, with `padding`, a first story's
+    /// title of that many bytes (so that the events outgrow the sockets' buffers).
+    static func bump(_ store: FeedStore, to version: Int, padding: Int = 0) throws {
+        var operations: [JSONValue] = [
+            .object(["op": .string("replace"), "path": .string("/num_results"), "value": .int(Int64(version))])
+        ]
+        if padding > 0 {
+            operations.append(
+                .object([
+                    "op": .string("replace"), "path": .string("/results/0/title"),
+                    "value": .string("\(version) " + String(repeating: "x", count: padding)),
+                ]))
+        }
+        try store.apply(JSONPatch(json: .array(operations)))
+    }
+
+    @Test(arguments: [true, false])
+    func aClientThatIsBehindGetsWhatItMissedInFewerChunksThanEvents(ioUring: Bool) async throws {
+        let server = try TestServer(
+            document: NewswireFeed.document(count: 3, version: 1), writesThroughIOUring: ioUring)
+        #expect(server.server.sendersUseIOUring == (ioUring && Self.kernelAllowsIOUring))
+        // A tiny receive buffer: the server's socket fills after a few events, so the rest
+        // wait in the client's queue while the sender waits for room.
+        let socket = try await RawSocket(port: server.port, receiveBuffer: 2048)
+        try await socket.send("GET /events HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept: text/event-stream\r\n\r\n")
+        var reader = EventReader(socket)
+        // The first `data` event: the stream is established.
+        try await reader.read(untilEvents: 1, within: 5)
+        try await Eventually.check("the stream handed to a sender", within: 5) {
+            server.server.streamsHandedOver.programs == 1
+        }
+        let chunksBefore = reader.chunks
+
+        // 400 changes of 4 KB: more than the kernel holds for a client that reads nothing.
+        let changes = 400
+        for version in 2...(changes + 1) { try Self.bump(server.store, to: version, padding: 4096) }
+        try await reader.read(untilEvents: changes + 1, within: 10)
+        // Every change, in order: the ids' sequence numbers count up by one.
+        let seqs = reader.ids.compactMap { EventID(parsing: $0)?.seq }
+        #expect(seqs.count == changes + 1)
+        #expect(seqs == Array((seqs.first ?? 0)..<((seqs.first ?? 0) + UInt64(changes + 1))))
+        let chunks = reader.chunks - chunksBefore
+        #expect(chunks < changes, "\(changes) events in \(chunks) chunks: the backlog went out together")
+    }
+
+    @Test(arguments: [true, false])
+    func aStreamEndsWithTheFinalChunkWhenTheServerStops(ioUring: Bool) async throws {
+        let server = try TestServer(
+            document: NewswireFeed.document(count: 3, version: 1), writesThroughIOUring: ioUring)
+        let socket = try await RawSocket(port: server.port)
+        try await socket.send("GET /events HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept: text/event-stream\r\n\r\n")
+        var reader = EventReader(socket)
+        try await reader.read(untilEvents: 1, within: 5)
+        // libmicrohttpd hands the stream over when its queue runs dry: two more events from
+        // the sender, then the server stops.
+        try await Eventually.check("the stream handed to a sender", within: 5) {
+            server.server.streamsHandedOver.programs == 1
+        }
+        for version in 2...3 { try Self.bump(server.store, to: version) }
+        try await reader.read(untilEvents: 3, within: 5)
+        #expect(reader.ids.count == 3)
+        server.server.stop(timeout: .milliseconds(1500))
+        try await reader.read(untilEvents: 4, within: 5)
+        #expect(reader.ended, "the body ended with its final chunk, not a cut connection")
+    }
+
+    @Test func aPageStreamIsWrittenByTheSenderForPeopleNotBehindTheFanOut() async throws {
+        let server = try TestServer(document: NewswireFeed.document(count: 3, version: 1))
+        let page = try await SSETestClient(port: server.port, path: "/events/page?view=list")
+        _ = try await page.expectNext("items")
+        _ = try await page.expectNext("status")
+        let events = try await SSETestClient(port: server.port, path: "/events")
+        _ = try await events.expectNext("data")
+        // Each is handed over when its first bytes are sent: the page stream to the pages'
+        // own sender, the /events stream to a programs' sender.
+        try await Eventually.check("both streams handed over", within: 5) {
+            server.server.streamsHandedOver == (programs: 1, people: 1)
+        }
+        // And the senders write them: one change reaches both.
+        try Self.bump(server.store, to: 2)
+        server.handlers.pageStreams.refresh()
+        _ = try await events.expectNext("patch")
+        _ = try await page.expectNext("status")
+    }
+}
