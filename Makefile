@@ -1,10 +1,11 @@
 # feedweb — see README.md. `make run` starts the demo dashboard, `make test` runs every test.
-.PHONY: run release install build test format lint clean bench bench-micro smoke fuzz
+.PHONY: run release install build test format lint clean bench bench-micro smoke fuzz soak
 
 ARGS ?=
 PREFIX ?= /usr/local
 FUZZ_SECONDS ?= 60
 export FUZZ_SECONDS
+SOAK_MINUTES ?= 30
 
 # The release binary: Swift's runtime and Foundation linked in (--static-swift-stdlib), so
 # it runs on a machine without Swift and needs only libmicrohttpd12 (docs/deploy.md). The
@@ -59,6 +60,15 @@ bench-micro:
 fuzz:
 	@scripts/install-deps.sh
 	Fuzz/fuzz.sh
+
+# The release binary for SOAK_MINUTES (default 30) against an upstream that changes 10 times a
+# second, drops every minute and answers 500 now and then, with 2,000 stream clients coming
+# and going, slow readers and reference clients that apply every patch; fails unless RSS
+# and descriptors stay flat and every client ends with /api/state (Benchmarks/soak.sh).
+soak:
+	@scripts/install-deps.sh --soak
+	$(RELEASE_BUILD)
+	Benchmarks/soak.sh .build/release/feedweb $(SOAK_MINUTES)
 
 # What CI runs: 200 clients on /events for 10 s (Benchmarks/smoke.sh).
 smoke:
