@@ -264,12 +264,12 @@ class Client:
         while True:
             size = 65536
             if self.kind == "laggard" and not self.relaxed:
-                await asyncio.sleep(2)
+                await self.pause(2)
                 size = 16384
             if self.kind == "staller" and not self.relaxed:
                 phase = (time.monotonic() - started) % 80
                 if phase >= 20:
-                    await asyncio.sleep(80 - phase)
+                    await self.pause(80 - phase)
             data = await reader.read(size)
             if not data:
                 return
@@ -281,6 +281,12 @@ class Client:
                 yield payload
             if ended:
                 return
+
+    async def pause(self, seconds):
+        """Reads nothing for `seconds`, or until the end of the load (``relaxed``)."""
+        until = time.monotonic() + seconds
+        while not self.relaxed and not self.stopped and time.monotonic() < until:
+            await asyncio.sleep(min(0.25, until - time.monotonic()))
 
     async def consume(self, body):
         buffer = b""
