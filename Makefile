@@ -1,12 +1,33 @@
 # feedweb — see README.md. `make run` starts the demo dashboard, `make test` runs every test.
-.PHONY: run build test format lint clean bench bench-micro smoke
+.PHONY: run release install build test format lint clean bench bench-micro smoke fuzz soak
 
 ARGS ?=
+PREFIX ?= /usr/local
+FUZZ_SECONDS ?= 60
+export FUZZ_SECONDS
+SOAK_MINUTES ?= 30
 
-run:
-	@scripts/install-deps.sh
-	swift build -c release --product feedweb
+# The release binary: Swift's runtime and Foundation linked in (--static-swift-stdlib), so
+# it runs on a machine without Swift and needs only libmicrohttpd12 (docs/deploy.md). The
+# commit checked out is linked in as the value of the symbol feedweb_git_commit, which
+# `feedweb --version` prints; only the link step changes with it.
+COMMIT := $(shell git rev-parse HEAD 2>/dev/null | cut -c1-16)
+RELEASE_BUILD = swift build -c release --static-swift-stdlib --product feedweb \
+  $(if $(COMMIT),-Xlinker --defsym=feedweb_git_commit=0x$(COMMIT) -Xlinker --export-dynamic-symbol=feedweb_git_commit)
+
+run: release
 	.build/release/feedweb $(ARGS)
+
+release:
+	@scripts/install-deps.sh
+	$(RELEASE_BUILD)
+
+# The binary to PREFIX/bin, the static files to PREFIX/share/feedweb/Public.
+install: release
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/feedweb
+	install -m 755 .build/release/feedweb $(DESTDIR)$(PREFIX)/bin/feedweb
+	rm -rf $(DESTDIR)$(PREFIX)/share/feedweb/Public
+	cp -R Public $(DESTDIR)$(PREFIX)/share/feedweb/Public
 
 build:
 	@scripts/install-deps.sh
@@ -32,6 +53,22 @@ bench:
 bench-micro:
 	@scripts/install-deps.sh
 	cd Benchmarks/Micro && swift package benchmark $(ARGS)
+
+# libFuzzer with the address sanitizer over every parser of outside bytes (Fuzz/): each
+# target for FUZZ_SECONDS (default 60); fails on a crash, a leak or a timeout. The first
+# build of the sanitized package takes a while (see Fuzz/fuzz.sh).
+fuzz:
+	@scripts/install-deps.sh
+	Fuzz/fuzz.sh
+
+# The release binary for SOAK_MINUTES (default 30) against an upstream that changes 10 times a
+# second, drops every minute and answers 500 now and then, with 2,000 stream clients coming
+# and going, slow readers and reference clients that apply every patch; fails unless RSS
+# and descriptors stay flat and every client ends with /api/state (Benchmarks/soak.sh).
+soak:
+	@scripts/install-deps.sh --soak
+	$(RELEASE_BUILD)
+	Benchmarks/soak.sh .build/release/feedweb $(SOAK_MINUTES)
 
 # What CI runs: 200 clients on /events for 10 s (Benchmarks/smoke.sh).
 smoke:

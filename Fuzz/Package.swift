@@ -2,7 +2,7 @@
 // libFuzzer targets for what feedweb reads from outside: SSE, JSON, JSON Pointer and Patch,
 // requests through the router, the state file, the upstream dialects. A separate package,
 // so the main build and `swift test` never build it. Built and run by `make fuzz`
-// (Fuzz/fuzz.sh): `swift build -c release --sanitize=fuzzer --sanitize=address`, then each
+// (Fuzz/fuzz.sh): `swift build -c release --sanitize=fuzzer -Xswiftc -sanitize=fuzzer,address`, then each
 // target for FUZZ_SECONDS over its seed corpus in Corpus/.
 import PackageDescription
 

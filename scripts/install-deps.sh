@@ -2,6 +2,7 @@
 # Installs the system packages feedweb needs, only those that are missing.
 #   scripts/install-deps.sh          what running feedweb needs (libmicrohttpd, liburing)
 #   scripts/install-deps.sh --test   plus what the tests drive (Chromium, its driver, nginx, wrk)
+#   scripts/install-deps.sh --soak   plus what `make soak` builds its load tools with (gcc, make)
 #   scripts/install-deps.sh --bench  plus what `make bench` compares with (nginx, nchan, wrk, curl)
 #                                    and drives (Chromium for the page DOM latency)
 set -euo pipefail
@@ -9,6 +10,9 @@ set -euo pipefail
 packages=(libmicrohttpd-dev liburing-dev pkg-config)
 if [[ "${1:-}" == "--test" ]]; then
   packages+=(chromium chromium-driver nginx wrk python3-html5lib)
+fi
+if [[ "${1:-}" == "--soak" ]]; then
+  packages+=(gcc make python3)
 fi
 if [[ "${1:-}" == "--bench" ]]; then
   packages+=(nginx libnginx-mod-nchan wrk curl gcc make chromium chromium-driver)

@@ -17,6 +17,10 @@
  * `--append` serves append mode instead (as Wikimedia EventStreams does): no document,
  * each message one `event: message` item stamped with its send time.
  *
+ * For long runs against an unreliable source (Benchmarks/soak.sh): `--drop-every S` cuts
+ * every subscriber's connection every S seconds (no final chunk, as a network failure
+ * would), and `--fail-every N` answers every Nth request for /stream with a 500.
+ *
  * The message sequence (everything but sent_ns) is a pure function of `--seed`.
  * The process stops by itself after `--duration` seconds.
  */
@@ -59,6 +63,8 @@ static struct {
     int story_pct; /* percent of messages that add/remove a story */
     int edit_pct;  /* percent of messages that edit a story */
     double heartbeat;
+    double drop_every;
+    long fail_every;
     const char *publish_to;
     bool verbose;
     bool no_chunked;
@@ -75,6 +81,8 @@ static struct {
     .story_pct = 10,
     .edit_pct = 15,
     .heartbeat = 10,
+    .drop_every = 0,
+    .fail_every = 0,
 };
 
 static volatile sig_atomic_t g_stop = 0;
@@ -498,7 +506,7 @@ static int g_ep;
 static conn_t *g_subs;
 static int g_nsubs;
 static conn_t *g_dead; /* closed during an epoll batch; freed after it */
-static uint64_t g_total_subscribes, g_dropped_slow, g_bytes_out;
+static uint64_t g_total_subscribes, g_dropped_slow, g_bytes_out, g_stream_requests, g_failed, g_drops;
 
 static void reap_dead(void)
 {
@@ -646,6 +654,12 @@ static void handle_request(conn_t *c)
         respond_simple(c, 404, "Not Found", "try /stream\n");
         return;
     }
+    g_stream_requests++;
+    if (opt.fail_every > 0 && g_stream_requests % (uint64_t)opt.fail_every == 0) {
+        g_failed++;
+        respond_simple(c, 500, "Internal Server Error", "failing on purpose (--fail-every)\n");
+        return;
+    }
     bool http11 = strcmp(version, "HTTP/1.1") == 0;
     c->chunked = http11 && !opt.no_chunked;
     free(c->req);
@@ -764,6 +778,7 @@ static int run_server(void)
     }
     int64_t deadline = t_start + (int64_t)(opt.duration * 1e9);
     int64_t next_hb = opt.heartbeat > 0 ? t_start + (int64_t)(opt.heartbeat * 1e9) : INT64_MAX;
+    int64_t next_drop = opt.drop_every > 0 ? t_start + (int64_t)(opt.drop_every * 1e9) : INT64_MAX;
     buf_t patch = {0}, sse = {0};
     uint64_t ticks = 0, late_ticks = 0;
     int64_t max_late = 0, sum_late = 0;
@@ -773,6 +788,7 @@ static int run_server(void)
         if (now >= deadline) break;
         int64_t wait_ns = deadline - now;
         if (next_hb - now < wait_ns) wait_ns = next_hb - now;
+        if (next_drop - now < wait_ns) wait_ns = next_drop - now;
         int tmo = (int)(wait_ns / 1000000) + 1;
         if (tmo > 200) tmo = 200;
         int n = epoll_wait(g_ep, evs, 256, tmo);
@@ -851,6 +867,13 @@ static int run_server(void)
             fan_out(": heartbeat\n\n", 13);
             next_hb = now + (int64_t)(opt.heartbeat * 1e9);
         }
+        if (now >= next_drop) {
+            /* cut every stream, mid-way, as a failing network would */
+            if (g_subs) g_drops++;
+            while (g_subs) conn_close(g_subs);
+            reap_dead();
+            next_drop = now + (int64_t)(opt.drop_every * 1e9);
+        }
     }
     /* end every stream cleanly */
     for (conn_t *c = g_subs, *nx; c; c = nx) {
@@ -860,9 +883,10 @@ static int run_server(void)
     while (g_subs) conn_close(g_subs);
     reap_dead();
     logf_("done: %" PRId64 " patches (%" PRIu64 " ticks, %" PRIu64 " late wake-ups, tick lateness max %.3f ms mean %.3f ms), "
-          "%" PRIu64 " subscriptions, %" PRIu64 " dropped as slow, %" PRIu64 " bytes out",
+          "%" PRIu64 " subscriptions, %" PRIu64 " dropped as slow, %" PRIu64 " bytes out, %" PRIu64 " streams cut, %" PRIu64
+          " answered 500",
           g_seq, ticks, late_ticks, max_late / 1e6, ticks ? sum_late / 1e6 / (double)ticks : 0.0, g_total_subscribes,
-          g_dropped_slow, g_bytes_out);
+          g_dropped_slow, g_bytes_out, g_drops, g_failed);
     free(patch.p);
     free(sse.p);
     close(lfd);
@@ -1124,6 +1148,8 @@ static void usage(FILE *f)
             "  --story-pct P        percent of patches that add/remove a story (default 10)\n"
             "  --edit-pct P         percent of patches that edit a story (default 15)\n"
             "  --heartbeat S        comment line every S seconds (default 10; 0 = off)\n"
+            "  --drop-every S       cut every subscriber's connection every S seconds (default 0 = never)\n"
+            "  --fail-every N       answer every Nth /stream request with 500 (default 0 = never)\n"
             "  --no-chunked         close-delimited bodies even for HTTP/1.1\n"
             "  --append             append mode: no document; each message is `event: message`\n"
             "                       with one ~1.2 KB Wikimedia recentchange-shaped item whose\n"
@@ -1190,6 +1216,8 @@ int main(int argc, char **argv)
         else if (!strcmp(a, "--story-pct") && d <= 100) opt.story_pct = (int)d;
         else if (!strcmp(a, "--edit-pct") && d <= 100) opt.edit_pct = (int)d;
         else if (!strcmp(a, "--heartbeat")) opt.heartbeat = d;
+        else if (!strcmp(a, "--drop-every")) opt.drop_every = d;
+        else if (!strcmp(a, "--fail-every")) opt.fail_every = (long)d;
         else if (!strcmp(a, "--dump")) dump = (long)d;
         else {
             fprintf(stderr, "timed_upstream: unknown option %s or value out of range (see --help)\n", a);

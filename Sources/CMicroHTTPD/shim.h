@@ -66,6 +66,15 @@ feedweb_mhd_connection_fd(struct MHD_Connection *connection)
   return info == NULL ? -1 : info->connect_fd;
 }
 
+/** The socket context a connection-notification callback stored for the connection, or NULL. */
+static inline void *
+feedweb_mhd_socket_context(struct MHD_Connection *connection)
+{
+  const union MHD_ConnectionInfo *info =
+      MHD_get_connection_info(connection, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
+  return info == NULL ? NULL : info->socket_context;
+}
+
 /**
  * Percent-decodes `s` in place (libmicrohttpd's unescape callback) like the library's
  * default, except that `%00` becomes DEL (0x7F) instead of a NUL that would silently cut

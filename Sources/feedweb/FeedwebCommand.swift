@@ -112,6 +112,12 @@ struct FeedwebCommand: AsyncParsableCommand {
 
     @Option(
         help: ArgumentHelp(
+            "Seconds a client connection may take to send a complete request, from its connect or, kept alive, from the previous response; then it is closed, however slowly it trickles (default: 10). SSE streams are exempt.",
+            valueName: "seconds"))
+    var headTimeout: String?
+
+    @Option(
+        help: ArgumentHelp(
             "Largest upstream event, WebSocket message or polled document in bytes (default: 16777216).",
             valueName: "bytes"))
     var maxEventBytes: String?
@@ -160,6 +166,7 @@ struct FeedwebCommand: AsyncParsableCommand {
             "listen": listen, "upstream": upstream, "mode": mode, "poll": poll, "interval": interval,
             "profile": profile, "items-path": itemsPath, "key-path": keyPath, "version-path": versionPath,
             "keep": keep, "history": history, "state-file": stateFile, "max-clients": maxClients,
+            "head-timeout": headTimeout,
             "max-event-bytes": maxEventBytes, "max-backoff": maxBackoff, "read-timeout": readTimeout,
             "ca-file": caFile, "log-level": logLevel, "public-dir": publicDir, "demo-interval": demoInterval,
         ].compactMapValues { $0.map { [$0] } }

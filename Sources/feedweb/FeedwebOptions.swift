@@ -17,9 +17,9 @@ enum FeedwebOptions {
     /// Every option's name (without `--`), in `--help` order.
     static let names = [
         "listen", "upstream", "mode", "poll", "interval", "header", "profile", "items-path", "key-path",
-        "version-path", "field", "mark", "keep", "history", "state-file", "max-clients", "max-event-bytes",
-        "max-backoff",
-        "read-timeout", "ca-file", "frame-ancestors", "log-level", "public-dir", "demo-interval",
+        "version-path", "field", "mark", "keep", "history", "state-file", "max-clients", "head-timeout",
+        "max-event-bytes", "max-backoff", "read-timeout", "ca-file", "frame-ancestors", "log-level", "public-dir",
+        "demo-interval",
     ]
     /// The options that may be given more than once.
     static let repeatable: Set<String> = ["header", "field", "mark"]
@@ -147,6 +147,7 @@ enum FeedwebOptions {
         configuration.headers = try options.headers()
         configuration.history = try options.integer("history", default: 1000, in: 0...1_000_000)
         configuration.maxClients = try options.integer("max-clients", default: 10_000, in: 1...1_000_000)
+        configuration.headTimeout = try options.seconds("head-timeout", default: 10)
         configuration.maxEventBytes = try options.integer(
             "max-event-bytes", default: 16 * 1024 * 1024, in: 1024...(1 << 30))
         configuration.maxBackoff = try options.seconds("max-backoff", default: 30)

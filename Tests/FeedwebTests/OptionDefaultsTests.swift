@@ -13,7 +13,8 @@ struct OptionDefaultsTests {
     static let documentedDefaults: [(option: String, defaults: [String])] = [
         ("--listen", ["127.0.0.1:8080"]), ("--interval", ["5"]), ("--keep", ["200"]), ("--history", ["1000"]),
         ("--max-clients", ["10000"]), ("--max-event-bytes", ["16777216", "16 MiB"]), ("--max-backoff", ["30"]),
-        ("--read-timeout", ["45"]), ("--frame-ancestors", ["'self'"]), ("--profile", ["nyt-newswire"]),
+        ("--read-timeout", ["45"]), ("--head-timeout", ["10"]), ("--frame-ancestors", ["'self'"]),
+        ("--profile", ["nyt-newswire"]),
     ]
 
     /// The help text of `option`: from its line to the next option's, whitespace collapsed.

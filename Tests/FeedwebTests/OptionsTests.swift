@@ -12,7 +12,8 @@ struct OptionsTests {
     static let documented = [
         "--listen", "--upstream", "--mode", "--poll", "--interval", "--header", "--profile", "--items-path",
         "--key-path", "--version-path", "--field", "--mark", "--keep", "--history", "--state-file", "--max-clients",
-        "--max-event-bytes", "--max-backoff", "--read-timeout", "--ca-file", "--frame-ancestors", "--log-level",
+        "--head-timeout", "--max-event-bytes", "--max-backoff", "--read-timeout", "--ca-file", "--frame-ancestors",
+        "--log-level",
         "--public-dir", "--demo-interval", "--version",
     ]
 
@@ -43,6 +44,8 @@ struct OptionsTests {
         BadCase(
             arguments: ["--max-backoff", "nan"], expected: ["--max-backoff: must be a positive number of seconds"]),
         BadCase(arguments: ["--read-timeout", "inf"], expected: ["--read-timeout:"]),
+        BadCase(
+            arguments: ["--head-timeout", "0"], expected: ["--head-timeout: must be a positive number of seconds"]),
         BadCase(
             arguments: ["--field", "foo=/x"], expected: ["--field: unknown field 'foo'; fields are title, section"]),
         BadCase(arguments: ["--field", "title"], expected: ["--field:", "NAME=/pointer"]),
@@ -250,6 +253,7 @@ struct OptionsTests {
     func hugeValues() async throws {
         let feedweb = try await FeedwebProcess(arguments: [
             "--max-backoff", "1e300", "--read-timeout", "1e300", "--demo-interval", "1e300", "--interval", "1e300",
+            "--head-timeout", "1e300",
             "--history", "1000000", "--max-clients", "1000000", "--max-event-bytes", "1073741824", "--keep", "100000",
         ])
         defer { feedweb.kill() }

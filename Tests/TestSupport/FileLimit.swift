@@ -17,4 +17,17 @@ public enum FileLimit {
         limit.rlim_cur = rlim_t(count)
         _ = setrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit)
     }
+
+    /// Raises the soft limit as far as the hard limit allows; returns the soft limit now.
+    @discardableResult
+    public static func raiseToHardLimit() -> Int {
+        var limit = rlimit()
+        guard getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) == 0 else { return 0 }
+        if limit.rlim_cur < limit.rlim_max {
+            limit.rlim_cur = limit.rlim_max
+            _ = setrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit)
+            _ = getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit)
+        }
+        return limit.rlim_cur == rlim_t.max ? Int.max : Int(clamping: limit.rlim_cur)
+    }
 }

@@ -69,7 +69,10 @@ public final class FeedwebApplication: Sendable {
         var serverConfiguration = HTTPServer.Configuration(
             address: configuration.listen, maxStreams: configuration.maxClients)
         serverConfiguration.connectionTimeout = 60
-        server = HTTPServer(configuration: serverConfiguration, responder: handlers.router, logger: logger)
+        serverConfiguration.headTimeout = configuration.headTimeout
+        let server = HTTPServer(configuration: serverConfiguration, responder: handlers.router, logger: logger)
+        self.server = server
+        handlers.connections.connect { [weak server] in server?.connectionCounts ?? ConnectionCounts() }
     }
 
     /// Restores the store from the state file; logs and ignores a missing, unreadable,

@@ -55,6 +55,9 @@ public struct FeedwebConfiguration: Sendable {
     public var history: Int = 1000
     /// Concurrent SSE streams (`--max-clients`).
     public var maxClients: Int = 10_000
+    /// How long a client connection may take to deliver a complete request, from its
+    /// connect or (keep-alive) the end of its previous response (`--head-timeout`).
+    public var headTimeout: Duration = .seconds(10)
     /// Unsent bytes per stream client: past it, an `/events` or `/events/items` client gets
     /// the newest state in place of its backlog (a fresh `data` or `snapshot`); a page
     /// stream client is dropped. A client that takes nothing for 5 s is dropped either way.

@@ -19,6 +19,8 @@ struct WebHandlers: Sendable {
     /// The counts behind `/stats`, `/api/stats` and `/metrics`; the upstream status is
     /// reported to it.
     let stats: StatsRecorder
+    /// Where `/metrics` reads the HTTP server's connections (connected once it exists).
+    let connections = ConnectionCountsSource()
 
     /// - Parameters:
     ///   - demo: the demo's `/demo/upstream` stream, when the source is the demo.
@@ -71,7 +73,7 @@ struct WebHandlers: Sendable {
         self.api = APIHandlers(store: store, stats: stats, jsonHeaders: jsonHeaders, notFound: errors.notFoundJSON)
         self.health = HealthHandlers(
             store: store, upstreamStatus: upstreamStatus, stats: stats, metrics: metrics, streams: streams,
-            securityHeaders: security, unavailable: errors.notFoundJSON)
+            connections: connections, securityHeaders: security, unavailable: errors.notFoundJSON)
     }
 
     /// Folds an upstream event into `/stats` and `/metrics` and, only when the status it

@@ -1,5 +1,6 @@
 import FeedCore
 import Foundation
+import NIOConcurrencyHelpers
 
 /// What operators and orchestrators ask: `/healthz` (the process answers), `/readyz` (a
 /// document and a connected upstream) and `/metrics` (the Prometheus text exposition).
@@ -12,6 +13,8 @@ struct HealthHandlers: Sendable {
     let metrics: FeedwebMetrics
     /// For the clients and traffic of each stream endpoint, and the streams refused.
     let streams: StreamHandlers
+    /// The HTTP server's connection counts, once it exists.
+    let connections: ConnectionCountsSource
     /// `{"status":"ok"}`, built once.
     let healthy: PreparedResponse
     let jsonHeaders: [(String, String)]
@@ -22,14 +25,15 @@ struct HealthHandlers: Sendable {
 
     init(
         store: FeedStore, upstreamStatus: @escaping @Sendable () -> UpstreamStatus, stats: StatsRecorder,
-        metrics: FeedwebMetrics, streams: StreamHandlers, securityHeaders: [(String, String)],
-        unavailable: PreparedResponse
+        metrics: FeedwebMetrics, streams: StreamHandlers, connections: ConnectionCountsSource,
+        securityHeaders: [(String, String)], unavailable: PreparedResponse
     ) {
         self.store = store
         self.upstreamStatus = upstreamStatus
         self.stats = stats
         self.metrics = metrics
         self.streams = streams
+        self.connections = connections
         self.jsonHeaders = ResponseHeaders.json(security: securityHeaders)
         self.metricsHeaders =
             [("Content-Type", FeedwebMetrics.contentType), ("Cache-Control", "no-store")] + securityHeaders
@@ -62,8 +66,25 @@ struct HealthHandlers: Sendable {
         let sample = FeedwebMetrics.Sample(
             documentLoaded: snapshot != nil, sequence: snapshot?.id.seq ?? 0,
             items: snapshot?.published.items.count ?? 0, streams: streams.samples,
-            refusedStreams: streams.refusedCount, stats: stats.totals(), process: .current())
+            refusedStreams: streams.refusedCount, stats: stats.totals(), process: .current(),
+            connections: connections.counts)
         return PreparedResponse(status: 200, body: metrics.exposition(of: sample), headers: metricsHeaders)
             ?? unavailable
+    }
+}
+
+/// Where `/metrics` reads the HTTP server's connection counts. The server is made after the
+/// handlers (it needs their router), so it is connected here once it exists. A leaf lock.
+final class ConnectionCountsSource: Sendable {
+    private let read = NIOLockedValueBox<(@Sendable () -> ConnectionCounts)?>(nil)
+
+    /// From now on the counts come from `read`.
+    func connect(_ read: @escaping @Sendable () -> ConnectionCounts) {
+        self.read.withLockedValue { $0 = read }
+    }
+
+    /// The counts now (all zero before a server is connected).
+    var counts: ConnectionCounts {
+        read.withLockedValue { $0 }?() ?? ConnectionCounts()
     }
 }

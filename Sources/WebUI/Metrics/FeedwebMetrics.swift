@@ -30,7 +30,8 @@ import struct Prometheus.PrometheusMetricsFactory
 /// `item_changes_total{kind}` (`added`, `updated`, `removed`), `polling_equivalent_bytes_total`,
 /// `new_sections_total`, `guard_regressions_total`, `marks_total` (items that matched a
 /// `--mark`), `page_render_seconds`, `fanout_seconds{stream}`, `process_resident_memory_bytes`,
-/// `process_open_fds`.
+/// `process_open_fds`, `http_connections`, `http_connections_waiting` (for a request),
+/// `http_connections_closed_total{reason}` (`head_timeout`, `room`: slow clients closed).
 final class FeedwebMetrics: Sendable {
     /// One stream endpoint at scrape time.
     struct StreamSample: Sendable {
@@ -50,6 +51,8 @@ final class FeedwebMetrics: Sendable {
         /// The `/stats` counts since start.
         var stats: StatsTotals
         var process: ProcessFigures
+        /// The HTTP server's connections.
+        var connections = ConnectionCounts()
     }
 
     /// The content type of the text format, version 0.0.4.
@@ -159,6 +162,10 @@ private struct PulledMetrics {
     var marks: MirroredCounter
     let residentBytes: Gauge
     let openDescriptors: Gauge
+    let connections: Gauge
+    let waitingConnections: Gauge
+    var closedAtDeadline: MirroredCounter
+    var closedForRoom: MirroredCounter
     var streams: [String: StreamMetrics] = [:]
 
     struct StreamMetrics {
@@ -197,6 +204,12 @@ private struct PulledMetrics {
         marks = MirroredCounter(label: "feedweb_marks_total", factory: factory)
         residentBytes = Gauge(label: "feedweb_process_resident_memory_bytes", factory: factory)
         openDescriptors = Gauge(label: "feedweb_process_open_fds", factory: factory)
+        connections = Gauge(label: "feedweb_http_connections", factory: factory)
+        waitingConnections = Gauge(label: "feedweb_http_connections_waiting", factory: factory)
+        closedAtDeadline = MirroredCounter(
+            label: "feedweb_http_connections_closed_total", dimensions: [("reason", "head_timeout")], factory: factory)
+        closedForRoom = MirroredCounter(
+            label: "feedweb_http_connections_closed_total", dimensions: [("reason", "room")], factory: factory)
     }
 
     mutating func update(to sample: FeedwebMetrics.Sample, factory: PrometheusMetricsFactory) {
@@ -214,6 +227,10 @@ private struct PulledMetrics {
         marks.follow(sample.stats.marks)
         residentBytes.record(Int64(clamping: sample.process.residentBytes))
         openDescriptors.record(sample.process.openDescriptors)
+        connections.record(sample.connections.held)
+        waitingConnections.record(sample.connections.waiting)
+        closedAtDeadline.follow(UInt64(sample.connections.droppedAtDeadline))
+        closedForRoom.follow(UInt64(sample.connections.droppedForRoom))
         for stream in sample.streams {
             var metrics = streams[stream.name] ?? StreamMetrics(name: stream.name, factory: factory)
             metrics.clients.record(stream.clients)

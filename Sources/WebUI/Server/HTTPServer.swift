@@ -11,6 +11,13 @@ import NIOConcurrencyHelpers
 /// chunks itself, woken once per batch of ready streams, so there is no thread and no
 /// polling per client.
 ///
+/// Slow clients: a connection must deliver a complete request within
+/// ``Configuration/headTimeout`` of its connect (or, kept alive, of its previous response),
+/// and connections waiting for a request give way, longest waiting first, whenever a new
+/// connection needs their room (``ConnectionReaper``, ``WaitingConnections``). The
+/// connection limit is what the open-file limit allows, so thousands of slow heads never
+/// keep a new client or stream out.
+///
 /// Lifecycle: ``start()`` once, then ``stop(timeout:)`` once, which follows the only order
 /// libmicrohttpd survives: quiesce, end every stream, wait for them to drain, stop the
 /// daemon, close the listening socket.
@@ -22,8 +29,23 @@ public final class HTTPServer: @unchecked Sendable {
         /// The most concurrent SSE streams; one more gets the responder's 503.
         public var maxStreams: Int
         /// Seconds a connection may sit idle (or a writer stall) before it is closed.
-        /// Suspended streams never time out.
+        /// Suspended streams never time out. A connection that owes a request is closed
+        /// sooner, at ``headTimeout``.
         public var connectionTimeout: UInt32 = 60
+        /// How long a connection may take to deliver a complete request (head and any
+        /// body), counted from its connect or, on a keep-alive connection, from the end of
+        /// the previous response; it is closed then, however many bytes it has trickled in.
+        /// A request being answered, an SSE stream above all, is exempt (see
+        /// ``WaitingConnections``).
+        public var headTimeout: Duration = .seconds(10)
+        /// The most connections libmicrohttpd holds at once; `nil`: what the process's
+        /// open-file limit allows (``defaultConnectionLimit(openFiles:)``) when the server
+        /// is made.
+        ///
+        /// Past it libmicrohttpd stops accepting (new clients wait in the kernel's backlog
+        /// without an answer), so connections waiting for a request are dropped, longest
+        /// waiting first, before it is reached (``connectionCapacity(limit:)``).
+        public var connectionLimit: Int?
         /// Bytes of memory libmicrohttpd may use per connection (request line, headers,
         /// send buffer); a larger request head gets 431 or 414.
         ///
@@ -68,6 +90,33 @@ public final class HTTPServer: @unchecked Sendable {
             self.address = address
             self.maxStreams = maxStreams
         }
+
+        /// Descriptors kept for everything but client connections: the listening socket,
+        /// the epoll sets, wake-ups and rings of libmicrohttpd's threads, the senders and
+        /// the hang-up watcher, the upstream connection and its event loops, static and
+        /// state files, standard streams.
+        public static let reservedFileDescriptors = 256
+
+        /// The connection limit `openFiles` descriptors allow: all of them less
+        /// ``reservedFileDescriptors`` (at least 64).
+        public static func defaultConnectionLimit(openFiles: Int) -> Int {
+            max(64, openFiles - reservedFileDescriptors)
+        }
+
+        /// The connections held before the longest-waiting are dropped for a new one: the
+        /// limit less a margin (an eighth of it, at most 128), so that the drops — which
+        /// take effect when libmicrohttpd next reads those sockets — keep it from ever
+        /// reaching its limit.
+        public static func connectionCapacity(limit: Int) -> Int {
+            limit - min(128, limit / 8)
+        }
+
+        /// The process's soft limit on open files now.
+        static func openFileLimit() -> Int {
+            var limit = rlimit()
+            guard getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) == 0 else { return 1024 }
+            return limit.rlim_cur == rlim_t.max ? 1 << 20 : Int(clamping: limit.rlim_cur)
+        }
     }
 
     private struct State {
@@ -94,6 +143,11 @@ public final class HTTPServer: @unchecked Sendable {
     /// thread); empty when the system refused their epoll sets (libmicrohttpd then sends
     /// everything).
     private let senders: [StreamSender]
+    /// The most connections libmicrohttpd holds at once (``Configuration/connectionLimit``).
+    public let connectionLimit: Int
+    /// Drops connections that send no complete request in time, or that wait when a new
+    /// one needs their room.
+    private let reaper: ConnectionReaper
     /// The thread that writes people's page streams: never behind a fan-out to thousands
     /// (``StreamStart/Audience/person``).
     private let pageSender: StreamSender?
@@ -105,6 +159,13 @@ public final class HTTPServer: @unchecked Sendable {
         self.responder = responder
         self.logger = logger
         self.state = NIOLockedValueBox(State(open: OpenStreams(limit: configuration.maxStreams)))
+        let limit =
+            configuration.connectionLimit
+            ?? Configuration.defaultConnectionLimit(openFiles: Configuration.openFileLimit())
+        self.connectionLimit = limit
+        self.reaper = ConnectionReaper(
+            deadline: configuration.headTimeout, capacity: Configuration.connectionCapacity(limit: limit),
+            logger: logger)
         let ring = configuration.writesThroughIOUring
         self.senders = (0..<max(1, configuration.streamSenders)).compactMap {
             StreamSender(name: "fw-send-\($0)", useIOUring: ring)
@@ -131,10 +192,21 @@ public final class HTTPServer: @unchecked Sendable {
         state.withLockedValue { $0.open.count }
     }
 
+    /// The connections held and those waiting for a request now, and the connections
+    /// dropped since start for taking too long to send one or to make room for new ones.
+    public var connectionCounts: ConnectionCounts {
+        reaper.counts
+    }
+
     /// Starts listening; returns the bound port (useful with port 0).
     @discardableResult
     public func start() throws(HTTPServerError) -> UInt16 {
-        let limit = UInt32(clamping: configuration.maxStreams + 256)
+        let limit = connectionLimit
+        if configuration.maxStreams > Configuration.connectionCapacity(limit: limit) - 256 {
+            logger.warning(
+                "--max-clients \(configuration.maxStreams) leaves little room for other clients: the open-file limit allows \(limit) connections in all; raise it (LimitNOFILE=, ulimit -n) or lower --max-clients"
+            )
+        }
         let selfPointer = Unmanaged.passUnretained(self).toOpaque()
         var flags =
             MHD_USE_EPOLL_INTERNAL_THREAD.rawValue | MHD_ALLOW_SUSPEND_RESUME.rawValue
@@ -147,7 +219,7 @@ public final class HTTPServer: @unchecked Sendable {
                     option: .EXTERNAL_LOGGER,
                     value: Int(bitPattern: unsafeBitCast(daemonLog, to: UnsafeRawPointer.self)), ptr_value: selfPointer),
                 MHD_OptionItem(option: .SOCK_ADDR, value: 0, ptr_value: UnsafeMutableRawPointer(sockaddrPointer)),
-                MHD_OptionItem(option: .CONNECTION_LIMIT, value: Int(limit), ptr_value: nil),
+                MHD_OptionItem(option: .CONNECTION_LIMIT, value: limit, ptr_value: nil),
                 MHD_OptionItem(
                     option: .CONNECTION_TIMEOUT, value: Int(configuration.connectionTimeout), ptr_value: nil),
                 MHD_OptionItem(
@@ -161,12 +233,17 @@ public final class HTTPServer: @unchecked Sendable {
                     option: .NOTIFY_COMPLETED,
                     value: Int(bitPattern: unsafeBitCast(requestCompleted, to: UnsafeRawPointer.self)),
                     ptr_value: selfPointer),
+                MHD_OptionItem(
+                    option: .NOTIFY_CONNECTION,
+                    value: Int(bitPattern: unsafeBitCast(connectionNotified, to: UnsafeRawPointer.self)),
+                    ptr_value: selfPointer),
                 MHD_OptionItem(option: .END, value: 0, ptr_value: nil),
             ]
             return feedweb_mhd_start(flags, configuration.address.port, accessHandler, selfPointer, &options)
         }
         guard let daemon else { throw .cannotListen(configuration.address.description) }
         state.withLockedValue { $0.daemon = DaemonHandle(pointer: daemon) }
+        reaper.start()
         hangups?.start()
         for sender in allSenders { sender.start() }
         return feedweb_mhd_bound_port(daemon)
@@ -201,6 +278,7 @@ public final class HTTPServer: @unchecked Sendable {
         MHD_stop_daemon(daemon.pointer)
         for sender in allSenders { sender.stop() }
         hangups?.stop()
+        reaper.stop()
         if listenSocket >= 0 { close(listenSocket) }
         state.withLockedValue { $0.daemon = nil }
     }
@@ -225,6 +303,8 @@ public final class HTTPServer: @unchecked Sendable {
             uploadDataSize.pointee = 0  // GET and HEAD carry no body we use; discard it.
             return MHD_Result.YES
         }
+        // The request has arrived whole: the connection is busy until it is answered.
+        if let record = Self.record(of: connection) { reaper.requestArrived(record) }
         if feedweb_mhd_request_head_size(connection) > configuration.maxRequestHeadBytes {
             guard let headTooLarge else { return MHD_Result.NO }
             return MHD_queue_response(connection, headTooLarge.status, headTooLarge.pointer)
@@ -294,6 +374,24 @@ public final class HTTPServer: @unchecked Sendable {
         onEnd?()
     }
 
+    /// The reaper's record of `connection`, kept in its socket context.
+    fileprivate static func record(of connection: OpaquePointer) -> ConnectionReaper.Connection? {
+        guard let pointer = feedweb_mhd_socket_context(connection) else { return nil }
+        return Unmanaged<ConnectionReaper.Connection>.fromOpaque(pointer).takeUnretainedValue()
+    }
+
+    fileprivate func connectionStarted(_ connection: OpaquePointer) -> ConnectionReaper.Connection {
+        reaper.connectionStarted(fd: feedweb_mhd_connection_fd(connection))
+    }
+
+    fileprivate func connectionClosed(_ record: ConnectionReaper.Connection) {
+        reaper.connectionClosed(record)
+    }
+
+    fileprivate func requestAnswered(_ connection: OpaquePointer) {
+        if let record = Self.record(of: connection) { reaper.requestAnswered(record) }
+    }
+
     /// The fields of `kind` (headers or decoded query arguments) of the request on
     /// `connection`, in the order received; a query argument without a value is `""`.
     private static func fields(of connection: OpaquePointer, kind: MHD_ValueKind) -> [HTTPRequest.Field] {
@@ -334,12 +432,31 @@ private let collectField: MHD_KeyValueIteratorN = { cls, _, key, keySize, value,
     return MHD_Result.YES
 }
 
-private let requestCompleted: MHD_RequestCompletedCallback = { cls, _, context, _ in
-    guard let cls, let context, let pointer = context.pointee, pointer != requestMarker else { return }
-    context.pointee = nil
+private let requestCompleted: MHD_RequestCompletedCallback = { cls, connection, context, _ in
+    guard let cls else { return }
     let server = Unmanaged<HTTPServer>.fromOpaque(cls).takeUnretainedValue()
-    let stream = Unmanaged<StreamConnection>.fromOpaque(pointer).takeRetainedValue()
-    server.streamFinished(stream)
+    if let context, let pointer = context.pointee, pointer != requestMarker {
+        context.pointee = nil
+        let stream = Unmanaged<StreamConnection>.fromOpaque(pointer).takeRetainedValue()
+        server.streamFinished(stream)
+    }
+    // A keep-alive connection now owes the next request.
+    if let connection { server.requestAnswered(connection) }
+}
+
+/// A connection starts (its record goes into its socket context) or closes (before
+/// libmicrohttpd closes its socket).
+private let connectionNotified: MHD_NotifyConnectionCallback = { cls, connection, socketContext, code in
+    guard let cls, let connection, let socketContext else { return }
+    let server = Unmanaged<HTTPServer>.fromOpaque(cls).takeUnretainedValue()
+    switch code {
+    case .CONNECTION_NOTIFY_STARTED:
+        socketContext.pointee = Unmanaged.passRetained(server.connectionStarted(connection)).toOpaque()
+    case .CONNECTION_NOTIFY_CLOSED:
+        guard let pointer = socketContext.pointee else { return }
+        socketContext.pointee = nil
+        server.connectionClosed(Unmanaged<ConnectionReaper.Connection>.fromOpaque(pointer).takeRetainedValue())
+    }
 }
 
 private let streamReader: MHD_ContentReaderCallback = { cls, _, buffer, capacity in

@@ -19,7 +19,8 @@ final class TestServer: @unchecked Sendable {
 
     init(
         document: JSONValue?, profile: ItemProfile = .nytNewswire, publicDirectory: String = TestServer.publicDirectory,
-        frameAncestors: String = "'self'", maxStreams: Int = 100, writesThroughIOUring: Bool = true
+        frameAncestors: String = "'self'", maxStreams: Int = 100, writesThroughIOUring: Bool = true,
+        headTimeout: Duration = .seconds(10), connectionLimit: Int? = nil
     ) throws {
         app = TestHandlers(
             document: document, profile: profile, publicDirectory: publicDirectory, frameAncestors: frameAncestors)
@@ -28,6 +29,8 @@ final class TestServer: @unchecked Sendable {
         var configuration = HTTPServer.Configuration(
             address: try ListenAddress(parsing: "127.0.0.1:0"), maxStreams: maxStreams)
         configuration.writesThroughIOUring = writesThroughIOUring
+        configuration.headTimeout = headTimeout
+        configuration.connectionLimit = connectionLimit
         server = HTTPServer(configuration: configuration, responder: app.router, logger: logger)
         port = try server.start()
     }

@@ -1,0 +1,135 @@
+import FeedCore
+import Foundation
+import Glibc
+import TestSupport
+import Testing
+
+@testable import WebUI
+
+/// Connections that owe the server a request, through real sockets against the server in
+/// process with a 1 s head timeout: closed at the deadline counted from the connect (or the
+/// previous response), however they trickle; streams exempt; and, when the connections
+/// run out, the longest-waiting give way to a new client.
+@Suite(.timeLimit(.minutes(2)))
+struct SlowClientTests {
+    /// The head timeout of these tests' servers, in seconds.
+    static let deadline = 1.0
+    /// How late past the deadline a close may come on a loaded machine (the reaper sleeps
+    /// until the deadline itself; libmicrohttpd closes on its next read).
+    static let slack = 2.0
+
+    static func server(connectionLimit: Int? = nil) throws -> TestServer {
+        try TestServer(
+            document: NewswireFeed.document(count: 3), headTimeout: .milliseconds(Int64(deadline * 1000)),
+            connectionLimit: connectionLimit)
+    }
+
+    /// Waits (bounded by the socket's timeout) until the server closes `socket`; returns the
+    /// seconds since `start`.
+    static func secondsUntilClosed(_ socket: RawSocket, since start: ContinuousClock.Instant) async throws -> Double {
+        _ = try await socket.readToEnd()
+        return (ContinuousClock.now - start).timeInterval
+    }
+
+    @Test func aHeadThatNeverEndsIsClosedAtTheDeadline() async throws {
+        let server = try Self.server()
+        let start = ContinuousClock.now
+        let socket = try await RawSocket(port: server.port, timeout: Self.deadline + Self.slack + 2)
+        try await socket.send("GET / HTTP/1.1\r\nHost: x\r\n")
+        let closedAfter = try await Self.secondsUntilClosed(socket, since: start)
+        #expect(closedAfter >= Self.deadline - 0.05, "not before the deadline")
+        #expect(closedAfter <= Self.deadline + Self.slack)
+        #expect(server.server.connectionCounts.droppedAtDeadline >= 1)
+        // Shut down from outside, the connection is closed by libmicrohttpd itself (its
+        // close notification came), not merely dead on the wire.
+        try await Eventually.check("libmicrohttpd to close the connection", within: 2) {
+            server.server.connectionCounts.held == 0
+        }
+    }
+
+    @Test func aTricklingHeadIsClosedAtTheDeadlineCountedFromItsConnect() async throws {
+        let server = try Self.server()
+        let start = ContinuousClock.now
+        let socket = try await RawSocket(port: server.port, timeout: 2)
+        let head = Array("GET / HTTP/1.1\r\nHost: x\r\nX-Slow: ".utf8) + [UInt8](repeating: 97, count: 200)
+        var sent = 0
+        var closed = false
+        // One byte every 100 ms: each one is activity, but none completes the request.
+        while !closed, sent < head.count, ContinuousClock.now - start < .seconds(Self.deadline + Self.slack + 2) {
+            do {
+                try await socket.send([head[sent]])
+                sent += 1
+                _ = try socket.readAvailable()
+            } catch {
+                closed = true
+                break
+            }
+            try await Task.sleep(for: .milliseconds(100))
+        }
+        let closedAfter = (ContinuousClock.now - start).timeInterval
+        #expect(closed, "still open after \(closedAfter) s and \(sent) bytes")
+        #expect(closedAfter >= Self.deadline - 0.05)
+        #expect(closedAfter <= Self.deadline + Self.slack + 0.2, "dropped at the deadline, not after its last byte")
+    }
+
+    @Test func anIdleKeepAliveConnectionIsClosedButABusyOneIsNot() async throws {
+        let server = try Self.server()
+        // Requests every 300 ms for three deadlines: each response starts a new wait.
+        let busy = try await RawSocket(port: server.port, timeout: 5)
+        let start = ContinuousClock.now
+        while ContinuousClock.now - start < .seconds(3 * Self.deadline) {
+            try await busy.send("GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n")
+            #expect(try await HTTPTestClient.readResponse(from: busy, method: "GET").status == 200)
+            try await Task.sleep(for: .milliseconds(300))
+        }
+        // Then idle: closed one deadline after its last response.
+        let idleSince = ContinuousClock.now
+        let closedAfter = try await Self.secondsUntilClosed(busy, since: idleSince)
+        #expect(closedAfter >= Self.deadline - 0.35, "not before the deadline (less the last sleep)")
+        #expect(closedAfter <= Self.deadline + Self.slack)
+    }
+
+    @Test func aStreamOutlivesTheDeadline() async throws {
+        let server = try Self.server()
+        let stream = try await SSETestClient(port: server.port, path: "/events", timeout: 5)
+        #expect(stream.status == 200)
+        _ = try await stream.expectNext("data")
+        // Three deadlines with nothing sent either way: a waiting connection would be gone.
+        try await Task.sleep(for: .seconds(3 * Self.deadline))
+        _ = server.store.replaceDocument(NewswireFeed.document(count: 4))
+        let next = try await stream.next(before: Date().addingTimeInterval(5))
+        #expect(["patch", "data"].contains(next.type), "\(next.type)")
+        #expect(server.server.connectionCounts.droppedAtDeadline == 0)
+    }
+
+    @Test func slowHeadsGiveWayWhenANewClientNeedsTheirRoom() async throws {
+        // 64 connections in all: room for 56 before the longest waiting are dropped.
+        let server = try Self.server(connectionLimit: 64)
+        #expect(WebUI.HTTPServer.Configuration.connectionCapacity(limit: 64) == 56)
+        let stream = try await SSETestClient(port: server.port, path: "/events", timeout: 5)
+        _ = try await stream.expectNext("data")
+        var heads: [RawSocket] = []
+        for _ in 0..<100 {
+            let socket = try await RawSocket(port: server.port, timeout: 5)
+            try await socket.send("GET / HTTP/1.1\r\nHost: x\r\n")
+            heads.append(socket)
+        }
+        let asked = ContinuousClock.now
+        let health = try await HTTPTestClient.get(port: server.port, "/healthz", timeout: 2)
+        #expect(health.status == 200)
+        #expect((ContinuousClock.now - asked).timeInterval < 1)
+        let newStream = try await SSETestClient(port: server.port, path: "/events", timeout: 2)
+        #expect(newStream.status == 200, "a new stream gets in too")
+        let counts = server.server.connectionCounts
+        // 100 heads, the first stream and the /healthz client through 56 places, before any
+        // deadline (the new stream may come after /healthz's connection is gone).
+        #expect(counts.droppedForRoom >= 100 + 2 - 56)
+        #expect(counts.droppedAtDeadline == 0)
+        // The oldest heads were the ones closed.
+        for socket in heads.prefix(10) {
+            #expect(throws: RawSocket.Failure.self) { _ = try socket.readAvailable() }
+        }
+        _ = server.store.replaceDocument(NewswireFeed.document(count: 4))
+        #expect(["patch", "data"].contains(try await stream.next(before: Date().addingTimeInterval(5)).type))
+    }
+}
