@@ -2,14 +2,14 @@ import FeedCore
 import Foundation
 import Logging
 import NIOConcurrencyHelpers
+import ServiceLifecycle
 
 /// feedweb, assembled: the store (restored from the state file, if any), the upstream
 /// connection (SSE in the document, append or Firebase dialect, polling, a WebSocket, or
-/// the demo), the HTTP server, the
-/// state-file writer and the timers.
+/// the demo), the HTTP server, the state-file writer and the timers.
 ///
-/// Use: ``start()`` (binds, returns the port), then ``run()`` until cancelled, then
-/// ``stop()``.
+/// Use: ``start()`` (binds, returns the port), then run ``services`` in a `ServiceGroup`
+/// (or ``run()`` until cancelled), which ends with ``stop()``.
 public final class FeedwebApplication: Sendable {
     public let configuration: FeedwebConfiguration
     /// When the state shown before upstream answers was saved (`nil`: nothing restored).
@@ -117,31 +117,32 @@ public final class FeedwebApplication: Sendable {
         return port
     }
 
-    /// Runs the upstream source, the demo, the state-file writer and the timers until the
-    /// task is cancelled.
-    public func run() async {
-        await withTaskGroup(of: Void.self) { group in
-            if let source = upstreamBox.source {
-                group.addTask { await source.run() }
-            }
-            if let demo {
-                group.addTask { await demo.run() }
-            }
-            if let stateWriter {
-                group.addTask { await stateWriter.run() }
-            }
-            let broadcasters = handlers.streams.broadcasters
-            let pageStreams = handlers.pageStreams
-            let assets = handlers.assets
-            let heartbeat = configuration.heartbeatInterval
-            group.addTask {
+    /// The long-running parts, in the order they start; a `ServiceGroup` shuts them down
+    /// in reverse: the upstream source (or cluster role) stops first, so the state is
+    /// final, then the demo, the timers and the page streams, then the state file is
+    /// written, and last the HTTP server ends every stream and stops (``stop()``).
+    public var services: [any Service] {
+        var services: [any Service] = [ApplicationService.waiting("http server") { self.stop() }]
+        if let stateWriter {
+            services.append(
+                ApplicationService("state file", work: { await stateWriter.run() }, finish: { self.saveState() }))
+        }
+        let broadcasters = handlers.streams.broadcasters
+        let pageStreams = handlers.pageStreams
+        let assets = handlers.assets
+        let heartbeat = configuration.heartbeatInterval
+        let logger = self.logger
+        services.append(ApplicationService("page streams") { await pageStreams.run() })
+        services.append(
+            ApplicationService("heartbeats") {
                 let comment = SSEEncoder.comment("heartbeat")
                 while !Task.isCancelled {
                     do { try await Task.sleep(for: heartbeat) } catch { return }
                     for broadcaster in broadcasters { broadcaster.broadcastToAll(comment) }
                 }
-            }
-            group.addTask {
+            })
+        services.append(
+            ApplicationService("stream sweeps") {
                 // Once a second: drop clients that have taken nothing for 5 s while events
                 // wait, and push status changes that time alone brings to the pages.
                 while !Task.isCancelled {
@@ -149,13 +150,9 @@ public final class FeedwebApplication: Sendable {
                     for broadcaster in broadcasters { broadcaster.dropStalled(olderThan: 5_000_000_000) }
                     pageStreams.requestFrame()
                 }
-            }
-            group.addTask {
-                // The page streams: the newest state, at most once per frame.
-                await pageStreams.run()
-            }
-            let logger = self.logger
-            group.addTask {
+            })
+        services.append(
+            ApplicationService("static files") {
                 // Every 2 s: when Public/ changed, serve the new files and reload open pages.
                 while !Task.isCancelled {
                     do { try await Task.sleep(for: .seconds(2)) } catch { return }
@@ -163,14 +160,32 @@ public final class FeedwebApplication: Sendable {
                     logger.info("static files changed (version \(version)); telling open pages to reload")
                     pageStreams.stream.reload(version: version)
                 }
-            }
-            await group.waitForAll()
+            })
+        if let demo {
+            services.append(ApplicationService("demo newswire") { await demo.run() })
+        }
+        if let source = upstreamBox.source {
+            services.append(ApplicationService("upstream") { await source.run() })
+        }
+        return services
+    }
+
+    /// Runs every part (``services``) in a `ServiceGroup` until the task is cancelled,
+    /// then stops them all, the HTTP server last. For running feedweb inside another
+    /// program (the tests); the `feedweb` command runs ``services`` itself, with its
+    /// signal handling.
+    public func run() async {
+        let group = ServiceGroup(configuration: ServiceGroupConfiguration(services: services, logger: logger))
+        do {
+            try await group.run()
+        } catch {
+            if !Task.isCancelled { logger.error("feedweb stopped: \(error)") }
         }
     }
 
-    /// Writes the state file (the state is final: `run()` has returned, so nothing
+    /// Writes the state file (the state is final: every other part has stopped, so nothing
     /// publishes any more), then stops serving: no new connections, every stream ended
-    /// cleanly, the daemon stopped (see ``HTTPServer/stop(timeout:)``).
+    /// cleanly, the daemon stopped (see ``HTTPServer/stop(timeout:)``). Idempotent.
     ///
     /// The state is written first so that a slow client drain can never cost it.
     public func stop() {
