@@ -107,9 +107,11 @@ public final class FeedwebApplication: Sendable {
         let port = try server.start()
         let host = configuration.listen.isIPv6 ? "[::1]" : "127.0.0.1"
         let (url, kind) = configuration.source.connection(demoURL: "http://\(host):\(port)/demo/upstream")
-        let upstream = UpstreamConfiguration(
+        var upstream = UpstreamConfiguration(
             url: url, headers: configuration.headers, maxEventBytes: configuration.maxEventBytes,
             maxBackoff: configuration.maxBackoff, readTimeout: configuration.readTimeout, caFile: configuration.caFile)
+        // A relay (another feedweb's /events upstream) passes its ids through.
+        if case .sse = configuration.source { upstream.passesIDsThrough = true }
         let source = try UpstreamConnection(configuration: upstream, kind: kind, store: store, logger: logger)
         let handlers = self.handlers
         source.observe { event, status in handlers.upstreamEventOccurred(event, status: status) }

@@ -37,6 +37,7 @@ final class PageEventStream: Sendable {
 
     let broadcaster: Broadcaster<Channel, State>
     private let renderer: PageRenderer
+    /// The epoch of the ids sent before any view exists (a view carries its own).
     private let epoch: String
     /// How the items of two published views differ (``FeedStore/itemChanges(from:to:)``:
     /// composed from the history's steps for views a frame apart).
@@ -97,7 +98,7 @@ final class PageEventStream: Sendable {
             let tickerChanged = previous?.ticker != state.ticker
             guard viewChanged || badgeChanged || statsChanged || tickerChanged else { return }
             let now = Date()
-            let id = EventID(epoch: epoch, seq: state.view?.seq ?? 0).description
+            let id = (state.view?.id ?? EventID(epoch: epoch, seq: 0)).description
             let changes: [ItemChange]
             if !viewChanged {
                 changes = []
@@ -181,14 +182,14 @@ final class PageEventStream: Sendable {
             var first: [[UInt8]] = [SSEEncoder.retry(milliseconds: DocumentEventStream.retryMilliseconds)]
             guard let state else { return first }
             let stamp = PageCache.Stamp(
-                publishedSeq: state.view?.seq ?? 0, badge: state.badge, assetVersion: "",
+                published: state.view?.id, badge: state.badge, assetVersion: "",
                 statsWindow: channel == .stats ? state.stats?.endIndex ?? 0 : 0)
             if let cached = initialCache.withLockedValue({ $0[channel] }), cached.stamp == stamp {
                 first.append(cached.bytes)
                 return first
             }
             let now = Date()
-            let id = EventID(epoch: epoch, seq: state.view?.seq ?? 0).description
+            let id = (state.view?.id ?? EventID(epoch: epoch, seq: 0)).description
             var bytes: [UInt8] = []
             switch channel {
             case .list, .kiosk:
