@@ -137,7 +137,7 @@ private struct UpstreamMetrics: Sendable {
         case .eventHandled(let count, _): events.increment(by: Int64(count))
         case .rejected: rejectedPatches.increment()
         case .upstreamError: errors.increment()
-        case .ignored: break
+        case .ignored, .leaderChanged: break
         }
     }
 }
@@ -160,7 +160,6 @@ private struct PulledMetrics {
     let residentBytes: Gauge
     let openDescriptors: Gauge
     var streams: [String: StreamMetrics] = [:]
-
     struct StreamMetrics {
         let clients: Gauge
         var events: MirroredCounter
