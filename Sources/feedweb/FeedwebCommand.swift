@@ -155,6 +155,18 @@ struct FeedwebCommand: AsyncParsableCommand {
             valueName: "seconds"))
     var demoInterval: String?
 
+    @Option(
+        help: ArgumentHelp(
+            "Run as one node of a cluster sharing this PostgreSQL database: one node subscribes upstream and logs each change there, every node serves the same ids (postgres://USER[:PASSWORD]@HOST:PORT/DB; sslmode=require for TLS).",
+            valueName: "url"))
+    var cluster: String?
+
+    @Option(
+        help: ArgumentHelp(
+            "This node's name in the cluster, on /readyz and in the logs (default: host name:port).",
+            valueName: "name"))
+    var clusterNode: String?
+
     /// The values given on the command line, by option name.
     var commandLineValues: [String: [String]] {
         var values: [String: [String]] = [
@@ -163,6 +175,7 @@ struct FeedwebCommand: AsyncParsableCommand {
             "keep": keep, "history": history, "state-file": stateFile, "max-clients": maxClients,
             "max-event-bytes": maxEventBytes, "max-backoff": maxBackoff, "read-timeout": readTimeout,
             "ca-file": caFile, "log-level": logLevel, "public-dir": publicDir, "demo-interval": demoInterval,
+            "cluster": cluster, "cluster-node": clusterNode,
         ].compactMapValues { $0.map { [$0] } }
         values["header"] = header
         values["field"] = field

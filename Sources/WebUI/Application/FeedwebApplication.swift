@@ -6,7 +6,9 @@ import ServiceLifecycle
 
 /// feedweb, assembled: the store (restored from the state file, if any), the upstream
 /// connection (SSE in the document, append or Firebase dialect, polling, a WebSocket, or
-/// the demo), the HTTP server, the state-file writer and the timers.
+/// the demo) — or, with `--cluster`, a ``ClusterNode`` that follows the cluster's log and
+/// runs that connection only while it leads —, the HTTP server, the state-file writer and
+/// the timers.
 ///
 /// Use: ``start()`` (binds, returns the port), then run ``services`` in a `ServiceGroup`
 /// (or ``run()`` until cancelled), which ends with ``stop()``.
@@ -21,6 +23,7 @@ public final class FeedwebApplication: Sendable {
     private let handlers: WebHandlers
     private let stateWriter: StateFileWriter?
     private let upstreamBox = UpstreamBox()
+    private let clusterBox = ClusterBox()
 
     public init(configuration: FeedwebConfiguration, logger: Logger) {
         self.configuration = configuration
@@ -47,6 +50,7 @@ public final class FeedwebApplication: Sendable {
         let staticFiles = StaticFiles(
             directory: configuration.publicDirectory, securityHeaders: security, logger: logger)
         let upstreamBox = self.upstreamBox
+        let clusterBox = self.clusterBox
         // What /stats compares the stream with: polling at the configured interval, or
         // every 5 s for a streaming source.
         let pollInterval: TimeInterval
@@ -65,7 +69,8 @@ public final class FeedwebApplication: Sendable {
                 var status = upstreamBox.source?.status ?? UpstreamStatus(source: label)
                 status.source = label
                 return status
-            })
+            },
+            clusterStatus: { clusterBox.node?.clusterStatus })
         var serverConfiguration = HTTPServer.Configuration(
             address: configuration.listen, maxStreams: configuration.maxClients)
         serverConfiguration.connectionTimeout = 60
@@ -110,9 +115,31 @@ public final class FeedwebApplication: Sendable {
         var upstream = UpstreamConfiguration(
             url: url, headers: configuration.headers, maxEventBytes: configuration.maxEventBytes,
             maxBackoff: configuration.maxBackoff, readTimeout: configuration.readTimeout, caFile: configuration.caFile)
-        // A relay (another feedweb's /events upstream) passes its ids through.
-        if case .sse = configuration.source { upstream.passesIDsThrough = true }
-        let source = try UpstreamConnection(configuration: upstream, kind: kind, store: store, logger: logger)
+        let source: any UpstreamSource
+        if let cluster = configuration.cluster {
+            let logger = self.logger
+            let upstream = upstream
+            // Checked now, so that a wrong URL, header or CA file fails at start, not when
+            // this node first leads.
+            _ = try UpstreamConnection(
+                configuration: upstream, kind: kind, store: FeedStore(configuration: store.configuration),
+                logger: logger)
+            let node = configuration.clusterNode ?? "\(Self.hostName):\(port)"
+            let clusterNode = ClusterNode(
+                configuration: ClusterNode.Configuration(node: node, history: configuration.history), store: store,
+                log: try PostgresClusterLog(settings: cluster, logger: logger), source: configuration.source.label,
+                logger: logger
+            ) { upstreamStore in
+                try UpstreamConnection(configuration: upstream, kind: kind, store: upstreamStore, logger: logger)
+            }
+            logger.info("cluster: node \(node) on \(cluster.shown)")
+            clusterBox.node = clusterNode
+            source = clusterNode
+        } else {
+            // A relay (another feedweb's /events upstream) passes its ids through.
+            if case .sse = configuration.source { upstream.passesIDsThrough = true }
+            source = try UpstreamConnection(configuration: upstream, kind: kind, store: store, logger: logger)
+        }
         let handlers = self.handlers
         source.observe { event, status in handlers.upstreamEventOccurred(event, status: status) }
         upstreamBox.source = source
@@ -167,7 +194,8 @@ public final class FeedwebApplication: Sendable {
             services.append(ApplicationService("demo newswire") { await demo.run() })
         }
         if let source = upstreamBox.source {
-            services.append(ApplicationService("upstream") { await source.run() })
+            let name = configuration.cluster == nil ? "upstream" : "cluster node"
+            services.append(ApplicationService(name) { await source.run() })
         }
         return services
     }
@@ -195,6 +223,15 @@ public final class FeedwebApplication: Sendable {
         server.stop()
     }
 
+    /// This machine's host name (`gethostname`, no name lookup), for a cluster node's
+    /// default name.
+    private static var hostName: String {
+        var buffer = [CChar](repeating: 0, count: 256)
+        guard gethostname(&buffer, buffer.count - 1) == 0 else { return "feedweb" }
+        let name = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        return name.isEmpty ? "feedweb" : name
+    }
+
     /// Writes the state file now if the state changed since the last write (no-op without
     /// `--state-file`). Thread-safe: the shutdown watchdog calls it too.
     public func saveState() {
@@ -210,6 +247,18 @@ private final class UpstreamBox: Sendable {
     private let box = NIOLockedValueBox<(any UpstreamSource)?>(nil)
 
     var source: (any UpstreamSource)? {
+        get { box.withLockedValue { $0 } }
+        set { box.withLockedValue { $0 = newValue } }
+    }
+}
+
+/// Holds the cluster node, which exists only once the port is known (its default name
+/// carries it).
+private final class ClusterBox: Sendable {
+    /// Guards the reference only. A leaf: the node's status is read after it is released.
+    private let box = NIOLockedValueBox<ClusterNode?>(nil)
+
+    var node: ClusterNode? {
         get { box.withLockedValue { $0 } }
         set { box.withLockedValue { $0 = newValue } }
     }

@@ -30,7 +30,10 @@ import struct Prometheus.PrometheusMetricsFactory
 /// `item_changes_total{kind}` (`added`, `updated`, `removed`), `polling_equivalent_bytes_total`,
 /// `new_sections_total`, `guard_regressions_total`, `marks_total` (items that matched a
 /// `--mark`), `page_render_seconds`, `fanout_seconds{stream}`, `process_resident_memory_bytes`,
-/// `process_open_fds`.
+/// `process_open_fds`; in cluster mode also `cluster_leader` (1 on the node that leads),
+/// `cluster_term`, `cluster_head_sequence`, `cluster_applied_sequence`, `cluster_lag`
+/// (rows of the log not applied here yet), `cluster_database_connected`,
+/// `cluster_takeovers_total` (times this node took the lead) and `leader_changes_total`.
 final class FeedwebMetrics: Sendable {
     /// One stream endpoint at scrape time.
     struct StreamSample: Sendable {
@@ -50,6 +53,8 @@ final class FeedwebMetrics: Sendable {
         /// The `/stats` counts since start.
         var stats: StatsTotals
         var process: ProcessFigures
+        /// The node's view of its cluster (`nil`: not in one).
+        var cluster: ClusterStatus? = nil
     }
 
     /// The content type of the text format, version 0.0.4.
@@ -160,6 +165,42 @@ private struct PulledMetrics {
     let residentBytes: Gauge
     let openDescriptors: Gauge
     var streams: [String: StreamMetrics] = [:]
+    /// Made on the first scrape of a cluster node.
+    var cluster: ClusterMetrics?
+
+    struct ClusterMetrics {
+        let leader: Gauge
+        let term: Gauge
+        let head: Gauge
+        let applied: Gauge
+        let lag: Gauge
+        let databaseConnected: Gauge
+        var takeovers: MirroredCounter
+        var leaderChanges: MirroredCounter
+
+        init(factory: PrometheusMetricsFactory) {
+            leader = Gauge(label: "feedweb_cluster_leader", factory: factory)
+            term = Gauge(label: "feedweb_cluster_term", factory: factory)
+            head = Gauge(label: "feedweb_cluster_head_sequence", factory: factory)
+            applied = Gauge(label: "feedweb_cluster_applied_sequence", factory: factory)
+            lag = Gauge(label: "feedweb_cluster_lag", factory: factory)
+            databaseConnected = Gauge(label: "feedweb_cluster_database_connected", factory: factory)
+            takeovers = MirroredCounter(label: "feedweb_cluster_takeovers_total", factory: factory)
+            leaderChanges = MirroredCounter(label: "feedweb_leader_changes_total", factory: factory)
+        }
+
+        mutating func update(to status: ClusterStatus, leaderChanges changes: UInt64) {
+            leader.record(status.role == .leader ? 1 : 0)
+            term.record(Int64(clamping: status.term))
+            head.record(Int64(clamping: status.head))
+            applied.record(Int64(clamping: status.applied))
+            lag.record(Int64(clamping: status.lag))
+            databaseConnected.record(status.databaseConnected ? 1 : 0)
+            takeovers.follow(status.takeovers)
+            leaderChanges.follow(changes)
+        }
+    }
+
     struct StreamMetrics {
         let clients: Gauge
         var events: MirroredCounter
@@ -213,6 +254,11 @@ private struct PulledMetrics {
         marks.follow(sample.stats.marks)
         residentBytes.record(Int64(clamping: sample.process.residentBytes))
         openDescriptors.record(sample.process.openDescriptors)
+        if let status = sample.cluster {
+            var metrics = cluster ?? ClusterMetrics(factory: factory)
+            metrics.update(to: status, leaderChanges: sample.stats.leaderChanges)
+            cluster = metrics
+        }
         for stream in sample.streams {
             var metrics = streams[stream.name] ?? StreamMetrics(name: stream.name, factory: factory)
             metrics.clients.record(stream.clients)
