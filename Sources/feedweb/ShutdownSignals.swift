@@ -19,6 +19,9 @@ final class ShutdownSignals: Sendable {
     /// contract allows 2 s).
     static let deadline: Duration = .milliseconds(1900)
 
+    /// The thread the signals are handled on.
+    private static let executor = ThreadTaskExecutor(name: "feedweb-signals")
+
     private let signals: UnixSignalsSequence
     private let logger: Logger
     private let firstSignal = NIOLockedFirstInstant()
@@ -37,9 +40,11 @@ final class ShutdownSignals: Sendable {
 
     /// Handles the signals until the process ends: the first shuts `group` down (and arms
     /// the watchdog, which calls `lastWords` before it ends the process), the next exits.
+    /// On a thread of its own, so that a busy or blocked cooperative pool cannot delay the
+    /// watchdog.
     func watch(_ group: ServiceGroup, lastWords: @escaping @Sendable () -> Void) -> Task<Void, Never> {
         let (signals, logger, firstSignal) = (self.signals, self.logger, self.firstSignal)
-        return Task {
+        return Task(executorPreference: Self.executor) {
             for await signal in signals {
                 guard firstSignal.record() else {
                     logger.warning("received \(signal) again; exiting at once")
