@@ -1,5 +1,5 @@
 # feedweb — see README.md. `make run` starts the demo dashboard, `make test` runs every test.
-.PHONY: run release install build test format lint clean bench bench-micro smoke fuzz soak
+.PHONY: run release install build test format lint clean bench bench-micro bench-cluster smoke fuzz soak
 
 ARGS ?=
 PREFIX ?= /usr/local
@@ -48,6 +48,13 @@ bench:
 	@scripts/install-deps.sh --bench
 	swift build -c release --product feedweb
 	Benchmarks/bench.sh .build/release/feedweb
+
+# A cluster of three on a PostgreSQL of its own: added latency through the log, takeover
+# times, clients held behind nginx (Benchmarks/cluster.sh; ~6 min after the build).
+bench-cluster:
+	@scripts/install-deps.sh --bench
+	swift build -c release --product feedweb
+	Benchmarks/cluster.sh .build/release/feedweb
 
 # The engine's and the server's hot paths (ordo-one/benchmark: time and allocations).
 bench-micro:

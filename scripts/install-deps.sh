@@ -1,21 +1,23 @@
 #!/usr/bin/env bash
 # Installs the system packages feedweb needs, only those that are missing.
 #   scripts/install-deps.sh          what running feedweb needs (libmicrohttpd, liburing)
-#   scripts/install-deps.sh --test   plus what the tests drive (Chromium, its driver, nginx, wrk)
+#   scripts/install-deps.sh --test   plus what the tests drive (Chromium, its driver, nginx, wrk,
+#                                    PostgreSQL for the cluster tests)
 #   scripts/install-deps.sh --soak   plus what `make soak` builds its load tools with (gcc, make)
 #   scripts/install-deps.sh --bench  plus what `make bench` compares with (nginx, nchan, wrk, curl)
-#                                    and drives (Chromium for the page DOM latency)
+#                                    and drives (Chromium for the page DOM latency, PostgreSQL
+#                                    for the cluster)
 set -euo pipefail
 
 packages=(libmicrohttpd-dev liburing-dev pkg-config)
 if [[ "${1:-}" == "--test" ]]; then
-  packages+=(chromium chromium-driver nginx wrk python3-html5lib)
+  packages+=(chromium chromium-driver nginx wrk python3-html5lib postgresql)
 fi
 if [[ "${1:-}" == "--soak" ]]; then
   packages+=(gcc make python3)
 fi
 if [[ "${1:-}" == "--bench" ]]; then
-  packages+=(nginx libnginx-mod-nchan wrk curl gcc make chromium chromium-driver)
+  packages+=(nginx libnginx-mod-nchan wrk curl gcc make chromium chromium-driver postgresql)
 fi
 
 missing=()

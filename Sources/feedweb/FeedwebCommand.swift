@@ -2,6 +2,7 @@ import ArgumentParser
 import FeedCore
 import Foundation
 import Logging
+import ServiceLifecycle
 import WebUI
 
 /// `feedweb`: turns a live JSON feed into a live web dashboard.
@@ -160,6 +161,18 @@ struct FeedwebCommand: AsyncParsableCommand {
             valueName: "seconds"))
     var demoInterval: String?
 
+    @Option(
+        help: ArgumentHelp(
+            "Run as one node of a cluster sharing this PostgreSQL database: one node subscribes upstream and logs each change there, every node serves the same ids (postgres://USER[:PASSWORD]@HOST:PORT/DB; sslmode=require for TLS).",
+            valueName: "url"))
+    var cluster: String?
+
+    @Option(
+        help: ArgumentHelp(
+            "This node's name in the cluster, on /readyz and in the logs (default: host name:port).",
+            valueName: "name"))
+    var clusterNode: String?
+
     /// The values given on the command line, by option name.
     var commandLineValues: [String: [String]] {
         var values: [String: [String]] = [
@@ -169,6 +182,7 @@ struct FeedwebCommand: AsyncParsableCommand {
             "head-timeout": headTimeout,
             "max-event-bytes": maxEventBytes, "max-backoff": maxBackoff, "read-timeout": readTimeout,
             "ca-file": caFile, "log-level": logLevel, "public-dir": publicDir, "demo-interval": demoInterval,
+            "cluster": cluster, "cluster-node": clusterNode,
         ].compactMapValues { $0.map { [$0] } }
         values["header"] = header
         values["field"] = field
@@ -206,8 +220,7 @@ struct FeedwebCommand: AsyncParsableCommand {
         let logger = Logger(label: "feedweb")
         // Signals are caught from here on, so that a SIGTERM during start (or right after
         // the "listening" line) is a clean stop, not a kill.
-        let shutdown = Shutdown(logger: logger)
-        let signals = SignalWatcher(signals: [SIGINT, SIGTERM]) { shutdown.begin(signal: $0) }
+        let signals = await ShutdownSignals(logger: logger)
         for warning in options.warnings { logger.warning("\(warning)") }
         ResourceLimits.raiseOpenFileLimit()
 
@@ -219,27 +232,35 @@ struct FeedwebCommand: AsyncParsableCommand {
         } catch let error as HTTPServerError {
             // The address was checked when the options were read; that it cannot be bound
             // (in use, or not an address of this machine) is still a wrong --listen.
-            signals.cancel()
             let message = "Error: --listen: \(error); choose another address or port with --listen HOST:PORT\n"
             FileHandle.standardError.write(Data(message.utf8))
             return 2
         } catch {
             logger.critical("\(error)")
-            signals.cancel()
             return 1
         }
-        let runner = Task { await application.run() }
-        shutdown.setRunner(runner) { application.saveState() }
+        // Every long-running part is a service of one group; the first signal shuts the
+        // group down gracefully, in reverse order of start (the HTTP server last).
+        let group = ServiceGroup(
+            configuration: ServiceGroupConfiguration(services: application.services, logger: logger))
+        let watcher = signals.watch(group) { application.saveState() }
         let host = configuration.listen.isIPv6 ? "[\(configuration.listen.host)]" : configuration.listen.host
         logger.info("feedweb listening on http://\(host):\(port)/ (source: \(configuration.source.label))")
         // Tests and scripts read this line to learn the port (with --listen HOST:0).
         FileHandle.standardOutput.write(Data("feedweb listening on http://\(host):\(port)/\n".utf8))
 
-        await runner.value
+        var status: Int32 = 0
+        do {
+            try await group.run()
+        } catch {
+            logger.critical("feedweb stopped: \(error)")
+            status = 1
+        }
+        // Whatever ended the group, the state is saved and the streams ended (idempotent).
         application.stop()
-        signals.cancel()
-        logger.info("feedweb stopped in \(shutdown.elapsedText)")
-        return 0
+        watcher.cancel()
+        logger.info("feedweb stopped in \(signals.elapsedText)")
+        return status
     }
 }
 

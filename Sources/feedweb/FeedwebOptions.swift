@@ -19,7 +19,7 @@ enum FeedwebOptions {
         "listen", "upstream", "mode", "poll", "interval", "header", "profile", "items-path", "key-path",
         "version-path", "field", "mark", "keep", "history", "state-file", "max-clients", "head-timeout",
         "max-event-bytes", "max-backoff", "read-timeout", "ca-file", "frame-ancestors", "log-level", "public-dir",
-        "demo-interval",
+        "demo-interval", "cluster", "cluster-node",
     ]
     /// The options that may be given more than once.
     static let repeatable: Set<String> = ["header", "field", "mark"]
@@ -159,6 +159,19 @@ enum FeedwebOptions {
             configuration.caFile = caFile
         }
         configuration.frameAncestors = try options.frameAncestors()
+        if let text = options.single("cluster") {
+            do {
+                configuration.cluster = try PostgresClusterSettings(url: text)
+            } catch {
+                throw options.failure("cluster", error.description)
+            }
+        }
+        if let node = options.single("cluster-node") {
+            guard !node.isEmpty, node.count <= 100, node.allSatisfy({ !$0.isNewline && $0 != "\0" }) else {
+                throw options.failure("cluster-node", "must be a name of 1 to 100 characters on one line")
+            }
+            configuration.clusterNode = node
+        }
 
         let levelText = options.single("log-level") ?? "info"
         guard let level = Logger.Level(rawValue: levelText) else {
@@ -173,6 +186,7 @@ enum FeedwebOptions {
         let unused: [(option: String, used: Bool, needs: String)] = [
             ("interval", poll != nil, "--poll"), ("keep", append, "--mode append"),
             ("demo-interval", upstream == nil && poll == nil, "the demo (no --upstream or --poll)"),
+            ("cluster-node", configuration.cluster != nil, "--cluster"),
         ]
         for (option, used, needs) in unused where !used && options.inputs[option]?.variable == nil {
             if options.inputs[option] != nil { warnings.append("--\(option) only applies with \(needs); ignored") }

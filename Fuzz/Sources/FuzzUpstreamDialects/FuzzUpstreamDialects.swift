@@ -9,18 +9,29 @@ import FuzzSupport
 /// - append protocol: events interpreted by ``AppendProtocol``; the document never holds
 ///   more than `keep` items, the newest first;
 /// - polling: an answer (status, headers, body) interpreted by ``PollingProtocol``; a new
-///   document becomes a diff from the last one that the store applies to give it exactly.
+///   document becomes a diff from the last one that the store applies to give it exactly;
+/// - Firebase: an SSE stream's `put`/`patch` events interpreted by ``FirebaseProtocol``;
+///   every patch it returns applies to the mirror, which is always the document the stream
+///   has built; anything else leaves the mirror as it was;
+/// - WebSocket: messages (split at NUL bytes; one starting with `0x01` is binary)
+///   interpreted by ``WebSocketProtocol`` in document or append mode.
 ///
-/// Input: a byte choosing the dialect (and `keep`, for append), then the stream or, for
+/// Input: a byte choosing the dialect (its value modulo 5, in the order above; the rest of
+/// it picks `keep` for append and the mode for WebSocket), then the stream or, for
 /// polling, a status byte, header lines `Name: value` up to an empty line, and the body.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzUpstreamDialects(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
     var input = FuzzInput(start, count)
     let choice = input.byte()
-    switch choice % 3 {
+    let variant = Int(choice / 5)
+    switch choice % 5 {
     case 0: readDocumentProtocol(input.rest())
-    case 1: readAppendProtocol(input.rest(), keep: Int(choice / 3) % 8 + 1)
-    default: readPollingAnswer(&input)
+    case 1: readAppendProtocol(input.rest(), keep: variant % 8 + 1)
+    case 2: readPollingAnswer(&input)
+    case 3: readFirebaseProtocol(input.rest())
+    default:
+        let mode: WebSocketProtocol.Mode = variant % 2 == 0 ? .document : .append(keep: variant / 2 % 8 + 1)
+        readWebSocketMessages(input.rest(), mode: mode)
     }
     return 0
 }
@@ -58,7 +69,7 @@ func readDocumentProtocol(_ stream: [UInt8]) {
             }
         case .prependItem:
             invariant(false, "the document protocol prepended an item")
-        case .reportError, .ignore, .reject:
+        case .reportError, .endStream, .ignore, .reject:
             invariant(store.snapshot?.document == before, "a message that changes nothing changed the mirror")
         }
     }
@@ -74,6 +85,58 @@ func readAppendProtocol(_ stream: [UInt8], keep: Int) {
         let items = store.snapshot?.document["items"]?.arrayValue ?? []
         invariant(items.count <= keep, "the document holds \(items.count) items, keep is \(keep)")
         invariant(items.first == item, "the newest item is not first")
+    }
+}
+
+func readFirebaseProtocol(_ stream: [UInt8]) {
+    let store = newStore()
+    var dialect = FirebaseProtocol()
+    for event in events(of: stream) {
+        let before = store.snapshot?.document
+        switch dialect.interpret(event) {
+        case .replaceDocument(let document):
+            _ = store.replaceDocument(document)
+            invariant(store.snapshot?.document == document, "a put at / did not replace the mirror")
+        case .applyPatch(let patch):
+            do {
+                _ = try store.apply(patch)
+            } catch {
+                invariant(false, "a patch of the Firebase stream does not apply to the mirror it built: \(error)")
+            }
+        case .prependItem:
+            invariant(false, "the Firebase protocol prepended an item")
+        case .reportError, .endStream, .ignore, .reject:
+            invariant(store.snapshot?.document == before, "a message that changes nothing changed the mirror")
+        }
+        if let built = dialect.document {
+            invariant(store.snapshot?.document == built, "the mirror is not the document the Firebase stream built")
+        }
+    }
+}
+
+func readWebSocketMessages(_ stream: [UInt8], mode: WebSocketProtocol.Mode) {
+    let store = newStore()
+    let dialect = WebSocketProtocol(mode: mode)
+    for bytes in stream.split(separator: 0, omittingEmptySubsequences: false) {
+        let message: WebSocketProtocol.Message =
+            bytes.first == 1 ? .binary(byteCount: bytes.count - 1) : .text(String(decoding: bytes, as: UTF8.self))
+        let before = store.snapshot?.document
+        switch dialect.interpret(message) {
+        case .replaceDocument(let document):
+            invariant(mode == .document, "a whole document in append mode")
+            _ = store.replaceDocument(document)
+            invariant(store.snapshot?.document == document, "a message did not replace the mirror")
+        case .prependItem(let item, let keep):
+            invariant(mode == .append(keep: keep), "an item outside append mode, or with another keep")
+            _ = store.prependItem(item, keep: keep)
+            let items = store.snapshot?.document["items"]?.arrayValue ?? []
+            invariant(items.count <= keep, "the document holds \(items.count) items, keep is \(keep)")
+            invariant(items.first == item, "the newest item is not first")
+        case .applyPatch:
+            invariant(false, "a WebSocket message became a patch")
+        case .reportError, .endStream, .ignore, .reject:
+            invariant(store.snapshot?.document == before, "a message that changes nothing changed the mirror")
+        }
     }
 }
 
@@ -106,8 +169,6 @@ func readPollingAnswer(_ input: inout FuzzInput) {
         invariant(store.snapshot?.document == document, "the diffed mirror is not the polled document")
     case .notModified:
         invariant(status == 304 && !sent.isEmpty, "not modified without a conditional 304")
-    case .redirect(let location):
-        invariant(!location.isEmpty, "a redirect to nowhere")
     case .failure(let reason):
         invariant(!reason.isEmpty, "a failure without a reason")
     }

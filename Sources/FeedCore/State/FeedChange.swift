@@ -18,12 +18,21 @@ public struct FeedChange: Sendable {
     /// feedweb and the events that arrived together were committed as one (append mode,
     /// see ``FeedStore/prependItems(_:keep:)``). `/stats` and `/metrics` count these.
     public let upstreamChanges: Int
+    /// Upstream's position once this change is in: the SSE id of its (last) event, or a
+    /// poll's validators, as ``UpstreamPosition`` writes them; `nil` when upstream has
+    /// none (a WebSocket). A cluster leader stores it with the change, so that the next
+    /// leader resumes upstream right after it.
+    public let upstreamPosition: String?
 
-    public init(kind: Kind, snapshot: FeedSnapshot, previousPublished: PublishedView?, upstreamChanges: Int = 1) {
+    public init(
+        kind: Kind, snapshot: FeedSnapshot, previousPublished: PublishedView?, upstreamChanges: Int = 1,
+        upstreamPosition: String? = nil
+    ) {
         self.kind = kind
         self.snapshot = snapshot
         self.previousPublished = previousPublished
         self.upstreamChanges = max(1, upstreamChanges)
+        self.upstreamPosition = upstreamPosition
     }
 
     /// Whether this change advanced the published view.

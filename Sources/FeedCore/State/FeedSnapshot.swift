@@ -26,11 +26,18 @@ public final class FeedSnapshot: Sendable {
         self.init(id: id, mirror: .value(document), published: published, encodedByteCount: encodedByteCount)
     }
 
-    init(id: EventID, mirror: MirrorDocument, published: PublishedView, encodedByteCount: Int? = nil) {
+    /// - Parameter encodedDocument: the document's encoding as it was published elsewhere
+    ///   (an adopted change: the bytes another feedweb sent), served as ``encodedDocument``
+    ///   so that clients get exactly those bytes.
+    init(
+        id: EventID, mirror: MirrorDocument, published: PublishedView, encodedByteCount: Int? = nil,
+        encodedDocument: [UInt8]? = nil
+    ) {
         self.id = id
         self.mirror = mirror
         self.published = published
         self.encodedByteCount = encodedByteCount ?? JSONByteCount.of(mirror.json)
+        if let encodedDocument { encoded.withLockedValue { $0 = encodedDocument } }
     }
 
     /// The mirror: the document exactly as upstream has it. Made on first use when the

@@ -16,6 +16,9 @@ import NIOConcurrencyHelpers
 /// - The published view only advances when the mirror's version is greater than the
 ///   published one (when the profile has a version path), else on every change.
 /// - Readers get immutable ``FeedSnapshot``s and never block a write for long.
+/// - Every id is `EPOCH-SEQ` of the store's current epoch: random per store, or taken over
+///   from another feedweb with ``adopt(_:)`` (a relay's upstream, the cluster log), which
+///   starts the state over (a `.snapshot` change) whenever the epoch changes.
 public final class FeedStore: Sendable {
     /// How to read items and how much history to keep.
     public struct Configuration: Sendable {
@@ -33,13 +36,18 @@ public final class FeedStore: Sendable {
     }
 
     private struct State: Sendable {
+        /// The epoch of the ids handed out from now on.
+        var epoch: String
         var snapshot: FeedSnapshot?
         var history: ChangeHistory
         var observers: [@Sendable (FeedChange) -> Void] = []
     }
 
-    /// This process's epoch, the first half of every id it hands out.
-    public let epoch: String
+    /// The first half of every id the store hands out: random per store, unless taken over
+    /// from another feedweb (``adopt(_:)``).
+    public var epoch: String {
+        state.withLockedValue { $0.epoch }
+    }
     public let configuration: Configuration
     private let extractor: ItemExtractor
     private let state: NIOLockedValueBox<State>
@@ -57,12 +65,13 @@ public final class FeedStore: Sendable {
     private let mirror: NIOLockedValueBox<MirrorItems>
 
     public init(configuration: Configuration, epoch: String = EventID.randomEpoch()) {
-        self.epoch = epoch
         self.configuration = configuration
         self.extractor = ItemExtractor(profile: configuration.profile)
         self.mirror = NIOLockedValueBox(MirrorItems(document: .value(.null), extractor: extractor))
         self.state = NIOLockedValueBox(
-            State(history: ChangeHistory(maxEntries: configuration.historyCount, maxBytes: configuration.historyBytes)))
+            State(
+                epoch: epoch,
+                history: ChangeHistory(maxEntries: configuration.historyCount, maxBytes: configuration.historyBytes)))
     }
 
     /// The current state, or `nil` before the first document.
@@ -80,59 +89,109 @@ public final class FeedStore: Sendable {
     /// Takes a complete document (an upstream `data` event). The first one is a snapshot;
     /// later ones become the patch that leads from the mirror to them, so downstream
     /// clients and the history stay continuous. Returns `nil` when nothing changed.
+    /// `position` is upstream's position after it (see ``FeedChange/upstreamPosition``).
     @discardableResult
-    public func replaceDocument(_ document: JSONValue) -> FeedChange? {
+    public func replaceDocument(_ document: JSONValue, position: String? = nil) -> FeedChange? {
         commit { base in
             guard let base else {
                 return Prepared(
-                    base: nil, document: .value(document), patch: nil, byteCount: JSONByteCount.of(document))
+                    base: nil, document: .value(document), patch: nil, byteCount: JSONByteCount.of(document),
+                    position: position)
             }
             let patch = JSONDiff.diff(from: base.document, to: document)
             guard !patch.operations.isEmpty else { return nil }
             return Prepared(
-                base: base, document: .value(document), patch: patch, byteCount: JSONByteCount.of(document))
+                base: base, document: .value(document), patch: patch, byteCount: JSONByteCount.of(document),
+                position: position)
         }
     }
 
     /// Applies an upstream patch atomically. Throws without changing anything when there
     /// is no document yet or the patch does not apply. An empty patch is accepted and is
-    /// not a change (`nil`).
+    /// not a change (`nil`). `position` is upstream's position after it.
     @discardableResult
-    public func apply(_ patch: JSONPatch) throws(FeedStoreError) -> FeedChange? {
+    public func apply(_ patch: JSONPatch, position: String? = nil) throws(FeedStoreError) -> FeedChange? {
         try commit { base throws(FeedStoreError) in
             guard let base else { throw .noDocument }
             guard !patch.operations.isEmpty else { return nil }
-            // One operation at a time, so that the encoded length follows each step (the
-            // document is a copy: nothing is committed unless every operation applies).
-            var document = base.document
-            var byteCount = base.encodedByteCount
-            for operation in patch.operations {
-                let delta = JSONByteCount.delta(of: operation, before: document)
-                do throws(JSONPatchError) {
-                    try JSONPatch(operations: [operation]).apply(to: &document)
-                } catch {
-                    // Reported as the whole patch reports it (with the operation's index).
-                    var copy = base.document
-                    do throws(JSONPatchError) {
-                        try patch.apply(to: &copy)
-                    } catch let whole {
-                        throw .patchRejected(whole)
-                    }
-                    throw .patchRejected(error)
-                }
-                // `delta` is `nil` only for an operation that does not apply; should one ever
-                // apply all the same, count the document instead of guessing.
-                byteCount = delta.map { byteCount + $0 } ?? JSONByteCount.of(document)
-            }
-            return Prepared(base: base, document: .value(document), patch: patch, byteCount: byteCount)
+            let (document, byteCount) = try Self.patched(base, with: patch)
+            return Prepared(
+                base: base, document: .value(document), patch: patch, byteCount: byteCount, position: position)
         }
+    }
+
+    /// `base`'s document with `patch` applied, and its encoded length; throws without
+    /// changing anything when an operation does not apply.
+    private static func patched(
+        _ base: FeedSnapshot, with patch: JSONPatch
+    ) throws(FeedStoreError) -> (document: JSONValue, byteCount: Int) {
+        // One operation at a time, so that the encoded length follows each step (the
+        // document is a copy: nothing is committed unless every operation applies).
+        var document = base.document
+        var byteCount = base.encodedByteCount
+        for operation in patch.operations {
+            let delta = JSONByteCount.delta(of: operation, before: document)
+            do throws(JSONPatchError) {
+                try JSONPatch(operations: [operation]).apply(to: &document)
+            } catch {
+                // Reported as the whole patch reports it (with the operation's index).
+                var copy = base.document
+                do throws(JSONPatchError) {
+                    try patch.apply(to: &copy)
+                } catch let whole {
+                    throw .patchRejected(whole)
+                }
+                throw .patchRejected(error)
+            }
+            // `delta` is `nil` only for an operation that does not apply; should one ever
+            // apply all the same, count the document instead of guessing.
+            byteCount = delta.map { byteCount + $0 } ?? JSONByteCount.of(document)
+        }
+        return (document, byteCount)
+    }
+
+    /// Takes a change exactly as another feedweb published it (a relay's upstream, the
+    /// cluster log): the same id, the same bytes, so that this store's clients get what
+    /// that feedweb's clients got.
+    ///
+    /// - A document starts the state over at `change.id` (its epoch becomes the store's):
+    ///   a `.snapshot` change, the history cleared, the published view made afresh.
+    /// - A patch must follow the current state: the same epoch and the next sequence
+    ///   number, else ``FeedStoreError/outOfSequence(expected:got:)``; it applies
+    ///   atomically (``FeedStoreError/patchRejected(_:)``), and its `encoded` bytes are
+    ///   what the history and every client get.
+    @discardableResult
+    public func adopt(_ change: PublishedChange) throws(FeedStoreError) -> FeedChange {
+        let id = change.id
+        let made = try commit { base throws(FeedStoreError) -> Prepared? in
+            switch change.body {
+            case .document(let document, let encoded):
+                return Prepared(
+                    base: base, document: .value(document), patch: nil,
+                    byteCount: encoded?.count ?? JSONByteCount.of(document), upstreamChanges: change.upstreamChanges,
+                    position: change.upstreamPosition, id: id, encodedDocument: encoded, startsOver: true)
+            case .patch(let patch, let encoded):
+                guard let base, base.id.epoch == id.epoch, base.id.seq &+ 1 == id.seq else {
+                    throw .outOfSequence(
+                        expected: base.map { EventID(epoch: $0.id.epoch, seq: $0.id.seq &+ 1) }, got: id)
+                }
+                let (document, byteCount) = try Self.patched(base, with: patch)
+                return Prepared(
+                    base: base, document: .value(document), patch: patch, byteCount: byteCount,
+                    upstreamChanges: change.upstreamChanges, position: change.upstreamPosition, id: id,
+                    encodedPatch: encoded)
+            }
+        }
+        // A document or a patch is always a change (`commit` is `nil` only for none).
+        guard let made else { preconditionFailure("an adopted change made no change") }
+        return made
     }
 
     /// Append mode: puts `item` first in the document's `items` array and keeps the newest
     /// `keep` (at least 1). See ``prependItems(_:keep:)``.
     @discardableResult
-    public func prependItem(_ item: JSONValue, keep: Int) -> FeedChange {
-        prependItems(CollectionOfOne(item), keep: keep)
+    public func prependItem(_ item: JSONValue, keep: Int, position: String? = nil) -> FeedChange {
+        prependItems(CollectionOfOne(item), keep: keep, position: position)
     }
 
     /// Append mode: puts `items` (oldest first, as they arrived) first in the document's
@@ -145,14 +204,17 @@ public final class FeedStore: Sendable {
     ///
     /// Before any document, the items make the document `{"items":[…]}` (a snapshot). A
     /// document without an `items` array (restored from another mode, say) is replaced by
-    /// one through a diff. Returns the change. `items` must not be empty.
+    /// one through a diff. Returns the change. `items` must not be empty. `position` is
+    /// upstream's position after the last of them.
     @discardableResult
-    public func prependItems(_ items: some Collection<JSONValue>, keep: Int) -> FeedChange {
+    public func prependItems(_ items: some Collection<JSONValue>, keep: Int, position: String? = nil) -> FeedChange {
         precondition(!items.isEmpty, "prependItems needs at least one item")
         let keep = max(1, keep)
         let arrived = items.count
         let newestFirst = Array(items.suffix(keep).reversed())
-        let change = commit { base in Self.prepend(newestFirst, to: base, keep: keep, arrived: arrived) }
+        let change = commit { base in
+            Self.prepend(newestFirst, to: base, keep: keep, arrived: arrived, position: position)
+        }
         // A batch always changes the document; `commit` returns `nil` only for no change.
         guard let change else { preconditionFailure("a batch of items was not a change") }
         return change
@@ -161,13 +223,14 @@ public final class FeedStore: Sendable {
     /// The change that puts `newestFirst` first in `base`'s items and keeps `keep`. The
     /// new document is an item list (``MirrorDocument/itemList(_:)``) sharing every chunk
     /// of `base`'s items it does not change.
-    private static func prepend(_ newestFirst: [JSONValue], to base: FeedSnapshot?, keep: Int, arrived: Int) -> Prepared
-    {
+    private static func prepend(
+        _ newestFirst: [JSONValue], to base: FeedSnapshot?, keep: Int, arrived: Int, position: String?
+    ) -> Prepared {
         guard let base else {
             let document = MirrorDocument.itemList(ChunkedArray(newestFirst))
             return Prepared(
                 base: nil, document: document, patch: nil, byteCount: JSONByteCount.of(document.json),
-                upstreamChanges: arrived)
+                upstreamChanges: arrived, position: position)
         }
         var items: ChunkedArray<JSONValue>
         /// The document's other members, kept beside the items (a document restored from
@@ -184,7 +247,7 @@ public final class FeedStore: Sendable {
             let document = MirrorDocument.itemList(ChunkedArray(newestFirst))
             return Prepared(
                 base: base, document: document, patch: JSONDiff.diff(from: base.document, to: document.json),
-                byteCount: JSONByteCount.of(document.json), upstreamChanges: arrived)
+                byteCount: JSONByteCount.of(document.json), upstreamChanges: arrived, position: position)
         }
         let first = JSONPointer(tokens: [MirrorDocument.itemsMember, "0"])
         var operations: [JSONPatch.Operation] = []
@@ -208,22 +271,25 @@ public final class FeedStore: Sendable {
         }
         return Prepared(
             base: base, document: document, patch: JSONPatch(operations: operations), byteCount: byteCount,
-            upstreamChanges: arrived)
+            upstreamChanges: arrived, position: position)
     }
 
     /// Sets the state to a document and sequence restored from disk, before upstream
-    /// answers. Observers are not called; it is the starting point, not a change.
-    public func restore(document: JSONValue, seq: UInt64) {
+    /// answers (and the epoch to `epoch`, when given). Observers are not called; it is the
+    /// starting point, not a change.
+    public func restore(document: JSONValue, seq: UInt64, epoch: String? = nil) {
         writeLock.withLock {
             let items = mirror.withLockedValue { mirror in
                 mirror = MirrorItems(document: .value(document), extractor: extractor)
                 return mirror.items
             }
+            let epoch = epoch ?? self.epoch
             let published = PublishedView(
-                seq: seq, version: version(of: .value(document)), items: items,
+                epoch: epoch, seq: seq, version: version(of: .value(document)), items: items,
                 previousSeq: nil, itemChanges: [])
             let snapshot = FeedSnapshot(id: EventID(epoch: epoch, seq: seq), document: document, published: published)
             state.withLockedValue {
+                $0.epoch = epoch
                 $0.snapshot = snapshot
                 $0.history.removeAll()
             }
@@ -231,10 +297,13 @@ public final class FeedStore: Sendable {
     }
 
     /// What a client that last saw `id` needs to reach change `through`: the missed
-    /// patches, or a fresh snapshot when the history does not cover the gap.
+    /// patches (all of `id`'s epoch), or a fresh snapshot when the history does not cover
+    /// the gap (another epoch, too old, from the future).
     public func resume(after id: EventID, through: UInt64) -> ChangeHistory.Resume {
-        guard id.epoch == epoch else { return .needsSnapshot }
-        return state.withLockedValue { $0.history.resume(after: id.seq, current: through) }
+        state.withLockedValue { state in
+            guard id.epoch == state.epoch else { return .needsSnapshot }
+            return state.history.resume(after: id.seq, current: through)
+        }
     }
 
     /// How many changes had their item changes derived from the patch, and how many needed
@@ -247,9 +316,11 @@ public final class FeedStore: Sendable {
     /// the published view `through`: the item changes of each published step, or `nil`
     /// when the history does not cover the gap (the client then gets a fresh snapshot).
     public func resumeItems(after id: EventID, through: UInt64) -> [(seq: UInt64, itemChanges: [ItemChange])]? {
-        guard id.epoch == epoch else { return nil }
-        return state.withLockedValue { $0.history.publishedSteps(after: id.seq, current: through) }?
-            .map { ($0.seq, $0.step.itemChanges) }
+        state.withLockedValue { state -> [(seq: UInt64, step: ChangeHistory.PublishedStep)]? in
+            guard id.epoch == state.epoch else { return nil }
+            return state.history.publishedSteps(after: id.seq, current: through)
+        }?
+        .map { ($0.seq, $0.step.itemChanges) }
     }
 
     /// How the items of `new` differ from those of `old` (two published views of this
@@ -260,7 +331,8 @@ public final class FeedStore: Sendable {
     /// last changed, then the removed ones.
     public func itemChanges(from old: PublishedView?, to new: PublishedView) -> [ItemChange] {
         guard let old, old !== new, old.seq != new.previousSeq,
-            let steps = resumeItems(after: EventID(epoch: epoch, seq: old.seq), through: new.seq)
+            old.epoch == new.epoch,
+            let steps = resumeItems(after: old.id, through: new.seq)
         else { return new.itemChanges(since: old) }
         // Per key, the item before the first step that touched it and after the last one.
         var keys: [String] = []
@@ -310,16 +382,31 @@ public final class FeedStore: Sendable {
         let byteCount: Int
         /// How many upstream changes it carries.
         let upstreamChanges: Int
+        /// Upstream's position after it.
+        let position: String?
+        /// The id it must have (an adopted change); `nil`: the next of the current epoch.
+        let id: EventID?
+        /// `document`'s encoding as published elsewhere (an adopted document), if known.
+        let encodedDocument: [UInt8]?
+        /// Whether the state starts over: the history cleared, the published view made
+        /// afresh (no version guard, no previous view), as for a restored state.
+        let startsOver: Bool
 
         init(
-            base: FeedSnapshot?, document: MirrorDocument, patch: JSONPatch?, byteCount: Int, upstreamChanges: Int = 1
+            base: FeedSnapshot?, document: MirrorDocument, patch: JSONPatch?, byteCount: Int, upstreamChanges: Int = 1,
+            position: String? = nil, id: EventID? = nil, encodedPatch: [UInt8]? = nil,
+            encodedDocument: [UInt8]? = nil, startsOver: Bool = false
         ) {
             self.base = base
             self.document = document
             self.patch = patch
-            self.encodedPatch = patch?.serializedBytes()
+            self.encodedPatch = encodedPatch ?? patch?.serializedBytes()
             self.byteCount = byteCount
             self.upstreamChanges = upstreamChanges
+            self.position = position
+            self.id = id
+            self.encodedDocument = encodedDocument
+            self.startsOver = startsOver
         }
     }
 
@@ -347,22 +434,26 @@ public final class FeedStore: Sendable {
     private func commitLocked(_ prepared: Prepared) -> FeedChange {
         let (document, patch) = (prepared.document, prepared.patch)
         let previous = snapshot
-        let seq = (previous?.id.seq ?? 0) + 1
+        let id = prepared.id ?? EventID(epoch: epoch, seq: (previous?.id.seq ?? 0) + 1)
+        let seq = id.seq
         let (items, mirrorChanges) = mirror.withLockedValue { mirror in
             let changes =
                 patch.map { mirror.apply($0, to: document, extractor: extractor) }
                 ?? mirror.replaceAll(with: document, extractor: extractor)
             return (mirror.items, changes)
         }
+        // Starting over: no view before this one, as for a first document.
+        let previousView = prepared.startsOver ? nil : previous?.published
         let published = advancedView(
-            from: previous?.published, mirrorSeq: previous?.id.seq, document: document, seq: seq, items: items,
-            mirrorChanges: mirrorChanges)
+            from: previousView, mirrorSeq: prepared.startsOver ? nil : previous?.id.seq, document: document, id: id,
+            items: items, mirrorChanges: mirrorChanges)
         let snapshot = FeedSnapshot(
-            id: EventID(epoch: epoch, seq: seq), mirror: document, published: published,
-            encodedByteCount: prepared.byteCount)
+            id: id, mirror: document, published: published, encodedByteCount: prepared.byteCount,
+            encodedDocument: prepared.encodedDocument)
         let kind: FeedChange.Kind =
             if let patch, let encoded = prepared.encodedPatch { .patch(patch, encoded: encoded) } else { .snapshot }
         state.withLockedValue { state in
+            state.epoch = id.epoch
             state.snapshot = snapshot
             switch kind {
             case .snapshot: state.history.removeAll()
@@ -377,8 +468,8 @@ public final class FeedStore: Sendable {
             }
         }
         return FeedChange(
-            kind: kind, snapshot: snapshot, previousPublished: previous?.published,
-            upstreamChanges: prepared.upstreamChanges)
+            kind: kind, snapshot: snapshot, previousPublished: previousView,
+            upstreamChanges: prepared.upstreamChanges, upstreamPosition: prepared.position)
     }
 
     /// Runs `commit` under the write lock, then delivers the change it made (if any) to
@@ -408,7 +499,7 @@ public final class FeedStore: Sendable {
     /// changes are the mirror's for this change when the published view was the mirror
     /// before it (`mirrorSeq`), else a diff against the published items.
     private func advancedView(
-        from previous: PublishedView?, mirrorSeq: UInt64?, document: MirrorDocument, seq: UInt64,
+        from previous: PublishedView?, mirrorSeq: UInt64?, document: MirrorDocument, id: EventID,
         items: ChunkedArray<FeedItem>,
         mirrorChanges: [ItemChange]
     ) -> PublishedView {
@@ -420,7 +511,8 @@ public final class FeedStore: Sendable {
             previous == nil || previous?.seq == mirrorSeq
             ? mirrorChanges : ItemChange.between(previous?.items ?? [], items)
         return PublishedView(
-            seq: seq, version: version, items: items, previousSeq: previous?.seq, itemChanges: changes)
+            epoch: id.epoch, seq: id.seq, version: version, items: items, previousSeq: previous?.seq,
+            itemChanges: changes)
     }
 }
 
@@ -430,11 +522,16 @@ public enum FeedStoreError: Error, CustomStringConvertible {
     case noDocument
     /// The patch does not apply to the mirror; nothing changed.
     case patchRejected(JSONPatchError)
+    /// An adopted patch (``FeedStore/adopt(_:)``) does not follow the current state: it
+    /// is `got`, the next would be `expected` (`nil`: there is no state yet).
+    case outOfSequence(expected: EventID?, got: EventID)
 
     public var description: String {
         switch self {
         case .noDocument: return "a patch arrived before any document"
         case .patchRejected(let error): return "patch rejected: \(error)"
+        case .outOfSequence(let expected, let got):
+            return "change \(got) does not follow the state (next: \(expected.map(\.description) ?? "a document"))"
         }
     }
 }

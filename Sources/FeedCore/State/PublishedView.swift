@@ -10,6 +10,9 @@ import NIOConcurrencyHelpers
 public final class PublishedView: Sendable {
     /// When this view was published (or restored).
     public let publishedAt: Date
+    /// The epoch of the change that published this view: with ``seq``, its id
+    /// (`EPOCH-SEQ`, ``id``).
+    public let epoch: String
     /// The sequence number of the change that published this view.
     public let seq: UInt64
     /// The document's version (the number at the profile's version path), if it has one.
@@ -31,27 +34,31 @@ public final class PublishedView: Sendable {
     /// A view whose changes are computed here (a full diff against
     /// `previous`).
     public convenience init(
-        seq: UInt64, version: Double?, items: ChunkedArray<FeedItem>, previous: PublishedView? = nil,
+        epoch: String, seq: UInt64, version: Double?, items: ChunkedArray<FeedItem>, previous: PublishedView? = nil,
         publishedAt: Date = Date()
     ) {
         self.init(
-            seq: seq, version: version, items: items,
+            epoch: epoch, seq: seq, version: version, items: items,
             previousSeq: previous?.seq, itemChanges: ItemChange.between(previous?.items ?? [], items),
             publishedAt: publishedAt)
     }
 
     /// A view whose changes the caller already has.
     public init(
-        seq: UInt64, version: Double?, items: ChunkedArray<FeedItem>,
+        epoch: String, seq: UInt64, version: Double?, items: ChunkedArray<FeedItem>,
         previousSeq: UInt64?, itemChanges: [ItemChange], publishedAt: Date = Date()
     ) {
         self.publishedAt = publishedAt
+        self.epoch = epoch
         self.seq = seq
         self.version = version
         self.items = items
         self.previousSeq = previousSeq
         self.itemChanges = itemChanges
     }
+
+    /// The id of the change that published this view.
+    public var id: EventID { EventID(epoch: epoch, seq: seq) }
 
     /// The distinct sections of the items, in feed order: computed once per view, when first
     /// asked for.

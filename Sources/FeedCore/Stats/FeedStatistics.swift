@@ -104,6 +104,9 @@ public struct FeedStatistics: Sendable {
         case .rejectedPatch(let reason):
             totals.rejectedPatches += 1
             note(.rejectedPatch, detail: reason, at: time)
+        case .leaderChange(let detail):
+            totals.leaderChanges += 1
+            note(.leaderChange, detail: detail, at: time)
         }
     }
 

@@ -16,6 +16,9 @@ public struct NotableEvent: Sendable, Equatable {
         /// An added or changed item matched a chart mark (`--mark`); ``label`` is the
         /// mark's.
         case mark
+        /// Cluster mode: a node took the lead (after the last one stopped, hung, or lost
+        /// the database).
+        case leaderChange = "leader-change"
     }
 
     /// The longest ``detail`` kept, in characters (feed text can be any length).

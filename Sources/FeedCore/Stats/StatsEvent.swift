@@ -9,4 +9,6 @@ public enum StatsEvent: Sendable {
     case reconnect(reason: String?)
     /// An upstream patch (or document) did not apply and was rejected whole.
     case rejectedPatch(reason: String?)
+    /// Cluster mode: another node (or this one) took the lead; `detail` names it.
+    case leaderChange(detail: String)
 }

@@ -20,6 +20,8 @@ public struct StatsTotals: Sendable, Equatable {
     public var guardRegressions: UInt64 = 0
     /// Items that matched a chart mark.
     public var marks: UInt64 = 0
+    /// Cluster mode: times a node took the lead.
+    public var leaderChanges: UInt64 = 0
 
     public init() {}
 

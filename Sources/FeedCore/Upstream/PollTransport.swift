@@ -57,7 +57,9 @@ struct PollTransport: HTTPTransport {
                 session.logger.debug("upstream: 304 not modified")
             case .document(let document, let validators):
                 self.validators.value = validators
-                if let change = session.store.replaceDocument(document) {
+                if let change = session.store.replaceDocument(
+                    document, position: UpstreamPosition.encode(validators))
+                {
                     session.logger.debug("upstream: new document, change \(change.snapshot.id.seq)")
                 }
             case .failure(let message):
@@ -74,6 +76,11 @@ struct PollTransport: HTTPTransport {
         }
         session.publish(.eventHandled(at: now))
         return .pollAgain(after: interval)
+    }
+
+    /// The next request is conditional on the validators `position` holds.
+    func resume(from position: String, session: UpstreamSession) {
+        if let validators = UpstreamPosition.validators(from: position) { self.validators.value = validators }
     }
 }
 

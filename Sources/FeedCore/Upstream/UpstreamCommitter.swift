@@ -9,6 +9,18 @@ import Foundation
 /// Between the stages the queue is bounded at 4 MiB (or one maximal event). A failure of
 /// the reader reaches the caller after every event parsed before it has been committed; a
 /// resync (or an end of stream) decided by the committer ends the reader.
+///
+/// Each change carries upstream's position after it: the id of the event it came from (of
+/// the last item, for items committed together), never one past it, so that a cluster
+/// leader that stores it resumes upstream exactly after the change.
+///
+/// Relay mode (``UpstreamConfiguration/passesIDsThrough``): a `data` or `patch` event
+/// whose id is feedweb's own `EPOCH-SEQ` is adopted with that id
+/// (``FeedStore/adopt(_:)``): a `data` starts the state over at it, a `patch` must be the
+/// next of its epoch (else the connection resynchronises for a fresh `data`). An event
+/// without such an id while the store holds an adopted epoch would mint ids of that epoch
+/// that its root may hand out for other changes: a `patch` resynchronises, a `data`
+/// starts over under a new epoch of this process's own.
 struct UpstreamCommitter: Sendable {
     let session: UpstreamSession
 
@@ -49,9 +61,10 @@ struct UpstreamCommitter: Sendable {
         }
         var items: [JSONValue] = []
         var keep = 0
+        var itemsPosition = ""
         func commitItems() {
             guard !items.isEmpty else { return }
-            session.store.prependItems(items, keep: keep)
+            session.store.prependItems(items, keep: keep, position: Self.position(itemsPosition))
             handled += items.count
             delivered = true
             items.removeAll(keepingCapacity: true)
@@ -61,6 +74,7 @@ struct UpstreamCommitter: Sendable {
                 if case .prependItem(let item, let itemKeep) = command {
                     items.append(item)
                     keep = itemKeep
+                    itemsPosition = event.id
                     continue
                 }
                 commitItems()
@@ -77,17 +91,26 @@ struct UpstreamCommitter: Sendable {
     /// when upstream ended the stream.
     private func handle(_ command: UpstreamCommand, of event: SSEEvent) throws(UpstreamError) {
         let logger = session.logger
+        let position = Self.position(event.id)
         switch command {
         case .replaceDocument(let document):
-            session.store.replaceDocument(document)
+            if session.configuration.passesIDsThrough {
+                try relay(.document(document, encoded: nil), of: event)
+            } else {
+                session.store.replaceDocument(document, position: position)
+            }
         case .applyPatch(let patch):
+            if session.configuration.passesIDsThrough {
+                try relay(.patch(patch, encoded: Array(event.data.utf8)), of: event)
+                return
+            }
             do {
-                try session.store.apply(patch)
+                try session.store.apply(patch, position: position)
             } catch {
                 try rejectAndResync("\(error)")
             }
         case .prependItem(let item, let keep):
-            session.store.prependItem(item, keep: keep)
+            session.store.prependItem(item, keep: keep, position: position)
         case .reportError(let message):
             logger.warning("upstream sent an error: \(message)")
             session.publish(.upstreamError(message: message))
@@ -105,6 +128,49 @@ struct UpstreamCommitter: Sendable {
         case .reject(let reason):
             try rejectAndResync(reason)
         }
+    }
+
+    /// Relay mode: publishes `body` with the id of `event` when it is feedweb's own (see
+    /// the type's notes for events without one).
+    private func relay(_ body: PublishedChange.Body, of event: SSEEvent) throws(UpstreamError) {
+        let store = session.store
+        let position = Self.position(event.id)
+        guard let id = EventID(parsing: event.id) else {
+            let relaying = session.adoptedEpoch.map { $0 == store.epoch } ?? false
+            switch body {
+            case .document where relaying:
+                // Ids of the root's epoch must not be minted here: start over in one of ours.
+                let own = EventID(epoch: EventID.randomEpoch(), seq: 1)
+                do {
+                    try store.adopt(PublishedChange(id: own, body: body, upstreamPosition: position))
+                } catch {
+                    try rejectAndResync("\(error)")
+                }
+                session.adoptedEpoch = nil
+            case .document(let document, _):
+                store.replaceDocument(document, position: position)
+            case .patch where relaying:
+                try rejectAndResync("a patch without an id of the upstream feedweb's epoch")
+            case .patch(let patch, _):
+                do {
+                    try store.apply(patch, position: position)
+                } catch {
+                    try rejectAndResync("\(error)")
+                }
+            }
+            return
+        }
+        do {
+            try store.adopt(PublishedChange(id: id, body: body, upstreamPosition: position))
+            session.adoptedEpoch = id.epoch
+        } catch {
+            try rejectAndResync("\(error)")
+        }
+    }
+
+    /// An event id as a position (`nil` for none).
+    private static func position(_ id: String) -> String? {
+        id.isEmpty ? nil : id
     }
 
     private func rejectAndResync(_ reason: String) throws(UpstreamError) {

@@ -17,6 +17,10 @@ public struct UpstreamConfiguration: Sendable {
     public var readTimeout: Duration
     /// A PEM file of extra trusted CA certificates (`--ca-file`), for https and wss.
     public var caFile: String?
+    /// Relay mode: an SSE document stream whose ids are feedweb's own (`EPOCH-SEQ`, another
+    /// feedweb's `/events`) is published with those ids and bytes, not new ones
+    /// (``FeedStore/adopt(_:)``), so every relay under one root hands out the same ids.
+    public var passesIDsThrough = false
 
     public init(
         url: String, headers: [(name: String, value: String)] = [], maxEventBytes: Int = 16 * 1024 * 1024,

@@ -69,6 +69,13 @@ public final class UpstreamConnection: UpstreamSource {
             configuration: configuration, kind: .sse { StatelessDialect(interpret) }, store: store, logger: logger)
     }
 
+    /// Makes the first attempt resume after `position` (``UpstreamPosition``; a cluster
+    /// leader's stored one): call before ``run()``. An empty position changes nothing.
+    public func resume(from position: String?) {
+        guard let position, !position.isEmpty else { return }
+        transport.resume(from: position, session: session)
+    }
+
     /// Connects and reconnects until the task is cancelled; then releases the transport's
     /// resources and publishes ``UpstreamEvent/stopped``.
     public func run() async {

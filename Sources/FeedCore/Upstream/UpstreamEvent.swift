@@ -39,4 +39,7 @@ public enum UpstreamEvent: Sendable, Equatable {
     case stoppedByUpstream(until: Date, error: String, at: Date)
     /// The source was shut down.
     case stopped
+    /// Cluster mode: `node` took the lead of the cluster in `term` (every node publishes
+    /// it when its reader sees the term change).
+    case leaderChanged(node: String, term: UInt64)
 }

@@ -14,6 +14,8 @@ final class UpstreamSession: Sendable {
         /// Sent as `Last-Event-ID`; cleared after a rejected event so that a resuming
         /// upstream answers with a snapshot.
         var lastEventID = ""
+        /// Relay mode: the upstream feedweb's epoch last adopted by the store.
+        var adoptedEpoch: String?
     }
 
     let endpoint: UpstreamEndpoint
@@ -53,6 +55,12 @@ final class UpstreamSession: Sendable {
     var lastEventID: String {
         get { state.withLockedValue { $0.lastEventID } }
         set { state.withLockedValue { $0.lastEventID = newValue } }
+    }
+
+    /// Relay mode: the upstream feedweb's epoch last adopted by the store (`nil`: none).
+    var adoptedEpoch: String? {
+        get { state.withLockedValue { $0.adoptedEpoch } }
+        set { state.withLockedValue { $0.adoptedEpoch = newValue } }
     }
 
     /// The stream reached `lastEventID`, and upstream set the reconnection time to

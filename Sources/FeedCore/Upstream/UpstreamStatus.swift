@@ -99,6 +99,8 @@ public struct UpstreamStatus: Sendable, Equatable {
         case .stopped:
             phase = .stopped
             connectedSince = nil
+        case .leaderChanged:
+            break
         }
     }
 }

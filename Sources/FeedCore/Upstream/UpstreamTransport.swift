@@ -14,6 +14,16 @@ protocol UpstreamTransport: Sendable {
 
     /// One attempt; `nil` when the task was cancelled (how it ended is then no error).
     func attempt(with resources: Resources, session: UpstreamSession) async -> UpstreamAttemptOutcome?
+
+    /// Makes the next attempt resume after `position` (see ``UpstreamPosition``); by
+    /// default, as SSE's `Last-Event-ID`.
+    func resume(from position: String, session: UpstreamSession)
+}
+
+extension UpstreamTransport {
+    func resume(from position: String, session: UpstreamSession) {
+        session.lastEventID = position
+    }
 }
 
 /// How one attempt ended.

@@ -5,13 +5,13 @@ import NIOConcurrencyHelpers
 /// The JSON API: `/api/state` (the mirror, with an ETag from its sequence), `/api/items`,
 /// `/api/items/{key}` and `/api/stats`.
 ///
-/// `/api/state` and `/api/items` are encoded once per sequence and shared by every request
-/// until the store moves on.
+/// `/api/state` and `/api/items` are encoded once per change (its id: epoch and sequence)
+/// and shared by every request until the store moves on.
 final class APIHandlers: Sendable {
     private struct CachedResponse {
-        /// The mirror's (for `/api/state`) or the published view's (for `/api/items`)
-        /// sequence the response shows.
-        let seq: UInt64
+        /// The id of the mirror (for `/api/state`) or the published view (for `/api/items`)
+        /// the response shows (`nil`: none yet).
+        let id: EventID?
         let response: PreparedResponse
     }
 
@@ -22,7 +22,7 @@ final class APIHandlers: Sendable {
     /// The JSON 404, for an unknown item (or a response that failed to allocate).
     private let notFound: PreparedResponse
     /// Guards the responses by cache key (`state`, `state-304`, `state-empty`, `items`),
-    /// each valid for one sequence.
+    /// each valid for one id.
     ///
     /// A leaf: no other lock is taken while it is held. Bodies are encoded and responses
     /// built between a miss and the store, outside it (two requests may both build one; the
@@ -40,22 +40,22 @@ final class APIHandlers: Sendable {
     /// `If-None-Match`; 503 before the first document.
     func state(_ request: HTTPRequest) -> PreparedResponse {
         guard let snapshot = store.snapshot else {
-            return cached("state-empty", seq: 0, status: 503) { Array("{\"error\":\"no document yet\"}".utf8) }
+            return cached("state-empty", id: nil, status: 503) { Array("{\"error\":\"no document yet\"}".utf8) }
         }
         let etag = "\"\(snapshot.id)\""
         let matches = request.header("If-None-Match")?.split(separator: ",").contains {
             $0.trimmingCharacters(in: .whitespaces) == etag
         }
         if matches == true {
-            return cached("state-304", seq: snapshot.id.seq, status: 304, extra: [("ETag", etag)]) { [] }
+            return cached("state-304", id: snapshot.id, status: 304, extra: [("ETag", etag)]) { [] }
         }
-        return cached("state", seq: snapshot.id.seq, extra: [("ETag", etag)]) { snapshot.encodedDocument }
+        return cached("state", id: snapshot.id, extra: [("ETag", etag)]) { snapshot.encodedDocument }
     }
 
     /// `/api/items`: the published items, normalised, in feed order.
     func items() -> PreparedResponse {
         let view = store.snapshot?.published
-        return cached("items", seq: view?.seq ?? 0) {
+        return cached("items", id: view?.id) {
             JSONValue.array((view?.items ?? []).map(\.json)).serializedBytes()
         }
     }
@@ -76,15 +76,15 @@ final class APIHandlers: Sendable {
         return PreparedResponse(status: 200, body: body.serializedBytes(), headers: jsonHeaders) ?? notFound
     }
 
-    /// The response cached under `key` for `seq`, else one built from `body` and cached.
+    /// The response cached under `key` for `id`, else one built from `body` and cached.
     private func cached(
-        _ key: String, seq: UInt64, status: UInt32 = 200, extra: [(String, String)] = [], body: () -> [UInt8]
+        _ key: String, id: EventID?, status: UInt32 = 200, extra: [(String, String)] = [], body: () -> [UInt8]
     ) -> PreparedResponse {
-        if let hit = cache.withLockedValue({ $0[key] }), hit.seq == seq { return hit.response }
+        if let hit = cache.withLockedValue({ $0[key] }), hit.id == id { return hit.response }
         guard let response = PreparedResponse(status: status, body: body(), headers: jsonHeaders + extra) else {
             return notFound
         }
-        cache.withLockedValue { $0[key] = CachedResponse(seq: seq, response: response) }
+        cache.withLockedValue { $0[key] = CachedResponse(id: id, response: response) }
         return response
     }
 }

@@ -2,14 +2,16 @@ import FeedCore
 import Foundation
 import Logging
 import NIOConcurrencyHelpers
+import ServiceLifecycle
 
 /// feedweb, assembled: the store (restored from the state file, if any), the upstream
 /// connection (SSE in the document, append or Firebase dialect, polling, a WebSocket, or
-/// the demo), the HTTP server, the
-/// state-file writer and the timers.
+/// the demo) — or, with `--cluster`, a ``ClusterNode`` that follows the cluster's log and
+/// runs that connection only while it leads —, the HTTP server, the state-file writer and
+/// the timers.
 ///
-/// Use: ``start()`` (binds, returns the port), then ``run()`` until cancelled, then
-/// ``stop()``.
+/// Use: ``start()`` (binds, returns the port), then run ``services`` in a `ServiceGroup`
+/// (or ``run()`` until cancelled), which ends with ``stop()``.
 public final class FeedwebApplication: Sendable {
     public let configuration: FeedwebConfiguration
     /// When the state shown before upstream answers was saved (`nil`: nothing restored).
@@ -21,6 +23,7 @@ public final class FeedwebApplication: Sendable {
     private let handlers: WebHandlers
     private let stateWriter: StateFileWriter?
     private let upstreamBox = UpstreamBox()
+    private let clusterBox = ClusterBox()
 
     public init(configuration: FeedwebConfiguration, logger: Logger) {
         self.configuration = configuration
@@ -47,6 +50,7 @@ public final class FeedwebApplication: Sendable {
         let staticFiles = StaticFiles(
             directory: configuration.publicDirectory, securityHeaders: security, logger: logger)
         let upstreamBox = self.upstreamBox
+        let clusterBox = self.clusterBox
         // What /stats compares the stream with: polling at the configured interval, or
         // every 5 s for a streaming source.
         let pollInterval: TimeInterval
@@ -65,7 +69,8 @@ public final class FeedwebApplication: Sendable {
                 var status = upstreamBox.source?.status ?? UpstreamStatus(source: label)
                 status.source = label
                 return status
-            })
+            },
+            clusterStatus: { clusterBox.node?.clusterStatus })
         var serverConfiguration = HTTPServer.Configuration(
             address: configuration.listen, maxStreams: configuration.maxClients)
         serverConfiguration.connectionTimeout = 60
@@ -110,41 +115,66 @@ public final class FeedwebApplication: Sendable {
         let port = try server.start()
         let host = configuration.listen.isIPv6 ? "[::1]" : "127.0.0.1"
         let (url, kind) = configuration.source.connection(demoURL: "http://\(host):\(port)/demo/upstream")
-        let upstream = UpstreamConfiguration(
+        var upstream = UpstreamConfiguration(
             url: url, headers: configuration.headers, maxEventBytes: configuration.maxEventBytes,
             maxBackoff: configuration.maxBackoff, readTimeout: configuration.readTimeout, caFile: configuration.caFile)
-        let source = try UpstreamConnection(configuration: upstream, kind: kind, store: store, logger: logger)
+        let source: any UpstreamSource
+        if let cluster = configuration.cluster {
+            let logger = self.logger
+            let upstream = upstream
+            // Checked now, so that a wrong URL, header or CA file fails at start, not when
+            // this node first leads.
+            _ = try UpstreamConnection(
+                configuration: upstream, kind: kind, store: FeedStore(configuration: store.configuration),
+                logger: logger)
+            let node = configuration.clusterNode ?? "\(Self.hostName):\(port)"
+            let clusterNode = ClusterNode(
+                configuration: ClusterNode.Configuration(node: node, history: configuration.history), store: store,
+                log: try PostgresClusterLog(settings: cluster, logger: logger), source: configuration.source.label,
+                logger: logger
+            ) { upstreamStore in
+                try UpstreamConnection(configuration: upstream, kind: kind, store: upstreamStore, logger: logger)
+            }
+            logger.info("cluster: node \(node) on \(cluster.shown)")
+            clusterBox.node = clusterNode
+            source = clusterNode
+        } else {
+            // A relay (another feedweb's /events upstream) passes its ids through.
+            if case .sse = configuration.source { upstream.passesIDsThrough = true }
+            source = try UpstreamConnection(configuration: upstream, kind: kind, store: store, logger: logger)
+        }
         let handlers = self.handlers
         source.observe { event, status in handlers.upstreamEventOccurred(event, status: status) }
         upstreamBox.source = source
         return port
     }
 
-    /// Runs the upstream source, the demo, the state-file writer and the timers until the
-    /// task is cancelled.
-    public func run() async {
-        await withTaskGroup(of: Void.self) { group in
-            if let source = upstreamBox.source {
-                group.addTask { await source.run() }
-            }
-            if let demo {
-                group.addTask { await demo.run() }
-            }
-            if let stateWriter {
-                group.addTask { await stateWriter.run() }
-            }
-            let broadcasters = handlers.streams.broadcasters
-            let pageStreams = handlers.pageStreams
-            let assets = handlers.assets
-            let heartbeat = configuration.heartbeatInterval
-            group.addTask {
+    /// The long-running parts, in the order they start; a `ServiceGroup` shuts them down
+    /// in reverse: the upstream source (or cluster role) stops first, so the state is
+    /// final, then the demo, the timers and the page streams, then the state file is
+    /// written, and last the HTTP server ends every stream and stops (``stop()``).
+    public var services: [any Service] {
+        var services: [any Service] = [ApplicationService.waiting("http server") { self.stop() }]
+        if let stateWriter {
+            services.append(
+                ApplicationService("state file", work: { await stateWriter.run() }, finish: { self.saveState() }))
+        }
+        let broadcasters = handlers.streams.broadcasters
+        let pageStreams = handlers.pageStreams
+        let assets = handlers.assets
+        let heartbeat = configuration.heartbeatInterval
+        let logger = self.logger
+        services.append(ApplicationService("page streams") { await pageStreams.run() })
+        services.append(
+            ApplicationService("heartbeats") {
                 let comment = SSEEncoder.comment("heartbeat")
                 while !Task.isCancelled {
                     do { try await Task.sleep(for: heartbeat) } catch { return }
                     for broadcaster in broadcasters { broadcaster.broadcastToAll(comment) }
                 }
-            }
-            group.addTask {
+            })
+        services.append(
+            ApplicationService("stream sweeps") {
                 // Once a second: drop clients that have taken nothing for 5 s while events
                 // wait, and push status changes that time alone brings to the pages.
                 while !Task.isCancelled {
@@ -152,13 +182,9 @@ public final class FeedwebApplication: Sendable {
                     for broadcaster in broadcasters { broadcaster.dropStalled(olderThan: 5_000_000_000) }
                     pageStreams.requestFrame()
                 }
-            }
-            group.addTask {
-                // The page streams: the newest state, at most once per frame.
-                await pageStreams.run()
-            }
-            let logger = self.logger
-            group.addTask {
+            })
+        services.append(
+            ApplicationService("static files") {
                 // Every 2 s: when Public/ changed, serve the new files and reload open pages.
                 while !Task.isCancelled {
                     do { try await Task.sleep(for: .seconds(2)) } catch { return }
@@ -166,19 +192,47 @@ public final class FeedwebApplication: Sendable {
                     logger.info("static files changed (version \(version)); telling open pages to reload")
                     pageStreams.stream.reload(version: version)
                 }
-            }
-            await group.waitForAll()
+            })
+        if let demo {
+            services.append(ApplicationService("demo newswire") { await demo.run() })
+        }
+        if let source = upstreamBox.source {
+            let name = configuration.cluster == nil ? "upstream" : "cluster node"
+            services.append(ApplicationService(name) { await source.run() })
+        }
+        return services
+    }
+
+    /// Runs every part (``services``) in a `ServiceGroup` until the task is cancelled,
+    /// then stops them all, the HTTP server last. For running feedweb inside another
+    /// program (the tests); the `feedweb` command runs ``services`` itself, with its
+    /// signal handling.
+    public func run() async {
+        let group = ServiceGroup(configuration: ServiceGroupConfiguration(services: services, logger: logger))
+        do {
+            try await group.run()
+        } catch {
+            if !Task.isCancelled { logger.error("feedweb stopped: \(error)") }
         }
     }
 
-    /// Writes the state file (the state is final: `run()` has returned, so nothing
+    /// Writes the state file (the state is final: every other part has stopped, so nothing
     /// publishes any more), then stops serving: no new connections, every stream ended
-    /// cleanly, the daemon stopped (see ``HTTPServer/stop(timeout:)``).
+    /// cleanly, the daemon stopped (see ``HTTPServer/stop(timeout:)``). Idempotent.
     ///
     /// The state is written first so that a slow client drain can never cost it.
     public func stop() {
         saveState()
         server.stop()
+    }
+
+    /// This machine's host name (`gethostname`, no name lookup), for a cluster node's
+    /// default name.
+    private static var hostName: String {
+        var buffer = [CChar](repeating: 0, count: 256)
+        guard gethostname(&buffer, buffer.count - 1) == 0 else { return "feedweb" }
+        let name = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        return name.isEmpty ? "feedweb" : name
     }
 
     /// Writes the state file now if the state changed since the last write (no-op without
@@ -196,6 +250,18 @@ private final class UpstreamBox: Sendable {
     private let box = NIOLockedValueBox<(any UpstreamSource)?>(nil)
 
     var source: (any UpstreamSource)? {
+        get { box.withLockedValue { $0 } }
+        set { box.withLockedValue { $0 = newValue } }
+    }
+}
+
+/// Holds the cluster node, which exists only once the port is known (its default name
+/// carries it).
+private final class ClusterBox: Sendable {
+    /// Guards the reference only. A leaf: the node's status is read after it is released.
+    private let box = NIOLockedValueBox<ClusterNode?>(nil)
+
+    var node: ClusterNode? {
         get { box.withLockedValue { $0 } }
         set { box.withLockedValue { $0 = newValue } }
     }

@@ -78,6 +78,11 @@ public struct FeedwebConfiguration: Sendable {
     public var stateFile: String?
     /// Seconds between heartbeat comments on every stream.
     public var heartbeatInterval: Duration = .seconds(15)
+    /// The cluster's PostgreSQL (`--cluster`): this feedweb is one node of a cluster that
+    /// shares its log there; `nil`: it runs alone.
+    public var cluster: PostgresClusterSettings?
+    /// The node's name in the cluster (`nil`: this machine's host name and the port).
+    public var clusterNode: String?
 
     public init(listen: ListenAddress, source: Source, profile: ItemProfile, publicDirectory: String) {
         self.listen = listen

@@ -61,6 +61,7 @@ enum StatsJSON {
                 "new_sections": count(totals.newSections),
                 "guard_regressions": count(totals.guardRegressions),
                 "marks": count(totals.marks),
+                "leader_changes": count(totals.leaderChanges),
                 "saving_ratio": ratio(totals.savingRatio),
                 "saved_fraction": ratio(totals.savedFraction),
             ]),

@@ -59,6 +59,7 @@ final class StatsRecorder: Sendable {
         case .received(let bytes): counted = .received(bytes: bytes)
         case .reconnecting(let reason): counted = .reconnect(reason: reason)
         case .rejected(let reason): counted = .rejectedPatch(reason: reason)
+        case .leaderChanged(let node, let term): counted = .leaderChange(detail: "\(node) leads (term \(term))")
         case .connecting, .opened, .eventHandled, .upstreamError, .ignored, .backingOff, .stoppedByUpstream, .stopped:
             return
         }

@@ -35,7 +35,8 @@ struct WebHandlers: Sendable {
     init(
         store: FeedStore, demo: DocumentEventStream?, staticFiles: StaticFiles, frameAncestors: String,
         sourceLabel: String, maxQueuedBytesPerClient: Int, restoredAt: Date?, statsPollInterval: TimeInterval = 5,
-        upstreamStatus: @escaping @Sendable () -> UpstreamStatus
+        upstreamStatus: @escaping @Sendable () -> UpstreamStatus,
+        clusterStatus: @escaping @Sendable () -> ClusterStatus? = { nil }
     ) {
         // First among the store's observers, so every other one sees the change counted.
         let stats = StatsRecorder(store: store, pollInterval: statsPollInterval)
@@ -72,8 +73,8 @@ struct WebHandlers: Sendable {
             assets: assets, sourceLabel: sourceLabel, htmlHeaders: htmlHeaders, notFound: errors.notFound)
         self.api = APIHandlers(store: store, stats: stats, jsonHeaders: jsonHeaders, notFound: errors.notFoundJSON)
         self.health = HealthHandlers(
-            store: store, upstreamStatus: upstreamStatus, stats: stats, metrics: metrics, streams: streams,
-            connections: connections, securityHeaders: security, unavailable: errors.notFoundJSON)
+            store: store, upstreamStatus: upstreamStatus, clusterStatus: clusterStatus, stats: stats, metrics: metrics,
+            streams: streams, connections: connections, securityHeaders: security, unavailable: errors.notFoundJSON)
     }
 
     /// Folds an upstream event into `/stats` and `/metrics` and, only when the status it

@@ -3,11 +3,14 @@ import Foundation
 import NIOConcurrencyHelpers
 
 /// What operators and orchestrators ask: `/healthz` (the process answers), `/readyz` (a
-/// document and a connected upstream) and `/metrics` (the Prometheus text exposition).
+/// document and a connected upstream — for a cluster node, the log read and a live
+/// leader) and `/metrics` (the Prometheus text exposition).
 struct HealthHandlers: Sendable {
     let store: FeedStore
     /// The upstream status now, under the configured source's name.
     let upstreamStatus: @Sendable () -> UpstreamStatus
+    /// The node's view of its cluster now (`nil`: not in one).
+    let clusterStatus: @Sendable () -> ClusterStatus?
     /// The counts `/metrics` reports with the pulled figures.
     let stats: StatsRecorder
     let metrics: FeedwebMetrics
@@ -24,12 +27,14 @@ struct HealthHandlers: Sendable {
     let unavailable: PreparedResponse
 
     init(
-        store: FeedStore, upstreamStatus: @escaping @Sendable () -> UpstreamStatus, stats: StatsRecorder,
+        store: FeedStore, upstreamStatus: @escaping @Sendable () -> UpstreamStatus,
+        clusterStatus: @escaping @Sendable () -> ClusterStatus? = { nil }, stats: StatsRecorder,
         metrics: FeedwebMetrics, streams: StreamHandlers, connections: ConnectionCountsSource,
         securityHeaders: [(String, String)], unavailable: PreparedResponse
     ) {
         self.store = store
         self.upstreamStatus = upstreamStatus
+        self.clusterStatus = clusterStatus
         self.stats = stats
         self.metrics = metrics
         self.streams = streams
@@ -50,12 +55,14 @@ struct HealthHandlers: Sendable {
         let status = upstreamStatus()
         let snapshot = store.snapshot
         let ready = snapshot != nil && status.isConnected
-        let body = JSONValue.object([
+        var members: JSONObject = [
             "ready": .bool(ready),
             "document": .bool(snapshot != nil),
             "sequence": snapshot.map { .int(Int64($0.id.seq)) } ?? .null,
             "upstream": StatusJSON.encode(status),
-        ])
+        ]
+        if let cluster = clusterStatus() { members["cluster"] = StatusJSON.encode(cluster) }
+        let body = JSONValue.object(members)
         return PreparedResponse(status: ready ? 200 : 503, body: body.serializedBytes(), headers: jsonHeaders)
             ?? unavailable
     }
@@ -67,7 +74,7 @@ struct HealthHandlers: Sendable {
             documentLoaded: snapshot != nil, sequence: snapshot?.id.seq ?? 0,
             items: snapshot?.published.items.count ?? 0, streams: streams.samples,
             refusedStreams: streams.refusedCount, stats: stats.totals(), process: .current(),
-            connections: connections.counts)
+            connections: connections.counts, cluster: clusterStatus())
         return PreparedResponse(status: 200, body: metrics.exposition(of: sample), headers: metricsHeaders)
             ?? unavailable
     }

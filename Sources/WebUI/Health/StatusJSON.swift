@@ -1,8 +1,25 @@
 import FeedCore
 import Foundation
 
-/// The upstream status as JSON, for `/readyz`.
+/// The upstream status (and a cluster node's view of its cluster) as JSON, for `/readyz`.
 enum StatusJSON {
+    /// `{"role": "leader"|"follower", "node": …, "term": N, "head": SEQ, …}`: `head` is the
+    /// log's newest row, `applied` the newest this node publishes, `lag` the difference.
+    static func encode(_ cluster: ClusterStatus) -> JSONValue {
+        .object([
+            "role": .string(cluster.role.rawValue),
+            "node": .string(cluster.node),
+            "term": .int(Int64(clamping: cluster.term)),
+            "head": .int(Int64(clamping: cluster.head)),
+            "applied": .int(Int64(clamping: cluster.applied)),
+            "lag": .int(Int64(clamping: cluster.lag)),
+            "epoch": cluster.epoch.map(JSONValue.string) ?? .null,
+            "leader": cluster.leader.map(JSONValue.string) ?? .null,
+            "database": .string(cluster.databaseConnected ? "connected" : "unreachable"),
+            "takeovers": .int(Int64(clamping: cluster.takeovers)),
+        ])
+    }
+
     static func encode(_ status: UpstreamStatus) -> JSONValue {
         func date(_ value: Date?) -> JSONValue {
             value.map { .string(RelativeTime.machine($0)) } ?? .null

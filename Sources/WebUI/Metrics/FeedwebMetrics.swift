@@ -31,7 +31,11 @@ import struct Prometheus.PrometheusMetricsFactory
 /// `new_sections_total`, `guard_regressions_total`, `marks_total` (items that matched a
 /// `--mark`), `page_render_seconds`, `fanout_seconds{stream}`, `process_resident_memory_bytes`,
 /// `process_open_fds`, `http_connections`, `http_connections_waiting` (for a request),
-/// `http_connections_closed_total{reason}` (`head_timeout`, `room`: slow clients closed).
+/// `http_connections_closed_total{reason}` (`head_timeout`, `room`: slow clients closed);
+/// in cluster mode also `cluster_leader` (1 on the node that leads),
+/// `cluster_term`, `cluster_head_sequence`, `cluster_applied_sequence`, `cluster_lag`
+/// (rows of the log not applied here yet), `cluster_database_connected`,
+/// `cluster_takeovers_total` (times this node took the lead) and `leader_changes_total`.
 final class FeedwebMetrics: Sendable {
     /// One stream endpoint at scrape time.
     struct StreamSample: Sendable {
@@ -53,6 +57,8 @@ final class FeedwebMetrics: Sendable {
         var process: ProcessFigures
         /// The HTTP server's connections.
         var connections = ConnectionCounts()
+        /// The node's view of its cluster (`nil`: not in one).
+        var cluster: ClusterStatus? = nil
     }
 
     /// The content type of the text format, version 0.0.4.
@@ -140,7 +146,7 @@ private struct UpstreamMetrics: Sendable {
         case .eventHandled(let count, _): events.increment(by: Int64(count))
         case .rejected: rejectedPatches.increment()
         case .upstreamError: errors.increment()
-        case .ignored: break
+        case .ignored, .leaderChanged: break
         }
     }
 }
@@ -167,6 +173,41 @@ private struct PulledMetrics {
     var closedAtDeadline: MirroredCounter
     var closedForRoom: MirroredCounter
     var streams: [String: StreamMetrics] = [:]
+    /// Made on the first scrape of a cluster node.
+    var cluster: ClusterMetrics?
+
+    struct ClusterMetrics {
+        let leader: Gauge
+        let term: Gauge
+        let head: Gauge
+        let applied: Gauge
+        let lag: Gauge
+        let databaseConnected: Gauge
+        var takeovers: MirroredCounter
+        var leaderChanges: MirroredCounter
+
+        init(factory: PrometheusMetricsFactory) {
+            leader = Gauge(label: "feedweb_cluster_leader", factory: factory)
+            term = Gauge(label: "feedweb_cluster_term", factory: factory)
+            head = Gauge(label: "feedweb_cluster_head_sequence", factory: factory)
+            applied = Gauge(label: "feedweb_cluster_applied_sequence", factory: factory)
+            lag = Gauge(label: "feedweb_cluster_lag", factory: factory)
+            databaseConnected = Gauge(label: "feedweb_cluster_database_connected", factory: factory)
+            takeovers = MirroredCounter(label: "feedweb_cluster_takeovers_total", factory: factory)
+            leaderChanges = MirroredCounter(label: "feedweb_leader_changes_total", factory: factory)
+        }
+
+        mutating func update(to status: ClusterStatus, leaderChanges changes: UInt64) {
+            leader.record(status.role == .leader ? 1 : 0)
+            term.record(Int64(clamping: status.term))
+            head.record(Int64(clamping: status.head))
+            applied.record(Int64(clamping: status.applied))
+            lag.record(Int64(clamping: status.lag))
+            databaseConnected.record(status.databaseConnected ? 1 : 0)
+            takeovers.follow(status.takeovers)
+            leaderChanges.follow(changes)
+        }
+    }
 
     struct StreamMetrics {
         let clients: Gauge
@@ -231,6 +272,11 @@ private struct PulledMetrics {
         waitingConnections.record(sample.connections.waiting)
         closedAtDeadline.follow(UInt64(sample.connections.droppedAtDeadline))
         closedForRoom.follow(UInt64(sample.connections.droppedForRoom))
+        if let status = sample.cluster {
+            var metrics = cluster ?? ClusterMetrics(factory: factory)
+            metrics.update(to: status, leaderChanges: sample.stats.leaderChanges)
+            cluster = metrics
+        }
         for stream in sample.streams {
             var metrics = streams[stream.name] ?? StreamMetrics(name: stream.name, factory: factory)
             metrics.clients.record(stream.clients)

@@ -1,15 +1,18 @@
+import FeedCore
 import NIOConcurrencyHelpers
 
 /// Rendered pages kept in memory until what they show changes.
 ///
-/// An entry is valid for one ``Stamp`` (published sequence, status badge, asset version,
+/// An entry is valid for one ``Stamp`` (published view's id, status badge, asset version,
 /// and for `/stats` the five-second window);
 /// a request whose stamp matches gets the stored response, so a page is rendered once per
 /// change, not per request. At most `capacity` entries are kept (query strings are user
 /// input: a flood of unknown `?section=` values must not grow memory).
 final class PageCache: Sendable {
     struct Stamp: Hashable, Sendable {
-        let publishedSeq: UInt64
+        /// The id of the published view shown (`nil`: none): its epoch too, since a new
+        /// epoch (a cluster's, a relay's upstream's) may come back to the same sequence.
+        let published: EventID?
         let badge: StatusBadge
         let assetVersion: String
         /// The `/stats` window shown (0 for every other page).

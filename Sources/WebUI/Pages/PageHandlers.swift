@@ -25,7 +25,7 @@ struct PageHandlers: Sendable {
     func list(_ request: HTTPRequest) -> PreparedResponse {
         let section = request.sectionFilter
         let view = store.snapshot?.published
-        let stamp = self.stamp(publishedSeq: view?.seq ?? 0)
+        let stamp = self.stamp(published: view?.id)
         let route = section.map { "list?section=" + $0 } ?? "list"
         return render(route, stamp: stamp) { renderer in
             renderer.list(view: view, section: section, badge: stamp.badge, source: sourceLabel, now: Date())
@@ -36,7 +36,7 @@ struct PageHandlers: Sendable {
     func kiosk(_ request: HTTPRequest) -> PreparedResponse {
         let section = request.sectionFilter
         let view = store.snapshot?.published
-        let stamp = self.stamp(publishedSeq: view?.seq ?? 0)
+        let stamp = self.stamp(published: view?.id)
         let route = section.map { "kiosk?section=" + $0 } ?? "kiosk"
         return render(route, stamp: stamp) { renderer in
             renderer.kiosk(view: view, section: section, badge: stamp.badge, now: Date())
@@ -47,7 +47,7 @@ struct PageHandlers: Sendable {
     func stats(_ request: HTTPRequest) -> PreparedResponse {
         let view = store.snapshot?.published
         let window = stats.window()
-        var stamp = self.stamp(publishedSeq: view?.seq ?? 0)
+        var stamp = self.stamp(published: view?.id)
         stamp.statsWindow = window.endIndex
         return render("stats", stamp: stamp) { renderer in
             renderer.stats(
@@ -59,15 +59,15 @@ struct PageHandlers: Sendable {
     /// `/items/{key}`: one story, or 404 when it is not in the published view.
     func detail(key: String) -> PreparedResponse {
         guard let view = store.snapshot?.published, let item = view.item(forKey: key) else { return notFound }
-        let stamp = self.stamp(publishedSeq: view.seq)
+        let stamp = self.stamp(published: view.id)
         return render("item/" + key, stamp: stamp) { renderer in
             renderer.detail(item: item, badge: stamp.badge, updated: view.publishedAt, source: sourceLabel, now: Date())
         }
     }
 
-    /// The cache stamp of a page showing the view published at `publishedSeq`, now.
-    private func stamp(publishedSeq: UInt64) -> PageCache.Stamp {
-        PageCache.Stamp(publishedSeq: publishedSeq, badge: badges.badge(), assetVersion: assets.version)
+    /// The cache stamp of a page showing the view `published`, now.
+    private func stamp(published: EventID?) -> PageCache.Stamp {
+        PageCache.Stamp(published: published, badge: badges.badge(), assetVersion: assets.version)
     }
 
     /// The cached page for `route` at `stamp`, else `body` rendered (linking the assets of

@@ -128,7 +128,9 @@ struct StatsView {
             markers: markers, xTicks: timeTicks, xLabel: "minutes ago", yLabel: "updates per 5 s",
             yFormat: { String(Int($0.rounded())) }, minimumTop: 4)
         var legend = [LegendEntry(name: "updates", label: "accepted changes")]
-        legend += NotableEvent.Kind.allCases.filter { $0 != .mark }.map {
+        // Leader changes (cluster mode) only when the window has one.
+        let hasLeaderChange = window.notable.contains { $0.kind == .leaderChange }
+        legend += NotableEvent.Kind.allCases.filter { $0 != .mark && ($0 != .leaderChange || hasLeaderChange) }.map {
             LegendEntry(name: "marker-" + $0.rawValue, label: label($0))
         }
         // Chart marks (--mark) are named by the user: one entry per label in the window.
@@ -188,6 +190,7 @@ struct StatsView {
         case .newSection: return "New section"
         case .guardRegression: return "Older version held back"
         case .mark: return "Mark"
+        case .leaderChange: return "Leader change"
         }
     }
 

@@ -27,7 +27,7 @@ public final class DocumentEventStream: Sendable {
     /// Guards only that pair; taken under `Broadcaster.lock` (publish and subscribe) and a
     /// leaf: nothing is taken while it is held, and the event is encoded between a miss and
     /// the store, outside it.
-    private let dataEventCache = NIOLockedValueBox<(seq: UInt64, bytes: [UInt8])?>(nil)
+    private let dataEventCache = NIOLockedValueBox<(id: EventID, bytes: [UInt8])?>(nil)
 
     /// - Parameter onPublish: see ``Broadcaster/init(initial:onPublish:)``.
     public init(store: FeedStore, onPublish: (@Sendable (_ nanoseconds: UInt64) -> Void)? = nil) {
@@ -68,7 +68,7 @@ public final class DocumentEventStream: Sendable {
                     for entry in entries {
                         first.append(
                             Self.patchEvent(
-                                id: EventID(epoch: store.epoch, seq: entry.seq), encodedPatch: entry.encodedPatch))
+                                id: EventID(epoch: id.epoch, seq: entry.seq), encodedPatch: entry.encodedPatch))
                     }
                     return first
                 case .needsSnapshot:
@@ -85,12 +85,12 @@ public final class DocumentEventStream: Sendable {
     }
 
     private func dataEvent(for snapshot: FeedSnapshot) -> [UInt8] {
-        if let cached = dataEventCache.withLockedValue({ $0 }), cached.seq == snapshot.id.seq {
+        if let cached = dataEventCache.withLockedValue({ $0 }), cached.id == snapshot.id {
             return cached.bytes
         }
         let bytes = SSEEncoder.event(
             type: "data", data: String(decoding: snapshot.encodedDocument, as: UTF8.self), id: snapshot.id.description)
-        dataEventCache.withLockedValue { $0 = (snapshot.id.seq, bytes) }
+        dataEventCache.withLockedValue { $0 = (snapshot.id, bytes) }
         return bytes
     }
 

@@ -30,7 +30,7 @@ public final class ItemEventStream: Sendable {
             return
         }
         let changes = view.itemChanges(since: previous)
-        let id = EventID(epoch: store.epoch, seq: view.seq)
+        let id = view.id
         // A client too far behind gets a fresh `snapshot` of its section in place of its backlog.
         broadcaster.publish(
             view, encode: { section, _ in Self.encode(changes, section: section, id: id) },
@@ -47,7 +47,7 @@ public final class ItemEventStream: Sendable {
             {
                 for step in missed {
                     first.append(
-                        Self.encode(step.itemChanges, section: section, id: EventID(epoch: store.epoch, seq: step.seq)))
+                        Self.encode(step.itemChanges, section: section, id: EventID(epoch: id.epoch, seq: step.seq)))
                 }
                 return first
             }
@@ -64,7 +64,7 @@ public final class ItemEventStream: Sendable {
         let items = view.items(inSection: section)
         return SSEEncoder.event(
             type: "snapshot", data: JSONValue.array(items.map(\.json)).serializedString(),
-            id: EventID(epoch: store.epoch, seq: view.seq).description)
+            id: view.id.description)
     }
 
     static func encode(_ changes: [ItemChange], section: String?, id: EventID) -> [UInt8] {

@@ -37,6 +37,7 @@ final class PageEventStream: Sendable {
 
     let broadcaster: Broadcaster<Channel, State>
     private let renderer: PageRenderer
+    /// The epoch of the ids sent before any view exists (a view carries its own).
     private let epoch: String
     /// How the items of two published views differ (``FeedStore/itemChanges(from:to:)``:
     /// composed from the history's steps for views a frame apart).
@@ -98,7 +99,7 @@ final class PageEventStream: Sendable {
             let tickerChanged = previous?.ticker != state.ticker
             guard viewChanged || badgeChanged || statsChanged || tickerChanged else { return }
             let now = Date()
-            let id = EventID(epoch: epoch, seq: state.view?.seq ?? 0).description
+            let id = (state.view?.id ?? EventID(epoch: epoch, seq: 0)).description
             let changes: [ItemChange]
             if !viewChanged {
                 changes = []
@@ -196,13 +197,13 @@ final class PageEventStream: Sendable {
     /// badge). Rendered once per channel and stamp, then taken from `initialCache`.
     private func wholeState(of channel: Channel, _ state: State) -> [UInt8] {
         let stamp = PageCache.Stamp(
-            publishedSeq: state.view?.seq ?? 0, badge: state.badge, assetVersion: "",
+            published: state.view?.id, badge: state.badge, assetVersion: "",
             statsWindow: channel == .stats ? state.stats?.endIndex ?? 0 : 0)
         if let cached = initialCache.withLockedValue({ $0[channel] }), cached.stamp == stamp {
             return cached.bytes
         }
         let now = Date()
-        let id = EventID(epoch: epoch, seq: state.view?.seq ?? 0).description
+        let id = (state.view?.id ?? EventID(epoch: epoch, seq: 0)).description
         var bytes: [UInt8] = []
         switch channel {
         case .list, .kiosk:
