@@ -51,14 +51,14 @@ test:
 # Options through the environment (Benchmarks/bench.sh): SIZES, ROUNDS, DURATION, OUT, ...
 bench:
 	@scripts/install-deps.sh --bench
-	swift build -c release --product feedweb
+	$(RELEASE_BUILD)
 	Benchmarks/bench.sh .build/release/feedweb
 
 # A cluster of three on a PostgreSQL of its own: added latency through the log, takeover
 # times, clients held behind nginx (Benchmarks/cluster.sh; ~6 min after the build).
 bench-cluster:
 	@scripts/install-deps.sh --bench
-	swift build -c release --product feedweb
+	$(RELEASE_BUILD)
 	Benchmarks/cluster.sh .build/release/feedweb
 
 # The engine's and the server's hot paths (ordo-one/benchmark: time and allocations).

@@ -2,12 +2,12 @@ import FeedCore
 import Foundation
 import Glibc
 
-/// Ending child processes without `Process.waitUntilExit()`, which spins a CPU core on
-/// Linux while it waits, and without blocking a thread of Swift's cooperative pool.
+/// Ending and awaiting child processes (``Subprocess``) without blocking a thread of
+/// Swift's cooperative pool.
 public enum ChildProcess {
     /// Sends SIGTERM, waits up to `grace` seconds, then SIGKILL and waits up to 5 s more;
     /// returns once it is gone (or those waits passed).
-    public static func terminate(_ process: Process, grace: Double = 2) async {
+    public static func terminate(_ process: Subprocess, grace: Double = 2) async {
         guard process.isRunning else { return }
         Glibc.kill(process.processIdentifier, SIGTERM)
         if await exited(process, within: grace) { return }
@@ -17,7 +17,7 @@ public enum ChildProcess {
 
     /// Sends SIGKILL and returns at once (for cleanup in `defer` and `deinit`, which
     /// cannot wait). The kernel frees the process's ports and files as it dies.
-    public static func killNow(_ process: Process) {
+    public static func killNow(_ process: Subprocess) {
         guard process.isRunning else { return }
         Glibc.kill(process.processIdentifier, SIGKILL)
     }
@@ -41,48 +41,18 @@ public enum ChildProcess {
     }
 
     /// Waits until `process` has exited (`true`) or `seconds` pass (`false`).
-    public static func exited(_ process: Process, within seconds: Double) async -> Bool {
+    public static func exited(_ process: Subprocess, within seconds: Double) async -> Bool {
         await exitStatus(process, within: seconds) != nil
     }
 
-    /// The exit status of `process` once it has exited (for a signal, the signal's number,
-    /// as `Process.terminationStatus` gives it), or `nil` if `seconds` pass first.
-    ///
-    /// Foundation's `Process` on Linux learns of an exit from `SIGCHLD`; a child that exits
-    /// before Foundation has registered it (a wrong option exits at once) can be missed
-    /// while many children start together, and then `isRunning` stays `true` for good
-    /// (seen in CI: `feedweb --bogus` printed its error and exited, `isRunning` was still
-    /// `true` 16 s later). So a child the kernel shows as a zombie for 200 ms that
-    /// Foundation still calls running is taken as exited, with the status the kernel keeps
-    /// for it (`/proc/PID/stat`); it is left for Foundation to reap.
-    public static func exitStatus(_ process: Process, within seconds: Double) async -> Int32? {
+    /// The exit status of `process` once it has exited (for a signal, the signal's number),
+    /// or `nil` if `seconds` pass first.
+    public static func exitStatus(_ process: Subprocess, within seconds: Double) async -> Int32? {
         let deadline = ContinuousClock.now + .seconds(seconds)
-        var zombieSince: ContinuousClock.Instant?
         while process.isRunning {
-            let now = ContinuousClock.now
-            if let waitStatus = zombieWaitStatus(process.processIdentifier) {
-                let since = zombieSince ?? now
-                zombieSince = since
-                if now - since >= .milliseconds(200) {
-                    let signal = waitStatus & 0x7f
-                    return signal == 0 ? (waitStatus >> 8) & 0xff : signal
-                }
-            }
-            guard now < deadline else { return nil }
+            guard ContinuousClock.now < deadline else { return nil }
             try? await Task.sleep(for: .milliseconds(5))
         }
         return process.terminationStatus
-    }
-
-    /// The wait status the kernel keeps for `pid` when it is a zombie (exited, not yet
-    /// reaped), from `/proc/PID/stat` (field 3 the state, field 52 the exit code); else `nil`.
-    private static func zombieWaitStatus(_ pid: Int32) -> Int32? {
-        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
-            let nameEnd = stat.lastIndex(of: ")")
-        else { return nil }
-        let fields = stat[stat.index(after: nameEnd)...].split(separator: " ")
-        // fields[0] is field 3 (the state); field 52 (the exit code) is fields[49].
-        guard fields.count > 49, fields[0] == "Z" else { return nil }
-        return Int32(fields[49].trimmingCharacters(in: .whitespacesAndNewlines))
     }
 }

@@ -9,7 +9,7 @@ import NIOConcurrencyHelpers
 /// `environment`. ``stop(signal:timeout:)`` ends it and reports how; a process a test
 /// does not stop is killed when this object goes away.
 public final class FeedwebProcess: Sendable {
-    public let process: Process
+    public let process: Subprocess
     public let port: UInt16
     private let output = NIOLockedValueBox("")
     private let errors = NIOLockedValueBox("")
@@ -32,7 +32,7 @@ public final class FeedwebProcess: Sendable {
     public init(
         arguments: [String], environment: [String: String] = [:], listen: Bool = true, timeout: Double = 20
     ) async throws {
-        process = Process()
+        process = Subprocess()
         process.executableURL = Self.executableURL
         process.arguments = (listen ? ["--listen", "127.0.0.1:0"] : []) + arguments
         process.environment = FeedwebRun.cleanEnvironment(adding: environment)

@@ -21,7 +21,7 @@ public struct FeedwebRun: Sendable {
     public static func run(
         _ arguments: [String], environment: [String: String] = [:], timeout: Double = 15
     ) async throws -> FeedwebRun {
-        let process = Process()
+        let process = Subprocess()
         process.executableURL = FeedwebProcess.executableURL
         process.arguments = arguments
         process.environment = cleanEnvironment(adding: environment)

@@ -11,7 +11,7 @@ public final class NginxProxy: @unchecked Sendable {
 
     public let port: UInt16
     public let directory: URL
-    private let process: Process
+    private let process: Subprocess
 
     /// The nginx binary CI installs.
     public static let executable = "/usr/sbin/nginx"
@@ -47,7 +47,7 @@ public final class NginxProxy: @unchecked Sendable {
             """
         let configPath = directory.appendingPathComponent("nginx.conf").path
         try config.write(toFile: configPath, atomically: true, encoding: .utf8)
-        process = Process()
+        process = Subprocess()
         process.executableURL = URL(fileURLWithPath: Self.executable)
         process.arguments = ["-p", path, "-e", "\(path)/error.log", "-c", configPath]
         process.standardOutput = FileHandle.nullDevice

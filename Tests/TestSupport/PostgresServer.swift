@@ -15,7 +15,7 @@ public final class PostgresServer: @unchecked Sendable {
     public let directory: String
     private let binaries: String
     private let lock = NSLock()
-    private var process: Process?
+    private var process: Subprocess?
 
     /// The server's URL for `--cluster`, as the `postgres` superuser (`password` is
     /// accepted and ignored: trust authentication).
@@ -59,7 +59,7 @@ public final class PostgresServer: @unchecked Sendable {
     /// Starts the server (again) on the same directory and port; waits until it accepts
     /// connections.
     public func start(timeout: Double = 30) async throws {
-        let process = Process()
+        let process = Subprocess()
         let (executable, arguments) = Self.command(
             binaries + "/postgres",
             [
@@ -144,7 +144,7 @@ public final class PostgresServer: @unchecked Sendable {
     private static func run(
         _ executable: String, _ arguments: [String], timeout: Double
     ) async throws -> (status: Int32?, output: String) {
-        let process = Process()
+        let process = Subprocess()
         let (path, all) = command(executable, arguments)
         process.executableURL = URL(fileURLWithPath: path)
         process.arguments = all

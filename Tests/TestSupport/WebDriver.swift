@@ -13,7 +13,7 @@ public final class WebDriver: Sendable {
         public init(description: String) { self.description = description }
     }
 
-    private let driver: Process
+    private let driver: Subprocess
     /// chromedriver's and Chromium's temporary files (its `TMPDIR`), removed with this object.
     private let scratch: ScratchDirectory
     public let port: UInt16
@@ -44,7 +44,7 @@ public final class WebDriver: Sendable {
     /// with ``quit()``; a session that is let go without it is ended in the background.
     public init(windowWidth: Int = 1280, windowHeight: Int = 800) async throws {
         port = try FreePort.find()
-        driver = Process()
+        driver = Subprocess()
         driver.executableURL = URL(fileURLWithPath: "/usr/bin/chromedriver")
         driver.arguments = ["--port=\(port)", "--allowed-ips=127.0.0.1"]
         scratch = try ScratchDirectory("chromium")

@@ -32,7 +32,7 @@ enum HTMLChecker {
 
     /// Parses `html` with the real HTML5 parser in a child process (at most 30 s).
     static func parse(_ html: String) async throws -> ParsedHTML {
-        let process = Process()
+        let process = Subprocess()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
         process.arguments = [script.path]
         let input = Pipe()
