@@ -24,10 +24,10 @@ public enum ChildProcess {
 
     /// What is left in `pipe` once its child has exited, without waiting for the pipe's end.
     ///
-    /// A child that another test spawns at the same moment may inherit the pipe's write end
-    /// and keep it open for as long as it runs, so a blocking `readToEnd()` here could wait
-    /// for that child, on a thread of Swift's cooperative pool: with two such reads at once
-    /// the whole pool was blocked, and with it the test that would have ended that child.
+    /// The pipe's write end may outlive the child (a grandchild it started, or, between
+    /// another test's `pipe()` and its spawn's `closefrom`, a copy in flight), so a blocking
+    /// `readToEnd()` here could wait for it on a thread of Swift's cooperative pool: with two
+    /// such reads at once the whole pool was blocked (seen before ``Subprocess``).
     public static func takeBuffered(_ pipe: Pipe) -> [UInt8] {
         let descriptor = pipe.fileHandleForReading.fileDescriptor
         _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) | O_NONBLOCK)

@@ -124,11 +124,14 @@ struct SlowClientTests {
             try await socket.send("GET / HTTP/1.1\r\nHost: x\r\n")
             heads.append(socket)
         }
+        // Answered at once, not after a head's 30 s deadline freed a place. How fast is
+        // SlowHeadsTests' figure (the real binary, 14,000 heads); here, beside the whole
+        // suite on two cores, a round trip alone has taken over a second.
         let asked = ContinuousClock.now
-        let health = try await HTTPTestClient.get(port: server.port, "/healthz", timeout: 2)
+        let health = try await HTTPTestClient.get(port: server.port, "/healthz", timeout: 10)
         #expect(health.status == 200)
-        #expect((ContinuousClock.now - asked).timeInterval < 1)
-        let newStream = try await SSETestClient(port: server.port, path: "/events", timeout: 2)
+        #expect((ContinuousClock.now - asked).timeInterval < 10)
+        let newStream = try await SSETestClient(port: server.port, path: "/events", timeout: 10)
         #expect(newStream.status == 200, "a new stream gets in too")
         let counts = server.server.connectionCounts
         // 100 heads, the first stream and the /healthz client through 56 places, before any
