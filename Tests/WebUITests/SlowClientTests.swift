@@ -77,23 +77,38 @@ struct SlowClientTests {
     }
 
     @Test func anIdleKeepAliveConnectionIsClosedButABusyOneIsNot() async throws {
-        let server = try Self.server()
-        // Requests one after the other for two deadlines: each response starts a new wait,
-        // and the next request ends it.
-        let busy = try await RawSocket(port: server.port, timeout: 2 * Self.deadline + Self.slack + 5)
+        // A 10 s deadline: in CI, beside the whole suite, a keep-alive connection with a
+        // request every 100 ms was closed with 2 s and with 3 s deadlines (not reproduced
+        // alone, under three busy loops, nor in 6 local runs of the whole suite); the counts
+        // below say which rule closed it if it happens again.
+        let deadline = 10.0
+        let server = try Self.server(deadline: deadline)
+        // Requests one after the other for one and a half deadlines: each response starts a
+        // new wait, and the next request ends it.
+        let busy = try await RawSocket(port: server.port, timeout: 2 * deadline + Self.slack)
         let start = ContinuousClock.now
         var lastSent = start
-        while ContinuousClock.now - start < .seconds(2 * Self.deadline) {
-            lastSent = ContinuousClock.now
-            try await busy.send("GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n")
-            #expect(try await HTTPTestClient.readResponse(from: busy, method: "GET").status == 200)
-            try await Task.sleep(for: .milliseconds(100))
+        var requests = 0
+        do {
+            while ContinuousClock.now - start < .seconds(1.5 * deadline) {
+                lastSent = ContinuousClock.now
+                try await busy.send("GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n")
+                #expect(try await HTTPTestClient.readResponse(from: busy, method: "GET").status == 200)
+                requests += 1
+                try await Task.sleep(for: .milliseconds(100))
+            }
+        } catch {
+            let counts = server.server.connectionCounts
+            Issue.record(
+                "the busy connection failed after \(requests) requests, \((ContinuousClock.now - start).timeInterval) s: \(error); closed at the deadline \(counts.droppedAtDeadline), for room \(counts.droppedForRoom)"
+            )
+            return
         }
         // Then idle: closed one deadline after its last response, which came after the last
         // request was sent (so the close is at least a deadline after that).
         let closedAfter = try await Self.secondsUntilClosed(busy, since: lastSent)
-        #expect(closedAfter >= Self.deadline - 0.05, "not before the deadline")
-        #expect(closedAfter <= Self.deadline + Self.slack)
+        #expect(closedAfter >= deadline - 0.05, "not before the deadline")
+        #expect(closedAfter <= deadline + Self.slack)
         #expect(server.server.connectionCounts.droppedAtDeadline >= 1)
     }
 
