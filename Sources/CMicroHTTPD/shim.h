@@ -16,8 +16,12 @@
    (same include guard) would define the same structures a second, different way. */
 #include <linux/io_uring.h>
 #include <liburing.h>
-/* Stream sender threads name themselves. */
+/* Stream sender threads name themselves and lower their priority. */
 #include <pthread.h>
+#include <sys/resource.h>
+#include <sys/syscall.h>
+#include <errno.h>
+#include <unistd.h>
 
 /* Swift cannot call C variadic functions; these inline wrappers give it fixed signatures. */
 
@@ -124,11 +128,26 @@ feedweb_format_log(char *buffer, size_t size, const char *format, va_list ap)
   return vsnprintf(buffer, size, format, ap);
 }
 
-/** Names the calling thread (for top -H and perf; at most 15 bytes show). */
-static inline void
-feedweb_name_current_thread(const char *name)
+/** Raises the calling thread's niceness by `niceness` above the one it inherited, to at
+    most 19 (0: unchanged; raising it needs no privilege), then names it (for top -H and
+    perf; at most 15 bytes show). Returns 0, or -1 with errno when the niceness was refused. */
+static inline int
+feedweb_current_thread_setup(const char *name, int niceness)
 {
+  int result = 0;
+  if (niceness > 0) {
+    id_t thread = (id_t)syscall(SYS_gettid);
+    errno = 0;
+    int inherited = getpriority(PRIO_PROCESS, thread);
+    if (inherited == -1 && errno != 0) {
+      result = -1;
+    } else {
+      result = setpriority(PRIO_PROCESS, thread, inherited + niceness > 19 ? 19 : inherited + niceness);
+    }
+  }
+  /* Named last: a thread that shows its name has its niceness. */
   pthread_setname_np(pthread_self(), name);
+  return result;
 }
 
 #endif

@@ -126,6 +126,61 @@ struct StreamSenderTests {
         #expect(reader.ended, "the body ended with its final chunk, not a cut connection")
     }
 
+    @Test func aFanOutToMoreClientsThanOneSubmissionHoldsReachesEveryClientInOrder() async throws {
+        // Each of two senders gets more clients than a submission takes, so one pass goes to
+        // the kernel in several.
+        let count = 4 * Int(SocketWrites(useIOUring: true).entries) + 1
+        let server = try TestServer(document: NewswireFeed.document(count: 3, version: 1), maxStreams: count)
+        var readers: [EventReader] = []
+        for _ in 0..<count {
+            let socket = try await RawSocket(port: server.port)
+            try await socket.send("GET /events HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept: text/event-stream\r\n\r\n")
+            var reader = EventReader(socket)
+            try await reader.read(untilEvents: 1, within: 5)
+            readers.append(reader)
+        }
+        try await Eventually.check("every stream handed to a sender", within: 5) {
+            server.server.streamsHandedOver.programs == count
+        }
+        let changes = 3
+        for version in 2...(changes + 1) { try Self.bump(server.store, to: version) }
+        for index in readers.indices {
+            try await readers[index].read(untilEvents: changes + 1, within: 10)
+            let seqs = readers[index].ids.compactMap { EventID(parsing: $0)?.seq }
+            let first = seqs.first ?? 0
+            #expect(seqs == Array(first..<(first + UInt64(changes + 1))), "client \(index): \(seqs)")
+        }
+    }
+
+    @Test func theProgramsSendersRunTenNicerThanThePagesSender() throws {
+        let server = try TestServer(document: NewswireFeed.document(count: 3, version: 1))
+        #expect(server.server.streamsHandedOver == (programs: 0, people: 0))
+        // Every sender thread of this process (other tests' servers' too): a thread sets its
+        // niceness before it names itself, so a named one has its niceness.
+        var programs: [Int] = []
+        var people: [Int] = []
+        let tasks = try FileManager.default.contentsOfDirectory(atPath: "/proc/self/task")
+        for task in tasks {
+            guard let name = try? String(contentsOfFile: "/proc/self/task/\(task)/comm", encoding: .utf8),
+                let stat = try? String(contentsOfFile: "/proc/self/task/\(task)/stat", encoding: .utf8),
+                let close = stat.lastIndex(of: ")")
+            else { continue }
+            // After the name in parentheses: state is field 3, niceness field 19.
+            let fields = stat[stat.index(after: close)...].split(separator: " ")
+            guard fields.count > 16, let nice = Int(fields[16]) else { continue }
+            switch name.trimmingCharacters(in: .whitespacesAndNewlines) {
+            case "fw-send-pages": people.append(nice)
+            case let other where other.hasPrefix("fw-send-"): programs.append(nice)
+            default: break
+            }
+        }
+        #expect(programs.count >= server.server.configuration.streamSenders)
+        #expect(!people.isEmpty)
+        for nice in programs {
+            #expect(people.allSatisfy { min(19, $0 + 10) == nice }, "programs \(programs), people \(people)")
+        }
+    }
+
     @Test func aPageStreamIsWrittenByTheSenderForPeopleNotBehindTheFanOut() async throws {
         let server = try TestServer(document: NewswireFeed.document(count: 3, version: 1))
         let page = try await SSETestClient(port: server.port, path: "/events/page?view=list")

@@ -13,9 +13,10 @@ import NIOConcurrencyHelpers
 /// ready list, waking the sender's thread at most once while it sleeps (one `eventfd`
 /// write), not once per client. The thread then writes each ready client's whole queue as
 /// one HTTP/1.1 chunk: a client that is behind gets everything it missed in one write.
-/// The writes of one pass over the ready list go to the kernel together, in one
-/// `io_uring_enter` (``SocketWrites``), so a fan-out to thousands of clients costs a few
-/// system calls, not one per client.
+/// The writes of one pass over the ready list go to the kernel together, 64 to an
+/// `io_uring_enter` (``SocketWrites``), so a fan-out to thousands of clients costs a
+/// system call per 64 clients, not one per client. The programs' senders run at a lower
+/// priority than the rest of the process (``HTTPServer/Configuration/streamSenderNiceness``).
 ///
 /// A stream goes back to libmicrohttpd to end: cleanly once its last chunk is complete
 /// (libmicrohttpd then sends what is left and the final chunk), or at once when it is
@@ -50,6 +51,9 @@ final class StreamSender: @unchecked Sendable {
 
     /// The thread's name (`top -H`, `perf report`; 15 bytes show).
     private let name: String
+    /// How much nicer than the process the thread runs (0: as nice): the programs' bulk
+    /// fan-out runs below people's pages, requests and the upstream.
+    private let niceness: Int32
     private let epoll: WakeableEpoll
     /// Guards `ready`, `idle`, `running`, `returningAll` and `adoptedTotal`. A leaf: ``StreamConnection``
     /// marks itself scheduled under its own lock and calls ``markReady(_:)`` after
@@ -82,10 +86,12 @@ final class StreamSender: @unchecked Sendable {
 
     /// Creates the thread's epoll set and wake-up descriptor; `nil` when the system
     /// refuses them (streams then stay with libmicrohttpd). With `useIOUring` false, or
-    /// when the kernel refuses a ring, writes are one `send` each.
-    init?(name: String, useIOUring: Bool = true) {
+    /// when the kernel refuses a ring, writes are one `send` each. The thread raises
+    /// its niceness by `niceness` when it starts.
+    init?(name: String, useIOUring: Bool = true, niceness: Int32 = 0) {
         guard let epoll = WakeableEpoll() else { return nil }
         self.name = name
+        self.niceness = niceness
         self.epoll = epoll
         self.writes = SocketWrites(useIOUring: useIOUring)
         if let completions = writes.completionFD {
@@ -166,7 +172,8 @@ final class StreamSender: @unchecked Sendable {
     // MARK: - The thread
 
     private func run() {
-        feedweb_name_current_thread(name)
+        // A refused niceness (a process limit) costs the priority, not the sender.
+        _ = feedweb_current_thread_setup(name, niceness)
         var events = [epoll_event](repeating: epoll_event(), count: 256)
         while true {
             let (batch, stillRunning, returnAll) = lock.withLock { () -> ([StreamConnection], Bool, Bool) in
