@@ -47,7 +47,8 @@ extension StreamBackpressureTests {
                 page.order = prepend + page.order.filter { !remove.contains($0) }
             }
             for (domID, fragment) in frame["html"]?.objectValue ?? [:] {
-                page.html[domID] = try #require(fragment.stringValue)
+                let html: String = try #require(fragment.stringValue, "\(who): fragment \(domID)")
+                page.html[domID] = html
             }
         }
         return page

@@ -1,9 +1,11 @@
 import NIOConcurrencyHelpers
 
 /// Coalesces requests to re-render the page streams into frames: however many changes
-/// and status updates arrive, frames start at most once per ``interval``, always from the newest state (intermediate states are skipped, never
-/// shown late). A request that finds the pacer idle is served at once, so a quiet feed
-/// adds no delay.
+/// and status updates arrive, frames start at most once per ``interval`` on average, two
+/// back to back after a quiet spell (``FrameSchedule``), always from the newest state
+/// (intermediate states are skipped, never shown late). A request that finds the pacer
+/// idle is served at once, so a quiet feed adds no delay, even right after a frame that
+/// time alone asked for.
 ///
 /// Requests are cheap and never block (the store's observers and the upstream status
 /// make them); the rendering runs in ``run(render:)``, off the store's write path.
@@ -13,8 +15,10 @@ final class PageFramePacer: Sendable {
         var waiter: CheckedContinuation<Void, Never>?
     }
 
-    /// The shortest time between two frames.
+    /// The average time between frames under sustained requests.
     let interval: Duration
+    /// The most frames started back to back after a quiet spell.
+    static let burst = 2
     /// Guards `requested` and the waiting run loop. A leaf: no other lock is taken while it
     /// is held, and the waiter is resumed after it is released. Requests take it holding
     /// `FeedStore.deliveryLock` (the store's observer) or nothing.
@@ -39,9 +43,10 @@ final class PageFramePacer: Sendable {
         waiter?.resume()
     }
 
-    /// Renders a frame whenever one was requested, at most once per `interval`, until the
-    /// task is cancelled.
+    /// Renders a frame whenever one was requested, at most once per `interval` on average
+    /// (``burst`` back to back), until the task is cancelled.
     func run(render: @Sendable () -> Void) async {
+        var schedule = FrameSchedule(interval: interval, burst: Self.burst)
         while !Task.isCancelled {
             await withTaskCancellationHandler {
                 await withCheckedContinuation { continuation in
@@ -62,13 +67,16 @@ final class PageFramePacer: Sendable {
                 waiter?.resume()
             }
             guard !Task.isCancelled else { return }
+            // Requests made meanwhile are served by the same frame; the time a frame takes
+            // to render counts towards the interval, so a change waits at most one interval
+            // plus one render.
+            if let earliest = schedule.earliestStart, earliest > .now {
+                do { try await Task.sleep(until: earliest) } catch { return }
+            }
             state.withLockedValue { $0.requested = false }
-            // Frames start at most once per interval; the time a frame takes to render
-            // counts towards it, so a change waits at most one interval plus one render.
-            let started = ContinuousClock.now
+            schedule.frameStarted(at: .now)
             render()
             frameCount.withLockedValue { $0 += 1 }
-            do { try await Task.sleep(until: started + interval) } catch { return }
         }
     }
 }

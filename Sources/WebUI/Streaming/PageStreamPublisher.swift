@@ -11,7 +11,7 @@ import Foundation
 final class PageStreamPublisher: Sendable {
     /// The page streams published to.
     let stream: PageEventStream
-    /// Coalesces frame requests (at most 20 frames a second, newest state).
+    /// Coalesces frame requests (20 frames a second at most on average, newest state).
     let frames = PageFramePacer(interval: .milliseconds(50))
     private let store: FeedStore
     private let badges: StatusBadgeSource
