@@ -40,6 +40,44 @@ extension StreamBackpressureTests {
         return try PrometheusText(parsing: metrics.text).value(name, ["stream": stream]) ?? 0
     }
 
+    /// An upstream with `document` (five stories by default), a feedweb on it with ``bound``
+    /// and a short history, and a fast and a slow reader on `path`, once feedweb holds the
+    /// upstream's state.
+    static func startWithReaders(
+        on path: String, document: JSONValue = NewswireFeed.document(stories: [5, 4, 3, 2, 1])
+    ) async throws -> (
+        upstream: LiveFeedUpstream, feedweb: InProcessFeedweb, fast: BackgroundSSEReader, slow: BackgroundSSEReader
+    ) {
+        let upstream = try await LiveFeedUpstream(document: document)
+        let feedweb = try InProcessFeedweb(upstream: upstream.url) {
+            $0.maxQueuedBytesPerClient = Self.bound
+            $0.history = 8
+        }
+        try await FeedwebProbe.waitForState(upstream.document, port: feedweb.port, within: 10)
+        let fast = try await BackgroundSSEReader(port: feedweb.port, path: path)
+        let slow = try await BackgroundSSEReader(
+            port: feedweb.port, path: path, receiveBuffer: Self.slowReceiveBuffer, maxSegment: Self.slowMaxSegment,
+            pace: Self.slowPace)
+        return (upstream, feedweb, fast, slow)
+    }
+
+    /// Change `k` of a flood of stories with 48 KiB abstracts, each marked `k=N;`: two in
+    /// three put a new story on top and drop the last (`added` and `removed` items), the
+    /// third rewrites the second story's abstract (`updated`).
+    static func pushStoryChange(_ k: Int, to upstream: LiveFeedUpstream) async throws {
+        let abstract = JSONValue.string("k=\(k);" + String(repeating: "a", count: 48 * 1024))
+        if k % 3 == 0 {
+            try await upstream.change([Patch.replace("/results/1/abstract", abstract)])
+        } else {
+            var story = NewswireFeed.story(1000 + k, title: "Flood story \(k)")
+            if case .object(var object) = story {
+                object["abstract"] = abstract
+                story = .object(object)
+            }
+            try await upstream.change([Patch.add("/results/0", story), Patch.remove("/results/5")])
+        }
+    }
+
     /// Floods with `push` until the server has caught a client of `stream` up and
     /// ``patchesAfterCatchUp`` more were sent, or the slow reader ended, or the cap.
     static func flood(
@@ -154,17 +192,8 @@ extension StreamBackpressureTests {
             object["padding"] = .string("")
             initial = .object(object)
         }
-        let upstream = try await LiveFeedUpstream(document: initial)
-        let feedweb = try InProcessFeedweb(upstream: upstream.url) {
-            $0.maxQueuedBytesPerClient = Self.bound
-            $0.history = 8
-        }
+        let (upstream, feedweb, fast, slow) = try await Self.startWithReaders(on: "/events", document: initial)
         let port = feedweb.port
-        try await FeedwebProbe.waitForState(upstream.document, port: port, within: 10)
-        let fast = try await BackgroundSSEReader(port: port)
-        let slow = try await BackgroundSSEReader(
-            port: port, receiveBuffer: Self.slowReceiveBuffer, maxSegment: Self.slowMaxSegment,
-            pace: Self.slowPace)
         try await Eventually.check("the readers to get the document", within: 10) {
             [fast, slow].allSatisfy { $0.events.first?.event.type == "data" }
         }
@@ -220,35 +249,14 @@ extension StreamBackpressureTests {
     }
 
     @Test func aSlowItemsReaderGetsAFreshSnapshotInPlaceOfItsBacklogAndEndsWithTheItems() async throws {
-        let upstream = try await LiveFeedUpstream(document: NewswireFeed.document(stories: [5, 4, 3, 2, 1]))
-        let feedweb = try InProcessFeedweb(upstream: upstream.url) {
-            $0.maxQueuedBytesPerClient = Self.bound
-            $0.history = 8
-        }
+        let (upstream, feedweb, fast, slow) = try await Self.startWithReaders(on: "/events/items")
         let port = feedweb.port
-        try await FeedwebProbe.waitForState(upstream.document, port: port, within: 10)
-        let fast = try await BackgroundSSEReader(port: port, path: "/events/items")
-        let slow = try await BackgroundSSEReader(
-            port: port, path: "/events/items", receiveBuffer: Self.slowReceiveBuffer, maxSegment: Self.slowMaxSegment,
-            pace: Self.slowPace)
         try await Eventually.check("the readers to get the snapshot", within: 10) {
             [fast, slow].allSatisfy { $0.events.first?.event.type == "snapshot" }
         }
 
-        // Stories with 48 KiB abstracts: two in three changes add one at the top and remove
-        // the last (`added`, `removed`), the third rewrites one's abstract (`updated`).
-        let filler = String(repeating: "a", count: 48 * 1024)
         let flood = try await Self.flood(stream: "items", port: port, slow: slow) { k in
-            if k % 3 == 0 {
-                try await upstream.change([Patch.replace("/results/1/abstract", .string("k=\(k);" + filler))])
-            } else {
-                var story = NewswireFeed.story(1000 + k, title: "Flood story \(k)")
-                if case .object(var object) = story {
-                    object["abstract"] = .string("k=\(k);" + filler)
-                    story = .object(object)
-                }
-                try await upstream.change([Patch.add("/results/0", story), Patch.remove("/results/5")])
-            }
+            try await Self.pushStoryChange(k, to: upstream)
         }
         let id = try await FeedwebProbe.waitForState(upstream.document, port: port, within: 20)
         let backlog = try await Self.drain(slow: slow, fast: fast, to: id)

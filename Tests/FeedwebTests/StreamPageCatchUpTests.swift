@@ -62,36 +62,15 @@ extension StreamBackpressureTests {
     }
 
     @Test func aSlowListPageGetsItsWholeListInPlaceOfItsBacklogAndEndsWithTheItems() async throws {
-        let upstream = try await LiveFeedUpstream(document: NewswireFeed.document(stories: [5, 4, 3, 2, 1]))
-        let feedweb = try InProcessFeedweb(upstream: upstream.url) {
-            $0.maxQueuedBytesPerClient = Self.bound
-            $0.history = 8
-        }
+        let (upstream, feedweb, fast, slow) = try await Self.startWithReaders(on: "/events/page?view=list")
         let port = feedweb.port
-        try await FeedwebProbe.waitForState(upstream.document, port: port, within: 10)
-        let path = "/events/page?view=list"
-        let fast = try await BackgroundSSEReader(port: port, path: path)
-        let slow = try await BackgroundSSEReader(
-            port: port, path: path, receiveBuffer: Self.slowReceiveBuffer, maxSegment: Self.slowMaxSegment,
-            pace: Self.slowPace)
         try await Eventually.check("the pages to get their list", within: 10) {
             [fast, slow].allSatisfy { $0.events.contains { $0.event.type == "items" } }
         }
 
-        // Stories with 48 KiB abstracts, which the list shows whole: two in three changes put
-        // one on top and drop the last, the third rewrites the second story's abstract.
-        let filler = String(repeating: "a", count: 48 * 1024)
+        // The list shows the flood's 48 KiB abstracts whole.
         let flood = try await Self.flood(stream: "page", port: port, slow: slow) { k in
-            if k % 3 == 0 {
-                try await upstream.change([Patch.replace("/results/1/abstract", .string("k=\(k);" + filler))])
-            } else {
-                var story = NewswireFeed.story(1000 + k, title: "Flood story \(k)")
-                if case .object(var object) = story {
-                    object["abstract"] = .string("k=\(k);" + filler)
-                    story = .object(object)
-                }
-                try await upstream.change([Patch.add("/results/0", story), Patch.remove("/results/5")])
-            }
+            try await Self.pushStoryChange(k, to: upstream)
         }
         let id = try await FeedwebProbe.waitForState(upstream.document, port: port, within: 20)
         let backlog = try await Self.drain(slow: slow, fast: fast, to: id)

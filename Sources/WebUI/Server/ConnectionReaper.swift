@@ -67,7 +67,7 @@ final class ConnectionReaper: @unchecked Sendable {
     /// The rules and the connections (see the type's lock order).
     private let state: NIOLockedValueBox<State>
     private let wake = DispatchSemaphore(value: 0)
-    private let exited = DispatchSemaphore(value: 0)
+    private let thread = OwnedThread()
 
     /// The longest the thread sleeps, so that a first waiting connection's deadline is
     /// never missed by more than this (nothing wakes it for a new one).
@@ -141,13 +141,7 @@ final class ConnectionReaper: @unchecked Sendable {
             return state.running
         }
         guard !alreadyRunning else { return }
-        let thread = Thread { [self] in
-            run()
-            exited.signal()
-        }
-        thread.name = "feedweb-reaper"
-        thread.stackSize = 256 * 1024
-        thread.start()
+        thread.start(name: "feedweb-reaper", stackSize: 256 * 1024) { [self] in run() }
     }
 
     /// Stops the thread (waits at most 2 s for it).
@@ -158,7 +152,7 @@ final class ConnectionReaper: @unchecked Sendable {
         }
         guard wasRunning else { return }
         wake.signal()
-        _ = exited.wait(timeout: .now() + 2)
+        thread.waitForExit(within: .seconds(2))
     }
 
     private func run() {

@@ -31,7 +31,7 @@ final class HangupWatcher: @unchecked Sendable {
     private var streams: [UInt64: StreamConnection] = [:]
     private var nextToken: UInt64 = 1
     private var running = false
-    private let exited = DispatchSemaphore(value: 0)
+    private let thread = OwnedThread()
 
     /// Creates the epoll set; `nil` when the system refuses one (streams then work without
     /// early hang-up detection).
@@ -43,13 +43,7 @@ final class HangupWatcher: @unchecked Sendable {
     /// Starts the watching thread.
     func start() {
         lock.withLock { running = true }
-        let thread = Thread { [self] in
-            run()
-            exited.signal()
-        }
-        thread.name = "feedweb-hangups"
-        thread.stackSize = 256 * 1024
-        thread.start()
+        thread.start(name: "feedweb-hangups", stackSize: 256 * 1024) { [self] in run() }
     }
 
     /// Stops the thread (after the daemon has stopped, so no stream is registered any
@@ -62,7 +56,7 @@ final class HangupWatcher: @unchecked Sendable {
         guard wasRunning else { return }
         epoll.wake()
         // The thread only waits in epoll_wait, so it ends at once.
-        _ = exited.wait(timeout: .now() + 2)
+        thread.waitForExit(within: .seconds(2))
     }
 
     /// Watches socket `fd` of `stream`; returns the token for ``unwatch(token:fd:)``, or

@@ -70,7 +70,7 @@ final class StreamSender: @unchecked Sendable {
     private let returnedAll = DispatchSemaphore(value: 0)
     /// Streams adopted since start.
     private var adoptedTotal = 0
-    private let exited = DispatchSemaphore(value: 0)
+    private let thread = OwnedThread()
 
     // Thread-owned state.
     private var records = RecordTable()
@@ -107,12 +107,7 @@ final class StreamSender: @unchecked Sendable {
 
     func start() {
         lock.withLock { running = true }
-        let thread = Thread { [self] in
-            run()
-            exited.signal()
-        }
-        thread.stackSize = 512 * 1024
-        thread.start()
+        thread.start(name: nil, stackSize: 512 * 1024) { [self] in run() }
     }
 
     /// Stops the thread, after every stream has been handed back (the daemon has stopped).
@@ -123,7 +118,7 @@ final class StreamSender: @unchecked Sendable {
         }
         guard wasRunning else { return }
         wake()
-        _ = exited.wait(timeout: .now() + 2)
+        thread.waitForExit(within: .seconds(2))
     }
 
     /// Hands every stream back to libmicrohttpd now, their sockets shut down (the server is
