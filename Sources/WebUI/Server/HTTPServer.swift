@@ -73,13 +73,14 @@ public final class HTTPServer: @unchecked Sendable {
         /// senders each core writes to half the clients.
         public var streamSenders: Int = min(2, max(1, sysconf(Int32(_SC_NPROCESSORS_ONLN))))
         /// How much nicer than the process the ``streamSenders`` run (to at most 19; people's
-        /// pages, requests and the upstream stay at the process's niceness): a fan-out to thousands takes the cores that are left, and
-        /// a person's next frame, a page request or the next change from upstream does not
-        /// wait behind it.
+        /// pages, requests and the upstream stay at the process's niceness): a fan-out to
+        /// thousands takes the cores that are left, and a person's next frame, a page request
+        /// or the next change from upstream does not wait behind it.
         ///
         /// Ten: with 10,000 clients on `/events` on a 2-core machine, a page's DOM latency
-        /// (headless Chromium) fell from p50 9–14 / max 28–30 ms to p50 5–6 / max 14–20 ms,
-        /// and the fan-out itself was no slower (interleaved rounds, BENCHMARKS.md).
+        /// (headless Chromium) fell from p50 9–14 / max 28–30 ms to p50 5–6 / max 14–20 ms
+        /// (2 interleaved rounds each, an exploration), and the fan-out was no slower (two
+        /// `make bench` runs, BENCHMARKS.md).
         public var streamSenderNiceness: Int32 = 10
         /// Whether stream senders hand a pass's writes to the kernel together through
         /// io_uring (when the kernel allows it); else one `send` per write.

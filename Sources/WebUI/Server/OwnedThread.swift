@@ -2,7 +2,7 @@ import Foundation
 
 /// A thread that one server part starts and waits for: the part keeps its own running flag
 /// and its own way of waking the thread's loop; this starts the loop on a thread of its own
-/// and lets ``stop(within:)``-style code wait, bounded, until the loop has returned.
+/// and lets the part's `stop()` wait, bounded, until the loop has returned.
 ///
 /// Used by ``StreamSender``, ``HangupWatcher`` and ``ConnectionReaper``.
 struct OwnedThread: Sendable {
