@@ -100,7 +100,7 @@ struct StreamBackpressureTests {
             "feedweb_stream_catchups_total", ["stream": "events"])
         #expect((catchUps ?? 0) >= 1, "the stalled client was caught up at the bound: \(catchUps ?? -1)")
 
-        // The readers got every patch, in order, promptly.
+        // The readers got every patch, in order.
         let finalDocument = upstream.document
         do {
             try await Eventually.check("the readers to get all \(sent) patches", within: 15, poll: .milliseconds(50)) {
@@ -141,13 +141,28 @@ struct StreamBackpressureTests {
             }
             #expect(document == finalDocument, "reader \(index) holds the upstream's document")
         }
+        // Nobody waited for the stalled client. It made its last progress no earlier than
+        // `takenAt`, so the stall rule could not drop it before `takenAt` + 5 s: a sender
+        // that waited for it would have held every reader back until then. Each reader got
+        // patches the upstream sent a second or more after that progress while the stalled
+        // client was still connected. (How fast delivery is belongs to the benchmarks; under
+        // the whole suite's load the median here has ranged from 0.02 s to 1 s.)
+        let stallStart = floodStart.addingTimeInterval(takenAt)
+        for (index, reader) in readers.enumerated() {
+            let duringStall = reader.events.filter { received in
+                guard let n = Self.floodNumber(received.event), let sent = sentAt[n] else { return false }
+                return sent > stallStart.addingTimeInterval(1) && received.at < stallStart.addingTimeInterval(5)
+            }
+            #expect(
+                !duringStall.isEmpty,
+                "reader \(index) got nothing sent after the stalled client's last progress until it could be dropped")
+        }
         latencies.sort()
         let median = latencies[latencies.count / 2]
         let worst = latencies.last ?? 0
-        // Waiting for the stalled client would cost the readers the 5 s until it is dropped
-        // (the stall rule); these bounds stay below that and leave room for a loaded
-        // machine (a worst of 2.1 s was seen with two other builds running).
-        #expect(median < 1, "median delivery latency \(median) s")
+        // Waiting for the stalled client would cost the readers the 5 s until it is dropped;
+        // this bound stays below that and leaves room for a loaded machine (a worst of
+        // 2.2 s was seen under the whole suite).
         #expect(worst < 4, "worst delivery latency \(worst) s: nobody waited for the stalled client")
         print(
             "backpressure: \(sent) patches (\(floodBytes / 1024) KiB), dropped after \(dropTime) s,"
