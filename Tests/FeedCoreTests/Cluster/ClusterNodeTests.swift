@@ -52,51 +52,88 @@ struct ClusterNodeTests {
         }
     }
 
-    /// The one leader among `nodes`, once there is exactly one and its upstream
-    /// connection is open.
-    static func leader(of nodes: [Node], feed: FakeFeed, within seconds: Double = 10) async throws -> Node {
-        try await Eventually.value("one leader, subscribed upstream", within: seconds) { () -> Node? in
-            let leaders = nodes.filter(\.isLeader)
-            guard leaders.count == 1, feed.openConnections == 1, feed.connections.last?.node == leaders[0].name
-            else { return nil }
-            return leaders[0]
-        }
-    }
+    /// Nodes on one fake log and one fake feed: what every test here starts from.
+    struct Cluster: Sendable {
+        let log = FakeClusterLog()
+        let feed = FakeFeed()
+        var nodes: [Node] = []
 
-    /// Waits until every node publishes the newest item of `feed` at the same id, then
-    /// checks they hold the same bytes.
-    static func converged(_ nodes: [Node], feed: FakeFeed, within seconds: Double = 10) async throws {
-        let newest = JSONValue.int(Int64(feed.itemCount))
-        try await Eventually.check("every node at item \(feed.itemCount) with the same id", within: seconds) {
-            let ids = Set(nodes.map(\.id))
-            let newestItems = nodes.map { $0.store.snapshot?.document["items"]?.arrayValue?.first?["n"] }
-            return ids.count == 1 && newestItems.allSatisfy { $0 == newest }
+        /// Starts a node for each of `names`.
+        init(_ names: [String], history: Int = 100, checkpointInterval: Int? = nil) {
+            nodes = names.map { start($0, history: history, checkpointInterval: checkpointInterval) }
         }
-        let documents = Set(nodes.map { $0.store.snapshot?.encodedDocument ?? [] })
-        #expect(documents.count == 1, "the same bytes on every node")
-    }
 
-    /// Every item of `feed` is in `node`'s document exactly once, newest first.
-    static func holdsEveryItemOnce(_ node: Node, feed: FakeFeed) {
-        let numbers = node.store.snapshot?.document["items"]?.arrayValue?.compactMap { $0["n"]?.int64Value } ?? []
-        let expected = (1...Int64(max(1, feed.itemCount))).reversed().prefix(feed.keep)
-        #expect(numbers == Array(expected), "\(node.name): no item lost, none twice")
+        /// A node on this log and feed, started (not added to ``nodes``).
+        func start(_ name: String, history: Int = 100, checkpointInterval: Int? = nil) -> Node {
+            Node(name, log: log, feed: feed, history: history, checkpointInterval: checkpointInterval)
+        }
+
+        /// The one leader among ``nodes``, once there is exactly one and its upstream
+        /// connection is open.
+        @discardableResult
+        func leader(within seconds: Double = 10) async throws -> Node {
+            try await Eventually.value("one leader, subscribed upstream", within: seconds) { () -> Node? in
+                let leaders = nodes.filter(\.isLeader)
+                guard leaders.count == 1, feed.openConnections == 1, feed.connections.last?.node == leaders[0].name
+                else { return nil }
+                return leaders[0]
+            }
+        }
+
+        /// Pushes `count` items upstream, then waits until every node has them (``converged()``).
+        func push(_ count: Int) async throws {
+            for _ in 0..<count { feed.push() }
+            try await converged()
+        }
+
+        /// Waits until every node publishes the newest item of the feed at the same id,
+        /// then checks they hold the same bytes.
+        func converged(within seconds: Double = 10) async throws {
+            let newest = JSONValue.int(Int64(feed.itemCount))
+            try await Eventually.check("every node at item \(feed.itemCount) with the same id", within: seconds) {
+                let ids = Set(nodes.map(\.id))
+                let newestItems = nodes.map { $0.store.snapshot?.document["items"]?.arrayValue?.first?["n"] }
+                return ids.count == 1 && newestItems.allSatisfy { $0 == newest }
+            }
+            let documents = Set(nodes.map { $0.store.snapshot?.encodedDocument ?? [] })
+            #expect(documents.count == 1, "the same bytes on every node")
+        }
+
+        /// Every item of the feed is in every node's document exactly once, newest first.
+        func holdEveryItemOnce() {
+            let expected = Array((1...Int64(max(1, feed.itemCount))).reversed().prefix(feed.keep))
+            for node in nodes {
+                let numbers =
+                    node.store.snapshot?.document["items"]?.arrayValue?.compactMap { $0["n"]?.int64Value } ?? []
+                #expect(numbers == expected, "\(node.name): no item lost, none twice")
+            }
+        }
+
+        /// The rows of the log's current epoch are numbered 1, 2, … without a gap or a
+        /// duplicate.
+        func rowsWithoutGaps() throws {
+            let epoch = try #require(log.meta?.epoch)
+            let seqs = log.rows(epoch: epoch).map(\.seq)
+            #expect(seqs == Array(1...UInt64(seqs.count)), "no gap, no duplicate")
+        }
+
+        /// Stops every node as SIGTERM would.
+        func stop() async {
+            for node in nodes { await node.stop() }
+        }
     }
 
     @Test("one leader subscribes upstream; every node publishes the same ids and bytes, patch for patch")
     func sameIDsAndBytes() async throws {
-        let log = FakeClusterLog()
-        let feed = FakeFeed()
-        let nodes = [Node("a", log: log, feed: feed), Node("b", log: log, feed: feed), Node("c", log: log, feed: feed)]
-        _ = try await Self.leader(of: nodes, feed: feed)
-        for _ in 0..<30 { feed.push() }
-        try await Self.converged(nodes, feed: feed)
-        for node in nodes { Self.holdsEveryItemOnce(node, feed: feed) }
-        #expect(feed.mostOpenConnections == 1, "exactly one upstream connection")
+        let cluster = Cluster(["a", "b", "c"])
+        try await cluster.leader()
+        try await cluster.push(30)
+        cluster.holdEveryItemOnce()
+        #expect(cluster.feed.mostOpenConnections == 1, "exactly one upstream connection")
         // The histories: each change's bytes, the same everywhere.
-        let head = try #require(nodes[0].id)
+        let head = try #require(cluster.nodes[0].id)
         var histories: [[[UInt8]]] = []
-        for node in nodes {
+        for node in cluster.nodes {
             guard
                 case .patches(let entries) = node.store.resume(
                     after: EventID(epoch: head.epoch, seq: 2), through: head.seq)
@@ -108,56 +145,49 @@ struct ClusterNodeTests {
         }
         #expect(
             histories.count == 3 && Set(histories.map { $0.map { String(decoding: $0, as: UTF8.self) } }).count == 1)
-        #expect(log.rows(epoch: head.epoch).map(\.seq) == Array(1...head.seq), "rows without gaps")
-        for node in nodes { await node.stop() }
+        #expect(cluster.log.rows(epoch: head.epoch).map(\.seq) == Array(1...head.seq), "rows without gaps")
+        await cluster.stop()
     }
 
     @Test("a killed leader is replaced; the sequence goes on without a gap; upstream resumes after the last row")
     func killedLeader() async throws {
-        let log = FakeClusterLog()
-        let feed = FakeFeed()
-        var nodes = [Node("a", log: log, feed: feed), Node("b", log: log, feed: feed), Node("c", log: log, feed: feed)]
-        let first = try await Self.leader(of: nodes, feed: feed)
-        for _ in 0..<10 { feed.push() }
-        try await Self.converged(nodes, feed: feed)
-        let termBefore = try #require(log.meta?.term)
-        let lastRow = try #require(log.meta?.upstreamPosition)
+        var cluster = Cluster(["a", "b", "c"])
+        let feed = cluster.feed
+        let first = try await cluster.leader()
+        try await cluster.push(10)
+        let termBefore = try #require(cluster.log.meta?.term)
+        let lastRow = try #require(cluster.log.meta?.upstreamPosition)
 
         // Killed: its sessions end at once (the lock is released) and it does nothing more.
-        log.endSessions(of: first.name)
+        cluster.log.endSessions(of: first.name)
         await first.stop()
-        nodes.removeAll { $0 === first }
+        cluster.nodes.removeAll { $0 === first }
         let started = ContinuousClock.now
-        let second = try await Self.leader(of: nodes, feed: feed, within: 5)
+        let second = try await cluster.leader(within: 5)
         #expect(ContinuousClock.now - started < .seconds(5), "replaced within 5 s")
-        #expect(try #require(log.meta?.term) > termBefore)
+        #expect(try #require(cluster.log.meta?.term) > termBefore)
         try await Eventually.check("the new leader's upstream connection") {
             feed.connections.last?.node == second.name
         }
         #expect(feed.connections.last?.resumedFrom == lastRow, "resumed after the last row in the log")
-        for _ in 0..<10 { feed.push() }
-        try await Self.converged(nodes, feed: feed)
-        for node in nodes { Self.holdsEveryItemOnce(node, feed: feed) }
-        let epoch = try #require(log.meta?.epoch)
-        let seqs = log.rows(epoch: epoch).map(\.seq)
-        #expect(seqs == Array(1...UInt64(seqs.count)), "no gap, no duplicate")
-        for node in nodes { await node.stop() }
+        try await cluster.push(10)
+        cluster.holdEveryItemOnce()
+        try cluster.rowsWithoutGaps()
+        await cluster.stop()
     }
 
     @Test("a stopped leader is ended by the heartbeat lease; when it runs again its writes are refused")
     func hungLeader() async throws {
-        let log = FakeClusterLog()
-        let feed = FakeFeed()
-        let nodes = [Node("a", log: log, feed: feed), Node("b", log: log, feed: feed)]
-        let first = try await Self.leader(of: nodes, feed: feed)
-        for _ in 0..<5 { feed.push() }
-        try await Self.converged(nodes, feed: feed)
+        let cluster = Cluster(["a", "b"])
+        let (log, feed) = (cluster.log, cluster.feed)
+        let first = try await cluster.leader()
+        try await cluster.push(5)
         let hungTerm = try #require(log.meta?.term)
 
         log.freeze(first.name)
         let started = ContinuousClock.now
         let second = try await Eventually.value("another leader", within: 10) { () -> Node? in
-            (log.meta?.term ?? 0) > hungTerm ? nodes.first { $0.name == log.meta?.leaderNode } : nil
+            (log.meta?.term ?? 0) > hungTerm ? cluster.nodes.first { $0.name == log.meta?.leaderNode } : nil
         }
         #expect(second !== first)
         #expect(ContinuousClock.now - started < .seconds(10), "replaced within 10 s")
@@ -166,12 +196,10 @@ struct ClusterNodeTests {
         log.thaw(first.name)
         try await Eventually.check("the old leader to step down") { !first.isLeader }
         try await Eventually.check("one upstream connection again") { feed.openConnections == 1 }
-        try await Self.converged(nodes, feed: feed)
-        for node in nodes { Self.holdsEveryItemOnce(node, feed: feed) }
-        let epoch = try #require(log.meta?.epoch)
-        let seqs = log.rows(epoch: epoch).map(\.seq)
-        #expect(seqs == Array(1...UInt64(seqs.count)))
-        for node in nodes { await node.stop() }
+        try await cluster.converged()
+        cluster.holdEveryItemOnce()
+        try cluster.rowsWithoutGaps()
+        await cluster.stop()
     }
 
     @Test("an append or heartbeat of an older term, or after the head moved, is refused and writes nothing")
@@ -202,78 +230,67 @@ struct ClusterNodeTests {
 
     @Test("the log wiped: a new epoch, started from the leader's last document; every node starts over")
     func wipedLog() async throws {
-        let log = FakeClusterLog()
-        let feed = FakeFeed()
-        let nodes = [Node("a", log: log, feed: feed), Node("b", log: log, feed: feed)]
-        _ = try await Self.leader(of: nodes, feed: feed)
-        for _ in 0..<5 { feed.push() }
-        try await Self.converged(nodes, feed: feed)
-        let oldEpoch = try #require(nodes[0].id?.epoch)
-        log.wipe()
+        let cluster = Cluster(["a", "b"])
+        try await cluster.leader()
+        try await cluster.push(5)
+        let oldEpoch = try #require(cluster.nodes[0].id?.epoch)
+        cluster.log.wipe()
         try await Eventually.check("every node on a new epoch", within: 15) {
-            let epochs = Set(nodes.map { $0.id?.epoch })
+            let epochs = Set(cluster.nodes.map { $0.id?.epoch })
             return epochs.count == 1 && epochs.first != oldEpoch && epochs.first != nil
         }
-        let epoch = try #require(log.meta?.epoch)
-        #expect(log.rows(epoch: epoch).first?.kind == .data, "the new epoch starts with a document")
-        _ = try await Self.leader(of: nodes, feed: feed)
-        for _ in 0..<3 { feed.push() }
-        try await Self.converged(nodes, feed: feed)
-        for node in nodes { Self.holdsEveryItemOnce(node, feed: feed) }
-        for node in nodes { await node.stop() }
+        let epoch = try #require(cluster.log.meta?.epoch)
+        #expect(cluster.log.rows(epoch: epoch).first?.kind == .data, "the new epoch starts with a document")
+        try await cluster.leader()
+        try await cluster.push(3)
+        cluster.holdEveryItemOnce()
+        await cluster.stop()
     }
 
     @Test("the log rewound behind what was published: the leader starts a new epoch")
     func rewoundLog() async throws {
-        let log = FakeClusterLog()
-        let feed = FakeFeed()
-        let nodes = [Node("a", log: log, feed: feed), Node("b", log: log, feed: feed)]
-        _ = try await Self.leader(of: nodes, feed: feed)
-        for _ in 0..<8 { feed.push() }
-        try await Self.converged(nodes, feed: feed)
-        let oldEpoch = try #require(nodes[0].id?.epoch)
-        let head = try #require(log.meta?.headSeq)
-        log.rewind(to: head - 3)
-        feed.push()  // the leader's next append meets the rewound head (and is lost with it)
+        let cluster = Cluster(["a", "b"])
+        try await cluster.leader()
+        try await cluster.push(8)
+        let oldEpoch = try #require(cluster.nodes[0].id?.epoch)
+        let head = try #require(cluster.log.meta?.headSeq)
+        cluster.log.rewind(to: head - 3)
+        cluster.feed.push()  // the leader's next append meets the rewound head (and is lost with it)
         try await Eventually.check("every node on a new epoch") {
-            let epochs = Set(nodes.map { $0.id?.epoch })
+            let epochs = Set(cluster.nodes.map { $0.id?.epoch })
             return epochs.count == 1 && epochs.first != oldEpoch && epochs.first != nil
         }
-        let epoch = try #require(log.meta?.epoch)
-        #expect(log.rows(epoch: epoch).first?.kind == .data, "a fresh document, never a partial replay")
-        _ = try await Self.leader(of: nodes, feed: feed)
-        feed.push()
-        try await Self.converged(nodes, feed: feed)
-        for node in nodes { await node.stop() }
+        let epoch = try #require(cluster.log.meta?.epoch)
+        #expect(cluster.log.rows(epoch: epoch).first?.kind == .data, "a fresh document, never a partial replay")
+        try await cluster.leader()
+        try await cluster.push(1)
+        await cluster.stop()
     }
 
     @Test("a reader's session ended again and again while changes flow: no gap")
     func readerSessionsEnded() async throws {
-        let log = FakeClusterLog()
-        let feed = FakeFeed()
-        let nodes = [Node("a", log: log, feed: feed), Node("b", log: log, feed: feed)]
-        _ = try await Self.leader(of: nodes, feed: feed)
+        let cluster = Cluster(["a", "b"])
+        try await cluster.leader()
         for round in 0..<10 {
-            for _ in 0..<5 { feed.push() }
-            if round % 2 == 0 { log.endReaders() }
+            for _ in 0..<5 { cluster.feed.push() }
+            if round % 2 == 0 { cluster.log.endReaders() }
             try await Task.sleep(for: .milliseconds(30))
         }
-        try await Self.converged(nodes, feed: feed)
-        for node in nodes { Self.holdsEveryItemOnce(node, feed: feed) }
-        for node in nodes { await node.stop() }
+        try await cluster.converged()
+        cluster.holdEveryItemOnce()
+        await cluster.stop()
     }
 
     @Test("checkpoints and retention: the log keeps the history; a new node starts from a checkpoint with it")
     func checkpoints() async throws {
-        let log = FakeClusterLog()
-        let feed = FakeFeed()
-        var nodes = [Node("a", log: log, feed: feed, history: 10, checkpointInterval: 5)]
-        _ = try await Self.leader(of: nodes, feed: feed)
+        var cluster = Cluster(["a"], history: 10, checkpointInterval: 5)
+        let log = cluster.log
+        try await cluster.leader()
         for _ in 0..<40 {
-            feed.push()
+            cluster.feed.push()
             try await Task.sleep(for: .milliseconds(30))
         }
-        try await Self.converged(nodes, feed: feed)
+        try await cluster.converged()
         let epoch = try #require(log.meta?.epoch)
         try await Eventually.check("the log trimmed") {
             (log.rows(epoch: epoch).first?.seq ?? 0) > 1 && !log.checkpointSeqs(epoch: epoch).isEmpty
@@ -285,64 +302,59 @@ struct ClusterNodeTests {
         #expect(rows.count <= 25, "\(rows.count) rows kept")
         #expect(rows.map(\.seq) == Array(rows[0].seq...head))
 
-        let late = Node("d", log: log, feed: feed, history: 10, checkpointInterval: 5)
-        nodes.append(late)
-        try await Self.converged(nodes, feed: feed)
+        let late = cluster.start("d", history: 10, checkpointInterval: 5)
+        cluster.nodes.append(late)
+        try await cluster.converged()
         #expect(late.store.historyUsage.count >= 5, "the newcomer can resume recent clients")
         if case .needsSnapshot = late.store.resume(after: EventID(epoch: epoch, seq: head - 3), through: head) {
             Issue.record("a client 3 changes behind resumes on the new node")
         }
-        for node in nodes { await node.stop() }
+        await cluster.stop()
     }
 
     @Test("the database down: nodes keep their state and say so; back: one leader, upstream resumed, caught up")
     func databaseDown() async throws {
-        let log = FakeClusterLog()
-        let feed = FakeFeed()
-        let nodes = [Node("a", log: log, feed: feed), Node("b", log: log, feed: feed)]
-        _ = try await Self.leader(of: nodes, feed: feed)
-        for _ in 0..<5 { feed.push() }
-        try await Self.converged(nodes, feed: feed)
+        let cluster = Cluster(["a", "b"])
+        let nodes = cluster.nodes
+        try await cluster.leader()
+        try await cluster.push(5)
         try await Eventually.check("live everywhere") { nodes.allSatisfy { $0.node.status.isConnected } }
         let before = nodes.map(\.id)
 
-        log.setDown(true)
+        cluster.log.setDown(true)
         try await Eventually.check("no node live, no leader") {
             nodes.allSatisfy { !$0.node.status.isConnected && !$0.isLeader }
         }
-        try await Eventually.check("no upstream connection") { feed.openConnections == 0 }
+        try await Eventually.check("no upstream connection") { cluster.feed.openConnections == 0 }
         #expect(nodes.map(\.id) == before, "the state is kept")
-        for _ in 0..<5 { feed.push() }  // upstream goes on meanwhile
+        for _ in 0..<5 { cluster.feed.push() }  // upstream goes on meanwhile
 
-        log.setDown(false)
-        _ = try await Self.leader(of: nodes, feed: feed)
-        try await Self.converged(nodes, feed: feed)
-        for node in nodes { Self.holdsEveryItemOnce(node, feed: feed) }
+        cluster.log.setDown(false)
+        try await cluster.leader()
+        try await cluster.converged()
+        cluster.holdEveryItemOnce()
         try await Eventually.check("live again") { nodes.allSatisfy { $0.node.status.isConnected } }
-        #expect(feed.mostOpenConnections == 1)
-        for node in nodes { await node.stop() }
+        #expect(cluster.feed.mostOpenConnections == 1)
+        await cluster.stop()
     }
 
     @Test("a whole cluster restarted keeps its epoch; clients resume across the restart")
     func fullRestart() async throws {
-        let log = FakeClusterLog()
-        let feed = FakeFeed()
-        var nodes = [Node("a", log: log, feed: feed), Node("b", log: log, feed: feed)]
-        _ = try await Self.leader(of: nodes, feed: feed)
-        for _ in 0..<6 { feed.push() }
-        try await Self.converged(nodes, feed: feed)
-        let id = try #require(nodes[0].id)
-        for node in nodes { await node.stop() }
-        nodes = [Node("a2", log: log, feed: feed), Node("b2", log: log, feed: feed)]
-        try await Self.converged(nodes, feed: feed)
-        #expect(nodes[0].id == id, "the same epoch and head")
-        for _ in 0..<2 { feed.push() }
-        try await Self.converged(nodes, feed: feed)
-        guard case .patches(let entries) = nodes[1].store.resume(after: id, through: id.seq + 2) else {
+        var cluster = Cluster(["a", "b"])
+        try await cluster.leader()
+        try await cluster.push(6)
+        let id = try #require(cluster.nodes[0].id)
+        await cluster.stop()
+        cluster.nodes = [cluster.start("a2"), cluster.start("b2")]
+        try await cluster.converged()
+        #expect(cluster.nodes[0].id == id, "the same epoch and head")
+        try await cluster.push(2)
+        guard case .patches(let entries) = cluster.nodes[1].store.resume(after: id, through: id.seq + 2) else {
             Issue.record("a client of the old cluster resumes with patches")
+            await cluster.stop()
             return
         }
         #expect(entries.count == 2)
-        for node in nodes { await node.stop() }
+        await cluster.stop()
     }
 }
