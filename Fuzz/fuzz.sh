@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Builds the libFuzzer targets (release unless told otherwise, with the address sanitizer and its leak checker)
-# and runs each for FUZZ_SECONDS over its seed corpus. `make fuzz` runs this.
+# Builds the libFuzzer targets (release unless told otherwise, with the address sanitizer
+# and its leak checker) and runs each for FUZZ_SECONDS over its seed corpus. `make fuzz`
+# runs this.
 #
 #   Fuzz/fuzz.sh [TARGET...]          # every target, or the ones named
 #
