@@ -82,6 +82,47 @@ struct SSEEncoderTests {
         #expect(text(out).hasSuffix("event: big\nid: 2\ndata: \(big)\ndata: \(big)\n\n"))
     }
 
+    @Test(
+        "bytes given as UTF-8 encode exactly as the String made from them, ill-formed ones included",
+        arguments: [
+            Array("{\"a\":[1,2]}".utf8), Array("a\nb\r\nc\rd".utf8), [], Array("é中🎉".utf8), [0xC3],
+            [0x61, 0xFF, 0x62], [0xED, 0xA0, 0x80], Array("x\u{0}y".utf8), [0xF0, 0x9F, 0x8E], [0x0A, 0xC0, 0xAF],
+        ] as [[UInt8]])
+    func utf8DataMatchesString(_ data: [UInt8]) throws {
+        let wire = SSEEncoder.event(type: "data", utf8Data: data, id: "e-1")
+        #expect(wire == SSEEncoder.event(type: "data", data: String(decoding: data, as: UTF8.self), id: "e-1"))
+        let outcome = try parse(wire)
+        #expect(outcome.events.count == 1)
+    }
+
+    @Test("an event whose data is written into it equals the event made from that data")
+    func writtenDataMatchesGivenData() throws {
+        let document = JSONValue.object([
+            "items": .array(
+                (0..<300).map { .object(["title": .string("Story \($0) \u{2028} é\n\"q\""), "n": .int($0)]) })
+        ])
+        let encoded = document.serializedBytes()
+        let written = SSEEncoder.event(type: "data", id: "ep-9", dataByteCount: encoded.count) {
+            JSONSerializer.serialize(document, into: &$0)
+        }
+        #expect(written == SSEEncoder.event(type: "data", utf8Data: encoded, id: "ep-9"))
+        #expect(try parse(written).events == [SSEEvent(type: "data", data: text(encoded), id: "ep-9")])
+        // A wrong size is only a hint.
+        let misjudged = SSEEncoder.event(id: nil, dataByteCount: 1) { $0.append(contentsOf: encoded) }
+        #expect(misjudged == SSEEncoder.event(utf8Data: encoded))
+    }
+
+    @Test(
+        "data written with a line break, ill-formed UTF-8 or nothing still makes a well-formed event",
+        arguments: [Array("a\nb".utf8), Array("a\rb".utf8), Array("a\r\n".utf8), [0x61, 0xFF], []] as [[UInt8]])
+    func writtenDataThatIsNotOneLine(_ data: [UInt8]) throws {
+        let written = SSEEncoder.event(type: "t", id: "1", dataByteCount: data.count) { $0.append(contentsOf: data) }
+        #expect(written == SSEEncoder.event(type: "t", data: String(decoding: data, as: UTF8.self), id: "1"))
+        let outcome = try parse(written)
+        #expect(outcome.events.count == 1)
+        #expect(outcome.lastEventID == "1")
+    }
+
     // MARK: Round trips
 
     @Test(

@@ -58,8 +58,11 @@ struct StaticReloadTests {
         let kiosk = try await SSETestClient(port: port, path: "/events/page?view=kiosk")
         _ = try await list.next(type: "status", within: 5)
         _ = try await kiosk.next(type: "status", within: 5)
-        // Nothing changed: the watcher (every 2 s) does not reload anyone.
+        // Nothing changed but a file's times (touched, its bytes the same): the watcher
+        // (every 2 s) reads it again and reloads no one.
+        #expect(utimensat(AT_FDCWD, css.path, nil, 0) == 0)
         #expect(try await list.events(for: 2.5).allSatisfy { $0.type != "reload" })
+        #expect(try await HTTPTestClient.get(port: port, "/static/style.css").headers["etag"] == oldTag)
 
         // A new stylesheet: both pages are told, by the watcher alone, with the new version.
         let changed = "body { color: navy }"

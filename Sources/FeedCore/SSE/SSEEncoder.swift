@@ -33,32 +33,108 @@ public enum SSEEncoder {
     ///
     /// Measures the output first, grows `out` once, then copies the pieces in.
     public static func event(type: String? = nil, data: String, id: String? = nil, into out: inout [UInt8]) {
+        var data = data
+        data.withUTF8 { event(type: type, dataBytes: UnsafeRawBufferPointer($0), id: id, into: &out) }
+    }
+
+    /// ``event(type:data:id:)`` for data that is already UTF-8 bytes (an encoded JSON
+    /// document or patch), without making a `String` of them first: the same wire bytes as
+    /// for `String(decoding: data, as: UTF8.self)`, ill-formed sequences included (they are
+    /// repaired to U+FFFD, as `String` does).
+    public static func event(type: String? = nil, utf8Data data: [UInt8], id: String? = nil) -> [UInt8] {
+        var out: [UInt8] = []
+        let wellFormed = data.withUnsafeBytes { bytes in
+            guard isWellFormedUTF8(bytes) else { return false }
+            event(type: type, dataBytes: bytes, id: id, into: &out)
+            return true
+        }
+        if !wellFormed { event(type: type, data: String(decoding: data, as: UTF8.self), id: id, into: &out) }
+        return out
+    }
+
+    /// An event whose data is one line that `writeData` appends to the buffer it is given
+    /// (about `dataByteCount` bytes): the data is written once, straight into the event,
+    /// instead of being made first and copied in.
+    ///
+    /// If what `writeData` appended holds a CR, LF or ill-formed UTF-8 after all, the event
+    /// is built again through ``event(type:utf8Data:id:)``, so it is always well-formed.
+    public static func event(
+        type: String? = nil, id: String? = nil, dataByteCount: Int, writeData: (inout [UInt8]) -> Void
+    ) -> [UInt8] {
+        var typeText = type ?? ""
+        var idText = id
+        var out: [UInt8] = []
+        typeText.withUTF8 { typeBytes in
+            withOptionalUTF8(&idText) { idBytes in
+                let typeField = SingleLineValue(UnsafeRawBufferPointer(typeBytes), removingNUL: false)
+                let idField = idBytes.map { SingleLineValue(UnsafeRawBufferPointer($0), removingNUL: true) }
+                var head = 0
+                if typeField.count > 0 { head &+= lineSize(nameLength: 5, valueLength: typeField.count) }
+                if let idField { head &+= lineSize(nameLength: 2, valueLength: idField.count) }
+                // The head, `data: `, the data, its LF and the blank line.
+                out.reserveCapacity(head &+ 6 &+ Swift.max(0, dataByteCount) &+ 2)
+                guard head > 0 else { return }
+                withAppendedSpace(head, to: &out) { writer in
+                    if typeField.count > 0 { writer.line("event", typeField) }
+                    if let idField { writer.line("id", idField) }
+                }
+            }
+        }
+        appendASCII("data: ", into: &out)
+        let dataStart = out.count
+        writeData(&out)
+        let clean = out.withUnsafeBytes { all in
+            let data = UnsafeRawBufferPointer(rebasing: all[dataStart...])
+            return !data.isEmpty && !data.contains(SSEByteScan.lf) && !data.contains(SSEByteScan.cr)
+                && isWellFormedUTF8(data)
+        }
+        guard clean else {
+            let data = Array(out[dataStart...])
+            return event(type: type, utf8Data: data, id: id)
+        }
+        out.append(SSEByteScan.lf)
+        out.append(SSEByteScan.lf)
+        return out
+    }
+
+    private static func event(
+        type: String?, dataBytes dataValue: UnsafeRawBufferPointer, id: String?, into out: inout [UInt8]
+    ) {
         var type = type ?? ""
         var id = id
-        var data = data
         type.withUTF8 { typeBytes in
             withOptionalUTF8(&id) { idBytes in
-                data.withUTF8 { dataBytes in
-                    let typeField = SingleLineValue(UnsafeRawBufferPointer(typeBytes), removingNUL: false)
-                    let idField = idBytes.map { SingleLineValue(UnsafeRawBufferPointer($0), removingNUL: true) }
-                    let dataValue = UnsafeRawBufferPointer(dataBytes)
+                let typeField = SingleLineValue(UnsafeRawBufferPointer(typeBytes), removingNUL: false)
+                let idField = idBytes.map { SingleLineValue(UnsafeRawBufferPointer($0), removingNUL: true) }
 
-                    var size = 1  // the blank line
-                    if typeField.count > 0 { size &+= lineSize(nameLength: 5, valueLength: typeField.count) }
-                    if let idField { size &+= lineSize(nameLength: 2, valueLength: idField.count) }
-                    SSEByteScan.forEachLineSegment(dataValue) { segment in
-                        size &+= lineSize(nameLength: 4, valueLength: segment.count)
-                    }
-
-                    withAppendedSpace(size, to: &out) { writer in
-                        if typeField.count > 0 { writer.line("event", typeField) }
-                        if let idField { writer.line("id", idField) }
-                        SSEByteScan.forEachLineSegment(dataValue) { segment in
-                            writer.line("data", SingleLineValue(clean: segment))
-                        }
-                        writer.byte(SSEByteScan.lf)
-                    }
+                var size = 1  // the blank line
+                if typeField.count > 0 { size &+= lineSize(nameLength: 5, valueLength: typeField.count) }
+                if let idField { size &+= lineSize(nameLength: 2, valueLength: idField.count) }
+                SSEByteScan.forEachLineSegment(dataValue) { segment in
+                    size &+= lineSize(nameLength: 4, valueLength: segment.count)
                 }
+
+                withAppendedSpace(size, to: &out) { writer in
+                    if typeField.count > 0 { writer.line("event", typeField) }
+                    if let idField { writer.line("id", idField) }
+                    SSEByteScan.forEachLineSegment(dataValue) { segment in
+                        writer.line("data", SingleLineValue(clean: segment))
+                    }
+                    writer.byte(SSEByteScan.lf)
+                }
+            }
+        }
+    }
+
+    /// Whether `bytes` is well-formed UTF-8 (what `String(decoding:as:)` keeps unchanged).
+    private static func isWellFormedUTF8(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        var iterator = bytes.makeIterator()
+        var parser = Unicode.UTF8.ForwardParser()
+        while true {
+            switch parser.parseScalar(from: &iterator) {
+            case .valid: continue
+            case .emptyInput: return true
+            case .error: return false
             }
         }
     }

@@ -34,14 +34,21 @@ final class StaticAssets: Sendable {
     }
 
     /// Rescans `Public/`; when anything changed (and it is not empty), serves the new files.
-    /// Returns their version when it did, else `nil`.
+    /// Returns their version when it did, else `nil`. Files are read only when the listing
+    /// (paths, sizes, times, inodes) differs from the one served.
     func reloadIfChanged(logger: Logger) -> String? {
-        let directory = files.directory
-        let fresh = StaticFiles(directory: directory, securityHeaders: securityHeaders, logger: logger)
+        let served = files
+        let listing = StaticFiles.Listing(of: served.directory)
+        guard listing != served.listing else { return nil }
+        let fresh = StaticFiles(
+            directory: served.directory, listing: listing, securityHeaders: securityHeaders, logger: logger)
         let changed = current.withLockedValue { current -> Bool in
-            guard fresh.version != current.version, !fresh.files.isEmpty else { return false }
+            guard !fresh.files.isEmpty else { return false }
+            // The same bytes under a new listing (a file touched): keep the listing, so the
+            // next scan reads nothing, but nobody reloads.
+            let changed = fresh.version != current.version
             current = fresh
-            return true
+            return changed
         }
         return changed ? fresh.version : nil
     }

@@ -20,14 +20,69 @@ final class StaticFiles: Sendable {
     let version: String
     /// The directory the files were read from.
     let directory: String
+    /// What the directory looked like when the files were read: a rescan that finds the
+    /// same listing reads nothing.
+    let listing: Listing
 
-    init(directory: String, securityHeaders: [(String, String)], logger: Logger) {
+    /// Every regular file below a directory with what `lstat` says of it, sorted by path.
+    ///
+    /// A file rewritten in place changes its size or modification time (nanoseconds); one
+    /// replaced by a rename changes its inode. Listing costs one `lstat` per file, so the
+    /// watcher can look every 2 s without reading (and allocating) the files themselves.
+    struct Listing: Equatable, Sendable {
+        struct Entry: Equatable, Sendable {
+            /// The path below the directory, e.g. `demo/globe.svg`.
+            let path: String
+            let inode: UInt64
+            /// Bytes.
+            let size: Int64
+            /// Seconds and nanoseconds since the epoch.
+            let modified: timespec
+
+            static func == (a: Entry, b: Entry) -> Bool {
+                a.path == b.path && a.inode == b.inode && a.size == b.size
+                    && a.modified.tv_sec == b.modified.tv_sec && a.modified.tv_nsec == b.modified.tv_nsec
+            }
+        }
+
+        let entries: [Entry]
+
+        /// Lists `directory` (standardized), not following symlinks, skipping dot-names.
+        init(of directory: String) {
+            let root = URL(fileURLWithPath: directory, isDirectory: true).standardizedFileURL.path
+            var entries: [Entry] = []
+            Self.walk(root, relative: "", into: &entries)
+            self.entries = entries.sorted { $0.path < $1.path }
+        }
+
+        private static func walk(_ directory: String, relative: String, into entries: inout [Entry]) {
+            guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory) else { return }
+            for name in names where !name.hasPrefix(".") {
+                let full = directory + "/" + name
+                let path = relative.isEmpty ? name : relative + "/" + name
+                var info = stat()
+                guard lstat(full, &info) == 0 else { continue }
+                switch info.st_mode & S_IFMT {
+                case S_IFREG:
+                    entries.append(
+                        Entry(path: path, inode: UInt64(info.st_ino), size: Int64(info.st_size), modified: info.st_mtim)
+                    )
+                case S_IFDIR: walk(full, relative: path, into: &entries)
+                default: continue  // symlinks, sockets, devices: never served
+                }
+            }
+        }
+    }
+
+    /// Reads the files `listing` names below `directory` (by default, what is there now).
+    init(directory: String, listing: Listing? = nil, securityHeaders: [(String, String)], logger: Logger) {
         self.directory = directory
+        let listing = listing ?? Listing(of: directory)
+        self.listing = listing
         var files: [String: File] = [:]
         var combined: UInt64 = 0xcbf2_9ce4_8422_2325
         let root = URL(fileURLWithPath: directory, isDirectory: true).standardizedFileURL
-        let paths = Self.walk(root.path, relative: "")
-        for relative in paths.sorted() {
+        for relative in listing.entries.map(\.path) {
             guard let data = FileManager.default.contents(atPath: root.path + "/" + relative) else { continue }
             let bytes = [UInt8](data)
             let hash = Self.fnv1a(bytes)
@@ -61,24 +116,6 @@ final class StaticFiles: Sendable {
             return file.notModified
         }
         return file.ok
-    }
-
-    /// Regular files below `directory`, not following symlinks, skipping dot-names.
-    private static func walk(_ directory: String, relative: String) -> [String] {
-        guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory) else { return [] }
-        var result: [String] = []
-        for name in names where !name.hasPrefix(".") {
-            let full = directory + "/" + name
-            let path = relative.isEmpty ? name : relative + "/" + name
-            var info = stat()
-            guard lstat(full, &info) == 0 else { continue }
-            switch info.st_mode & S_IFMT {
-            case S_IFREG: result.append(path)
-            case S_IFDIR: result += walk(full, relative: path)
-            default: continue  // symlinks, sockets, devices: never served
-            }
-        }
-        return result
     }
 
     static func contentType(for path: String) -> String {

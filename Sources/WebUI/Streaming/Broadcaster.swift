@@ -41,8 +41,8 @@ public final class Broadcaster<Channel: Hashable & Sendable, State: Sendable>: S
     /// Every other WebUI lock is a leaf: nothing is taken while it is held (the page and
     /// API caches, the static files, the refused-stream count, `PageFramePacer`,
     /// `StatsRecorder`, `FeedwebMetrics`, `HTTPServer`'s state, `HangupWatcher`,
-    /// `ConnectionReaper`'s state and each of its `Connection`s' locks, which it takes one at
-    /// a time only after releasing its state).
+    /// `ConnectionReaper`'s state and its `sockets` lock, which it takes only after
+    /// releasing its state).
     private let lock = NIOLock()
     private var current: State?
     private var channels: [Channel: [ObjectIdentifier: StreamConnection]] = [:]

@@ -88,13 +88,22 @@ public final class DocumentEventStream: Sendable {
         if let cached = dataEventCache.withLockedValue({ $0 }), cached.id == snapshot.id {
             return cached.bytes
         }
-        let bytes = SSEEncoder.event(
-            type: "data", data: String(decoding: snapshot.encodedDocument, as: UTF8.self), id: snapshot.id.description)
+        let id = snapshot.id.description
+        let bytes: [UInt8]
+        if let encoded = snapshot.encodedDocumentIfMade {
+            bytes = SSEEncoder.event(type: "data", utf8Data: encoded, id: id)
+        } else {
+            // Encoded straight into the event, which is then the only copy of the document's
+            // bytes this stream keeps (not a second one in the snapshot).
+            bytes = SSEEncoder.event(type: "data", id: id, dataByteCount: snapshot.encodedByteCount) {
+                snapshot.encodeDocument(into: &$0)
+            }
+        }
         dataEventCache.withLockedValue { $0 = (snapshot.id, bytes) }
         return bytes
     }
 
     static func patchEvent(id: EventID, encodedPatch: [UInt8]) -> [UInt8] {
-        SSEEncoder.event(type: "patch", data: String(decoding: encodedPatch, as: UTF8.self), id: id.description)
+        SSEEncoder.event(type: "patch", utf8Data: encodedPatch, id: id.description)
     }
 }
