@@ -89,7 +89,7 @@ if runs:
             em = "" if kept else "_"
             print(f"| {n:,} | {server} | {s['ok']}/{s['n']} | {kept_text} | {em}{fmt(s['p50'])}{em} | {em}{fmt(s['p90'])}{em} "
                   f"| {em}{fmt(s['p99'])}{rng}{em} "
-                  f"| {em}{fmt(s['max'])}{em} | {fmt(s['cpu'], 0)} | {fmt(s['us'])} | {fmt(s['rss'])} | {fmt(s['other'], 2)} |")
+                  f"| {em}{fmt(s['max'])}{em} | {fmt(s['cpu'], 0)} | {fmt(s['us'])} | {fmt(s['rss'], 2)} | {fmt(s['other'], 2)} |")
         f, c = row["feedweb"], row["nchan"]
         print(f"| {n:,} | **feedweb / nchan** | | | **{fmt(ratio(f['p50'], c['p50']), 2)}** | {fmt(ratio(f['p90'], c['p90']), 2)} "
               f"| **{fmt(ratio(f['p99'], c['p99']), 2)}** | {fmt(ratio(f['max'], c['max']), 2)} | {fmt(ratio(f['cpu'], c['cpu']), 2)} "
