@@ -61,24 +61,12 @@ public enum SSEEncoder {
     public static func event(
         type: String? = nil, id: String? = nil, dataByteCount: Int, writeData: (inout [UInt8]) -> Void
     ) -> [UInt8] {
-        var typeText = type ?? ""
-        var idText = id
         var out: [UInt8] = []
-        typeText.withUTF8 { typeBytes in
-            withOptionalUTF8(&idText) { idBytes in
-                let typeField = SingleLineValue(UnsafeRawBufferPointer(typeBytes), removingNUL: false)
-                let idField = idBytes.map { SingleLineValue(UnsafeRawBufferPointer($0), removingNUL: true) }
-                var head = 0
-                if typeField.count > 0 { head &+= lineSize(nameLength: 5, valueLength: typeField.count) }
-                if let idField { head &+= lineSize(nameLength: 2, valueLength: idField.count) }
-                // The head, `data: `, the data, its LF and the blank line.
-                out.reserveCapacity(head &+ 6 &+ Swift.max(0, dataByteCount) &+ 2)
-                guard head > 0 else { return }
-                withAppendedSpace(head, to: &out) { writer in
-                    if typeField.count > 0 { writer.line("event", typeField) }
-                    if let idField { writer.line("id", idField) }
-                }
-            }
+        withHeadFields(type: type, id: id) { head in
+            // The head, `data: `, the data, its LF and the blank line.
+            out.reserveCapacity(head.size &+ 6 &+ Swift.max(0, dataByteCount) &+ 2)
+            guard head.size > 0 else { return }
+            withAppendedSpace(head.size, to: &out) { head.write(to: &$0) }
         }
         appendASCII("data: ", into: &out)
         let dataStart = out.count
@@ -100,28 +88,52 @@ public enum SSEEncoder {
     private static func event(
         type: String?, dataBytes dataValue: UnsafeRawBufferPointer, id: String?, into out: inout [UInt8]
     ) {
+        withHeadFields(type: type, id: id) { head in
+            var size = head.size &+ 1  // the blank line
+            SSEByteScan.forEachLineSegment(dataValue) { segment in
+                size &+= lineSize(nameLength: 4, valueLength: segment.count)
+            }
+            withAppendedSpace(size, to: &out) { writer in
+                head.write(to: &writer)
+                SSEByteScan.forEachLineSegment(dataValue) { segment in
+                    writer.line("data", SingleLineValue(clean: segment))
+                }
+                writer.byte(SSEByteScan.lf)
+            }
+        }
+    }
+
+    /// The `event` and `id` lines of an event, cleaned of what may not appear in them.
+    /// Valid only inside ``withHeadFields(type:id:_:)``, which lends the bytes.
+    private struct HeadFields {
+        let type: SingleLineValue
+        let id: SingleLineValue?
+
+        /// The bytes the two lines take (0 when neither is written).
+        var size: Int {
+            var size = 0
+            if type.count > 0 { size &+= lineSize(nameLength: 5, valueLength: type.count) }
+            if let id { size &+= lineSize(nameLength: 2, valueLength: id.count) }
+            return size
+        }
+
+        func write(to writer: inout Writer) {
+            if type.count > 0 { writer.line("event", type) }
+            if let id { writer.line("id", id) }
+        }
+    }
+
+    /// Calls `body` with the head lines for `type` and `id` (an empty or `nil` type writes
+    /// no line, as `message` is the default; a `nil` id writes none).
+    private static func withHeadFields<R>(type: String?, id: String?, _ body: (HeadFields) -> R) -> R {
         var type = type ?? ""
         var id = id
-        type.withUTF8 { typeBytes in
+        return type.withUTF8 { typeBytes in
             withOptionalUTF8(&id) { idBytes in
-                let typeField = SingleLineValue(UnsafeRawBufferPointer(typeBytes), removingNUL: false)
-                let idField = idBytes.map { SingleLineValue(UnsafeRawBufferPointer($0), removingNUL: true) }
-
-                var size = 1  // the blank line
-                if typeField.count > 0 { size &+= lineSize(nameLength: 5, valueLength: typeField.count) }
-                if let idField { size &+= lineSize(nameLength: 2, valueLength: idField.count) }
-                SSEByteScan.forEachLineSegment(dataValue) { segment in
-                    size &+= lineSize(nameLength: 4, valueLength: segment.count)
-                }
-
-                withAppendedSpace(size, to: &out) { writer in
-                    if typeField.count > 0 { writer.line("event", typeField) }
-                    if let idField { writer.line("id", idField) }
-                    SSEByteScan.forEachLineSegment(dataValue) { segment in
-                        writer.line("data", SingleLineValue(clean: segment))
-                    }
-                    writer.byte(SSEByteScan.lf)
-                }
+                body(
+                    HeadFields(
+                        type: SingleLineValue(UnsafeRawBufferPointer(typeBytes), removingNUL: false),
+                        id: idBytes.map { SingleLineValue(UnsafeRawBufferPointer($0), removingNUL: true) }))
             }
         }
     }

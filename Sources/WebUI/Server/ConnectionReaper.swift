@@ -23,7 +23,8 @@ import NIOConcurrencyHelpers
 /// - `sockets`, a leaf: held only to shut a connection's socket down, or to mark it
 ///   closed, so that a socket libmicrohttpd has closed (and whose number it may have given
 ///   to a new client) is never shut down. One lock for all connections, not one each
-///   (64 B of RSS per connection): it is taken only at a close or a drop.
+///   (64 B of RSS per connection): it is taken only at a close or a drop, and for one
+///   socket at a time.
 final class ConnectionReaper: @unchecked Sendable {
     /// One connection libmicrohttpd holds, from its start to its close; kept in its socket
     /// context.
@@ -123,11 +124,14 @@ final class ConnectionReaper: @unchecked Sendable {
         }
     }
 
-    /// Shuts each socket down in both directions, unless libmicrohttpd has closed it.
+    /// Shuts each socket down in both directions, unless libmicrohttpd has closed it. The
+    /// `sockets` lock is taken once per connection, not across the batch, so that a close
+    /// on a libmicrohttpd thread waits for at most one `shutdown(2)`.
     private func shutDown(_ drops: [Connection]) {
-        guard !drops.isEmpty else { return }
-        sockets.withLock {
-            for drop in drops where drop.open && drop.fd >= 0 { _ = shutdown(drop.fd, Int32(SHUT_RDWR)) }
+        for drop in drops where drop.fd >= 0 {
+            sockets.withLock {
+                if drop.open { _ = shutdown(drop.fd, Int32(SHUT_RDWR)) }
+            }
         }
     }
 
