@@ -22,6 +22,17 @@
 #include <sys/syscall.h>
 #include <errno.h>
 #include <unistd.h>
+/* The front door sends cached pages from sealed memory files with sendfile(2). */
+#include <fcntl.h>
+#include <sys/sendfile.h>
+#include <linux/memfd.h>
+#ifndef F_ADD_SEALS /* glibc declares these only under _GNU_SOURCE; values from <linux/fcntl.h> */
+#define F_ADD_SEALS 1033
+#define F_SEAL_SEAL 0x0001
+#define F_SEAL_SHRINK 0x0002
+#define F_SEAL_GROW 0x0004
+#define F_SEAL_WRITE 0x0008
+#endif
 
 /* Swift cannot call C variadic functions; these inline wrappers give it fixed signatures. */
 
@@ -33,14 +44,6 @@ feedweb_mhd_start(unsigned int flags, uint16_t port,
 {
   return MHD_start_daemon(flags, port, NULL, NULL, handler, handler_cls,
                           MHD_OPTION_ARRAY, options, MHD_OPTION_END);
-}
-
-/** The port the daemon is bound to (useful after binding port 0), or 0. */
-static inline uint16_t
-feedweb_mhd_bound_port(struct MHD_Daemon *daemon)
-{
-  const union MHD_DaemonInfo *info = MHD_get_daemon_info(daemon, MHD_DAEMON_INFO_BIND_PORT);
-  return info == NULL ? 0 : info->port;
 }
 
 /** The number of connections the daemon currently holds. */
@@ -148,6 +151,28 @@ feedweb_current_thread_setup(const char *name, int niceness)
   /* Named last: a thread that shows its name has its niceness. */
   pthread_setname_np(pthread_self(), name);
   return result;
+}
+
+/** A memory file that can be sealed (memfd_create(2), close-on-exec), or -1 with errno. */
+static inline int
+feedweb_memfd_create(const char *name)
+{
+  return (int)syscall(SYS_memfd_create, name, MFD_CLOEXEC | MFD_ALLOW_SEALING);
+}
+
+/** Seals a memory file against any further change; 0, or -1 with errno. */
+static inline int
+feedweb_memfd_seal(int fd)
+{
+  return fcntl(fd, F_ADD_SEALS, F_SEAL_WRITE | F_SEAL_GROW | F_SEAL_SHRINK | F_SEAL_SEAL);
+}
+
+/** accept4(2) with SOCK_NONBLOCK | SOCK_CLOEXEC (glibc declares it only under _GNU_SOURCE):
+    the new socket, or -1 with errno. */
+static inline int
+feedweb_accept_nonblocking(int listener, struct sockaddr *address, socklen_t *length)
+{
+  return (int)syscall(SYS_accept4, listener, address, length, SOCK_NONBLOCK | SOCK_CLOEXEC);
 }
 
 #endif

@@ -51,6 +51,15 @@ struct Router: HTTPResponder {
     func streamRefused() -> PreparedResponse {
         streams.refused()
     }
+
+    /// `/` without a query: the list page reads no header, so one cached response is the
+    /// answer to every plain request for it (19 KB, the page most worth sending without a
+    /// copy).
+    let directPaths = ["/"]
+
+    func directResponse(forPathAt index: Int) -> PreparedResponse? {
+        index == 0 ? pages.list(HTTPRequest(path: "/")) : nil
+    }
 }
 
 extension String {

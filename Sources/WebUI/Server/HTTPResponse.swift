@@ -60,4 +60,16 @@ public protocol HTTPResponder: Sendable {
     /// The response for a new stream refused because the server is at its stream limit
     /// or shutting down (a 503 with `Retry-After`).
     func streamRefused() -> PreparedResponse
+    /// Paths (exact request targets, no query) whose `GET` response depends on nothing of
+    /// the request but the path, and is a 200 from memory: ``FrontDoor`` answers plain
+    /// requests for them itself, from ``directResponse(forPathAt:)``.
+    var directPaths: [String] { get }
+    /// The response now for the path at `index` of ``directPaths``; called on the front
+    /// door's thread, so it must not block either.
+    func directResponse(forPathAt index: Int) -> PreparedResponse?
+}
+
+extension HTTPResponder {
+    public var directPaths: [String] { [] }
+    public func directResponse(forPathAt index: Int) -> PreparedResponse? { nil }
 }

@@ -3,8 +3,10 @@ import Glibc
 import Logging
 import NIOConcurrencyHelpers
 
-/// The HTTP server: one libmicrohttpd daemon (its epoll thread reads and answers requests)
-/// and a few ``StreamSender`` threads that write established SSE streams.
+/// The HTTP server: a ``FrontDoor`` thread that accepts every connection and answers plain
+/// requests for `/` itself, one libmicrohttpd daemon (its epoll thread reads and answers
+/// every other request, on the connections the front door hands it) and a few
+/// ``StreamSender`` threads that write established SSE streams.
 ///
 /// Requests are answered on the daemon thread by an ``HTTPResponder``. A stream's first
 /// bytes go out through libmicrohttpd; then it is suspended there and a sender writes its
@@ -19,8 +21,8 @@ import NIOConcurrencyHelpers
 /// keep a new client or stream out.
 ///
 /// Lifecycle: ``start()`` once, then ``stop(timeout:)`` once, which follows the only order
-/// libmicrohttpd survives: quiesce, end every stream, wait for them to drain, stop the
-/// daemon, close the listening socket.
+/// libmicrohttpd survives: stop the front door (and so close the listening socket), end
+/// every stream, wait for them to drain, stop the daemon.
 public final class HTTPServer: @unchecked Sendable {
     /// Tunables, with the defaults measured in LIBMICROHTTPD.md.
     public struct Configuration: Sendable {
@@ -28,13 +30,16 @@ public final class HTTPServer: @unchecked Sendable {
         public var address: ListenAddress
         /// The most concurrent SSE streams; one more gets the responder's 503.
         public var maxStreams: Int
-        /// Seconds a connection may sit idle (or a writer stall) before it is closed.
-        /// Suspended streams never time out. A connection that owes a request is closed
-        /// sooner, at ``headTimeout``.
+        /// Seconds a connection may sit idle (or a writer stall) before it is closed; 0:
+        /// never. Suspended streams never time out. A connection that owes a request is
+        /// closed sooner, at ``headTimeout``. The front door closes a client that takes no
+        /// byte of its answer for as long.
         public var connectionTimeout: UInt32 = 60
         /// How long a connection may take to deliver a complete request (head and any
         /// body), counted from its connect or, on a keep-alive connection, from the end of
         /// the previous response; it is closed then, however many bytes it has trickled in.
+        /// A wait that begins at the front door is counted from its hand-over, at most
+        /// ``frontDoorHoldLimit`` later.
         /// A request being answered, an SSE stream above all, is exempt (see
         /// ``WaitingConnections``).
         public var headTimeout: Duration = .seconds(10)
@@ -42,9 +47,9 @@ public final class HTTPServer: @unchecked Sendable {
         /// open-file limit allows (``defaultConnectionLimit(openFiles:)``) when the server
         /// is made.
         ///
-        /// Past it libmicrohttpd stops accepting (new clients wait in the kernel's backlog
-        /// without an answer), so connections waiting for a request are dropped, longest
-        /// waiting first, before it is reached (``connectionCapacity(limit:)``).
+        /// Past it libmicrohttpd refuses the connections the front door hands it (they are
+        /// closed without an answer), so connections waiting for a request are dropped,
+        /// longest waiting first, before it is reached (``connectionCapacity(limit:)``).
         public var connectionLimit: Int?
         /// Bytes of memory libmicrohttpd may use per connection (request line, headers,
         /// send buffer); a larger request head gets 431 or 414.
@@ -55,6 +60,9 @@ public final class HTTPServer: @unchecked Sendable {
         /// 0.5–2 KB plus its cookies) and sends in ~4 KB chunks; every KiB more costs a KiB
         /// per client.
         public var connectionMemoryLimit: Int = 8 * 1024
+        /// How long the front door keeps a connection that has sent no request (new, or
+        /// kept alive after an answer) before giving it to libmicrohttpd.
+        public var frontDoorHoldLimit: Duration = FrontDoor.defaultHoldLimit
         /// The kernel's accept backlog.
         public var listenBacklog: Int = 4096
         /// libmicrohttpd threads: they read request heads and answer them (pages, the API,
@@ -131,6 +139,7 @@ public final class HTTPServer: @unchecked Sendable {
 
     private struct State {
         var daemon: DaemonHandle?
+        var frontDoor: FrontDoor?
         var open: OpenStreams
     }
 
@@ -217,24 +226,24 @@ public final class HTTPServer: @unchecked Sendable {
                 "--max-clients \(configuration.maxStreams) leaves little room for other clients: the open-file limit allows \(limit) connections in all; raise it (LimitNOFILE=, ulimit -n) or lower --max-clients"
             )
         }
+        let listener = try ListenSocket.open(configuration.address, backlog: configuration.listenBacklog)
         let selfPointer = Unmanaged.passUnretained(self).toOpaque()
+        // libmicrohttpd gets its connections from the front door (`MHD_add_connection`).
         var flags =
             MHD_USE_EPOLL_INTERNAL_THREAD.rawValue | MHD_ALLOW_SUSPEND_RESUME.rawValue
-            | MHD_USE_ERROR_LOG.rawValue
+            | MHD_USE_ERROR_LOG.rawValue | MHD_USE_NO_LISTEN_SOCKET.rawValue
         if configuration.address.isIPv6 { flags |= MHD_USE_IPv6.rawValue }
-        let daemon: OpaquePointer? = configuration.address.withSockaddr { sockaddrPointer in
+        let daemon: OpaquePointer? = {
             var options: [MHD_OptionItem] = [
                 // The logger goes first so that no message reaches MHD's own stderr logger.
                 MHD_OptionItem(
                     option: .EXTERNAL_LOGGER,
                     value: Int(bitPattern: unsafeBitCast(daemonLog, to: UnsafeRawPointer.self)), ptr_value: selfPointer),
-                MHD_OptionItem(option: .SOCK_ADDR, value: 0, ptr_value: UnsafeMutableRawPointer(sockaddrPointer)),
                 MHD_OptionItem(option: .CONNECTION_LIMIT, value: limit, ptr_value: nil),
                 MHD_OptionItem(
                     option: .CONNECTION_TIMEOUT, value: Int(configuration.connectionTimeout), ptr_value: nil),
                 MHD_OptionItem(
                     option: .CONNECTION_MEMORY_LIMIT, value: configuration.connectionMemoryLimit, ptr_value: nil),
-                MHD_OptionItem(option: .LISTEN_BACKLOG_SIZE, value: configuration.listenBacklog, ptr_value: nil),
                 MHD_OptionItem(option: .THREAD_POOL_SIZE, value: max(1, configuration.requestThreads), ptr_value: nil),
                 MHD_OptionItem(option: .STRICT_FOR_CLIENT, value: 1, ptr_value: nil),
                 MHD_OptionItem(
@@ -249,24 +258,71 @@ public final class HTTPServer: @unchecked Sendable {
                     ptr_value: selfPointer),
                 MHD_OptionItem(option: .END, value: 0, ptr_value: nil),
             ]
-            return feedweb_mhd_start(flags, configuration.address.port, accessHandler, selfPointer, &options)
+            return feedweb_mhd_start(flags, 0, accessHandler, selfPointer, &options)
+        }()
+        guard let daemon else {
+            close(listener.fd)
+            throw .cannotListen(configuration.address.description)
         }
-        guard let daemon else { throw .cannotListen(configuration.address.description) }
-        state.withLockedValue { $0.daemon = DaemonHandle(pointer: daemon) }
+        let responder = self.responder
+        let frontDoor = FrontDoor(
+            listener: listener, paths: responder.directPaths, maxHeadBytes: configuration.maxRequestHeadBytes,
+            holdLimit: configuration.frontDoorHoldLimit, stallLimit: .seconds(Int64(configuration.connectionTimeout)),
+            logger: logger, response: { responder.directResponse(forPathAt: $0) },
+            handOver: { [weak self] handover in
+                guard let self else {
+                    _ = close(handover.fd)
+                    return
+                }
+                self.handOver(handover)
+            })
+        guard let frontDoor else {
+            MHD_stop_daemon(daemon)
+            close(listener.fd)
+            throw .cannotListen(configuration.address.description)
+        }
+        state.withLockedValue {
+            $0.daemon = DaemonHandle(pointer: daemon)
+            $0.frontDoor = frontDoor
+        }
         reaper.start()
         hangups?.start()
         for sender in allSenders { sender.start() }
-        return feedweb_mhd_bound_port(daemon)
+        frontDoor.start()
+        return listener.port
+    }
+
+    /// What the front door has done since start: requests it answered itself, connections
+    /// it gave libmicrohttpd, clients it closed for not reading.
+    var frontDoorCounts: FrontDoor.Counts {
+        state.withLockedValue { $0.frontDoor }?.counts ?? FrontDoor.Counts()
+    }
+
+    /// Gives a connection from the front door to libmicrohttpd, which closes it if it
+    /// cannot take it (at its connection limit, or stopped).
+    private func handOver(_ handover: FrontDoor.Handover) {
+        guard let daemon = state.withLockedValue({ $0.daemon }) else {
+            close(handover.fd)
+            return
+        }
+        var peer = handover.peer
+        _ = withUnsafePointer(to: &peer) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                MHD_add_connection(daemon.pointer, handover.fd, $0, handover.peerLength)
+            }
+        }
     }
 
     /// Stops the server: no new connections, every stream ended cleanly (or dropped if its
     /// client does not read within `timeout`), then the daemon stopped.
     public func stop(timeout: Duration = .milliseconds(1500)) {
-        let (daemon, streams) = state.withLockedValue { state -> (DaemonHandle?, [StreamConnection]) in
-            (state.daemon, state.open.stop())
+        let (daemon, frontDoor, streams) = state.withLockedValue {
+            state -> (DaemonHandle?, FrontDoor?, [StreamConnection]) in
+            (state.daemon, state.frontDoor, state.open.stop())
         }
         guard let daemon else { return }
-        let listenSocket = MHD_quiesce_daemon(daemon.pointer)
+        // No new connection from here on (the front door closes the listening socket).
+        frontDoor?.stop()
         for stream in streams { stream.close() }
         let clock = ContinuousClock()
         let deadline = clock.now + timeout
@@ -289,8 +345,10 @@ public final class HTTPServer: @unchecked Sendable {
         for sender in allSenders { sender.stop() }
         hangups?.stop()
         reaper.stop()
-        if listenSocket >= 0 { close(listenSocket) }
-        state.withLockedValue { $0.daemon = nil }
+        state.withLockedValue {
+            $0.daemon = nil
+            $0.frontDoor = nil
+        }
     }
 
     // MARK: - Daemon-thread entry points

@@ -20,7 +20,8 @@ final class TestServer: @unchecked Sendable {
     init(
         document: JSONValue?, profile: ItemProfile = .nytNewswire, publicDirectory: String = TestServer.publicDirectory,
         frameAncestors: String = "'self'", maxStreams: Int = 100, writesThroughIOUring: Bool = true,
-        headTimeout: Duration = .seconds(10), connectionLimit: Int? = nil
+        headTimeout: Duration = .seconds(10), connectionLimit: Int? = nil, connectionTimeout: UInt32 = 60,
+        frontDoorHoldLimit: Duration = FrontDoor.defaultHoldLimit
     ) throws {
         app = TestHandlers(
             document: document, profile: profile, publicDirectory: publicDirectory, frameAncestors: frameAncestors)
@@ -30,6 +31,8 @@ final class TestServer: @unchecked Sendable {
             address: try ListenAddress(parsing: "127.0.0.1:0"), maxStreams: maxStreams)
         configuration.writesThroughIOUring = writesThroughIOUring
         configuration.headTimeout = headTimeout
+        configuration.connectionTimeout = connectionTimeout
+        configuration.frontDoorHoldLimit = frontDoorHoldLimit
         configuration.connectionLimit = connectionLimit
         server = HTTPServer(configuration: configuration, responder: app.router, logger: logger)
         port = try server.start()

@@ -1,0 +1,201 @@
+/// What ``FrontDoor`` makes of the bytes a connection has sent so far: a request it
+/// answers itself, or one for libmicrohttpd.
+///
+/// Pure: it reads bytes and decides; the socket stays with the caller. It accepts only a
+/// narrow, plain form and hands everything else to libmicrohttpd, which then applies its
+/// own strict rules (a 400, a 431, `Connection: close`, a body), so nothing is ever
+/// answered differently for coming through here:
+/// - the request line is exactly `GET <path> HTTP/1.1` or `HEAD <path> HTTP/1.1`, with a
+///   path that ``FrontDoor`` serves (no query, no escapes);
+/// - every line ends in CRLF; header names are tokens; values hold no control character
+///   but HTAB; no line is folded;
+/// - exactly one `Host`; no `Content-Length`, `Transfer-Encoding`, `Expect` or `Upgrade`,
+///   no conditional (`If-*`) or `Range` header, and `Connection` only as `keep-alive`;
+/// - the head is at most `maxHeadBytes` long.
+enum DirectRequestHead: Equatable {
+    /// A request for the path at `pathIndex` of those answered here (`HEAD`: the
+    /// response's head only), whose head is the first `length` bytes.
+    case answer(pathIndex: Int, isHead: Bool, length: Int)
+    /// Anything else: libmicrohttpd's to answer.
+    case elsewhere
+    /// No blank line yet, and fewer than `maxHeadBytes` bytes.
+    case incomplete
+
+    private static let cr = UInt8(ascii: "\r")
+    private static let lf = UInt8(ascii: "\n")
+
+    /// Reads the start of what a connection sent. `paths` are the request targets
+    /// answered here, as bytes (`/`).
+    static func read(_ bytes: UnsafeRawBufferPointer, paths: [[UInt8]], maxHeadBytes: Int) -> DirectRequestHead {
+        guard let end = headEnd(bytes, limit: maxHeadBytes) else {
+            return bytes.count >= maxHeadBytes ? .elsewhere : .incomplete
+        }
+        let head = UnsafeRawBufferPointer(rebasing: bytes[..<end])
+        var lines = LineReader(head)
+        guard let requestLine = lines.next() else { return .elsewhere }
+        let isHead: Bool
+        let target: UnsafeRawBufferPointer
+        if let rest = requestLine.dropping(prefix: "GET ") {
+            isHead = false
+            target = rest
+        } else if let rest = requestLine.dropping(prefix: "HEAD ") {
+            isHead = true
+            target = rest
+        } else {
+            return .elsewhere
+        }
+        guard let path = target.dropping(suffix: " HTTP/1.1"),
+            let index = paths.firstIndex(where: { $0.elementsEqual(path) })
+        else { return .elsewhere }
+        var hosts = 0
+        while let line = lines.next() {
+            guard line.count > 0 else { break }  // the blank line
+            guard let field = Field(line) else { return .elsewhere }
+            switch field.kind {
+            case .host: hosts += 1
+            case .connection: guard field.valueIs("keep-alive") else { return .elsewhere }
+            case .changesTheAnswer: return .elsewhere
+            case .other: break
+            }
+        }
+        guard hosts == 1, lines.isBroken == false else { return .elsewhere }
+        return .answer(pathIndex: index, isHead: isHead, length: end)
+    }
+
+    /// The length of the head including its blank line (`\r\n\r\n`), if it ends within
+    /// `limit` bytes.
+    private static func headEnd(_ bytes: UnsafeRawBufferPointer, limit: Int) -> Int? {
+        let count = min(bytes.count, limit)
+        guard count >= 4 else { return nil }
+        var index = 3
+        while index < count {
+            if bytes[index] == lf && bytes[index - 1] == cr && bytes[index - 2] == lf && bytes[index - 3] == cr {
+                return index + 1
+            }
+            index += 1
+        }
+        return nil
+    }
+
+    /// The lines of a head, without their CRLF; a line with a bare CR or LF marks the head
+    /// broken and ends the reading.
+    private struct LineReader {
+        let bytes: UnsafeRawBufferPointer
+        var position = 0
+        var isBroken = false
+
+        init(_ bytes: UnsafeRawBufferPointer) { self.bytes = bytes }
+
+        mutating func next() -> UnsafeRawBufferPointer? {
+            guard !isBroken, position < bytes.count else { return nil }
+            var index = position
+            while index < bytes.count {
+                let byte = bytes[index]
+                if byte == DirectRequestHead.cr {
+                    guard index + 1 < bytes.count, bytes[index + 1] == DirectRequestHead.lf else {
+                        isBroken = true
+                        return nil
+                    }
+                    let line = UnsafeRawBufferPointer(rebasing: bytes[position..<index])
+                    position = index + 2
+                    return line
+                }
+                if byte == DirectRequestHead.lf {
+                    isBroken = true
+                    return nil
+                }
+                index += 1
+            }
+            isBroken = true
+            return nil
+        }
+    }
+
+    /// One header line, `name: value`.
+    private struct Field {
+        enum Kind { case host, connection, changesTheAnswer, other }
+        let kind: Kind
+        let value: UnsafeRawBufferPointer
+
+        /// `nil` when the line is not a plain field (folded, no colon, a name that is not
+        /// a token, a control character in the value).
+        init?(_ line: UnsafeRawBufferPointer) {
+            guard let colon = line.firstIndex(of: UInt8(ascii: ":")), colon > 0 else { return nil }
+            let name = UnsafeRawBufferPointer(rebasing: line[..<colon])
+            guard name.allSatisfy(Self.isTokenByte) else { return nil }
+            var value = UnsafeRawBufferPointer(rebasing: line[(colon + 1)...])
+            guard value.allSatisfy({ $0 == 0x09 || ($0 >= 0x20 && $0 != 0x7F) }) else { return nil }
+            while let first = value.first, first == 0x20 || first == 0x09 {
+                value = UnsafeRawBufferPointer(rebasing: value[1...])
+            }
+            while let last = value.last, last == 0x20 || last == 0x09 {
+                value = UnsafeRawBufferPointer(rebasing: value[..<(value.count - 1)])
+            }
+            self.value = value
+            if name.equalsCaseless("host") {
+                kind = .host
+            } else if name.equalsCaseless("connection") {
+                kind = .connection
+            } else if name.equalsCaseless("content-length") || name.equalsCaseless("transfer-encoding")
+                || name.equalsCaseless("expect") || name.equalsCaseless("upgrade") || name.equalsCaseless("range")
+                || name.startsCaseless(with: "if-")
+            {
+                kind = .changesTheAnswer
+            } else {
+                kind = .other
+            }
+        }
+
+        func valueIs(_ text: StaticString) -> Bool { value.equalsCaseless(text) }
+
+        /// RFC 9110 `tchar`.
+        static func isTokenByte(_ byte: UInt8) -> Bool {
+            switch byte {
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+                UInt8(ascii: "0")...UInt8(ascii: "9"):
+                return true
+            default:
+                return "!#$%&'*+-.^_`|~".utf8.contains(byte)
+            }
+        }
+    }
+}
+
+extension UnsafeRawBufferPointer {
+    /// What follows `prefix`, if the bytes start with it.
+    fileprivate func dropping(prefix: StaticString) -> UnsafeRawBufferPointer? {
+        let count = prefix.utf8CodeUnitCount
+        guard self.count >= count else { return nil }
+        let matches = prefix.withUTF8Buffer { expected in
+            UnsafeRawBufferPointer(rebasing: self[..<count]).elementsEqual(expected)
+        }
+        return matches ? UnsafeRawBufferPointer(rebasing: self[count...]) : nil
+    }
+
+    /// What comes before `suffix`, if the bytes end with it.
+    fileprivate func dropping(suffix: StaticString) -> UnsafeRawBufferPointer? {
+        let count = suffix.utf8CodeUnitCount
+        guard self.count >= count else { return nil }
+        let matches = suffix.withUTF8Buffer { expected in
+            UnsafeRawBufferPointer(rebasing: self[(self.count - count)...]).elementsEqual(expected)
+        }
+        return matches ? UnsafeRawBufferPointer(rebasing: self[..<(self.count - count)]) : nil
+    }
+
+    /// ASCII case-insensitive equality with `text`.
+    fileprivate func equalsCaseless(_ text: StaticString) -> Bool {
+        count == text.utf8CodeUnitCount && startsCaseless(with: text)
+    }
+
+    /// Whether the bytes start with `text`, ASCII case-insensitively.
+    fileprivate func startsCaseless(with text: StaticString) -> Bool {
+        guard count >= text.utf8CodeUnitCount else { return false }
+        return text.withUTF8Buffer { expected in
+            zip(self, expected).allSatisfy { Self.folded($0) == Self.folded($1) }
+        }
+    }
+
+    private static func folded(_ byte: UInt8) -> UInt8 {
+        (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte) ? byte | 0x20 : byte
+    }
+}

@@ -1,0 +1,407 @@
+import CMicroHTTPD
+import DequeModule
+import Glibc
+import Logging
+import NIOConcurrencyHelpers
+
+/// Accepts every connection on the listening socket, answers plain `GET`/`HEAD` requests
+/// for the few paths whose response depends on nothing but the path (`/`) itself, and hands
+/// every other connection to libmicrohttpd, untouched.
+///
+/// Why: libmicrohttpd 0.9.75 either copies a response body into the socket (19 KB per `/`)
+/// or, from a file, sends the head as a segment of its own and sets `TCP_NODELAY` per
+/// response; both lose to nginx's `sendfile`. Here a cached page is one
+/// ``DirectResponseFile`` and one `sendfile(2)` per request.
+///
+/// How, per connection (one thread, one edge-triggered epoll set, no thread or timer per
+/// connection):
+/// - It *peeks* (`MSG_PEEK`) at what the client sent; ``DirectRequestHead`` decides. Only a
+///   request answered here is consumed, so a connection handed over carries every byte
+///   it has sent, and libmicrohttpd reads and answers it as if it had accepted it.
+/// - A head that arrives in pieces, any request for another path, and any request not in
+///   the plain form goes to libmicrohttpd (`MHD_add_connection`) at once, for good.
+/// - A connection waiting for a request here (new, or kept alive after an answer) is
+///   handed over after `holdLimit` (``defaultHoldLimit``) without one, so slow and idle
+///   clients are always libmicrohttpd's (its timeouts, ``ConnectionReaper``'s rules), at
+///   most that late.
+/// - A client that stops reading an answer is closed once its socket has taken no byte
+///   for `stallLimit` (libmicrohttpd's connection timeout). It costs a socket and a share
+///   of one response file, never a buffer of its own.
+///
+/// Its state is touched only on its thread, except the counters and `running`.
+final class FrontDoor: @unchecked Sendable {
+    /// How long a connection may wait here for a request before libmicrohttpd gets it: long
+    /// enough for a client's next request on a busy keep-alive connection, short against
+    /// the head timeout.
+    static let defaultHoldLimit: Duration = .milliseconds(250)
+    /// The most connections held here at once; more are handed over as they come.
+    static let capacity = 4096
+
+    /// A connection handed over: its socket and its peer's address.
+    struct Handover {
+        var fd: Int32
+        var peer: sockaddr_storage
+        var peerLength: socklen_t
+    }
+
+    private struct Sending {
+        let file: DirectResponseFile
+        var offset: Int
+        let end: Int
+    }
+
+    private struct Held {
+        var peer: sockaddr_storage
+        var peerLength: socklen_t
+        /// The response being sent, if any.
+        var sending: Sending?
+        /// Names the current wait in `waits` (while waiting for a request) or in `stalls`
+        /// (while an answer waits for the socket to drain); `nil` otherwise.
+        var ticket: UInt64?
+        /// Whether the epoll set reports the socket writable too: only once an answer did
+        /// not fit its send buffer (else each answer's ACK would wake the thread for nothing).
+        var watchesWrites = false
+    }
+
+    /// A wait for a request, or for a blocked answer to move, in `waits` or `stalls`.
+    private struct Wait {
+        let fd: Int32
+        let ticket: UInt64
+        let since: UInt64
+    }
+
+    private static let listenToken = UInt64.max
+    /// Edge-triggered: one report per arrival of bytes, so a socket is read until it would
+    /// block or until all that was there has been answered.
+    private static let readEvents = EPOLLIN.rawValue | EPOLLRDHUP.rawValue | EPOLLET.rawValue
+
+    private let listener: ListenSocket
+    private let paths: [[UInt8]]
+    private let maxHeadBytes: Int
+    /// The prepared response for the path at an index of `paths`, now.
+    private let response: @Sendable (Int) -> PreparedResponse?
+    /// Gives a connection to libmicrohttpd (which closes it if it cannot take it).
+    private let handOver: @Sendable (Handover) -> Void
+    private let logger: Logger
+    private let epoll: WakeableEpoll
+    private let thread = OwnedThread()
+    private let running = NIOLockedValueBox(false)
+    private let counters = NIOLockedValueBox(Counts())
+
+    // Touched only on the door's thread.
+    private var held: [Int32: Held] = [:]
+    /// Waits for a request, in the order they began (so oldest first); stale ones (whose
+    /// ticket is no longer the connection's) are skipped.
+    private var waits = Deque<Wait>()
+    /// Answers blocked on a full socket, in the order they blocked; stale ones are skipped.
+    private var stalls = Deque<Wait>()
+    /// How long a blocked answer may make no progress before its connection is closed, in
+    /// nanoseconds (`UInt64.max`: never).
+    private let stallLimit: UInt64
+    /// How long a connection may wait here for a request, in nanoseconds.
+    private let holdLimit: UInt64
+    private var nextTicket: UInt64 = 0
+    /// The response file per path, as last made.
+    private var files: [DirectResponseFile?]
+    /// Whether `files` was checked against the current response since the last
+    /// `epoll_wait` returned: once per batch of ready sockets, not per request (a request
+    /// in the batch gets the page as it was when the batch began).
+    private var checked: [Bool]
+    private var peekBuffer: [UInt8]
+    /// When accepting resumes after the process ran out of descriptors.
+    private var acceptPausedUntil: UInt64?
+    /// When running out of descriptors was last logged.
+    private var acceptFailureLogged: UInt64?
+
+    /// `nil` when the system refuses an epoll set.
+    init?(
+        listener: ListenSocket, paths: [String], maxHeadBytes: Int, holdLimit: Duration, stallLimit: Duration,
+        logger: Logger,
+        response: @escaping @Sendable (Int) -> PreparedResponse?, handOver: @escaping @Sendable (Handover) -> Void
+    ) {
+        guard let epoll = WakeableEpoll() else { return nil }
+        self.epoll = epoll
+        self.listener = listener
+        self.paths = paths.map { Array($0.utf8) }
+        self.maxHeadBytes = maxHeadBytes
+        self.holdLimit = Self.nanoseconds(holdLimit)
+        self.stallLimit = stallLimit <= .zero ? .max : Self.nanoseconds(stallLimit)
+        self.logger = logger
+        self.response = response
+        self.handOver = handOver
+        self.files = Array(repeating: nil, count: paths.count)
+        self.checked = Array(repeating: false, count: paths.count)
+        self.peekBuffer = Array(repeating: 0, count: maxHeadBytes)
+    }
+
+    private static func nanoseconds(_ duration: Duration) -> UInt64 {
+        UInt64(clamping: duration.components.seconds) &* 1_000_000_000
+            &+ UInt64(clamping: duration.components.attoseconds / 1_000_000_000)
+    }
+
+    /// What the door has done since start.
+    struct Counts: Sendable {
+        /// Requests answered here.
+        var answered = 0
+        /// Connections given to libmicrohttpd.
+        var handedOver = 0
+        /// Connections closed because their client took no byte of an answer for the
+        /// stall limit.
+        var closedStalled = 0
+    }
+
+    /// What the door has done since start.
+    var counts: Counts { counters.withLockedValue { $0 } }
+
+    /// Starts accepting.
+    func start() {
+        guard epoll.add(listener.fd, events: EPOLLIN.rawValue, token: Self.listenToken) else {
+            logger.error("cannot watch the listening socket; no connection will be accepted")
+            return
+        }
+        running.withLockedValue { $0 = true }
+        thread.start(name: "fw-front-door", stackSize: 256 * 1024) { [self] in run() }
+    }
+
+    /// Stops accepting, closes the listening socket and every connection held here (an
+    /// answer half sent is cut, as libmicrohttpd's stop cuts its own); waits at most 2 s.
+    func stop() {
+        let wasRunning = running.withLockedValue { running in
+            defer { running = false }
+            return running
+        }
+        guard wasRunning else {
+            close(listener.fd)
+            return
+        }
+        epoll.wake()
+        thread.waitForExit(within: .seconds(2))
+    }
+
+    // MARK: - The thread
+
+    private func run() {
+        // sendfile(2) has no MSG_NOSIGNAL: a client gone mid-answer raises SIGPIPE on this
+        // thread, where it stays pending instead of ending the process (SwiftNIO ignores
+        // SIGPIPE process-wide, but only once it has made a socket).
+        var pipe = sigset_t()
+        sigemptyset(&pipe)
+        sigaddset(&pipe, SIGPIPE)
+        pthread_sigmask(SIG_BLOCK, &pipe, nil)
+        var events = [epoll_event](repeating: epoll_event(), count: 256)
+        while running.withLockedValue({ $0 }) {
+            let count = epoll.wait(into: &events, timeout: timeout(now: StreamConnection.now()))
+            for index in checked.indices { checked[index] = false }
+            for event in events.prefix(Int(max(0, count))) {
+                switch event.data.u64 {
+                case WakeableEpoll.wakeToken: epoll.clearWake()
+                case Self.listenToken: acceptAll()
+                default: serve(Int32(truncatingIfNeeded: event.data.u64 - 1))
+                }
+            }
+            let now = StreamConnection.now()
+            handOverExpired(now: now)
+            dropStalled(now: now)
+            if let until = acceptPausedUntil, now >= until {
+                acceptPausedUntil = nil
+                _ = epoll.add(listener.fd, events: EPOLLIN.rawValue, token: Self.listenToken)
+            }
+        }
+        for fd in held.keys { close(fd) }
+        held.removeAll()
+        close(listener.fd)
+    }
+
+    /// Milliseconds until the oldest wait or stall ends (or accepting resumes); -1 without
+    /// any.
+    private func timeout(now: UInt64) -> Int32 {
+        var next: UInt64?
+        if let oldest = waits.first { next = oldest.since &+ holdLimit }
+        if let oldest = stalls.first, stallLimit != .max { next = min(next ?? .max, oldest.since &+ stallLimit) }
+        if let until = acceptPausedUntil { next = min(next ?? until, until) }
+        guard let next else { return -1 }
+        return next <= now ? 0 : Int32(clamping: (next - now) / 1_000_000 + 1)
+    }
+
+    private func acceptAll() {
+        while true {
+            var peer = sockaddr_storage()
+            var peerLength = socklen_t(MemoryLayout<sockaddr_storage>.size)
+            let fd = withUnsafeMutablePointer(to: &peer) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                    feedweb_accept_nonblocking(listener.fd, $0, &peerLength)
+                }
+            }
+            if fd < 0 {
+                switch errno {
+                case EINTR, ECONNABORTED: continue
+                case EMFILE, ENFILE, ENOBUFS, ENOMEM:
+                    // Out of descriptors: stop watching for 100 ms instead of spinning.
+                    epoll.remove(listener.fd)
+                    let now = StreamConnection.now()
+                    acceptPausedUntil = now &+ 100_000_000
+                    if acceptFailureLogged.map({ now &- $0 >= 60_000_000_000 }) ?? true {
+                        acceptFailureLogged = now
+                        logger.warning(
+                            "cannot accept connections: out of file descriptors or memory (errno \(errno)); retrying every 100 ms"
+                        )
+                    }
+                    return
+                default: return
+                }
+            }
+            let now = StreamConnection.now()
+            // Answers are whole responses in one call: Nagle must not hold their last segment.
+            var one: Int32 = 1
+            _ = setsockopt(fd, Int32(IPPROTO_TCP), TCP_NODELAY, &one, socklen_t(MemoryLayout<Int32>.size))
+            guard held.count < Self.capacity,
+                epoll.add(fd, events: Self.readEvents, token: UInt64(fd) + 1)
+            else {
+                give(Handover(fd: fd, peer: peer, peerLength: peerLength))
+                continue
+            }
+            held[fd] = Held(peer: peer, peerLength: peerLength, sending: nil, ticket: nil)
+            beginWait(fd, now: now)
+        }
+    }
+
+    /// Moves `fd` along as far as it goes without blocking: finishes the answer being sent,
+    /// then reads the next request, until the socket would block or the connection leaves.
+    private func serve(_ fd: Int32) {
+        guard var connection = held[fd] else { return }
+        var allRead = false
+        // Whether a blocked answer moved in this call (its stall starts again).
+        var progressed = false
+        while true {
+            if var sending = connection.sending {
+                var offset = off_t(sending.offset)
+                let sent = sendfile(fd, sending.file.fd, &offset, sending.end - sending.offset)
+                if sent < 0 {
+                    if errno == EINTR { continue }
+                    if errno == EAGAIN {
+                        if !connection.watchesWrites {
+                            connection.watchesWrites = true
+                            epoll.modify(fd, events: Self.readEvents | EPOLLOUT.rawValue, token: UInt64(fd) + 1)
+                        }
+                        if connection.ticket == nil || progressed {
+                            connection.ticket = nextTicket
+                            stalls.append(Wait(fd: fd, ticket: nextTicket, since: StreamConnection.now()))
+                            nextTicket &+= 1
+                        }
+                        held[fd] = connection
+                        return
+                    }
+                    return drop(fd)
+                }
+                if sent == 0 { return drop(fd) }
+                progressed = true
+                sending.offset += sent
+                if sending.offset < sending.end {
+                    connection.sending = sending
+                    continue
+                }
+                connection.sending = nil
+                held[fd] = connection
+                beginWait(fd, now: StreamConnection.now())
+                guard let updated = held[fd] else { return }
+                connection = updated
+                if allRead { return }
+            }
+            let read = peekBuffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, Int32(MSG_PEEK)) }
+            if read < 0 {
+                if errno == EINTR { continue }
+                if errno == EAGAIN {
+                    held[fd] = connection
+                    return
+                }
+                return drop(fd)
+            }
+            if read == 0 { return drop(fd) }
+            let head = peekBuffer.withUnsafeBytes {
+                DirectRequestHead.read(
+                    UnsafeRawBufferPointer(rebasing: $0[..<read]), paths: paths, maxHeadBytes: maxHeadBytes)
+            }
+            guard case .answer(let pathIndex, let isHead, let length) = head, let file = file(for: pathIndex) else {
+                return handOverHeld(fd, connection)
+            }
+            // Consume exactly the request answered (the peek showed it all), without a copy.
+            guard recv(fd, nil, length, Int32(MSG_TRUNC)) == length else { return drop(fd) }
+            connection.ticket = nil
+            connection.sending = Sending(file: file, offset: 0, end: isHead ? file.headCount : file.totalCount)
+            counters.withLockedValue { $0.answered += 1 }
+            // Nothing more had arrived: the next bytes will be reported, no need to look.
+            allRead = read == length
+        }
+    }
+
+    /// The response file for the path at `index`: the one made last, while its response
+    /// and second still hold.
+    private func file(for index: Int) -> DirectResponseFile? {
+        if checked[index] { return files[index] }
+        checked[index] = true
+        guard let source = response(index) else {
+            files[index] = nil
+            return nil
+        }
+        let second = Int(time(nil))
+        if let file = files[index], file.source === source, file.second == second { return file }
+        let file = DirectResponseFile(source: source, second: second)
+        files[index] = file
+        return file
+    }
+
+    private func beginWait(_ fd: Int32, now: UInt64) {
+        guard var connection = held[fd] else { return }
+        let ticket = nextTicket
+        nextTicket &+= 1
+        connection.ticket = ticket
+        held[fd] = connection
+        waits.append(Wait(fd: fd, ticket: ticket, since: now))
+    }
+
+    /// Closes every connection whose blocked answer has not moved for `stallLimit`.
+    private func dropStalled(now: UInt64) {
+        while let oldest = stalls.first {
+            guard let connection = held[oldest.fd], connection.ticket == oldest.ticket, connection.sending != nil
+            else {
+                stalls.removeFirst()  // stale: the answer moved or finished
+                continue
+            }
+            guard stallLimit != .max, now &- oldest.since >= stallLimit else { return }
+            stalls.removeFirst()
+            drop(oldest.fd)
+            counters.withLockedValue { $0.closedStalled += 1 }
+        }
+    }
+
+    /// Hands over every connection that has waited here `holdLimit` or longer.
+    private func handOverExpired(now: UInt64) {
+        while let oldest = waits.first {
+            guard let connection = held[oldest.fd], connection.ticket == oldest.ticket, connection.sending == nil
+            else {
+                waits.removeFirst()  // stale: that wait ended
+                continue
+            }
+            guard now &- oldest.since >= holdLimit else { return }
+            waits.removeFirst()
+            handOverHeld(oldest.fd, connection)
+        }
+    }
+
+    private func handOverHeld(_ fd: Int32, _ connection: Held) {
+        epoll.remove(fd)
+        held[fd] = nil
+        give(Handover(fd: fd, peer: connection.peer, peerLength: connection.peerLength))
+    }
+
+    private func give(_ handover: Handover) {
+        counters.withLockedValue { $0.handedOver += 1 }
+        handOver(handover)
+    }
+
+    private func drop(_ fd: Int32) {
+        epoll.remove(fd)
+        held[fd] = nil
+        close(fd)
+    }
+}
