@@ -1,5 +1,4 @@
 import CMicroHTTPD
-import DequeModule
 import Glibc
 import Logging
 import NIOConcurrencyHelpers
@@ -14,7 +13,7 @@ import NIOConcurrencyHelpers
 /// ``DirectResponseFile`` and one `sendfile(2)` per request.
 ///
 /// How, per connection (one thread, one edge-triggered epoll set, no thread or timer per
-/// connection):
+/// connection; when to hand over or close is ``DoorConnections``'s to decide):
 /// - It *peeks* (`MSG_PEEK`) at what the client sent; ``DirectRequestHead`` decides. Only a
 ///   request answered here is consumed, so a connection handed over carries every byte
 ///   it has sent, and libmicrohttpd reads and answers it as if it had accepted it.
@@ -28,7 +27,7 @@ import NIOConcurrencyHelpers
 ///   for `stallLimit` (libmicrohttpd's connection timeout). It costs a socket and a share
 ///   of one response file, never a buffer of its own.
 ///
-/// Its state is touched only on its thread, except the counters and `running`.
+/// Its state is touched only on its thread, except the counters and `phase`.
 final class FrontDoor: @unchecked Sendable {
     /// How long a connection may wait here for a request before libmicrohttpd gets it: long
     /// enough for a client's next request on a busy keep-alive connection, short against
@@ -50,24 +49,15 @@ final class FrontDoor: @unchecked Sendable {
         let end: Int
     }
 
+    /// A connection held here, as the socket side sees it.
     private struct Held {
         var peer: sockaddr_storage
         var peerLength: socklen_t
-        /// The response being sent, if any.
+        /// The answer being sent, if any.
         var sending: Sending?
-        /// Names the current wait in `waits` (while waiting for a request) or in `stalls`
-        /// (while an answer waits for the socket to drain); `nil` otherwise.
-        var ticket: UInt64?
         /// Whether the epoll set reports the socket writable too: only once an answer did
         /// not fit its send buffer (else each answer's ACK would wake the thread for nothing).
         var watchesWrites = false
-    }
-
-    /// A wait for a request, or for a blocked answer to move, in `waits` or `stalls`.
-    private struct Wait {
-        let fd: Int32
-        let ticket: UInt64
-        let since: UInt64
     }
 
     private static let listenToken = UInt64.max
@@ -85,22 +75,17 @@ final class FrontDoor: @unchecked Sendable {
     private let logger: Logger
     private let epoll: WakeableEpoll
     private let thread = OwnedThread()
-    private let running = NIOLockedValueBox(false)
+    /// Where the door is in its life; the listening socket is closed exactly once, by the
+    /// thread when it ran, else by ``stop()``.
+    private let phase = NIOLockedValueBox(Phase.idle)
+
+    private enum Phase { case idle, running, stopped }
     private let counters = NIOLockedValueBox(Counts())
 
     // Touched only on the door's thread.
     private var held: [Int32: Held] = [:]
-    /// Waits for a request, in the order they began (so oldest first); stale ones (whose
-    /// ticket is no longer the connection's) are skipped.
-    private var waits = Deque<Wait>()
-    /// Answers blocked on a full socket, in the order they blocked; stale ones are skipped.
-    private var stalls = Deque<Wait>()
-    /// How long a blocked answer may make no progress before its connection is closed, in
-    /// nanoseconds (`UInt64.max`: never).
-    private let stallLimit: UInt64
-    /// How long a connection may wait here for a request, in nanoseconds.
-    private let holdLimit: UInt64
-    private var nextTicket: UInt64 = 0
+    /// When each held connection is handed over or closed.
+    private var rules: DoorConnections
     /// The response file per path, as last made.
     private var files: [DirectResponseFile?]
     /// Whether `files` was checked against the current response since the last
@@ -124,8 +109,9 @@ final class FrontDoor: @unchecked Sendable {
         self.listener = listener
         self.paths = paths.map { Array($0.utf8) }
         self.maxHeadBytes = maxHeadBytes
-        self.holdLimit = Self.nanoseconds(holdLimit)
-        self.stallLimit = stallLimit <= .zero ? .max : Self.nanoseconds(stallLimit)
+        self.rules = DoorConnections(
+            holdLimit: Self.nanoseconds(holdLimit),
+            stallLimit: stallLimit <= .zero ? .max : Self.nanoseconds(stallLimit), capacity: Self.capacity)
         self.logger = logger
         self.response = response
         self.handOver = handOver
@@ -153,29 +139,41 @@ final class FrontDoor: @unchecked Sendable {
     /// What the door has done since start.
     var counts: Counts { counters.withLockedValue { $0 } }
 
-    /// Starts accepting.
+    /// Starts accepting (once).
     func start() {
+        let starts = phase.withLockedValue { phase in
+            guard phase == .idle else { return false }
+            phase = .running
+            return true
+        }
+        guard starts else { return }
         guard epoll.add(listener.fd, events: EPOLLIN.rawValue, token: Self.listenToken) else {
             logger.error("cannot watch the listening socket; no connection will be accepted")
+            phase.withLockedValue { $0 = .idle }  // no thread: stop() closes the socket
             return
         }
-        running.withLockedValue { $0 = true }
         thread.start(name: "fw-front-door", stackSize: 256 * 1024) { [self] in run() }
     }
 
     /// Stops accepting, closes the listening socket and every connection held here (an
-    /// answer half sent is cut, as libmicrohttpd's stop cuts its own); waits at most 2 s.
-    func stop() {
-        let wasRunning = running.withLockedValue { running in
-            defer { running = false }
-            return running
+    /// answer half sent is cut, as libmicrohttpd's stop cuts its own); waits at most 2 s
+    /// for the thread. Whether the thread has exited (a later call does nothing).
+    @discardableResult
+    func stop() -> Bool {
+        let was = phase.withLockedValue { phase in
+            defer { phase = .stopped }
+            return phase
         }
-        guard wasRunning else {
+        switch was {
+        case .idle:
             close(listener.fd)
-            return
+            return true
+        case .running:
+            epoll.wake()
+            return thread.waitForExit(within: .seconds(2))
+        case .stopped:
+            return true
         }
-        epoll.wake()
-        thread.waitForExit(within: .seconds(2))
     }
 
     // MARK: - The thread
@@ -189,7 +187,7 @@ final class FrontDoor: @unchecked Sendable {
         sigaddset(&pipe, SIGPIPE)
         pthread_sigmask(SIG_BLOCK, &pipe, nil)
         var events = [epoll_event](repeating: epoll_event(), count: 256)
-        while running.withLockedValue({ $0 }) {
+        while phase.withLockedValue({ $0 == .running }) {
             let count = epoll.wait(into: &events, timeout: timeout(now: StreamConnection.now()))
             for index in checked.indices { checked[index] = false }
             for event in events.prefix(Int(max(0, count))) {
@@ -200,8 +198,14 @@ final class FrontDoor: @unchecked Sendable {
                 }
             }
             let now = StreamConnection.now()
-            handOverExpired(now: now)
-            dropStalled(now: now)
+            for action in rules.due(at: now) {
+                switch action {
+                case .handOver(let fd): handOverHeld(fd)
+                case .close(let fd):
+                    drop(fd)
+                    counters.withLockedValue { $0.closedStalled += 1 }
+                }
+            }
             if let until = acceptPausedUntil, now >= until {
                 acceptPausedUntil = nil
                 _ = epoll.add(listener.fd, events: EPOLLIN.rawValue, token: Self.listenToken)
@@ -212,12 +216,9 @@ final class FrontDoor: @unchecked Sendable {
         close(listener.fd)
     }
 
-    /// Milliseconds until the oldest wait or stall ends (or accepting resumes); -1 without
-    /// any.
+    /// Milliseconds until the next rule falls due (or accepting resumes); -1 without either.
     private func timeout(now: UInt64) -> Int32 {
-        var next: UInt64?
-        if let oldest = waits.first { next = oldest.since &+ holdLimit }
-        if let oldest = stalls.first, stallLimit != .max { next = min(next ?? .max, oldest.since &+ stallLimit) }
+        var next = rules.nextDeadline
         if let until = acceptPausedUntil { next = min(next ?? until, until) }
         guard let next else { return -1 }
         return next <= now ? 0 : Int32(clamping: (next - now) / 1_000_000 + 1)
@@ -254,14 +255,15 @@ final class FrontDoor: @unchecked Sendable {
             // Answers are whole responses in one call: Nagle must not hold their last segment.
             var one: Int32 = 1
             _ = setsockopt(fd, Int32(IPPROTO_TCP), TCP_NODELAY, &one, socklen_t(MemoryLayout<Int32>.size))
-            guard held.count < Self.capacity,
-                epoll.add(fd, events: Self.readEvents, token: UInt64(fd) + 1)
-            else {
+            guard rules.accepted(fd, at: now) else {
                 give(Handover(fd: fd, peer: peer, peerLength: peerLength))
                 continue
             }
-            held[fd] = Held(peer: peer, peerLength: peerLength, sending: nil, ticket: nil)
-            beginWait(fd, now: now)
+            held[fd] = Held(peer: peer, peerLength: peerLength)
+            guard epoll.add(fd, events: Self.readEvents, token: UInt64(fd) + 1) else {
+                handOverHeld(fd)
+                continue
+            }
         }
     }
 
@@ -271,7 +273,7 @@ final class FrontDoor: @unchecked Sendable {
         guard var connection = held[fd] else { return }
         var allRead = false
         // Whether a blocked answer moved in this call (its stall starts again).
-        var progressed = false
+        var moved = false
         while true {
             if var sending = connection.sending {
                 var offset = off_t(sending.offset)
@@ -283,18 +285,14 @@ final class FrontDoor: @unchecked Sendable {
                             connection.watchesWrites = true
                             epoll.modify(fd, events: Self.readEvents | EPOLLOUT.rawValue, token: UInt64(fd) + 1)
                         }
-                        if connection.ticket == nil || progressed {
-                            connection.ticket = nextTicket
-                            stalls.append(Wait(fd: fd, ticket: nextTicket, since: StreamConnection.now()))
-                            nextTicket &+= 1
-                        }
+                        rules.blocked(fd, moved: moved, at: StreamConnection.now())
                         held[fd] = connection
                         return
                     }
                     return drop(fd)
                 }
                 if sent == 0 { return drop(fd) }
-                progressed = true
+                moved = true
                 sending.offset += sent
                 if sending.offset < sending.end {
                     connection.sending = sending
@@ -302,9 +300,7 @@ final class FrontDoor: @unchecked Sendable {
                 }
                 connection.sending = nil
                 held[fd] = connection
-                beginWait(fd, now: StreamConnection.now())
-                guard let updated = held[fd] else { return }
-                connection = updated
+                rules.answered(fd, at: StreamConnection.now())
                 if allRead { return }
             }
             let read = peekBuffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, Int32(MSG_PEEK)) }
@@ -322,11 +318,11 @@ final class FrontDoor: @unchecked Sendable {
                     UnsafeRawBufferPointer(rebasing: $0[..<read]), paths: paths, maxHeadBytes: maxHeadBytes)
             }
             guard case .answer(let pathIndex, let isHead, let length) = head, let file = file(for: pathIndex) else {
-                return handOverHeld(fd, connection)
+                return handOverHeld(fd)
             }
             // Consume exactly the request answered (the peek showed it all), without a copy.
             guard recv(fd, nil, length, Int32(MSG_TRUNC)) == length else { return drop(fd) }
-            connection.ticket = nil
+            rules.answering(fd)
             connection.sending = Sending(file: file, offset: 0, end: isHead ? file.headCount : file.totalCount)
             counters.withLockedValue { $0.answered += 1 }
             // Nothing more had arrived: the next bytes will be reported, no need to look.
@@ -350,47 +346,11 @@ final class FrontDoor: @unchecked Sendable {
         return file
     }
 
-    private func beginWait(_ fd: Int32, now: UInt64) {
-        guard var connection = held[fd] else { return }
-        let ticket = nextTicket
-        nextTicket &+= 1
-        connection.ticket = ticket
-        held[fd] = connection
-        waits.append(Wait(fd: fd, ticket: ticket, since: now))
-    }
-
-    /// Closes every connection whose blocked answer has not moved for `stallLimit`.
-    private func dropStalled(now: UInt64) {
-        while let oldest = stalls.first {
-            guard let connection = held[oldest.fd], connection.ticket == oldest.ticket, connection.sending != nil
-            else {
-                stalls.removeFirst()  // stale: the answer moved or finished
-                continue
-            }
-            guard stallLimit != .max, now &- oldest.since >= stallLimit else { return }
-            stalls.removeFirst()
-            drop(oldest.fd)
-            counters.withLockedValue { $0.closedStalled += 1 }
-        }
-    }
-
-    /// Hands over every connection that has waited here `holdLimit` or longer.
-    private func handOverExpired(now: UInt64) {
-        while let oldest = waits.first {
-            guard let connection = held[oldest.fd], connection.ticket == oldest.ticket, connection.sending == nil
-            else {
-                waits.removeFirst()  // stale: that wait ended
-                continue
-            }
-            guard now &- oldest.since >= holdLimit else { return }
-            waits.removeFirst()
-            handOverHeld(oldest.fd, connection)
-        }
-    }
-
-    private func handOverHeld(_ fd: Int32, _ connection: Held) {
+    /// Gives `fd` to libmicrohttpd, untouched.
+    private func handOverHeld(_ fd: Int32) {
         epoll.remove(fd)
-        held[fd] = nil
+        rules.removed(fd)
+        guard let connection = held.removeValue(forKey: fd) else { return }
         give(Handover(fd: fd, peer: connection.peer, peerLength: connection.peerLength))
     }
 
@@ -401,6 +361,7 @@ final class FrontDoor: @unchecked Sendable {
 
     private func drop(_ fd: Int32) {
         epoll.remove(fd)
+        rules.removed(fd)
         held[fd] = nil
         close(fd)
     }

@@ -143,6 +143,12 @@ public final class HTTPServer: @unchecked Sendable {
         var open: OpenStreams
     }
 
+    /// The daemon as the front door's hand-overs see it: `nil` once ``stop(timeout:)``
+    /// is about to stop it. Held across `MHD_add_connection`, so that the daemon is never
+    /// stopped during a hand-over (the front door's thread may outlive its bounded stop).
+    /// Taken holding no other lock (see `Broadcaster` for WebUI's lock order).
+    private let handoverTarget = NIOLockedValueBox<DaemonHandle?>(nil)
+
     public let configuration: Configuration
     let responder: any HTTPResponder
     let logger: Logger
@@ -285,6 +291,7 @@ public final class HTTPServer: @unchecked Sendable {
             $0.daemon = DaemonHandle(pointer: daemon)
             $0.frontDoor = frontDoor
         }
+        handoverTarget.withLockedValue { $0 = DaemonHandle(pointer: daemon) }
         reaper.start()
         hangups?.start()
         for sender in allSenders { sender.start() }
@@ -301,14 +308,16 @@ public final class HTTPServer: @unchecked Sendable {
     /// Gives a connection from the front door to libmicrohttpd, which closes it if it
     /// cannot take it (at its connection limit, or stopped).
     private func handOver(_ handover: FrontDoor.Handover) {
-        guard let daemon = state.withLockedValue({ $0.daemon }) else {
-            close(handover.fd)
-            return
-        }
-        var peer = handover.peer
-        _ = withUnsafePointer(to: &peer) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                MHD_add_connection(daemon.pointer, handover.fd, $0, handover.peerLength)
+        handoverTarget.withLockedValue { daemon in
+            guard let daemon else {
+                close(handover.fd)
+                return
+            }
+            var peer = handover.peer
+            _ = withUnsafePointer(to: &peer) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                    MHD_add_connection(daemon.pointer, handover.fd, $0, handover.peerLength)
+                }
             }
         }
     }
@@ -339,8 +348,10 @@ public final class HTTPServer: @unchecked Sendable {
             usleep(2_000)
         }
         // libmicrohttpd must not be stopped with a connection suspended (it aborts), nor
-        // touched after: whatever a sender still holds goes back to it now.
+        // touched after: whatever a sender still holds goes back to it now, and a hand-over
+        // from a front door that has not stopped yet is closed instead.
         for sender in allSenders { sender.returnAll(within: .seconds(2)) }
+        handoverTarget.withLockedValue { $0 = nil }
         MHD_stop_daemon(daemon.pointer)
         for sender in allSenders { sender.stop() }
         hangups?.stop()

@@ -42,7 +42,14 @@ public final class Broadcaster<Channel: Hashable & Sendable, State: Sendable>: S
     /// API caches, the static files, the refused-stream count, `PageFramePacer`,
     /// `StatsRecorder`, `FeedwebMetrics`, `HTTPServer`'s state, `HangupWatcher`,
     /// `ConnectionReaper`'s state and its `sockets` lock, which it takes only after
-    /// releasing its state).
+    /// releasing its state), but one:
+    ///
+    ///     HTTPServer.handoverTarget → libmicrohttpd's own (MHD_add_connection)
+    ///       → ConnectionReaper's state (if libmicrohttpd reports the new connection
+    ///       from inside the hand-over)
+    ///
+    /// `handoverTarget` is taken holding nothing, by the front door's thread and by
+    /// `HTTPServer.stop`.
     private let lock = NIOLock()
     private var current: State?
     private var channels: [Channel: [ObjectIdentifier: StreamConnection]] = [:]
