@@ -1,7 +1,6 @@
 import FeedCore
 import Foundation
 import Glibc
-import NIOConcurrencyHelpers
 
 /// The real `feedweb` binary running as a child process on a free loopback port.
 ///
@@ -11,14 +10,13 @@ import NIOConcurrencyHelpers
 public final class FeedwebProcess: Sendable {
     public let process: Subprocess
     public let port: UInt16
-    private let output = NIOLockedValueBox("")
-    private let errors = NIOLockedValueBox("")
-    private let pipes: (output: Pipe, errors: Pipe)
+    private let output: PipeReader
+    private let errors: PipeReader
 
     /// Everything the process wrote to standard error so far (its log).
-    public var log: String { errors.withLockedValue { $0 } }
+    public var log: String { errors.text }
     /// Everything the process wrote to standard output so far.
-    public var standardOutput: String { output.withLockedValue { $0 } }
+    public var standardOutput: String { output.text }
 
     /// The built `feedweb` executable, next to the test bundle.
     public static var executableURL: URL {
@@ -36,20 +34,21 @@ public final class FeedwebProcess: Sendable {
         process.executableURL = Self.executableURL
         process.arguments = (listen ? ["--listen", "127.0.0.1:0"] : []) + arguments
         process.environment = FeedwebRun.cleanEnvironment(adding: environment)
-        pipes = (Pipe(), Pipe())
+        let pipes = (output: Pipe(), errors: Pipe())
         process.standardOutput = pipes.output
         process.standardError = pipes.errors
-        Self.collect(pipes.output, into: output)
-        Self.collect(pipes.errors, into: errors)
         try process.run()
+        output = PipeReader(pipes.output)
+        errors = PipeReader(pipes.errors)
         let output = self.output
+        let errors = self.errors
         let process = self.process
         let port: UInt16
         do {
             // 0 stands for "exited without listening", so that a failed start ends the wait
             // at once (an error thrown by the condition would only mean "not yet").
             port = try await Eventually.value("feedweb to say where it listens", within: timeout) { () -> UInt16? in
-                let text = output.withLockedValue { $0 }
+                let text = output.text
                 if let line = text.split(separator: "\n").first(where: { $0.contains("listening on") }),
                     let portText = line.split(separator: ":").last?.split(separator: "/").first,
                     let port = UInt16(portText)
@@ -59,13 +58,13 @@ public final class FeedwebProcess: Sendable {
                 return process.isRunning ? nil : 0
             }
             guard port != 0 else {
-                // Let the pipe handlers take the last of the log.
-                try? await Task.sleep(for: .milliseconds(50))
+                // The last of the log, up to the pipe's end.
+                await errors.end(within: 2)
                 throw LaunchFailure(log: "exited with \(process.terminationStatus)")
             }
         } catch {
             ChildProcess.killNow(process)
-            throw LaunchFailure(log: "\(error)\n" + errors.withLockedValue { $0 } + output.withLockedValue { $0 })
+            throw LaunchFailure(log: "\(error)\n" + errors.text + output.text)
         }
         self.port = port
     }
@@ -96,15 +95,5 @@ public final class FeedwebProcess: Sendable {
 
     deinit {
         ChildProcess.killNow(process)
-        pipes.output.fileHandleForReading.readabilityHandler = nil
-        pipes.errors.fileHandleForReading.readabilityHandler = nil
-    }
-
-    /// Appends whatever `pipe` delivers to `text`, as it arrives.
-    static func collect(_ pipe: Pipe, into text: NIOLockedValueBox<String>) {
-        pipe.fileHandleForReading.readabilityHandler = { handle in
-            let data = handle.availableData
-            if !data.isEmpty { text.withLockedValue { $0 += String(decoding: data, as: UTF8.self) } }
-        }
     }
 }

@@ -1,6 +1,5 @@
 import FeedCore
 import Foundation
-import NIOConcurrencyHelpers
 
 /// One run of the real `feedweb` binary to its end, for what ``FeedwebProcess`` cannot
 /// see: the exit status and the output of a run that never listens (`--help`, a wrong
@@ -29,30 +28,18 @@ public struct FeedwebRun: Sendable {
         let errors = Pipe()
         process.standardOutput = output
         process.standardError = errors
-        let outputText = NIOLockedValueBox("")
-        let errorText = NIOLockedValueBox("")
-        FeedwebProcess.collect(output, into: outputText)
-        FeedwebProcess.collect(errors, into: errorText)
         let start = ContinuousClock.now
         try process.run()
+        let outputReader = PipeReader(output)
+        let errorReader = PipeReader(errors)
         let status = await ChildProcess.exitStatus(process, within: timeout)
         if status == nil { await ChildProcess.terminate(process, grace: 0) }
         let seconds = (ContinuousClock.now - start).timeInterval
-        // Let the handlers take what is left in the pipes, then read the rest ourselves.
-        try await Task.sleep(for: .milliseconds(50))
-        output.fileHandleForReading.readabilityHandler = nil
-        errors.fileHandleForReading.readabilityHandler = nil
-        let restOfOutput = ChildProcess.takeBuffered(output)
-        if !restOfOutput.isEmpty {
-            outputText.withLockedValue { $0 += String(decoding: restOfOutput, as: UTF8.self) }
-        }
-        let restOfErrors = ChildProcess.takeBuffered(errors)
-        if !restOfErrors.isEmpty {
-            errorText.withLockedValue { $0 += String(decoding: restOfErrors, as: UTF8.self) }
-        }
+        // Everything it wrote: the pipes end with the process.
+        await outputReader.end(within: 5)
+        await errorReader.end(within: 5)
         return FeedwebRun(
-            status: status, standardOutput: outputText.withLockedValue { $0 },
-            standardError: errorText.withLockedValue { $0 }, seconds: seconds)
+            status: status, standardOutput: outputReader.text, standardError: errorReader.text, seconds: seconds)
     }
 
     /// This process's environment without `FEEDWEB_…` variables, plus `adding`.

@@ -1,5 +1,4 @@
 import Foundation
-import NIOConcurrencyHelpers
 import TestSupport
 
 /// A page parsed by html5lib (see `check_html.py`).
@@ -39,21 +38,15 @@ enum HTMLChecker {
         let output = Pipe()
         process.standardInput = input
         process.standardOutput = output
-        let collected = NIOLockedValueBox(Data())
-        output.fileHandleForReading.readabilityHandler = { handle in
-            let data = handle.availableData
-            collected.withLockedValue { $0.append(data) }
-        }
         try process.run()
+        let reader = PipeReader(output)
         input.fileHandleForWriting.write(Data(html.utf8))
         try input.fileHandleForWriting.close()
         guard await ChildProcess.exited(process, within: 30) else {
             await ChildProcess.terminate(process, grace: 0)
             throw Eventually.TimedOut(what: "html5lib to parse the page", last: "")
         }
-        output.fileHandleForReading.readabilityHandler = nil
-        var data = collected.withLockedValue { $0 }
-        data.append(contentsOf: ChildProcess.takeBuffered(output))
-        return try JSONDecoder().decode(ParsedHTML.self, from: data)
+        await reader.end(within: 5)
+        return try JSONDecoder().decode(ParsedHTML.self, from: Data(reader.bytes))
     }
 }
