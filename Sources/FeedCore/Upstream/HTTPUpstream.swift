@@ -70,7 +70,6 @@ enum HTTPUpstream {
     static func timeAmount(_ duration: Duration) -> TimeAmount {
         let year = Duration.seconds(365 * 24 * 3600)
         let clamped = min(max(duration, .nanoseconds(1)), year)
-        let (seconds, attoseconds) = clamped.components
-        return .nanoseconds(seconds * 1_000_000_000 + attoseconds / 1_000_000_000)
+        return .nanoseconds(Int64(clamped.saturatingNanoseconds))
     }
 }

@@ -119,11 +119,3 @@ public final class UpstreamConnection: UpstreamSource {
         await transport.release(resources)
     }
 }
-
-extension Duration {
-    /// The duration in seconds.
-    public var timeInterval: TimeInterval {
-        let (seconds, attoseconds) = components
-        return TimeInterval(seconds) + TimeInterval(attoseconds) / 1e18
-    }
-}

@@ -72,10 +72,8 @@ final class ConnectionReaper: @unchecked Sendable {
     init(deadline: Duration, capacity: Int, logger: Logger) {
         self.deadline = deadline
         self.logger = logger
-        let nanoseconds =
-            UInt64(clamping: deadline.components.seconds) &* 1_000_000_000
-            &+ UInt64(clamping: deadline.components.attoseconds / 1_000_000_000)
-        state = NIOLockedValueBox(State(rules: WaitingConnections(deadline: max(1, nanoseconds), capacity: capacity)))
+        state = NIOLockedValueBox(
+            State(rules: WaitingConnections(deadline: max(1, deadline.saturatingNanoseconds), capacity: capacity)))
     }
 
     /// The connections held, those waiting for a request, and the drops since the start.
@@ -183,7 +181,7 @@ final class ConnectionReaper: @unchecked Sendable {
     }
 
     private func log(_ report: (deadline: Int, room: Int)) {
-        let seconds = Double(deadline.components.seconds) + Double(deadline.components.attoseconds) / 1e18
+        let seconds = deadline.timeInterval
         var parts: [String] = []
         if report.deadline > 0 {
             parts.append(

@@ -132,9 +132,7 @@ final class StreamSender: @unchecked Sendable {
         }
         guard isRunning else { return }
         wake()
-        let nanoseconds =
-            Int(timeout.components.seconds) * 1_000_000_000 + Int(timeout.components.attoseconds / 1_000_000_000)
-        _ = returnedAll.wait(timeout: .now() + .nanoseconds(nanoseconds))
+        _ = returnedAll.wait(timeout: .now() + .nanoseconds(Int(clamping: timeout.saturatingNanoseconds)))
     }
 
     /// Puts `stream` on the ready list (it has bytes to send, or is to be adopted, ended
