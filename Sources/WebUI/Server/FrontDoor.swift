@@ -2,6 +2,7 @@ import CMicroHTTPD
 import Glibc
 import Logging
 import NIOConcurrencyHelpers
+import Synchronization
 
 /// Accepts every connection on the listening socket, answers plain `GET`/`HEAD` requests
 /// for the few paths whose response depends on nothing but the path (`/`) itself, and hands
@@ -27,7 +28,7 @@ import NIOConcurrencyHelpers
 ///   for `stallLimit` (libmicrohttpd's connection timeout). It costs a socket and a share
 ///   of one response file, never a buffer of its own.
 ///
-/// Its state is touched only on its thread, except the counters and `phase`.
+/// Its state is touched only on its thread, except the counts (atomics) and `phase`.
 final class FrontDoor: @unchecked Sendable {
     /// How long a connection may wait here for a request before libmicrohttpd gets it: long
     /// enough for a client's next request on a busy keep-alive connection, short against
@@ -80,7 +81,10 @@ final class FrontDoor: @unchecked Sendable {
     private let phase = NIOLockedValueBox(Phase.idle)
 
     private enum Phase { case idle, running, stopped }
-    private let counters = NIOLockedValueBox(Counts())
+    // What the door has done (``Counts``), counted on its thread, read from any.
+    private let answered = Atomic<Int>(0)
+    private let handedOver = Atomic<Int>(0)
+    private let closedStalled = Atomic<Int>(0)
 
     // Touched only on the door's thread.
     private var held: [Int32: Held] = [:]
@@ -110,19 +114,14 @@ final class FrontDoor: @unchecked Sendable {
         self.paths = paths.map { Array($0.utf8) }
         self.maxHeadBytes = maxHeadBytes
         self.rules = DoorConnections(
-            holdLimit: Self.nanoseconds(holdLimit),
-            stallLimit: stallLimit <= .zero ? .max : Self.nanoseconds(stallLimit), capacity: Self.capacity)
+            holdLimit: holdLimit.saturatingNanoseconds,
+            stallLimit: stallLimit <= .zero ? .max : stallLimit.saturatingNanoseconds, capacity: Self.capacity)
         self.logger = logger
         self.response = response
         self.handOver = handOver
         self.files = Array(repeating: nil, count: paths.count)
         self.checked = Array(repeating: false, count: paths.count)
         self.peekBuffer = Array(repeating: 0, count: maxHeadBytes)
-    }
-
-    private static func nanoseconds(_ duration: Duration) -> UInt64 {
-        UInt64(clamping: duration.components.seconds) &* 1_000_000_000
-            &+ UInt64(clamping: duration.components.attoseconds / 1_000_000_000)
     }
 
     /// What the door has done since start.
@@ -137,7 +136,11 @@ final class FrontDoor: @unchecked Sendable {
     }
 
     /// What the door has done since start.
-    var counts: Counts { counters.withLockedValue { $0 } }
+    var counts: Counts {
+        Counts(
+            answered: answered.load(ordering: .relaxed), handedOver: handedOver.load(ordering: .relaxed),
+            closedStalled: closedStalled.load(ordering: .relaxed))
+    }
 
     /// Starts accepting (once).
     func start() {
@@ -203,7 +206,7 @@ final class FrontDoor: @unchecked Sendable {
                 case .handOver(let fd): handOverHeld(fd)
                 case .close(let fd):
                     drop(fd)
-                    counters.withLockedValue { $0.closedStalled += 1 }
+                    closedStalled.wrappingAdd(1, ordering: .relaxed)
                 }
             }
             if let until = acceptPausedUntil, now >= until {
@@ -269,8 +272,20 @@ final class FrontDoor: @unchecked Sendable {
 
     /// Moves `fd` along as far as it goes without blocking: finishes the answer being sent,
     /// then reads the next request, until the socket would block or the connection leaves.
+    /// `held` is read once and written once.
     private func serve(_ fd: Int32) {
         guard var connection = held[fd] else { return }
+        switch advance(fd, &connection) {
+        case .wait: held[fd] = connection
+        case .handOver: handOverHeld(fd)
+        case .drop: drop(fd)
+        }
+    }
+
+    /// Where a held connection stands once it can go no further for now.
+    private enum Outcome { case wait, handOver, drop }
+
+    private func advance(_ fd: Int32, _ connection: inout Held) -> Outcome {
         var allRead = false
         // Whether a blocked answer moved in this call (its stall starts again).
         var moved = false
@@ -280,18 +295,15 @@ final class FrontDoor: @unchecked Sendable {
                 let sent = sendfile(fd, sending.file.fd, &offset, sending.end - sending.offset)
                 if sent < 0 {
                     if errno == EINTR { continue }
-                    if errno == EAGAIN {
-                        if !connection.watchesWrites {
-                            connection.watchesWrites = true
-                            epoll.modify(fd, events: Self.readEvents | EPOLLOUT.rawValue, token: UInt64(fd) + 1)
-                        }
-                        rules.blocked(fd, moved: moved, at: StreamConnection.now())
-                        held[fd] = connection
-                        return
+                    guard errno == EAGAIN else { return .drop }
+                    if !connection.watchesWrites {
+                        connection.watchesWrites = true
+                        epoll.modify(fd, events: Self.readEvents | EPOLLOUT.rawValue, token: UInt64(fd) + 1)
                     }
-                    return drop(fd)
+                    rules.blocked(fd, moved: moved, at: StreamConnection.now())
+                    return .wait
                 }
-                if sent == 0 { return drop(fd) }
+                if sent == 0 { return .drop }
                 moved = true
                 sending.offset += sent
                 if sending.offset < sending.end {
@@ -299,32 +311,27 @@ final class FrontDoor: @unchecked Sendable {
                     continue
                 }
                 connection.sending = nil
-                held[fd] = connection
                 rules.answered(fd, at: StreamConnection.now())
-                if allRead { return }
+                if allRead { return .wait }
             }
             let read = peekBuffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, Int32(MSG_PEEK)) }
             if read < 0 {
                 if errno == EINTR { continue }
-                if errno == EAGAIN {
-                    held[fd] = connection
-                    return
-                }
-                return drop(fd)
+                return errno == EAGAIN ? .wait : .drop
             }
-            if read == 0 { return drop(fd) }
+            if read == 0 { return .drop }
             let head = peekBuffer.withUnsafeBytes {
                 DirectRequestHead.read(
                     UnsafeRawBufferPointer(rebasing: $0[..<read]), paths: paths, maxHeadBytes: maxHeadBytes)
             }
             guard case .answer(let pathIndex, let isHead, let length) = head, let file = file(for: pathIndex) else {
-                return handOverHeld(fd)
+                return .handOver
             }
             // Consume exactly the request answered (the peek showed it all), without a copy.
-            guard recv(fd, nil, length, Int32(MSG_TRUNC)) == length else { return drop(fd) }
+            guard recv(fd, nil, length, Int32(MSG_TRUNC)) == length else { return .drop }
             rules.answering(fd)
             connection.sending = Sending(file: file, offset: 0, end: isHead ? file.headCount : file.totalCount)
-            counters.withLockedValue { $0.answered += 1 }
+            answered.wrappingAdd(1, ordering: .relaxed)
             // Nothing more had arrived: the next bytes will be reported, no need to look.
             allRead = read == length
         }
@@ -355,7 +362,7 @@ final class FrontDoor: @unchecked Sendable {
     }
 
     private func give(_ handover: Handover) {
-        counters.withLockedValue { $0.handedOver += 1 }
+        handedOver.wrappingAdd(1, ordering: .relaxed)
         handOver(handover)
     }
 
