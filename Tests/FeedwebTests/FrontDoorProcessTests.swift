@@ -34,6 +34,25 @@ struct FrontDoorProcessTests {
         #expect(feedweb.process.isRunning)
     }
 
+    @Test func metricsCountTheRequestsAnsweredAtTheDoor() async throws {
+        let feedweb = try await FeedwebProcess(arguments: ["--demo-interval", "3600"])
+        defer { feedweb.kill() }
+        let requests = 3
+        let socket = try await RawSocket(port: feedweb.port)
+        try await socket.send(Array([[UInt8]](repeating: Self.plainGet, count: requests).joined()))
+        for _ in 0..<requests {
+            #expect(try await HTTPTestClient.readResponse(from: socket, method: "GET").status == 200)
+        }
+        let metrics = try PrometheusText(
+            parsing: try await HTTPTestClient.get(port: feedweb.port, "/metrics", timeout: 5).text)
+        let answered = metrics.samples.first { $0.name == "feedweb_http_front_door_answers_total" }?.value
+        #expect(answered == Double(requests))
+        let stalled = metrics.samples.first {
+            $0.name == "feedweb_http_connections_closed_total" && $0.labels["reason"] == "stalled_answer"
+        }
+        #expect(stalled?.value == 0)
+    }
+
     @Test func sigtermEndsConnectionsHeldAtTheDoorAndExitsCleanly() async throws {
         let feedweb = try await FeedwebProcess(arguments: ["--demo-interval", "3600"])
         defer { feedweb.kill() }

@@ -106,6 +106,24 @@ import Testing
         #expect(due == [.handOver(4)])
     }
 
+    @Test func theWaitingAreCountedThroughEveryChange() {
+        var rules = Self.rules(holding: [3, 4, 5])
+        #expect(rules.waitingCount == 3)
+        rules.answering(3)
+        rules.answering(4)
+        #expect(rules.waitingCount == 1)
+        rules.blocked(4, moved: false, at: 0)
+        rules.answered(3, at: 10)
+        #expect(rules.waitingCount == 2)
+        rules.removed(3)
+        rules.removed(4)
+        #expect(rules.waitingCount == 1)
+        let due = rules.due(at: Self.hold)
+        #expect(due == [.handOver(5)])
+        #expect(rules.waitingCount == 0)
+        #expect(rules.count == 0)
+    }
+
     @Test func entriesStayBoundedWhenOneConnectionWaitsBehindABusyOne() {
         // 3 waits, never answered; 4 is answered 10,000 times within 3's hold limit.
         var rules = Self.rules(holding: [3, 4])

@@ -66,6 +66,24 @@ struct FrontDoorTests {
         #expect(date.hasSuffix(" GMT"))
     }
 
+    @Test func connectionsAtTheDoorCountAmongTheServersConnections() async throws {
+        let before = server.server.connectionCounts
+        let kept = try await RawSocket(port: server.port)
+        try await kept.send(Self.plainGet)
+        _ = try await Self.rawResponse(from: kept)
+        // Answered and kept alive at the door (its hold limit is 10 s here): held, waiting.
+        try await Eventually.check("the door's connection among the server's") {
+            let counts = server.server.connectionCounts
+            return counts.held == before.held + 1 && counts.waiting == before.waiting + 1
+                && counts.answeredAtDoor == before.answeredAtDoor + 1
+        }
+        #expect(server.server.frontDoorCounts.held == 1)
+        kept.shutdown()
+        try await Eventually.check("the closed connection to leave the counts") {
+            server.server.connectionCounts.held == before.held
+        }
+    }
+
     @Test func pipelinedRequestsAreAnsweredInOrderOnBothSidesOfTheHandOver() async throws {
         let socket = try await RawSocket(port: server.port)
         try await socket.send(

@@ -172,6 +172,8 @@ private struct PulledMetrics {
     let waitingConnections: Gauge
     var closedAtDeadline: MirroredCounter
     var closedForRoom: MirroredCounter
+    var closedStalled: MirroredCounter
+    var answeredAtDoor: MirroredCounter
     var streams: [String: StreamMetrics] = [:]
     /// Made on the first scrape of a cluster node.
     var cluster: ClusterMetrics?
@@ -251,6 +253,10 @@ private struct PulledMetrics {
             label: "feedweb_http_connections_closed_total", dimensions: [("reason", "head_timeout")], factory: factory)
         closedForRoom = MirroredCounter(
             label: "feedweb_http_connections_closed_total", dimensions: [("reason", "room")], factory: factory)
+        closedStalled = MirroredCounter(
+            label: "feedweb_http_connections_closed_total", dimensions: [("reason", "stalled_answer")],
+            factory: factory)
+        answeredAtDoor = MirroredCounter(label: "feedweb_http_front_door_answers_total", factory: factory)
     }
 
     mutating func update(to sample: FeedwebMetrics.Sample, factory: PrometheusMetricsFactory) {
@@ -272,6 +278,8 @@ private struct PulledMetrics {
         waitingConnections.record(sample.connections.waiting)
         closedAtDeadline.follow(UInt64(sample.connections.droppedAtDeadline))
         closedForRoom.follow(UInt64(sample.connections.droppedForRoom))
+        closedStalled.follow(UInt64(sample.connections.closedStalled))
+        answeredAtDoor.follow(UInt64(sample.connections.answeredAtDoor))
         if let status = sample.cluster {
             var metrics = cluster ?? ClusterMetrics(factory: factory)
             metrics.update(to: status, leaderChanges: sample.stats.leaderChanges)

@@ -195,22 +195,3 @@ final class ConnectionReaper: @unchecked Sendable {
         logger.notice("closed \(parts.joined(separator: " and ")) (at most one such line a minute)")
     }
 }
-
-/// The HTTP server's client connections, as `/metrics` reports them.
-public struct ConnectionCounts: Sendable, Equatable {
-    /// Connections libmicrohttpd holds now.
-    public var held = 0
-    /// Of those, the ones waiting for a request (new, or kept alive between requests).
-    public var waiting = 0
-    /// Connections closed since start for not delivering a request within the head timeout.
-    public var droppedAtDeadline = 0
-    /// Connections closed since start, longest waiting first, to make room for new ones.
-    public var droppedForRoom = 0
-
-    public init(held: Int = 0, waiting: Int = 0, droppedAtDeadline: Int = 0, droppedForRoom: Int = 0) {
-        self.held = held
-        self.waiting = waiting
-        self.droppedAtDeadline = droppedAtDeadline
-        self.droppedForRoom = droppedForRoom
-    }
-}

@@ -39,6 +39,8 @@ struct DoorConnections {
         case waiting(ticket: UInt64)
         /// Its answer is being sent; `stall` names its stall in `stalls` while blocked.
         case answering(stall: UInt64?)
+
+        var isWaiting: Bool { if case .waiting = self { true } else { false } }
     }
 
     private struct Entry {
@@ -48,6 +50,8 @@ struct DoorConnections {
     }
 
     private var phases: [Int32: Phase] = [:]
+    /// How many of `phases` are waiting.
+    private(set) var waitingCount = 0
     private var waits = Deque<Entry>()
     private var stalls = Deque<Entry>()
     private var nextTicket: UInt64 = 0
@@ -58,7 +62,7 @@ struct DoorConnections {
         self.capacity = max(0, capacity)
     }
 
-    /// The connections held.
+    /// The connections held (``waitingCount`` of them waiting for a request).
     var count: Int { phases.count }
 
     /// Entries kept in both queues, stale ones included (for tests: they stay bounded).
@@ -86,7 +90,8 @@ struct DoorConnections {
 
     /// A request of `fd`'s has been read: its answer starts.
     mutating func answering(_ fd: Int32) {
-        guard phases[fd] != nil else { return }
+        guard let phase = phases[fd] else { return }
+        if phase.isWaiting { waitingCount -= 1 }
         phases[fd] = .answering(stall: nil)
         dropStaleFirsts()
     }
@@ -111,7 +116,8 @@ struct DoorConnections {
 
     /// `fd` is no longer held (handed over, closed, or gone).
     mutating func removed(_ fd: Int32) {
-        phases[fd] = nil
+        guard let phase = phases.removeValue(forKey: fd) else { return }
+        if phase.isWaiting { waitingCount -= 1 }
         dropStaleFirsts()
     }
 
@@ -122,6 +128,7 @@ struct DoorConnections {
         while let oldest = waits.first, now &- oldest.since >= holdLimit {
             waits.removeFirst()
             phases[oldest.fd] = nil
+            waitingCount -= 1
             actions.append(.handOver(oldest.fd))
             dropStaleFirsts()
         }
@@ -152,7 +159,7 @@ struct DoorConnections {
 
     private mutating func wait(_ fd: Int32, from now: UInt64) {
         let ticket = takeTicket()
-        phases[fd] = .waiting(ticket: ticket)
+        if phases.updateValue(.waiting(ticket: ticket), forKey: fd)?.isWaiting != true { waitingCount += 1 }
         waits.append(Entry(fd: fd, ticket: ticket, since: now))
         dropStaleFirsts()
         compactIfNeeded()

@@ -85,6 +85,8 @@ final class FrontDoor: @unchecked Sendable {
     private let answered = Atomic<Int>(0)
     private let handedOver = Atomic<Int>(0)
     private let closedStalled = Atomic<Int>(0)
+    private let heldNow = Atomic<Int>(0)
+    private let waitingNow = Atomic<Int>(0)
 
     // Touched only on the door's thread.
     private var held: [Int32: Held] = [:]
@@ -133,13 +135,18 @@ final class FrontDoor: @unchecked Sendable {
         /// Connections closed because their client took no byte of an answer for the
         /// stall limit.
         var closedStalled = 0
+        /// Connections held here now (as of the thread's last pass).
+        var held = 0
+        /// Of those, the ones waiting for a request.
+        var waiting = 0
     }
 
     /// What the door has done since start.
     var counts: Counts {
         Counts(
             answered: answered.load(ordering: .relaxed), handedOver: handedOver.load(ordering: .relaxed),
-            closedStalled: closedStalled.load(ordering: .relaxed))
+            closedStalled: closedStalled.load(ordering: .relaxed), held: heldNow.load(ordering: .relaxed),
+            waiting: waitingNow.load(ordering: .relaxed))
     }
 
     /// Starts accepting (once).
@@ -213,9 +220,13 @@ final class FrontDoor: @unchecked Sendable {
                 acceptPausedUntil = nil
                 _ = epoll.add(listener.fd, events: EPOLLIN.rawValue, token: Self.listenToken)
             }
+            heldNow.store(rules.count, ordering: .relaxed)
+            waitingNow.store(rules.waitingCount, ordering: .relaxed)
         }
         for fd in held.keys { close(fd) }
         held.removeAll()
+        heldNow.store(0, ordering: .relaxed)
+        waitingNow.store(0, ordering: .relaxed)
         close(listener.fd)
     }
 

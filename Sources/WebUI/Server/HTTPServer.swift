@@ -217,10 +217,17 @@ public final class HTTPServer: @unchecked Sendable {
         state.withLockedValue { $0.open.count }
     }
 
-    /// The connections held and those waiting for a request now, and the connections
-    /// dropped since start for taking too long to send one or to make room for new ones.
+    /// The connections held and those waiting for a request now, the front door's and
+    /// libmicrohttpd's, and those closed since start: for taking too long to send a request,
+    /// to make room for new ones, or for not reading an answer.
     public var connectionCounts: ConnectionCounts {
-        reaper.counts
+        var counts = reaper.counts
+        let door = frontDoorCounts
+        counts.held += door.held
+        counts.waiting += door.waiting
+        counts.closedStalled = door.closedStalled
+        counts.answeredAtDoor = door.answered
+        return counts
     }
 
     /// Starts listening; returns the bound port (useful with port 0).
