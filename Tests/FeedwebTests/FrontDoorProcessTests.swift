@@ -34,7 +34,10 @@ struct FrontDoorProcessTests {
         #expect(feedweb.process.isRunning)
     }
 
-    @Test func metricsCountTheRequestsAnsweredAtTheDoor() async throws {
+    /// The exact counts are `FrontDoorTests`' (a server whose door holds a silent connection
+    /// for 10 s): here the door hands a connection that has sent nothing for 250 ms to
+    /// libmicrohttpd, so on a loaded machine these requests may be answered there instead.
+    @Test func metricsReportTheFrontDoor() async throws {
         let feedweb = try await FeedwebProcess(arguments: ["--demo-interval", "3600"])
         defer { feedweb.kill() }
         let requests = 3
@@ -46,11 +49,16 @@ struct FrontDoorProcessTests {
         let metrics = try PrometheusText(
             parsing: try await HTTPTestClient.get(port: feedweb.port, "/metrics", timeout: 5).text)
         let answered = metrics.samples.first { $0.name == "feedweb_http_front_door_answers_total" }?.value
-        #expect(answered == Double(requests))
+        #expect(
+            answered.map { $0 >= 0 && $0 <= Double(requests) } == true,
+            "answered at the door: \(String(describing: answered))")
         let stalled = metrics.samples.first {
             $0.name == "feedweb_http_connections_closed_total" && $0.labels["reason"] == "stalled_answer"
         }
         #expect(stalled?.value == 0)
+        // The kept-alive connection is held (at the door or by libmicrohttpd), and so is the scrape's.
+        let held = metrics.samples.first { $0.name == "feedweb_http_connections" }?.value ?? 0
+        #expect(held >= 2)
     }
 
     @Test func sigtermEndsConnectionsHeldAtTheDoorAndExitsCleanly() async throws {
