@@ -7,7 +7,7 @@ import Testing
 /// Hacker News API's shape): redirects followed, put/patch/null applied, keep-alive quiet,
 /// bad input and cancel/auth_revoked counted as upstream errors with the state kept, and
 /// the reconnect that follows each end.
-@Suite("Firebase upstream", .timeLimit(.minutes(1)))
+@Suite("Firebase upstream", .timeLimit(.minutes(1)), .onThreadsOfItsOwn)
 struct FirebaseUpstreamTests {
     static func event(_ type: String, _ path: String, _ data: String) -> String {
         SSEText.event(type, data: #"{"path":"\#(path)","data":\#(data)}"#)

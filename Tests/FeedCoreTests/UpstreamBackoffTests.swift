@@ -8,7 +8,7 @@ import Testing
 /// are checked against them with generous bounds (never shorter than the announced delay,
 /// never much longer). Announced delays are exact (`until − lastErrorAt`, both set by the
 /// connection in one step); the bounds allow only for floating-point rounding.
-@Suite("Upstream connection: retry, backoff, status codes", .serialized)
+@Suite("Upstream connection: retry, backoff, status codes", .serialized, .onThreadsOfItsOwn)
 struct UpstreamBackoffTests {
     /// Generous slack for the time a reconnect takes beyond its delay on a busy machine.
     private static let slack: TimeInterval = 1.5

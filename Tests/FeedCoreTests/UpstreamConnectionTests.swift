@@ -4,7 +4,7 @@ import Logging
 import TestSupport
 import Testing
 
-@Suite("Upstream connection: requests, ids, events", .serialized)
+@Suite("Upstream connection: requests, ids, events", .serialized, .onThreadsOfItsOwn)
 struct UpstreamConnectionTests {
     @Test("the request carries Accept, Cache-Control and every configured header, and no Last-Event-ID at first")
     func requestHeaders() async throws {

@@ -1,11 +1,12 @@
 import Foundation
+import TestSupport
 import Testing
 
 @testable import FeedCore
 
 /// The queue between the upstream reader and the committer: in order, everything waiting
 /// taken at once, bounded, and ended from either side without leaving anyone waiting.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(1)), .onThreadsOfItsOwn)
 struct UpstreamEventQueueTests {
     static func read(_ n: Int, bytes: Int = 10) -> UpstreamEventQueue.Read {
         let event = SSEEvent(type: "message", data: "{\"n\":\(n)}", id: "\(n)")

@@ -3,7 +3,7 @@ import Foundation
 import TestSupport
 import Testing
 
-@Suite("Upstream connection: redirects", .serialized)
+@Suite("Upstream connection: redirects", .serialized, .onThreadsOfItsOwn)
 struct UpstreamRedirectTests {
     private static let data = SSEText.event("data", data: Upstream.document(1))
 

@@ -5,7 +5,7 @@ import Testing
 
 /// The retry floor over several reconnects: feedweb never reconnects sooner than the
 /// `retry` upstream asked for (jitter only adds), each time, and follows a changed `retry`.
-@Suite("Upstream connection: retry floor", .timeLimit(.minutes(1)))
+@Suite("Upstream connection: retry floor", .timeLimit(.minutes(1)), .onThreadsOfItsOwn)
 struct UpstreamRetryFloorTests {
     @Test("five reconnects after retry: 300, then three after retry: 450: none sooner than asked")
     func neverSoonerThanRetry() async throws {

@@ -3,7 +3,7 @@ import Foundation
 import TestSupport
 import Testing
 
-@Suite("Upstream connection: bounds, timeouts, TLS, cancellation, status", .serialized)
+@Suite("Upstream connection: bounds, timeouts, TLS, cancellation, status", .serialized, .onThreadsOfItsOwn)
 struct UpstreamRobustnessTests {
     // MARK: Oversized events
 

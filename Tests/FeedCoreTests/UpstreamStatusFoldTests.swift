@@ -5,7 +5,7 @@ import Testing
 
 /// The upstream status is the fold of the source's events: ``UpstreamStatus/apply(_:)``
 /// alone, and the events a real connection publishes against a scripted upstream.
-@Suite("Upstream status: the fold of the upstream events", .serialized)
+@Suite("Upstream status: the fold of the upstream events", .serialized, .onThreadsOfItsOwn)
 struct UpstreamStatusFoldTests {
     static let t0 = Date(timeIntervalSince1970: 1_800_000_000)
 

@@ -7,7 +7,7 @@ import Testing
 /// (``ScriptedWebSocketServer``): messages as items or documents, the handshake's headers,
 /// reconnects, and bad input (not JSON, binary, too large, an error close) counted and
 /// shown while the state is kept.
-@Suite("WebSocket upstream", .timeLimit(.minutes(2)))
+@Suite("WebSocket upstream", .timeLimit(.minutes(2)), .onThreadsOfItsOwn)
 struct WebSocketUpstreamTests {
     /// One edit as seed 003's feed sends it.
     static func edit(_ n: Int, type: String = "unspecified") -> String {

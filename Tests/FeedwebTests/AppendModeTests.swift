@@ -5,7 +5,7 @@ import Testing
 
 /// `--mode append --keep N` through the real binary against a scripted
 /// Wikimedia-EventStreams-like feed: one `message` event per item, opaque JSON ids.
-@Suite(.serialized, .timeLimit(.minutes(2)))
+@Suite(.serialized, .timeLimit(.minutes(2)), .onThreadsOfItsOwn)
 struct AppendModeTests {
     static func item(_ n: Int) -> JSONValue {
         .object([

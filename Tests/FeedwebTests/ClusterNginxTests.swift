@@ -8,7 +8,7 @@ import Testing
 /// documents for a cluster (read from the file, so the documentation cannot drift from
 /// what is tested): clients resume on whichever node nginx picks, and a node that dies is
 /// skipped.
-@Suite(.serialized, .timeLimit(.minutes(3)))
+@Suite(.serialized, .timeLimit(.minutes(3)), .onThreadsOfItsOwn)
 struct ClusterNginxTests {
     /// The cluster block between the `nginx-cluster-config` markers of docs/deploy.md, with
     /// the nodes' ports and nginx's own listen address put in.

@@ -7,7 +7,7 @@ import Testing
 /// `--cluster` through the real binary: a PostgreSQL of the test's own, a live upstream,
 /// three feedweb processes. Every wait is bounded; no fixed port; every process is ended
 /// by PID.
-@Suite("Cluster on PostgreSQL", .serialized, .timeLimit(.minutes(4)))
+@Suite("Cluster on PostgreSQL", .serialized, .timeLimit(.minutes(4)), .onThreadsOfItsOwn)
 struct ClusterTests {
     /// The `patch` events of `client` until `count` have come (at most `seconds`).
     static func patches(_ client: SSETestClient, count: Int, within seconds: Double = 10) async throws -> [SSEEvent] {

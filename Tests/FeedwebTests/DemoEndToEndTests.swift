@@ -5,7 +5,7 @@ import Testing
 
 /// The walking skeleton, end to end through the real binary: demo upstream → loopback
 /// subscription → state → `/` and `/events`.
-@Suite(.timeLimit(.minutes(2)))
+@Suite(.timeLimit(.minutes(2)), .onThreadsOfItsOwn)
 struct DemoEndToEndTests {
     @Test func listShowsTheDemoStoriesAndPatchesMatchThePage() async throws {
         let feedweb = try await FeedwebProcess(arguments: ["--demo-interval", "1"])

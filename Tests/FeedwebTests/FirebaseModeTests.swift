@@ -6,7 +6,7 @@ import Testing
 /// `--mode firebase` through the real binary against a scripted Firebase REST stream:
 /// downstream it is a document like any other, `data` and then RFC 6902 patches, and the
 /// pages show its items.
-@Suite(.serialized, .timeLimit(.minutes(2)))
+@Suite(.serialized, .timeLimit(.minutes(2)), .onThreadsOfItsOwn)
 struct FirebaseModeTests {
     static func event(_ type: String, _ path: String, _ data: String) -> String {
         SSEText.event(type, data: #"{"path":"\#(path)","data":\#(data)}"#)

@@ -5,7 +5,7 @@ import Testing
 
 /// The front door in the real binary: what only a whole process shows (a signal's default
 /// action, the exit).
-@Suite(.timeLimit(.minutes(2)))
+@Suite(.timeLimit(.minutes(2)), .onThreadsOfItsOwn)
 struct FrontDoorProcessTests {
     static let plainGet = Array("GET / HTTP/1.1\r\nHost: x\r\n\r\n".utf8)
 

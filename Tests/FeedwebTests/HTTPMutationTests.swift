@@ -8,7 +8,7 @@ import Testing
 /// realistic requests, a few thousand of them on fresh connections, each head ended and
 /// the sending side closed. Any 4xx is a fine answer; a server error, a connection left
 /// hanging or anything but HTTP is not; feedweb serves and stops cleanly afterwards.
-@Suite(.timeLimit(.minutes(3)))
+@Suite(.timeLimit(.minutes(3)), .onThreadsOfItsOwn)
 struct HTTPMutationTests {
     /// What browsers, kiosks and scrapers send.
     static let requests: [String] = [

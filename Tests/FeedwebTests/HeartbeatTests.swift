@@ -5,7 +5,7 @@ import Testing
 
 /// `/events` keeps a quiet stream alive with a comment heartbeat every 15 s (the contract's
 /// interval), through the real binary with its default options.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(1)), .onThreadsOfItsOwn)
 struct HeartbeatTests {
     /// The comment lines (`: …`) in raw SSE bytes; comments are not events, so the parser
     /// never reports them.

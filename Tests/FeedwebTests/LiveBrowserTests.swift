@@ -5,7 +5,9 @@ import Testing
 
 /// The live pages in a real browser: headless Chromium (through chromedriver) on pages of
 /// the real binary, whose upstream is a scripted SSE server the test drives.
-@Suite(.serialized, .timeLimit(.minutes(3)), .enabled(if: WebDriver.isAvailable, "needs chromium and chromium-driver"))
+@Suite(
+    .serialized, .timeLimit(.minutes(3)), .onThreadsOfItsOwn,
+    .enabled(if: WebDriver.isAvailable, "needs chromium and chromium-driver"))
 struct LiveBrowserTests {
     static var document: JSONValue { NewswireFeed.document(stories: [5, 4, 3, 2, 1]) }
 

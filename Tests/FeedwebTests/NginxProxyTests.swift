@@ -5,7 +5,7 @@ import Testing
 
 /// feedweb behind a real nginx configured with the block docs/deploy.md documents (read
 /// from the file, so the documentation cannot drift from what is tested).
-@Suite(.serialized, .timeLimit(.minutes(2)))
+@Suite(.serialized, .timeLimit(.minutes(2)), .onThreadsOfItsOwn)
 struct NginxProxyTests {
     /// The nginx configuration between the `nginx-config` markers of docs/deploy.md, with
     /// feedweb's address and nginx's own listen address put in.

@@ -7,7 +7,7 @@ import Testing
 /// Each option's default, as the contract states it, through the real binary: by what
 /// feedweb does where that is cheap to see, and by `--help` where it is not (a 45 s read
 /// timeout, 10000 clients).
-@Suite(.timeLimit(.minutes(2)))
+@Suite(.timeLimit(.minutes(2)), .onThreadsOfItsOwn)
 struct OptionDefaultsTests {
     /// The contract's defaults, as `--help` must name them.
     static let documentedDefaults: [(option: String, defaults: [String])] = [

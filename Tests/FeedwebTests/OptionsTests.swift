@@ -5,7 +5,7 @@ import Testing
 
 /// The command line through the real binary: `--help`, exit status 2 with a message naming
 /// the option for every kind of wrong option or value, environment variables.
-@Suite(.timeLimit(.minutes(3)))
+@Suite(.timeLimit(.minutes(3)), .onThreadsOfItsOwn)
 struct OptionsTests {
     /// Every option the contract lists (plus `--public-dir`), as `--help` must show them —
     /// except `--cluster`, which this version does not implement yet.

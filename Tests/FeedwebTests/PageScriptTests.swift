@@ -9,7 +9,9 @@ import Testing
 ///
 /// Serialized: each test drives a browser, and several at once on a small machine make
 /// every timing in them slack.
-@Suite(.serialized, .timeLimit(.minutes(3)), .enabled(if: WebDriver.isAvailable, "needs chromium and chromium-driver"))
+@Suite(
+    .serialized, .timeLimit(.minutes(3)), .onThreadsOfItsOwn,
+    .enabled(if: WebDriver.isAvailable, "needs chromium and chromium-driver"))
 struct PageScriptTests {
     /// `feedweb_stream_clients{stream="page"}` from `/metrics`.
     static func pageStreamClients(port: UInt16) async throws -> Double? {

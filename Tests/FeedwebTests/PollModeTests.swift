@@ -4,7 +4,7 @@ import TestSupport
 import Testing
 
 /// `--poll URL --interval S` through the real binary against a scripted JSON API.
-@Suite(.serialized, .timeLimit(.minutes(2)))
+@Suite(.serialized, .timeLimit(.minutes(2)), .onThreadsOfItsOwn)
 struct PollModeTests {
     /// The API the poller reads: a versioned document with ETag and Last-Modified, or a
     /// broken answer, switched by the test.

@@ -7,7 +7,7 @@ import Testing
 /// `FEEDWEB_…` variables) through the real binary, on a feed that is not NYT-shaped: its
 /// entries sit at `/data/entries`, are identified by `ident`, carry `headline` and `desk`,
 /// and the document's version is `/v`.
-@Suite(.timeLimit(.minutes(2)))
+@Suite(.timeLimit(.minutes(2)), .onThreadsOfItsOwn)
 struct ProfileOptionsTests {
     /// One entry. It also has the generic profile's own `id`, `title` and `section`
     /// members, with other values, so the test sees which pointers feedweb followed.

@@ -4,7 +4,7 @@ import TestSupport
 import Testing
 
 /// `/readyz` and `/metrics` through the real binary on a scripted upstream.
-@Suite(.serialized, .timeLimit(.minutes(2)))
+@Suite(.serialized, .timeLimit(.minutes(2)), .onThreadsOfItsOwn)
 struct ReadinessAndMetricsTests {
     static func metrics(port: UInt16) async throws -> PrometheusText {
         let response = try await HTTPTestClient.get(port: port, "/metrics", timeout: 5)

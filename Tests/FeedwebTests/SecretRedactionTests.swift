@@ -7,7 +7,7 @@ import Testing
 /// user name and password and secret-looking query values (and a secret header), connects,
 /// fails, is redirected and reconnects at the most verbose log level; every line it writes,
 /// `/readyz`, and the exit-2 message of an invalid URL are searched for the secrets.
-@Suite(.serialized, .timeLimit(.minutes(2)))
+@Suite(.serialized, .timeLimit(.minutes(2)), .onThreadsOfItsOwn)
 struct SecretRedactionTests {
     static let secrets = ["PASSWD", "SECRETKEY", "SECRETTWO", "SECRETREDIRECT", "HEADERSECRET"]
 

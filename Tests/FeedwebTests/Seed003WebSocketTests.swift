@@ -7,7 +7,7 @@ import Testing
 /// edits, `{"type", "content", "time"}`, with the README's command; `/stats` shows the
 /// latest edited title in its ticker and a marker for every `newuser` event, in
 /// `/api/stats`, in the page, and live in Chromium.
-@Suite(.serialized, .timeLimit(.minutes(3)))
+@Suite(.serialized, .timeLimit(.minutes(3)), .onThreadsOfItsOwn)
 struct Seed003WebSocketTests {
     static func edit(_ title: String, type: String = "unspecified", second: Int = 0) -> String {
         JSONValue.object([

@@ -5,7 +5,7 @@ import Testing
 
 /// SIGTERM and SIGINT through the real binary with clients connected: exit status 0
 /// within 2 s, every stream ended cleanly, the state file written.
-@Suite(.serialized, .timeLimit(.minutes(2)))
+@Suite(.serialized, .timeLimit(.minutes(2)), .onThreadsOfItsOwn)
 struct ShutdownTests {
     @Test(
         "exit 0 within 2 s with hundreds and thousands of stream clients; streams end cleanly; the state file is written",

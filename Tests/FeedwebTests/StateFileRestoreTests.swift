@@ -5,7 +5,7 @@ import Testing
 
 /// `--state-file` through the real binary: saved at SIGTERM, restored at start (shown as
 /// stale until upstream answers), corrupt or truncated files reported and ignored.
-@Suite(.serialized, .timeLimit(.minutes(2)))
+@Suite(.serialized, .timeLimit(.minutes(2)), .onThreadsOfItsOwn)
 struct StateFileRestoreTests {
     private let scratch: ScratchDirectory
     private var directory: String { scratch.path }

@@ -5,7 +5,7 @@ import Testing
 
 /// `--max-clients`: past the limit a new stream gets 503 with `Retry-After` at once, and
 /// a slot freed by a client that goes away is free at once, even on a quiet feed.
-@Suite(.serialized, .timeLimit(.minutes(2)))
+@Suite(.serialized, .timeLimit(.minutes(2)), .onThreadsOfItsOwn)
 struct StreamAdmissionTests {
     @Test func fourthStreamGets503AndADisconnectFreesItsSlot() async throws {
         let upstream = try await LiveFeedUpstream(document: NewswireFeed.document(stories: [3, 2, 1]))

@@ -10,7 +10,7 @@ import Testing
 /// client that reads too slowly: see StreamCatchUpTests.swift. Serialized: each test
 /// floods feedweb, and two floods at once would slow each other's readers; for the same
 /// reason `make test` runs this suite on its own, after the parallel ones (Makefile).
-@Suite(.serialized, .timeLimit(.minutes(3)))
+@Suite(.serialized, .timeLimit(.minutes(3)), .onThreadsOfItsOwn)
 struct StreamBackpressureTests {
     /// The patch number a flood patch carries at the start of its padding.
     static func floodNumber(_ event: SSEEvent) -> Int? {

@@ -5,7 +5,7 @@ import Testing
 
 /// `/events` end to end over real sockets: the real binary on a live scripted upstream
 /// (in-process feedweb only where an interval has no option).
-@Suite(.serialized, .timeLimit(.minutes(3)))
+@Suite(.serialized, .timeLimit(.minutes(3)), .onThreadsOfItsOwn)
 struct StreamDocumentTests {
     static func eventID(_ event: SSEEvent) throws -> EventID {
         try #require(EventID(parsing: event.id), "id \(event.id) is EPOCH-SEQ")

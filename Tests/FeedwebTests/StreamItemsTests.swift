@@ -4,7 +4,7 @@ import TestSupport
 import Testing
 
 /// `/events/items` end to end: the published view at item level, filtered and resumed.
-@Suite(.serialized, .timeLimit(.minutes(3)))
+@Suite(.serialized, .timeLimit(.minutes(3)), .onThreadsOfItsOwn)
 struct StreamItemsTests {
     /// Stories 5…1: odd ones in Science, even ones in World.
     static func start() async throws -> (LiveFeedUpstream, FeedwebProcess) {

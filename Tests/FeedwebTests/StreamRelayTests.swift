@@ -6,7 +6,7 @@ import Testing
 /// One feedweb as another's upstream: B subscribes to A's `/events` and must hold the same
 /// document as A through every kind of change A sees, with A's ids (relay mode passes
 /// them through), so a client resumes on any relay.
-@Suite(.serialized, .timeLimit(.minutes(3)))
+@Suite(.serialized, .timeLimit(.minutes(3)), .onThreadsOfItsOwn)
 struct StreamRelayTests {
     /// Waits until A has the upstream's document and B has it too, with the same items.
     static func converged(_ upstream: LiveFeedUpstream, a: UInt16, b: UInt16, _ step: String) async throws {

@@ -6,7 +6,7 @@ import Testing
 /// What the upstream's events become, end to end through the real binary on a live
 /// scripted upstream: `/stats` says why a patch was rejected, and the page streams carry
 /// the status badge only when what it shows changed.
-@Suite(.serialized, .timeLimit(.minutes(2)))
+@Suite(.serialized, .timeLimit(.minutes(2)), .onThreadsOfItsOwn)
 struct UpstreamEventsEndToEndTests {
     /// The `rejected-patch` entries of `/api/stats`'s notable events.
     static func rejectedPatchEvents(port: UInt16) async throws -> [JSONValue] {

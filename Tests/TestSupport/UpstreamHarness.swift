@@ -9,6 +9,10 @@ import NIOConcurrencyHelpers
 ///
 /// `start()`, then drive the server and wait with ``waitUntil(_:timeout:_:)`` or
 /// ``waitForStatus(_:timeout:_:)`` (both bounded), then `stop(within:)`.
+///
+/// The connection runs on threads of its own (``DedicatedTaskExecutor``), not on Swift's
+/// cooperative pool, which the rest of the suite's tests can hold for seconds: a
+/// reconnect then comes when the connection's clock says, not when a pool thread is free.
 public final class UpstreamHarness: Sendable {
     /// The SSE server it was made for, if any.
     public let server: ScriptedSSEServer?
@@ -18,6 +22,7 @@ public final class UpstreamHarness: Sendable {
     private let documents = NIOLockedValueBox<[JSONValue]>([])
     private let task = NIOLockedValueBox<Task<Void, Never>?>(nil)
     private let finished = NIOLockedValueBox(false)
+    private let executor = DedicatedTaskExecutor(threads: 2, name: "upstream-harness")
 
     /// An SSE connection in the document protocol to `server`.
     public convenience init(
@@ -46,7 +51,7 @@ public final class UpstreamHarness: Sendable {
         let connection = self.connection
         let finished = self.finished
         task.withLockedValue {
-            $0 = Task {
+            $0 = Task(executorPreference: executor) {
                 await connection.run()
                 finished.withLockedValue { $0 = true }
             }
@@ -54,14 +59,17 @@ public final class UpstreamHarness: Sendable {
     }
 
     /// Cancels the connection's task; returns how long `run()` took to return, or `nil`
-    /// when it did not return within `limit`.
+    /// when it did not return within `limit` (its threads are then left to it).
     public func stop(within limit: Duration = .seconds(3)) async -> Duration? {
         let start = ContinuousClock.now
         task.withLockedValue { $0?.cancel() }
         do {
-            return try await Eventually.value("run() to return", within: limit.timeInterval, poll: .milliseconds(5)) {
+            let took = try await Eventually.value("run() to return", within: limit.timeInterval, poll: .milliseconds(5))
+            {
                 finished.withLockedValue { $0 } ? ContinuousClock.now - start : nil
             }
+            executor.shutdown()
+            return took
         } catch {
             return nil
         }

@@ -5,7 +5,7 @@ import Testing
 
 /// The JSON API: `/api/state` (the mirror, with an ETag from the sequence number and 304
 /// for a matching `If-None-Match`), `/api/items` and `/api/items/{key}` (normalized items).
-@Suite(.timeLimit(.minutes(2)))
+@Suite(.timeLimit(.minutes(2)), .onThreadsOfItsOwn)
 struct APITests {
     let server: TestServer
 

@@ -8,7 +8,7 @@ import Testing
 /// Upstream events ask the page streams for a frame only when the status they lead to
 /// changes what the badge shows: reads and handled events on a live connection make no
 /// frame at all; the connection's end makes one.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(1)), .onThreadsOfItsOwn)
 struct BadgeFrameTests {
     @Test("reads and handled events on a live connection request no page frame; a backoff does")
     func onlyBadgeChangesRequestFrames() async throws {

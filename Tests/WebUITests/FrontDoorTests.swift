@@ -9,7 +9,7 @@ import Testing
 /// The front door through real sockets: plain keep-alive requests for `/` answered from a
 /// memory file, with the very bytes libmicrohttpd sends, and every other connection handed
 /// to libmicrohttpd with nothing lost.
-@Suite(.timeLimit(.minutes(2)))
+@Suite(.timeLimit(.minutes(2)), .onThreadsOfItsOwn)
 struct FrontDoorTests {
     let server: TestServer
 

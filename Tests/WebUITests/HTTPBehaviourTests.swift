@@ -7,7 +7,7 @@ import Testing
 @testable import WebUI
 
 /// Methods, errors, malformed requests, headers, caching: through real sockets.
-@Suite(.timeLimit(.minutes(2)))
+@Suite(.timeLimit(.minutes(2)), .onThreadsOfItsOwn)
 struct HTTPBehaviourTests {
     let server: TestServer
 

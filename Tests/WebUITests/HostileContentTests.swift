@@ -4,7 +4,7 @@ import TestSupport
 import Testing
 
 /// No feed string can ever become markup, script or a dangerous URL in any page.
-@Suite(.timeLimit(.minutes(2)))
+@Suite(.timeLimit(.minutes(2)), .onThreadsOfItsOwn)
 struct HostileContentTests {
     let server: TestServer
 

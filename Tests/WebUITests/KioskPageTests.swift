@@ -7,7 +7,7 @@ import Testing
 
 /// `/kiosk`: a dark, large-type board with nothing to click, a `?section=` filter, a
 /// highlighted story that cycles, and a stale indicator nobody can miss.
-@Suite(.timeLimit(.minutes(2)))
+@Suite(.timeLimit(.minutes(2)), .onThreadsOfItsOwn)
 struct KioskPageTests {
     let server: TestServer
 

@@ -5,7 +5,7 @@ import Testing
 
 /// No stack trace or file path ever reaches a response: every error path, driven over a
 /// real socket, answers with a plain status and page, never with the server's internals.
-@Suite(.timeLimit(.minutes(2)))
+@Suite(.timeLimit(.minutes(2)), .onThreadsOfItsOwn)
 struct NoInternalsInResponsesTests {
     /// What would betray the server's insides: source paths, the working tree, a crash.
     static var forbidden: [String] {

@@ -7,7 +7,7 @@ import Testing
 
 /// The page stream (`/events/page`): rendered HTML fragments as whole elements with the
 /// ids the page has, sent for what changed, rendered once per change, not once per client.
-@Suite(.timeLimit(.minutes(2)))
+@Suite(.timeLimit(.minutes(2)), .onThreadsOfItsOwn)
 struct PageStreamTests {
     let server: TestServer
 

@@ -7,7 +7,7 @@ import Testing
 
 /// The router and its handlers called directly with plain requests, no server and no
 /// socket: status codes, headers and bodies, against what the test put in the store.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(1)), .onThreadsOfItsOwn)
 struct RouterTests {
     let document = NewswireFeed.document(count: 6)
     let app: TestHandlers

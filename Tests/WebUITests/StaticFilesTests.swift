@@ -4,7 +4,7 @@ import TestSupport
 import Testing
 
 /// `/static/` serves Public/ and nothing else.
-@Suite(.timeLimit(.minutes(2)))
+@Suite(.timeLimit(.minutes(2)), .onThreadsOfItsOwn)
 struct StaticFilesTests {
     @Test func servesFilesWithETagAndCaching() async throws {
         let server = try TestServer(document: nil)

@@ -6,7 +6,7 @@ import Testing
 
 /// When a file in Public/ changes, the running application notices by itself: it serves
 /// the new bytes, tells every open page to reload, and pages link the new asset version.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(1)), .onThreadsOfItsOwn)
 struct StaticReloadTests {
     /// Replaces `file` with `text` in one step (a hidden temporary file renamed over it), so
     /// the watcher never sees it half-written.

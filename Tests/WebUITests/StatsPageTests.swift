@@ -7,7 +7,7 @@ import Testing
 
 /// `/stats`: the SVG charts drawn from known windows, the page, `/api/stats` and the page
 /// stream's `stats` channel.
-@Suite(.timeLimit(.minutes(2)))
+@Suite(.timeLimit(.minutes(2)), .onThreadsOfItsOwn)
 struct StatsPageTests {
     static let t0 = Date(timeIntervalSince1970: 1_800_000_000)
     static let hostile = "<script>alert(1)</script> \"quoted\" & 'single' \u{1}\u{7}bell ]]> {{title}}"

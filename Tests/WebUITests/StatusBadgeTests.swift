@@ -7,7 +7,7 @@ import Testing
 
 /// The upstream status badge on the list and detail pages: live, reconnecting, or stale
 /// since a time, with "updated N s ago".
-@Suite(.timeLimit(.minutes(2)))
+@Suite(.timeLimit(.minutes(2)), .onThreadsOfItsOwn)
 struct StatusBadgeTests {
     /// The pages that carry the badge: the list and a detail page (found by its title).
     static let pages = ["/", "detail"]

@@ -5,7 +5,7 @@ import Testing
 
 /// A story without a usable thumbnail shows the placeholder image from Public/: when the
 /// feed has none (NYT's `""`), when its URL is unsafe, and when it fails to load.
-@Suite(.timeLimit(.minutes(2)))
+@Suite(.timeLimit(.minutes(2)), .onThreadsOfItsOwn)
 struct ThumbnailPlaceholderTests {
     static let placeholder = "/static/placeholder.svg"
     static let picture = "/static/demo/globe.svg"

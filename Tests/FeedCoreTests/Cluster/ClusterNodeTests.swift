@@ -10,14 +10,16 @@ import Testing
 /// upstream: one leader at a time, the same ids and bytes on every node, takeovers that
 /// resume upstream after the log's last change, a fence that holds, new epochs only when
 /// the log was lost. Timings are short (a 1 s lease); every wait is bounded.
-@Suite("Cluster node against a fake log", .serialized, .timeLimit(.minutes(3)))
+@Suite("Cluster node against a fake log", .serialized, .timeLimit(.minutes(3)), .onThreadsOfItsOwn)
 struct ClusterNodeTests {
-    /// A node with its own store, running until ``stop()``.
+    /// A node with its own store, running until ``stop()`` on threads of its own (its
+    /// lease and heartbeats keep their times however busy the suite keeps Swift's pool).
     final class Node: Sendable {
         let name: String
         let store: FeedStore
         let node: ClusterNode
         private let task: Task<Void, Never>
+        private let executor: DedicatedTaskExecutor
 
         init(_ name: String, log: FakeClusterLog, feed: FakeFeed, history: Int = 100, checkpointInterval: Int? = nil) {
             self.name = name
@@ -39,7 +41,9 @@ struct ClusterNodeTests {
                 feed.upstream(node: name, store: upstreamStore)
             }
             self.node = node
-            task = Task { await node.run() }
+            let executor = DedicatedTaskExecutor(threads: 2, name: "cluster-node-\(name)")
+            self.executor = executor
+            task = Task(executorPreference: executor) { await node.run() }
         }
 
         var isLeader: Bool { node.clusterStatus.role == .leader }
@@ -49,6 +53,7 @@ struct ClusterNodeTests {
         func stop() async {
             task.cancel()
             await task.value
+            executor.shutdown()
         }
     }
 
