@@ -1,5 +1,6 @@
 import FeedCore
 import Foundation
+import Glibc
 import TestSupport
 import Testing
 
@@ -10,7 +11,7 @@ import Testing
 /// behind gets what it missed in one chunk rather than one per event; and the stream still
 /// ends cleanly (the final chunk) when the server stops. Each with the writes submitted
 /// through io_uring, and with one `send` each (where the kernel refuses io_uring).
-@Suite(.timeLimit(.minutes(2)))
+@Suite(.timeLimit(.minutes(2)), .onThreadsOfItsOwn)
 struct StreamSenderTests {
     /// An `/events` response read off a raw socket: the head, then the chunked body,
     /// decoded strictly, then the SSE events' ids.
@@ -81,9 +82,11 @@ struct StreamSenderTests {
         let server = try TestServer(
             document: NewswireFeed.document(count: 3, version: 1), writesThroughIOUring: ioUring)
         #expect(server.server.sendersUseIOUring == (ioUring && Self.kernelAllowsIOUring))
-        // A tiny receive buffer: the server's socket fills after a few events, so the rest
-        // wait in the client's queue while the sender waits for room.
-        let socket = try await RawSocket(port: server.port, receiveBuffer: 2048)
+        // A tiny receive buffer and segment: the server's socket fills after a few events,
+        // so the rest wait in the client's queue while the sender waits for room. (With
+        // loopback's 64 KiB segments the kernel sizes the server's send buffer to megabytes,
+        // which would take all 400 events as fast as they come, one write each.)
+        let socket = try await RawSocket(port: server.port, receiveBuffer: 4096, maxSegment: 1024)
         try await socket.send("GET /events HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept: text/event-stream\r\n\r\n")
         var reader = EventReader(socket)
         // The first `data` event: the stream is established.
@@ -93,9 +96,15 @@ struct StreamSenderTests {
         }
         let chunksBefore = reader.chunks
 
-        // 400 changes of 4 KB: more than the kernel holds for a client that reads nothing.
-        let changes = 400
-        for version in 2...(changes + 1) { try Self.bump(server.store, to: version, padding: 4096) }
+        // 200 changes of 2 KB: far more than the kernel holds on the way to a client that
+        // reads nothing, less than the 1 MiB bound past which it would be caught up with a
+        // fresh `data` instead.
+        let changes = 200
+        for version in 2...(changes + 1) { try Self.bump(server.store, to: version, padding: 2048) }
+        // Then read at full speed: through a 4 KiB window (and the peer's delayed
+        // acknowledgements) the backlog would take longer than the wait.
+        var wide: Int32 = 1 << 20
+        setsockopt(socket.fd, SOL_SOCKET, SO_RCVBUF, &wide, socklen_t(MemoryLayout<Int32>.size))
         try await reader.read(untilEvents: changes + 1, within: 10)
         // Every change, in order: the ids' sequence numbers count up by one.
         let seqs = reader.ids.compactMap { EventID(parsing: $0)?.seq }
@@ -152,11 +161,26 @@ struct StreamSenderTests {
         }
     }
 
-    @Test func theProgramsSendersRunTenNicerThanThePagesSender() throws {
+    @Test func theProgramsSendersRunTenNicerThanThePagesSender() async throws {
         let server = try TestServer(document: NewswireFeed.document(count: 3, version: 1))
         #expect(server.server.streamsHandedOver == (programs: 0, people: 0))
-        // Every sender thread of this process (other tests' servers' too): a thread sets its
-        // niceness before it names itself, so a named one has its niceness.
+        // Every sender thread of this process (other tests' servers' too), once this
+        // server's have started: a thread sets its niceness before it names itself, so a
+        // named one has its niceness.
+        let (programs, people) = try await Eventually.value("the server's sender threads named", within: 5) {
+            () -> ([Int], [Int])? in
+            let niceness = try Self.senderThreadsNiceness()
+            let enough = niceness.programs.count >= server.server.configuration.streamSenders
+            return enough && !niceness.people.isEmpty ? niceness : nil
+        }
+        for nice in programs {
+            #expect(people.allSatisfy { min(19, $0 + 10) == nice }, "programs \(programs), people \(people)")
+        }
+    }
+
+    /// The niceness of every thread of this process named as a programs' sender
+    /// (`fw-send-N`) or as the pages' sender (`fw-send-pages`).
+    static func senderThreadsNiceness() throws -> (programs: [Int], people: [Int]) {
         var programs: [Int] = []
         var people: [Int] = []
         let tasks = try FileManager.default.contentsOfDirectory(atPath: "/proc/self/task")
@@ -174,11 +198,7 @@ struct StreamSenderTests {
             default: break
             }
         }
-        #expect(programs.count >= server.server.configuration.streamSenders)
-        #expect(!people.isEmpty)
-        for nice in programs {
-            #expect(people.allSatisfy { min(19, $0 + 10) == nice }, "programs \(programs), people \(people)")
-        }
+        return (programs, people)
     }
 
     @Test func aPageStreamIsWrittenByTheSenderForPeopleNotBehindTheFanOut() async throws {

@@ -246,15 +246,18 @@ final class StreamSender: @unchecked Sendable {
         case .alive:
             if record.writing {
                 record.again = true
+                records[token] = record
             } else if !record.remainder.isEmpty && (!record.waitingForRoom || writable) {
-                // Finish the chunk the socket did not take before starting the next.
+                // Finish the chunk the socket did not take before starting the next. The
+                // record is stored first: a write without io_uring reports at once, and
+                // what it reports must not be overwritten by this copy.
                 record.writing = true
                 record.again = true
+                records[token] = record
                 writes.enqueue(token: token, fd: record.fd, bytes: record.remainder) { token, result in
                     completed(token, result)
                 }
             }
-            records[token] = record
         case .send(let chunks, let byteCount, let more):
             record.writing = true
             record.again = more
