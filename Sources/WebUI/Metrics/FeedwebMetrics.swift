@@ -31,7 +31,9 @@ import struct Prometheus.PrometheusMetricsFactory
 /// `new_sections_total`, `guard_regressions_total`, `marks_total` (items that matched a
 /// `--mark`), `page_render_seconds`, `fanout_seconds{stream}`, `process_resident_memory_bytes`,
 /// `process_open_fds`, `http_connections`, `http_connections_waiting` (for a request),
-/// `http_connections_closed_total{reason}` (`head_timeout`, `room`: slow clients closed);
+/// `http_connections_closed_total{reason}` (`head_timeout`, `room`: slow clients closed;
+/// `stalled_answer`: a client that took no byte of an answer; `limit`: refused at the
+/// connection limit);
 /// in cluster mode also `cluster_leader` (1 on the node that leads),
 /// `cluster_term`, `cluster_head_sequence`, `cluster_applied_sequence`, `cluster_lag`
 /// (rows of the log not applied here yet), `cluster_database_connected`,
@@ -173,6 +175,7 @@ private struct PulledMetrics {
     var closedAtDeadline: MirroredCounter
     var closedForRoom: MirroredCounter
     var closedStalled: MirroredCounter
+    var refusedAtLimit: MirroredCounter
     var answeredAtDoor: MirroredCounter
     var streams: [String: StreamMetrics] = [:]
     /// Made on the first scrape of a cluster node.
@@ -256,6 +259,8 @@ private struct PulledMetrics {
         closedStalled = MirroredCounter(
             label: "feedweb_http_connections_closed_total", dimensions: [("reason", "stalled_answer")],
             factory: factory)
+        refusedAtLimit = MirroredCounter(
+            label: "feedweb_http_connections_closed_total", dimensions: [("reason", "limit")], factory: factory)
         answeredAtDoor = MirroredCounter(label: "feedweb_http_front_door_answers_total", factory: factory)
     }
 
@@ -279,6 +284,7 @@ private struct PulledMetrics {
         closedAtDeadline.follow(UInt64(sample.connections.droppedAtDeadline))
         closedForRoom.follow(UInt64(sample.connections.droppedForRoom))
         closedStalled.follow(UInt64(sample.connections.closedStalled))
+        refusedAtLimit.follow(UInt64(sample.connections.refusedAtLimit))
         answeredAtDoor.follow(UInt64(sample.connections.answeredAtDoor))
         if let status = sample.cluster {
             var metrics = cluster ?? ClusterMetrics(factory: factory)

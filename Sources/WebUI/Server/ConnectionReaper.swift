@@ -33,6 +33,9 @@ final class ConnectionReaper: @unchecked Sendable {
         fileprivate let fd: Int32
         /// Whether libmicrohttpd still holds the socket; guarded by the reaper's `sockets`.
         fileprivate var open = true
+        /// Whether the reaper shut the socket down (and gave its place back then); guarded
+        /// by the reaper's `sockets`.
+        fileprivate var dropped = false
 
         init(id: WaitingConnections.ID, fd: Int32) {
             self.id = id
@@ -56,6 +59,9 @@ final class ConnectionReaper: @unchecked Sendable {
     /// How long a connection may wait for its request.
     let deadline: Duration
     private let logger: Logger
+    /// Called once for each connection whose socket the reaper shuts down: its place is
+    /// free from then on (libmicrohttpd closes it at its next read).
+    private let placeFreed: @Sendable () -> Void
     /// The rules and the connections (see the type's lock order).
     private let state: NIOLockedValueBox<State>
     private let wake = DispatchSemaphore(value: 0)
@@ -68,10 +74,12 @@ final class ConnectionReaper: @unchecked Sendable {
     private static let logInterval: UInt64 = 60_000_000_000
 
     /// Drops connections that wait longer than `deadline` for a request, and the
-    /// longest-waiting ones when more than `capacity` connections are held.
-    init(deadline: Duration, capacity: Int, logger: Logger) {
+    /// longest-waiting ones when more than `capacity` connections are held; calls
+    /// `placeFreed` once for each connection it drops.
+    init(deadline: Duration, capacity: Int, logger: Logger, placeFreed: @escaping @Sendable () -> Void = {}) {
         self.deadline = deadline
         self.logger = logger
+        self.placeFreed = placeFreed
         state = NIOLockedValueBox(
             State(rules: WaitingConnections(deadline: max(1, deadline.saturatingNanoseconds), capacity: capacity)))
     }
@@ -113,23 +121,33 @@ final class ConnectionReaper: @unchecked Sendable {
         state.withLockedValue { $0.rules.answered(connection.id, at: now) }
     }
 
-    /// libmicrohttpd is closing the connection (before it closes the socket).
-    func connectionClosed(_ connection: Connection) {
-        sockets.withLock { connection.open = false }
+    /// libmicrohttpd is closing the connection (before it closes the socket). Returns
+    /// whether the reaper had dropped it (and so given its place back already).
+    func connectionClosed(_ connection: Connection) -> Bool {
+        let dropped = sockets.withLock {
+            connection.open = false
+            return connection.dropped
+        }
         state.withLockedValue { state in
             state.rules.closed(connection.id)
             state.connections[connection.id] = nil
         }
+        return dropped
     }
 
-    /// Shuts each socket down in both directions, unless libmicrohttpd has closed it. The
-    /// `sockets` lock is taken once per connection, not across the batch, so that a close
-    /// on a libmicrohttpd thread waits for at most one `shutdown(2)`.
+    /// Shuts each socket down in both directions, unless libmicrohttpd has closed it, and
+    /// gives its place back. The `sockets` lock is taken once per connection, not across
+    /// the batch, so that a close on a libmicrohttpd thread waits for at most one
+    /// `shutdown(2)`.
     private func shutDown(_ drops: [Connection]) {
         for drop in drops where drop.fd >= 0 {
-            sockets.withLock {
-                if drop.open { _ = shutdown(drop.fd, Int32(SHUT_RDWR)) }
+            let shut = sockets.withLock { () -> Bool in
+                guard drop.open, !drop.dropped else { return false }
+                drop.dropped = true
+                _ = shutdown(drop.fd, Int32(SHUT_RDWR))
+                return true
             }
+            if shut { placeFreed() }
         }
     }
 

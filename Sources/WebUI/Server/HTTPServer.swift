@@ -47,9 +47,10 @@ public final class HTTPServer: @unchecked Sendable {
         /// open-file limit allows (``defaultConnectionLimit(openFiles:)``) when the server
         /// is made.
         ///
-        /// Past it libmicrohttpd refuses the connections the front door hands it (they are
-        /// closed without an answer), so connections waiting for a request are dropped,
-        /// longest waiting first, before it is reached (``connectionCapacity(limit:)``).
+        /// Past it the server refuses the connections the front door would hand
+        /// libmicrohttpd (they are closed without an answer; ``HandoverAdmission``), so
+        /// connections waiting for a request are dropped, longest waiting first, before it
+        /// is reached (``connectionCapacity(limit:)``).
         public var connectionLimit: Int?
         /// Bytes of memory libmicrohttpd may use per connection (request line, headers,
         /// send buffer); a larger request head gets 431 or 414.
@@ -170,6 +171,9 @@ public final class HTTPServer: @unchecked Sendable {
     private let senders: [StreamSender]
     /// The most connections libmicrohttpd holds at once (``Configuration/connectionLimit``).
     public let connectionLimit: Int
+    /// Counts the connections handed to libmicrohttpd and refuses those past
+    /// ``connectionLimit`` (libmicrohttpd's own limit check can deadlock it).
+    private let admission: HandoverAdmission
     /// Drops connections that send no complete request in time, or that wait when a new
     /// one needs their room.
     private let reaper: ConnectionReaper
@@ -188,9 +192,11 @@ public final class HTTPServer: @unchecked Sendable {
             configuration.connectionLimit
             ?? Configuration.defaultConnectionLimit(openFiles: Configuration.openFileLimit())
         self.connectionLimit = limit
+        let admission = HandoverAdmission(limit: limit)
+        self.admission = admission
         self.reaper = ConnectionReaper(
             deadline: configuration.headTimeout, capacity: Configuration.connectionCapacity(limit: limit),
-            logger: logger)
+            logger: logger, placeFreed: { admission.release() })
         let ring = configuration.writesThroughIOUring
         self.senders = (0..<max(1, configuration.streamSenders)).compactMap {
             StreamSender(name: "fw-send-\($0)", useIOUring: ring, niceness: configuration.streamSenderNiceness)
@@ -227,6 +233,7 @@ public final class HTTPServer: @unchecked Sendable {
         counts.waiting += door.waiting
         counts.closedStalled = door.closedStalled
         counts.answeredAtDoor = door.answered
+        counts.refusedAtLimit = admission.refusedCount
         return counts
     }
 
@@ -252,7 +259,9 @@ public final class HTTPServer: @unchecked Sendable {
                 MHD_OptionItem(
                     option: .EXTERNAL_LOGGER,
                     value: Int(bitPattern: unsafeBitCast(daemonLog, to: UnsafeRawPointer.self)), ptr_value: selfPointer),
-                MHD_OptionItem(option: .CONNECTION_LIMIT, value: limit, ptr_value: nil),
+                // feedweb keeps the limit itself (`admission`): libmicrohttpd's own check
+                // can leave it deadlocked.
+                MHD_OptionItem(option: .CONNECTION_LIMIT, value: HandoverAdmission.unreachableLimit, ptr_value: nil),
                 MHD_OptionItem(
                     option: .CONNECTION_TIMEOUT, value: Int(configuration.connectionTimeout), ptr_value: nil),
                 MHD_OptionItem(
@@ -312,20 +321,22 @@ public final class HTTPServer: @unchecked Sendable {
         state.withLockedValue { $0.frontDoor }?.counts ?? FrontDoor.Counts()
     }
 
-    /// Gives a connection from the front door to libmicrohttpd, which closes it if it
-    /// cannot take it (at its connection limit, or stopped).
+    /// Gives a connection from the front door to libmicrohttpd; closes it instead when
+    /// libmicrohttpd holds ``connectionLimit`` connections already or has stopped
+    /// (libmicrohttpd itself closes one it cannot take).
     private func handOver(_ handover: FrontDoor.Handover) {
         handoverTarget.withLockedValue { daemon in
-            guard let daemon else {
+            guard let daemon, admission.admit() else {
                 close(handover.fd)
                 return
             }
             var peer = handover.peer
-            _ = withUnsafePointer(to: &peer) {
+            let added = withUnsafePointer(to: &peer) {
                 $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
                     MHD_add_connection(daemon.pointer, handover.fd, $0, handover.peerLength)
                 }
             }
+            if added != MHD_Result.YES { admission.release() }
         }
     }
 
@@ -470,8 +481,11 @@ public final class HTTPServer: @unchecked Sendable {
         reaper.connectionStarted(fd: feedweb_mhd_connection_fd(connection))
     }
 
-    fileprivate func connectionClosed(_ record: ConnectionReaper.Connection) {
-        reaper.connectionClosed(record)
+    /// libmicrohttpd closed a connection (`record`: the reaper's, if it reported the start):
+    /// its place is free, unless the reaper freed it when it dropped the connection.
+    fileprivate func connectionClosed(_ record: ConnectionReaper.Connection?) {
+        let freedAtDrop = record.map { reaper.connectionClosed($0) } ?? false
+        if !freedAtDrop { admission.release() }
     }
 
     fileprivate func requestAnswered(_ connection: OpaquePointer) {
@@ -539,9 +553,11 @@ private let connectionNotified: MHD_NotifyConnectionCallback = { cls, connection
     case .CONNECTION_NOTIFY_STARTED:
         socketContext.pointee = Unmanaged.passRetained(server.connectionStarted(connection)).toOpaque()
     case .CONNECTION_NOTIFY_CLOSED:
-        guard let pointer = socketContext.pointee else { return }
+        let record = socketContext.pointee.map {
+            Unmanaged<ConnectionReaper.Connection>.fromOpaque($0).takeRetainedValue()
+        }
         socketContext.pointee = nil
-        server.connectionClosed(Unmanaged<ConnectionReaper.Connection>.fromOpaque(pointer).takeRetainedValue())
+        server.connectionClosed(record)
     }
 }
 
