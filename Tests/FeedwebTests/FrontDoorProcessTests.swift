@@ -56,6 +56,10 @@ struct FrontDoorProcessTests {
             $0.name == "feedweb_http_connections_closed_total" && $0.labels["reason"] == "stalled_answer"
         }
         #expect(stalled?.value == 0)
+        let refused = metrics.samples.first {
+            $0.name == "feedweb_http_connections_closed_total" && $0.labels["reason"] == "limit"
+        }
+        #expect(refused?.value == 0, "nothing refused at the connection limit")
         // The kept-alive connection is held (at the door or by libmicrohttpd), and so is the scrape's.
         let held = metrics.samples.first { $0.name == "feedweb_http_connections" }?.value ?? 0
         #expect(held >= 2)
