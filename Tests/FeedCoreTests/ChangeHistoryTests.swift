@@ -1,7 +1,8 @@
 import FeedCore
+import TestSupport
 import Testing
 
-@Suite("Change history")
+@Suite("Change history", .onThreadsOfItsOwn)
 struct ChangeHistoryTests {
     /// A recognisable patch for change `seq`, `size` bytes long.
     private func patch(_ seq: UInt64, size: Int = 10) -> [UInt8] {

@@ -1,9 +1,11 @@
+import TestSupport
 import Testing
 
 @testable import FeedCore
 
 /// `ChunkedArray` behaves as an `Array` under every operation, and its copies are
 /// independent values.
+@Suite(.onThreadsOfItsOwn)
 struct ChunkedArrayTests {
     @Test("random inserts, removals and writes match an Array", arguments: UInt64(1)...6)
     func matchesArray(seed: UInt64) {

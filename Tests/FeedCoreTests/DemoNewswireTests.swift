@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 @testable import FeedCore
@@ -90,7 +91,7 @@ private func run(
 
 // MARK: - Determinism
 
-@Test func sameSeedGivesSameDocuments() {
+@Test(.onThreadsOfItsOwn) func sameSeedGivesSameDocuments() {
     var a = DemoNewswire(seed: 42, now: start)
     var b = DemoNewswire(seed: 42, now: start)
     #expect(jsonEqual(a.document, b.document))
@@ -228,7 +229,7 @@ private func run(
 
 // MARK: - Steps
 
-@Test(arguments: [1, 42, 2026] as [UInt64])
+@Test(.onThreadsOfItsOwn, arguments: [1, 42, 2026] as [UInt64])
 func stepsKeepTheInvariants(seed: UInt64) {
     var highest: Int64 = 20
     var previousWasRegression = false
@@ -347,7 +348,7 @@ func stepsKeepTheInvariants(seed: UInt64) {
     #expect((15...80).contains(counts["removed", default: 0]))
 }
 
-@Test func allTextIsFilledAndPlausible() {
+@Test(.onThreadsOfItsOwn) func allTextIsFilledAndPlausible() {
     var texts: Set<String> = []
     run(seed: 3, steps: 300) { _, _, _, after, _ in texts.formUnion(allStrings(after)) }
     for text in texts {

@@ -5,7 +5,7 @@ import Testing
 
 @testable import FeedCore
 
-@Suite("Feed statistics")
+@Suite("Feed statistics", .onThreadsOfItsOwn)
 struct FeedStatisticsTests {
     /// A wall-clock time on a five-second boundary, so the offsets below read as positions
     /// in windows: t0 + 0 ..< t0 + 5 is window `i0`.

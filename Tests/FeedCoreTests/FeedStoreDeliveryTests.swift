@@ -6,7 +6,7 @@ import Testing
 
 /// Observers run after the store's write lock is released, in commit order: a slow
 /// observer (a page render, say) never holds up the next commit.
-@Suite("Store delivery off the write lock")
+@Suite("Store delivery off the write lock", .onThreadsOfItsOwn)
 struct FeedStoreDeliveryTests {
     @Test("the next change commits while an observer of the previous one is still running; both arrive in order")
     func nextCommitDuringDelivery() async throws {

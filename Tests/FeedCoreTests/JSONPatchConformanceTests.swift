@@ -1,4 +1,5 @@
 import FeedCore
+import TestSupport
 import Testing
 
 /// One record of the json-patch-tests suite (Fixtures/json-patch, see its README).
@@ -53,7 +54,7 @@ enum PatchFixtureError: Error {
     case badRecord(String, Int)
 }
 
-@Suite("JSON Patch conformance (json-patch-tests)")
+@Suite("JSON Patch conformance (json-patch-tests)", .onThreadsOfItsOwn)
 struct JSONPatchConformanceTests {
     @Test("fixture files load with the expected record counts")
     func fixtureCounts() throws {

@@ -6,7 +6,7 @@ import Testing
 /// The store keeps the mirror's items in step with each patch, extracting only what a
 /// patch touched and deriving the item changes from its paths: checked against the full
 /// computation (``ItemExtractor`` over the whole document, ``ItemChange/between(_:_:)``).
-@Suite("Items kept in step with the patches")
+@Suite("Items kept in step with the patches", .onThreadsOfItsOwn)
 struct MirrorItemsTests {
     /// The Newswire profile without the version guard, so every change publishes.
     static let profile: ItemProfile = {

@@ -1,7 +1,8 @@
 import FeedCore
+import TestSupport
 import Testing
 
-@Suite("SSE encoder")
+@Suite("SSE encoder", .onThreadsOfItsOwn)
 struct SSEEncoderTests {
     private func text(_ bytes: [UInt8]) -> String { String(decoding: bytes, as: UTF8.self) }
 

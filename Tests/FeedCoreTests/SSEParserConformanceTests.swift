@@ -1,5 +1,6 @@
 import FeedCore
 import Foundation
+import TestSupport
 import Testing
 
 /// One record of `Fixtures/sse/cases.json` (see `Fixtures/sse/README.md`).
@@ -86,7 +87,7 @@ enum SSESplitMode: String, CaseIterable, Sendable, CustomTestStringConvertible {
     var testDescription: String { rawValue }
 }
 
-@Suite("SSE parser conformance (Fixtures/sse/cases.json)")
+@Suite("SSE parser conformance (Fixtures/sse/cases.json)", .onThreadsOfItsOwn)
 struct SSEParserConformanceTests {
     static let randomSplitsPerRecord = 6
 

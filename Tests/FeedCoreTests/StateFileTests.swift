@@ -4,7 +4,7 @@ import Logging
 import TestSupport
 import Testing
 
-@Suite("State file")
+@Suite("State file", .onThreadsOfItsOwn)
 struct StateFileTests {
     private let scratch: ScratchDirectory
     private var directory: String { scratch.path }
