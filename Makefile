@@ -1,5 +1,5 @@
 # feedweb — see README.md. `make run` starts the demo dashboard, `make test` runs every test.
-.PHONY: run release install build test format lint clean bench bench-micro bench-cluster smoke fuzz soak
+.PHONY: run release release-check install build test format lint clean bench bench-micro bench-cluster smoke fuzz soak
 
 ARGS ?=
 PREFIX ?= /usr/local
@@ -21,6 +21,14 @@ run: release
 release:
 	@scripts/install-deps.sh
 	$(RELEASE_BUILD)
+
+# The release binary as `make release` builds it: no Swift library among what it loads,
+# `feedweb --version` running with the toolchain hidden and naming the commit checked out
+# (before a release; not in CI, where the release build alone would take ~15 min).
+release-check: release
+	scripts/check-static-binary.sh .build/release/feedweb
+	.build/release/feedweb --version | grep -q "(commit $(COMMIT))" || \
+	  { echo "feedweb --version does not name commit $(COMMIT): $$(.build/release/feedweb --version)" >&2; exit 1; }
 
 # The binary to PREFIX/bin, the static files to PREFIX/share/feedweb/Public.
 install: release
