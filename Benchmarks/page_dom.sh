@@ -41,19 +41,19 @@ for round in $(seq 1 "$rounds"); do
     sleep 1
   done
 done
-python3 - "$out" "${sizes[@]}" <<'PY'
+python3 - "$out" "$rate" "${sizes[@]}" <<'PY'
 import json, os, statistics, sys
-out, sizes = sys.argv[1], sys.argv[2:]
-print("\n| /events clients | rounds | page DOM latency p50 ms | p90 ms | max ms | samples per round |")
-print("| ---: | ---: | ---: | ---: | ---: | ---: |")
+out, rate, sizes = sys.argv[1], sys.argv[2], sys.argv[3:]
+print("\n| /events clients | items/s | rounds | page DOM latency p50 ms | p90 ms | max ms | samples per round |")
+print("| ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
 for n in sizes:
     rs = []
     for name in sorted(os.listdir(out)):
         if name.startswith("dom-%s-" % n) and name.endswith(".json"):
             rs.append(json.load(open(os.path.join(out, name))))
     if not rs:
-        print("| %s | 0 | – | – | – | – |" % n); continue
+        print("| %s | %s | 0 | – | – | – | – |" % (n, rate)); continue
     med = lambda k: statistics.median(r[k] for r in rs)
-    print("| %s | %d | %.1f | %.1f | %.1f | %d |" % (n, len(rs), med("p50"), med("p90"), med("max"), min(r["n"] for r in rs)))
+    print("| %s | %s | %d | %.1f | %.1f | %.1f | %d |" % (n, rate, len(rs), med("p50"), med("p90"), med("max"), min(r["n"] for r in rs)))
 print("results in", out)
 PY
