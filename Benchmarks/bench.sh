@@ -98,7 +98,7 @@ fi
 if [ "${SKIP_PAGEDOM:-0}" != 1 ]; then
   echo "== page DOM latency $(quiet)"
   # The condition, 4 items/s (PAGE_DOM_RATE), not the fan-out's RATE exported above:
-  # until 2026-11-27 page_dom.sh inherited RATE=10 from here (runs 8-14 in BENCHMARKS.md).
+  # until 2026-11-27 page_dom.sh inherited RATE=10 from here (every run up to 14 in BENCHMARKS.md).
   OUT=$out/pagedom ROUNDS=$rounds RATE=${PAGE_DOM_RATE:-4} Benchmarks/page_dom.sh "$bin" 0 10000 | tee "$out/pagedom.txt"
 fi
 
