@@ -61,6 +61,25 @@ import Testing
         #expect(rules.expired(at: 30 * Self.second) == [1], "idle for the deadline after its last response")
     }
 
+    @Test func roomForAConnectionNotYetOpenedIsTheLongestWaitingOneAndNeverABusyOne() {
+        // The server is at its limit before libmicrohttpd has reported the newest
+        // connections: the hand-over asks for room itself.
+        var rules = Self.rules(capacity: 10)
+        _ = rules.opened(1, at: 1)
+        _ = rules.opened(2, at: 2)
+        _ = rules.opened(3, at: 3)
+        rules.requestArrived(1)
+        #expect(rules.roomNeeded() == 2, "the longest waiting; 1 is busy")
+        #expect(rules.roomNeeded() == 3)
+        #expect(rules.roomNeeded() == nil, "none waits")
+        #expect(rules.droppedForRoom == 2)
+        #expect(rules.count == 3, "held until closed")
+        rules.closed(2)
+        rules.closed(3)
+        #expect(rules.count == 1)
+        #expect(rules.nextDeadline == nil)
+    }
+
     @Test func aNewConnectionOverTheCapacityDropsTheLongestWaitingOthers() {
         var rules = Self.rules(capacity: 3)
         _ = rules.opened(1, at: 1)

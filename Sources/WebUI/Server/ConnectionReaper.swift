@@ -110,6 +110,15 @@ final class ConnectionReaper: @unchecked Sendable {
         return connection
     }
 
+    /// A connection is about to be handed to libmicrohttpd and every place is held:
+    /// shuts down the connection that has waited longest for a request, if any (on the
+    /// front door's thread). Returns whether one was dropped and its place given back.
+    func makeRoom() -> Bool {
+        let drop = state.withLockedValue { state in state.rules.roomNeeded().flatMap { state.connections[$0] } }
+        guard let drop else { return false }
+        return shutDown([drop]) > 0
+    }
+
     /// The connection's request has arrived whole.
     func requestArrived(_ connection: Connection) {
         state.withLockedValue { $0.rules.requestArrived(connection.id) }
@@ -139,7 +148,10 @@ final class ConnectionReaper: @unchecked Sendable {
     /// gives its place back. The `sockets` lock is taken once per connection, not across
     /// the batch, so that a close on a libmicrohttpd thread waits for at most one
     /// `shutdown(2)`.
-    private func shutDown(_ drops: [Connection]) {
+    /// Returns how many it shut down.
+    @discardableResult
+    private func shutDown(_ drops: [Connection]) -> Int {
+        var shutCount = 0
         for drop in drops where drop.fd >= 0 {
             let shut = sockets.withLock { () -> Bool in
                 guard drop.open, !drop.dropped else { return false }
@@ -147,8 +159,12 @@ final class ConnectionReaper: @unchecked Sendable {
                 _ = shutdown(drop.fd, Int32(SHUT_RDWR))
                 return true
             }
-            if shut { placeFreed() }
+            if shut {
+                shutCount += 1
+                placeFreed()
+            }
         }
+        return shutCount
     }
 
     // MARK: - The thread

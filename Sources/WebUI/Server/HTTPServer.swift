@@ -321,13 +321,17 @@ public final class HTTPServer: @unchecked Sendable {
         state.withLockedValue { $0.frontDoor }?.counts ?? FrontDoor.Counts()
     }
 
-    /// Gives a connection from the front door to libmicrohttpd; closes it instead when
-    /// libmicrohttpd holds ``connectionLimit`` connections already or has stopped
-    /// (libmicrohttpd itself closes one it cannot take).
+    /// Gives a connection from the front door to libmicrohttpd; when libmicrohttpd holds
+    /// ``connectionLimit`` connections already, first drops the one that has waited longest
+    /// for a request (libmicrohttpd may not have reported the newest yet, so the drops for
+    /// room it triggers can lag behind a burst); closes the new one instead when none waits
+    /// or libmicrohttpd has stopped (libmicrohttpd itself closes one it cannot take).
     private func handOver(_ handover: FrontDoor.Handover) {
+        let admitted = admission.admit(makingRoomWith: { reaper.makeRoom() })
         handoverTarget.withLockedValue { daemon in
-            guard let daemon, admission.admit() else {
+            guard admitted, let daemon else {
                 close(handover.fd)
+                if admitted { admission.release() }
                 return
             }
             var peer = handover.peer

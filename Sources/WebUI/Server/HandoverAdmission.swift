@@ -34,9 +34,18 @@ final class HandoverAdmission: Sendable {
         self.limit = limit
     }
 
-    /// Takes a place for one connection; `false`, and the refusal counted, when all
-    /// ``limit`` are taken.
-    func admit() -> Bool {
+    /// Takes a place for one connection. When all ``limit`` are taken, asks `makeRoom` to
+    /// free one (the reaper drops the connection that has waited longest for a request,
+    /// which gives its place back) and tries once more; `false`, and the refusal counted,
+    /// when there is still none.
+    func admit(makingRoomWith makeRoom: () -> Bool = { false }) -> Bool {
+        if take() { return true }
+        if makeRoom(), take() { return true }
+        refused.add(1, ordering: .relaxed)
+        return false
+    }
+
+    private func take() -> Bool {
         var current = held.load(ordering: .relaxed)
         while current < limit {
             let (exchanged, original) = held.compareExchange(
@@ -44,7 +53,6 @@ final class HandoverAdmission: Sendable {
             if exchanged { return true }
             current = original
         }
-        refused.add(1, ordering: .relaxed)
         return false
     }
 

@@ -87,6 +87,14 @@ struct WaitingConnections {
         return drops
     }
 
+    /// A connection is about to come and every place is held: the longest-waiting
+    /// connection, to drop to make room for it; `nil` when none waits.
+    mutating func roomNeeded() -> ID? {
+        guard let oldest = takeOldestWaiting(sparing: nil) else { return nil }
+        droppedForRoom += 1
+        return oldest
+    }
+
     /// The connection's request has arrived whole: it is busy until ``answered(_:at:)``.
     mutating func requestArrived(_ id: ID) {
         guard case .waiting = connections[id] else { return }
@@ -144,7 +152,7 @@ struct WaitingConnections {
 
     /// Marks the longest-waiting connection other than `spared` as dropping and returns it;
     /// `nil` when no other connection waits.
-    private mutating func takeOldestWaiting(sparing spared: ID) -> ID? {
+    private mutating func takeOldestWaiting(sparing spared: ID?) -> ID? {
         guard let index = order.firstIndex(where: { $0.id != spared && isCurrent($0) }) else { return nil }
         let oldest = order.remove(at: index)
         connections[oldest.id] = .dropping
