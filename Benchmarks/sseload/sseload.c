@@ -14,6 +14,11 @@
  * one arrival timestamp per read. `--threads T` splits the clients over T threads, each
  * with its own epoll set; the main thread only keeps time and samples /proc.
  *
+ * `--reconnect`: a client whose stream ends reconnects as a browser's EventSource does
+ * (waits its last `retry:`, sends `Last-Event-ID`, retries refused connects), and each
+ * reconnect is timed (end of stream → new response head) and classified by the first
+ * data/patch event of the new stream (resumed / fresh / other).
+ *
  * Build: see Makefile (gcc -O2 -Wall -Wextra). Usage: sseload --help.
  */
 #define _GNU_SOURCE
@@ -43,6 +48,8 @@
 #define READ_BUF_BYTES (256 * 1024)
 #define MAX_EXTRA_HEADERS 16
 #define EVTYPE_MAX 23
+#define ID_MAX 63                 /* --reconnect: longest event id kept (longer ones are cut) */
+#define RC_DEFAULT_RETRY_MS 2000u /* --reconnect: the wait before any `retry:` was received */
 
 /* ------------------------------------------------------------------ options */
 
@@ -70,6 +77,7 @@ static struct {
     long max_line;
     bool quiet;
     bool rst_close;
+    bool reconnect; /* EventSource-like reconnects after a stream ends */
     const char *stamp_marker; /* NULL: time patch/data events by their sent_ns field */
 } opt = {
     .host = "127.0.0.1",
@@ -166,7 +174,9 @@ static int64_t pct(const samples_t *s, double p)
 
 /* ------------------------------------------------------------------ clients */
 
-enum { ST_IDLE = 0, ST_CONNECTING, ST_HEADERS, ST_BODY, ST_FAILED, ST_DROPPED, ST_CLOSED };
+/* ST_WAIT, ST_GAVEUP: --reconnect only (waiting to reconnect; a reconnect got a status other
+ * than 200, after which an EventSource stops) */
+enum { ST_IDLE = 0, ST_CONNECTING, ST_HEADERS, ST_BODY, ST_FAILED, ST_DROPPED, ST_CLOSED, ST_WAIT, ST_GAVEUP };
 enum { BODY_CLOSE = 0, BODY_CHUNKED, BODY_LENGTH };
 enum { CS_SIZE = 0, CS_EXT, CS_SIZE_LF, CS_DATA, CS_DATA_CR, CS_DATA_LF, CS_TRAILER, CS_TRAILER_LF, CS_END };
 enum { FAIL_NONE = 0, FAIL_CONNECT, FAIL_TIMEOUT, FAIL_STATUS, FAIL_PROTOCOL, FAIL_CLOSED_EARLY };
@@ -209,7 +219,25 @@ typedef struct {
     int64_t stamp_floor; /* --stamp-marker: the newest stamp seen before the current event id */
     uint64_t id_hash, stamp_id_hash; /* the last event id (hashed), and the one stamp_floor is for */
     uint64_t bytes;
+    /* --reconnect only */
+    int64_t t_attempt;         /* monotonic: start of the current connection attempt */
+    int64_t t_last_event_drop; /* t_last_event when the first stream ended */
+    int64_t t_lost;            /* monotonic: end of the stream the current reconnect replaces */
+    int64_t t_back;            /* monotonic: response head of the latest reconnect */
+    uint32_t retry_ms;         /* the reconnection time (last `retry:`) */
+    uint32_t rc_breaks;        /* streams that ended */
+    uint32_t rc_backs;         /* reconnects that got a 200 */
+    bool rc_await;             /* back, and its first data/patch event is not classified yet */
+    uint8_t cur_id_len, last_id_len, brk_id_len;
+    char cur_id[ID_MAX + 1];  /* WHATWG: the stream's last event ID buffer */
+    char last_id[ID_MAX + 1]; /* WHATWG: the last event ID string, sent as Last-Event-ID */
+    char brk_id[ID_MAX + 1];  /* last_id when the stream ended */
 } client_t;
+
+typedef struct {
+    int64_t due; /* monotonic */
+    int idx;     /* client index */
+} rc_timer_t;
 
 typedef struct {
     int id;
@@ -222,6 +250,15 @@ typedef struct {
     int64_t neg_latency;
     int nclients; /* clients owned by this thread */
     int nsettled;
+    /* --reconnect */
+    rc_timer_t *heap; /* min-heap of the clients waiting to reconnect, by due time */
+    int heap_n;
+    int rc_inflight;  /* reconnect attempts connecting or waiting for the head */
+    char *reqbuf;     /* the request with a Last-Event-ID header */
+    samples_t rc_back; /* end of the stream → response head of the new one, ns */
+    uint64_t rc_attempts, rc_fail_connect, rc_fail_timeout, rc_fail_closed;
+    uint64_t rc_resumed, rc_fresh, rc_other, rc_no_event, rc_long_ids;
+    uint64_t rc_end_by[8]; /* every stream end, by DROP_* reason */
 } worker_t;
 
 static client_t *g_clients;
@@ -249,12 +286,152 @@ static void settle_one(worker_t *w)
     __atomic_add_fetch(&g_settled, 1, __ATOMIC_RELAXED);
 }
 
+/* ------------------------------------------------------------------ --reconnect */
+
+static void heap_push(worker_t *w, int64_t due, int idx)
+{
+    if (w->heap_n >= w->nclients) return; /* cannot happen: a client waits at most once */
+    int i = w->heap_n++;
+    while (i > 0) {
+        int p = (i - 1) / 2;
+        if (w->heap[p].due <= due) break;
+        w->heap[i] = w->heap[p];
+        i = p;
+    }
+    w->heap[i] = (rc_timer_t){.due = due, .idx = idx};
+}
+
+static rc_timer_t heap_pop(worker_t *w)
+{
+    rc_timer_t top = w->heap[0];
+    rc_timer_t last = w->heap[--w->heap_n];
+    int n = w->heap_n, i = 0;
+    if (n == 0) return top;
+    for (;;) {
+        int l = 2 * i + 1;
+        if (l >= n) break;
+        int m = l + 1 < n && w->heap[l + 1].due < w->heap[l].due ? l + 1 : l;
+        if (w->heap[m].due >= last.due) break;
+        w->heap[i] = w->heap[m];
+        i = m;
+    }
+    w->heap[i] = last;
+    return top;
+}
+
+/* the client waits its reconnection time, then connects again (worker_main) */
+static void rc_schedule(worker_t *w, client_t *c, int64_t now)
+{
+    c->state = ST_WAIT;
+    heap_push(w, now + (int64_t)c->retry_ms * 1000000LL, (int)(c - g_clients));
+}
+
+/* parser and framing state back to that of a new stream (buffers are already freed) */
+static void stream_reset(client_t *c)
+{
+    c->last_cr = false;
+    c->has_data = false;
+    c->evtype_len = 0;
+    c->body_started = false;
+    c->body_mode = BODY_CLOSE;
+    c->chunk_state = CS_SIZE;
+    c->chunk_acc = 0;
+    c->remaining = 0;
+    c->hlen = 0;
+    c->status = 0;
+    /* a new stream's last event ID buffer starts from the last event ID string (as browsers
+     * do: an id read in an event that never got dispatched is forgotten) */
+    memcpy(c->cur_id, c->last_id, c->last_id_len);
+    c->cur_id_len = c->last_id_len;
+}
+
+/* the client's stream ended (after a 200): schedule the reconnect */
+static void rc_stream_lost(worker_t *w, client_t *c, int64_t now)
+{
+    if (c->rc_await) { /* it came back, but no data/patch event arrived before this end */
+        w->rc_no_event++;
+        c->rc_await = false;
+    }
+    c->rc_breaks++;
+    c->t_lost = now;
+    memcpy(c->brk_id, c->last_id, c->last_id_len);
+    c->brk_id_len = c->last_id_len;
+    stream_reset(c);
+    rc_schedule(w, c, now);
+}
+
+/* a reconnect attempt failed before its response head */
+static void rc_attempt_failed(worker_t *w, client_t *c, int reason)
+{
+    w->rc_inflight--;
+    if (reason == FAIL_STATUS) { /* EventSource: "fail the connection", no more reconnects */
+        c->state = ST_GAVEUP;
+        return;
+    }
+    if (reason == FAIL_CONNECT) w->rc_fail_connect++;
+    else if (reason == FAIL_TIMEOUT) w->rc_fail_timeout++;
+    else w->rc_fail_closed++;
+    stream_reset(c);
+    rc_schedule(w, c, now_mono_ns());
+}
+
+/* a reconnect got its 200 */
+static void rc_back(worker_t *w, client_t *c, int64_t now)
+{
+    w->rc_inflight--;
+    samples_push(&w->rc_back, now - c->t_lost);
+    c->rc_backs++;
+    c->t_back = now;
+    c->rc_await = true;
+}
+
+/* `EPOCH-SEQ`: split at the last '-'; SEQ decimal digits */
+static bool id_split(const char *id, size_t n, size_t *epoch_len, uint64_t *seq)
+{
+    const char *dash = memrchr(id, '-', n);
+    if (!dash) return false;
+    size_t el = (size_t)(dash - id), sl = n - el - 1;
+    if (sl == 0 || sl > 19) return false;
+    uint64_t v = 0;
+    for (size_t i = el + 1; i < n; i++) {
+        if (id[i] < '0' || id[i] > '9') return false;
+        v = v * 10 + (uint64_t)(id[i] - '0');
+    }
+    *epoch_len = el;
+    *seq = v;
+    return true;
+}
+
+/* the first data/patch event after a reconnect, whose id is now c->last_id */
+static void rc_classify(worker_t *w, client_t *c, bool is_patch)
+{
+    c->rc_await = false;
+    if (!is_patch) {
+        w->rc_fresh++;
+        return;
+    }
+    size_t el0, el1;
+    uint64_t s0, s1;
+    if (id_split(c->brk_id, c->brk_id_len, &el0, &s0) && id_split(c->last_id, c->last_id_len, &el1, &s1) && el0 == el1 &&
+        memcmp(c->brk_id, c->last_id, el0) == 0 && s1 == s0 + 1)
+        w->rc_resumed++;
+    else
+        w->rc_other++;
+}
+
+/* ------------------------------------------------------------------ client ends */
+
 static void client_fail(worker_t *w, client_t *c, int reason)
 {
     if (c->fd >= 0) {
         epoll_ctl(w->epfd, EPOLL_CTL_DEL, c->fd, NULL);
         close(c->fd);
         c->fd = -1;
+    }
+    if (opt.reconnect && c->connected) { /* a reconnect attempt: the client was settled long ago */
+        client_free_buffers(c);
+        rc_attempt_failed(w, c, reason);
+        return;
     }
     c->state = ST_FAILED;
     c->fail_reason = (uint8_t)reason;
@@ -270,9 +447,17 @@ static void client_drop(worker_t *w, client_t *c, int reason)
         c->fd = -1;
     }
     c->state = ST_DROPPED;
-    c->drop_reason = (uint8_t)reason;
-    c->t_dropped = now_mono_ns();
+    int64_t now = now_mono_ns();
+    if (c->rc_breaks == 0) { /* with --reconnect, the drop figures are those of the first stream */
+        c->drop_reason = (uint8_t)reason;
+        c->t_dropped = now;
+        c->t_last_event_drop = c->t_last_event;
+    }
     client_free_buffers(c);
+    if (opt.reconnect) {
+        w->rc_end_by[reason]++;
+        rc_stream_lost(w, c, now);
+    }
 }
 
 static bool buf_append(char **buf, size_t *len, size_t *cap, const char *p, size_t n, size_t limit)
@@ -418,12 +603,25 @@ static void dispatch_stamped(worker_t *w, client_t *c, int64_t arrival)
 
 static void dispatch_event(worker_t *w, client_t *c, int64_t arrival)
 {
+    if (opt.reconnect) { /* WHATWG: at every blank line, even one that dispatches nothing */
+        memcpy(c->last_id, c->cur_id, c->cur_id_len);
+        c->last_id_len = c->cur_id_len;
+    }
     if (!c->has_data) {
         c->evtype_len = 0;
         return;
     }
     const char *t = c->evtype;
     size_t tl = c->evtype_len;
+    bool rc_first = false; /* the first data/patch event after a reconnect */
+    if (c->rc_await) {
+        bool p = tl == 5 && memcmp(t, "patch", 5) == 0;
+        bool d = (tl == 4 && memcmp(t, "data", 4) == 0) || (tl == 8 && memcmp(t, "snapshot", 8) == 0);
+        if (p || d) {
+            rc_classify(w, c, p);
+            rc_first = true;
+        }
+    }
     if (opt.stamp_marker) {
         dispatch_stamped(w, c, arrival);
         return;
@@ -468,8 +666,8 @@ static void dispatch_event(worker_t *w, client_t *c, int64_t arrival)
         }
         /* latency: every patch; a data event only when it is not the client's first
          * (the first is the current state, possibly old; later ones are changes, as in
-         * snapshot-only mode) */
-        bool timed = is_patch || c->seen_data_event;
+         * snapshot-only mode) nor the first after a reconnect (the same) */
+        bool timed = is_patch || (c->seen_data_event && !rc_first);
         if (is_data) c->seen_data_event = true;
         if (timed) {
             if (has_sent && sent > 0) {
@@ -528,8 +726,26 @@ static bool process_line(worker_t *w, client_t *c, const char *l, size_t n, int6
         uint64_t h = 1469598103934665603ULL;
         for (size_t i = 0; i < vl; i++) h = (h ^ (uint8_t)v[i]) * 1099511628211ULL;
         c->id_hash = h;
+        /* --reconnect: WHATWG sets the last event ID buffer (also to empty) unless the
+         * value holds a NULL */
+        if (opt.reconnect && !memchr(v, 0, vl)) {
+            size_t k = vl;
+            if (k > ID_MAX) {
+                k = ID_MAX;
+                w->rc_long_ids++;
+            }
+            memcpy(c->cur_id, v, k);
+            c->cur_id_len = (uint8_t)k;
+        }
+    } else if (opt.reconnect && fl == 5 && memcmp(l, "retry", 5) == 0) {
+        /* WHATWG: only ASCII digits set the reconnection time; anything else is ignored */
+        uint64_t ms = 0;
+        size_t i = 0;
+        for (; i < vl && v[i] >= '0' && v[i] <= '9'; i++)
+            if (ms < 86400000u) ms = ms * 10 + (uint64_t)(v[i] - '0');
+        if (vl > 0 && i == vl) c->retry_ms = ms > 86400000u ? 86400000u : (uint32_t)ms; /* at most a day */
     }
-    /* retry and unknown fields: nothing to measure */
+    /* unknown fields (and retry without --reconnect): nothing to measure */
     return true;
 }
 
@@ -744,7 +960,8 @@ static bool parse_head(client_t *c, size_t headlen)
 
 static void start_connect(worker_t *w, client_t *c)
 {
-    c->t_connect_start = now_mono_ns();
+    c->t_attempt = now_mono_ns();
+    if (!c->connected) c->t_connect_start = c->t_attempt; /* a reconnect keeps the first one's */
     int fd = socket(AF_INET, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
     if (fd < 0) {
         client_fail(w, c, FAIL_CONNECT);
@@ -772,8 +989,22 @@ static void on_writable(worker_t *w, client_t *c)
         client_fail(w, c, FAIL_CONNECT);
         return;
     }
-    ssize_t k = send(c->fd, g_request, g_request_len, MSG_NOSIGNAL);
-    if (k != (ssize_t)g_request_len) {
+    const char *req = g_request;
+    size_t req_len = g_request_len;
+    if (opt.reconnect && c->connected && c->last_id_len > 0) {
+        /* a reconnect: the request with `Last-Event-ID` before its final CRLF */
+        req_len = g_request_len - 2;
+        memcpy(w->reqbuf, g_request, req_len);
+        memcpy(w->reqbuf + req_len, "Last-Event-ID: ", 15);
+        req_len += 15;
+        memcpy(w->reqbuf + req_len, c->last_id, c->last_id_len);
+        req_len += c->last_id_len;
+        memcpy(w->reqbuf + req_len, "\r\n\r\n", 4);
+        req_len += 4;
+        req = w->reqbuf;
+    }
+    ssize_t k = send(c->fd, req, req_len, MSG_NOSIGNAL);
+    if (k != (ssize_t)req_len) {
         client_fail(w, c, FAIL_CONNECT);
         return;
     }
@@ -843,9 +1074,13 @@ static void on_readable(worker_t *w, client_t *c)
             return;
         }
         c->state = ST_BODY;
-        c->connected = true;
-        c->t_connected = now_mono_ns();
-        settle_one(w);
+        if (!c->connected) {
+            c->connected = true;
+            c->t_connected = now_mono_ns();
+            settle_one(w);
+        } else {
+            rc_back(w, c, now_mono_ns()); /* --reconnect */
+        }
         size_t used = headlen - old; /* bytes of this read that belonged to the head */
         free(c->hbuf);
         c->hbuf = NULL;
@@ -868,7 +1103,7 @@ static void check_timeouts(worker_t *w, int64_t now)
     int64_t limit = (int64_t)(opt.connect_timeout * 1e9);
     for (int i = w->id; i < opt.clients; i += opt.threads) {
         client_t *c = &g_clients[i];
-        if ((c->state == ST_CONNECTING || c->state == ST_HEADERS) && now - c->t_connect_start > limit)
+        if ((c->state == ST_CONNECTING || c->state == ST_HEADERS) && now - c->t_attempt > limit)
             client_fail(w, c, FAIL_TIMEOUT);
     }
 }
@@ -891,7 +1126,15 @@ static void *worker_main(void *arg)
             start_connect(w, &g_clients[next]);
             next += opt.threads;
         }
-        if (w->nsettled < w->nclients && now - last_timeout_check > 100000000LL) {
+        /* --reconnect: the clients whose reconnection time is over connect again (at most
+         * those due now: one refused at once with `retry: 0` waits for the next turn) */
+        for (int n = w->heap_n; n > 0 && w->heap_n > 0 && w->heap[0].due <= now; n--) {
+            rc_timer_t t = heap_pop(w);
+            w->rc_attempts++;
+            w->rc_inflight++;
+            start_connect(w, &g_clients[t.idx]);
+        }
+        if ((w->nsettled < w->nclients || w->rc_inflight > 0) && now - last_timeout_check > 100000000LL) {
             check_timeouts(w, now);
             last_timeout_check = now;
         }
@@ -900,6 +1143,11 @@ static void *worker_main(void *arg)
             int64_t due = g_t0_mono + (int64_t)(per_client * next * 1e9);
             int64_t ms = (due - now) / 1000000;
             if (ms < timeout_ms) timeout_ms = ms < 0 ? 0 : (int)ms;
+        }
+        if (w->heap_n > 0) { /* rounded up: no wake-up before the first is due */
+            int64_t d = w->heap[0].due - now;
+            int ms = d <= 0 ? 0 : (int)((d + 999999) / 1000000);
+            if (ms < timeout_ms) timeout_ms = ms;
         }
         int k = epoll_wait(w->epfd, evs, 512, timeout_ms);
         for (int i = 0; i < k; i++) {
@@ -922,7 +1170,9 @@ static void *worker_main(void *arg)
             }
             close(c->fd);
             c->fd = -1;
-            if (c->state == ST_CONNECTING || c->state == ST_HEADERS) {
+            if ((c->state == ST_CONNECTING || c->state == ST_HEADERS) && opt.reconnect && c->connected) {
+                c->state = ST_WAIT; /* a reconnect attempt under way: not back */
+            } else if (c->state == ST_CONNECTING || c->state == ST_HEADERS) {
                 c->state = ST_FAILED;
                 c->fail_reason = FAIL_TIMEOUT;
             } else if (c->state == ST_BODY) {
@@ -1059,13 +1309,24 @@ static void usage(FILE *f)
             "                       (e.g. sent_ns= in a rendered title), each stamp once per\n"
             "                       client; for streams without seq (items, page fragments):\n"
             "                       a client is then complete when it was never dropped\n"
+            "  --reconnect          a client whose stream ends (EOF, reset, end of body, bad\n"
+            "                       framing) reconnects as an EventSource does: after its last\n"
+            "                       `retry:` (default %u ms), with `Last-Event-ID: <last id>`;\n"
+            "                       refused / failed attempts wait `retry:` and try again until\n"
+            "                       the run ends; a non-200 answer stops that client. Reports\n"
+            "                       the time from the end of the stream to the new 200 and the\n"
+            "                       first data/patch event after it: resumed (a patch with the\n"
+            "                       same epoch and seq+1 of EPOCH-SEQ ids), fresh (data) or other\n"
+            "                       (JSON key \"reconnect\"). The first connect is not retried.\n"
             "  --json               print the summary as one JSON object on stdout\n"
             "                       (the human summary then goes to stderr)\n"
             "  --quiet              no progress lines on stderr\n"
             "Exit status: 0 when every client connected, none was dropped, and every client\n"
             "received every patch after its first event without gaps up to the highest seq\n"
-            "seen at the end of the window (and at least --expect); 1 otherwise; 2 usage.\n",
-            MAX_EXTRA_HEADERS);
+            "seen at the end of the window (and at least --expect); 1 otherwise; 2 usage.\n"
+            "With --reconnect, a dropped client is fine when it is back at the end (a fresh\n"
+            "state in place of missed patches still counts as a gap: snapshot_skipped).\n",
+            MAX_EXTRA_HEADERS, RC_DEFAULT_RETRY_MS);
 }
 
 static bool parse_url(const char *u)
@@ -1121,6 +1382,10 @@ static void parse_args(int argc, char **argv)
         }
         if (!strcmp(a, "--rst-close")) {
             opt.rst_close = true;
+            continue;
+        }
+        if (!strcmp(a, "--reconnect")) {
+            opt.reconnect = true;
             continue;
         }
         if (i + 1 >= argc) {
@@ -1263,6 +1528,7 @@ int main(int argc, char **argv)
         g_clients[i].fd = -1;
         g_clients[i].base_seq = -1;
         g_clients[i].last_seq = -1;
+        g_clients[i].retry_ms = RC_DEFAULT_RETRY_MS;
     }
 
     long rss_before = proc_rss_kib(opt.pid);
@@ -1280,7 +1546,11 @@ int main(int argc, char **argv)
         w->epfd = epoll_create1(EPOLL_CLOEXEC);
         w->rbuf = malloc(READ_BUF_BYTES);
         w->nclients = (opt.clients - t + opt.threads - 1) / opt.threads;
-        if (w->epfd < 0 || !w->rbuf) {
+        if (opt.reconnect) {
+            w->heap = malloc(((size_t)w->nclients + 1) * sizeof *w->heap);
+            w->reqbuf = malloc(g_request_len + ID_MAX + 32);
+        }
+        if (w->epfd < 0 || !w->rbuf || (opt.reconnect && (!w->heap || !w->reqbuf))) {
             fprintf(stderr, "sseload: cannot set up worker\n");
             return 2;
         }
@@ -1342,6 +1612,8 @@ int main(int argc, char **argv)
     uint32_t *expv = calloc((size_t)opt.clients + 1, sizeof *expv);
     samples_t conn_t = {0}, drop_silence = {0}, drop_age = {0};
     int stalled_at_end = 0;
+    int rc_lost = 0, rc_reconnected = 0, rc_down = 0, rc_gaveup = 0;
+    uint64_t rc_breaks = 0, rc_backs = 0, rc_no_event = 0;
     int64_t t_end = now_mono_ns();
     int nr = 0;
     int worst_idx = -1;
@@ -1364,13 +1636,33 @@ int main(int argc, char **argv)
         }
         connected++;
         samples_push(&conn_t, c->t_connected - c->t_connect_start);
-        if (c->state == ST_DROPPED) {
-            dropped++;
-            drop_by[c->drop_reason]++;
-            samples_push(&drop_age, c->t_dropped - c->t_connected);
-            samples_push(&drop_silence, c->t_dropped - (c->t_last_event ? c->t_last_event : c->t_connected));
-        } else if (t_end - (c->t_last_event ? c->t_last_event : c->t_connected) > (int64_t)((opt.grace + 1.5) * 1e9)) {
-            stalled_at_end++; /* open, but nothing arrived since well before the window ended */
+        if (!opt.reconnect) {
+            if (c->state == ST_DROPPED) {
+                dropped++;
+                drop_by[c->drop_reason]++;
+                samples_push(&drop_age, c->t_dropped - c->t_connected);
+                samples_push(&drop_silence, c->t_dropped - (c->t_last_event ? c->t_last_event : c->t_connected));
+            } else if (t_end - (c->t_last_event ? c->t_last_event : c->t_connected) > (int64_t)((opt.grace + 1.5) * 1e9)) {
+                stalled_at_end++; /* open, but nothing arrived since well before the window ended */
+            }
+        } else {
+            /* dropped: the stream ended at least once (figures of the first end) */
+            if (c->rc_breaks > 0) {
+                dropped++;
+                drop_by[c->drop_reason]++;
+                samples_push(&drop_age, c->t_dropped - c->t_connected);
+                samples_push(&drop_silence, c->t_dropped - (c->t_last_event_drop ? c->t_last_event_drop : c->t_connected));
+                rc_lost++;
+                if (c->rc_backs > 0) rc_reconnected++;
+                if (c->state != ST_CLOSED) rc_down++;
+                if (c->state == ST_GAVEUP) rc_gaveup++;
+                rc_breaks += c->rc_breaks;
+                rc_backs += c->rc_backs;
+            }
+            if (c->rc_await) rc_no_event++; /* back, no data/patch event since */
+            int64_t since = c->t_last_event ? c->t_last_event : c->t_connected;
+            if (c->t_back > since) since = c->t_back;
+            if (c->state == ST_CLOSED && t_end - since > (int64_t)((opt.grace + 1.5) * 1e9)) stalled_at_end++;
         }
         tot_patches += c->patches;
         tot_beyond += c->beyond;
@@ -1394,8 +1686,10 @@ int main(int argc, char **argv)
         recv[nr] = c->patches - c->beyond;
         expv[nr] = exp > 0 ? (uint32_t)exp : 0;
         nr++;
-        bool ok = opt.stamp_marker ? c->state != ST_DROPPED && c->connected
-                                   : c->state != ST_DROPPED && c->missing == 0 && c->snapskip == 0 && tail == 0 && target >= 0 &&
+        /* with --reconnect: back (open) at the end, whatever happened before */
+        bool open_end = opt.reconnect ? c->state == ST_CLOSED : c->state != ST_DROPPED;
+        bool ok = opt.stamp_marker ? open_end && c->connected
+                                   : open_end && c->missing == 0 && c->snapskip == 0 && tail == 0 && target >= 0 &&
                   (opt.expect < 0 || (long)c->patches >= opt.expect);
         if (ok) complete++;
         else {
@@ -1408,10 +1702,23 @@ int main(int argc, char **argv)
     }
     qsort(recv, (size_t)nr, sizeof *recv, cmp_u32);
     qsort(expv, (size_t)nr, sizeof *expv, cmp_u32);
-    samples_t lat = {0}, lat_ramp = {0};
+    samples_t lat = {0}, lat_ramp = {0}, rc_back_t = {0};
     uint64_t reads = 0, neg = 0;
+    uint64_t rc_attempts = 0, rc_fail_connect = 0, rc_fail_timeout = 0, rc_fail_closed = 0, rc_resumed = 0, rc_fresh = 0,
+             rc_other = 0, rc_long_ids = 0, rc_end_by[8] = {0};
     for (int t = 0; t < opt.threads; t++) {
         worker_t *w = &g_workers[t];
+        rc_attempts += w->rc_attempts;
+        rc_fail_connect += w->rc_fail_connect;
+        rc_fail_timeout += w->rc_fail_timeout;
+        rc_fail_closed += w->rc_fail_closed;
+        rc_resumed += w->rc_resumed;
+        rc_fresh += w->rc_fresh;
+        rc_other += w->rc_other;
+        rc_no_event += w->rc_no_event;
+        rc_long_ids += w->rc_long_ids;
+        for (int k = 0; k < 8; k++) rc_end_by[k] += w->rc_end_by[k];
+        for (size_t k = 0; k < w->rc_back.n; k++) samples_push(&rc_back_t, w->rc_back.v[k]);
         reads += w->reads;
         neg += (uint64_t)w->neg_latency;
         for (size_t k = 0; k < w->lat_steady.n; k++) samples_push(&lat, w->lat_steady.v[k]);
@@ -1419,6 +1726,7 @@ int main(int argc, char **argv)
     }
     qsort(lat.v, lat.n, sizeof *lat.v, cmp_i64);
     qsort(lat_ramp.v, lat_ramp.n, sizeof *lat_ramp.v, cmp_i64);
+    qsort(rc_back_t.v, rc_back_t.n, sizeof *rc_back_t.v, cmp_i64);
     qsort(conn_t.v, conn_t.n, sizeof *conn_t.v, cmp_i64);
     qsort(drop_age.v, drop_age.n, sizeof *drop_age.v, cmp_i64);
     qsort(drop_silence.v, drop_silence.n, sizeof *drop_silence.v, cmp_i64);
@@ -1447,8 +1755,8 @@ int main(int argc, char **argv)
     double kib_idle_pc = (opt.pid && connected) ? (double)(rss_idle - rss_before) / connected : -1;
     double kib_during_pc = (opt.pid && connected) ? (double)(rss_during_max - rss_before) / connected : -1;
 
-    bool success = connected == opt.clients && failed == 0 && dropped == 0 && stalled_at_end == 0 && complete == opt.clients && target >= 0 &&
-                   !g_interrupted;
+    bool success = connected == opt.clients && failed == 0 && (opt.reconnect ? rc_down == 0 : dropped == 0) && stalled_at_end == 0 &&
+                   complete == opt.clients && target >= 0 && !g_interrupted;
 
 #define MS(x) ((double)(x) / 1e6)
     FILE *hf = opt.json ? stderr : stdout;
@@ -1463,6 +1771,15 @@ int main(int argc, char **argv)
                 pct(&drop_age, 0) / 1e9, pct(&drop_age, 50) / 1e9, drop_age.v[drop_age.n - 1] / 1e9, pct(&drop_silence, 0) / 1e9,
                 pct(&drop_silence, 50) / 1e9, drop_silence.v[drop_silence.n - 1] / 1e9);
     if (stalled_at_end) fprintf(hf, "              STALLED: %d open clients received nothing in the last %.1f s\n", stalled_at_end, opt.grace + 1.5);
+    if (opt.reconnect)
+        fprintf(hf, "reconnect   : lost %d  back %d  never back %d  down at end %d (gave up %d)  reconnects %" PRIu64 " of %" PRIu64
+                    " ends; first event resumed %" PRIu64 " fresh %" PRIu64 " other %" PRIu64 " none %" PRIu64
+                    "; back p50 %.1f p99 %.1f max %.1f ms; attempts %" PRIu64 " (refused %" PRIu64 ", timeout %" PRIu64
+                    ", closed %" PRIu64 "); ends: eof %" PRIu64 " reset %" PRIu64 " ended %" PRIu64 " bad-framing %" PRIu64 "\n",
+                rc_lost, rc_reconnected, rc_lost - rc_reconnected, rc_down, rc_gaveup, rc_backs, rc_breaks, rc_resumed, rc_fresh,
+                rc_other, rc_no_event, MS(pct(&rc_back_t, 50)), MS(pct(&rc_back_t, 99)),
+                rc_back_t.n ? MS(rc_back_t.v[rc_back_t.n - 1]) : 0.0, rc_attempts, rc_fail_connect, rc_fail_timeout, rc_fail_closed,
+                rc_end_by[DROP_EOF], rc_end_by[DROP_RESET], rc_end_by[DROP_END], rc_end_by[DROP_PROTOCOL]);
     if (conn_t.n)
         fprintf(hf, "connect time: p50 %.2f ms  p99 %.2f ms  max %.2f ms (to response head)\n", MS(pct(&conn_t, 50)),
                 MS(pct(&conn_t, 99)), MS(conn_t.v[conn_t.n - 1]));
@@ -1479,7 +1796,8 @@ int main(int argc, char **argv)
         client_t *c = &g_clients[worst_idx];
         fprintf(hf, "              worst client #%d: base seq %" PRId64 ", last seq %" PRId64 ", patches %u, gaps %u, state %s\n",
                 worst_idx, c->base_seq, c->last_seq, c->patches, c->missing,
-                c->state == ST_DROPPED ? "dropped" : c->state == ST_CLOSED ? "open" : "?");
+                c->state == ST_DROPPED ? "dropped" : c->state == ST_CLOSED ? "open" : c->state == ST_WAIT ? "reconnecting"
+                                                     : c->state == ST_GAVEUP ? "gave up" : "?");
     }
     fprintf(hf, "latency     : window n=%zu  p50 %.3f  p90 %.3f  p99 %.3f  p99.9 %.3f  max %.3f  mean %.3f ms%s\n", lat.n,
             MS(pct(&lat, 50)), MS(pct(&lat, 90)), MS(pct(&lat, 99)), MS(pct(&lat, 99.9)), lat.n ? MS(lat.v[lat.n - 1]) : 0.0,
@@ -1527,6 +1845,18 @@ int main(int argc, char **argv)
                    "\"server_us_per_event\":%.3f,",
                    opt.pid, opt.npids, rss_before, rss_idle, rss_during_max, rss_during_mean, rss_end, kib_idle_pc, kib_during_pc,
                    srv_cpu_window, srv_cpu_total, ev_window ? 1e6 * srv_cpu_window / (double)ev_window : 0.0);
+        if (opt.reconnect)
+            printf("\"reconnect\":{\"retry_default_ms\":%u,\"lost\":%d,\"reconnected\":%d,\"never_back\":%d,\"down_at_end\":%d,"
+                   "\"gave_up\":%d,\"breaks\":%" PRIu64 ",\"reconnects\":%" PRIu64 ",\"resumed\":%" PRIu64 ",\"fresh\":%" PRIu64
+                   ",\"other\":%" PRIu64 ",\"no_event\":%" PRIu64 ",\"back_ms\":{\"n\":%zu,\"p50\":%.3f,\"p99\":%.3f,\"max\":%.3f},"
+                   "\"attempts\":%" PRIu64 ",\"failed_attempts\":{\"connect\":%" PRIu64 ",\"timeout\":%" PRIu64 ",\"closed\":%" PRIu64
+                   "},\"ends\":{\"eof\":%" PRIu64 ",\"reset\":%" PRIu64 ",\"ended\":%" PRIu64 ",\"bad_framing\":%" PRIu64
+                   "},\"ids_truncated\":%" PRIu64 "},",
+                   RC_DEFAULT_RETRY_MS, rc_lost, rc_reconnected, rc_lost - rc_reconnected, rc_down, rc_gaveup, rc_breaks, rc_backs,
+                   rc_resumed, rc_fresh, rc_other, rc_no_event, rc_back_t.n, MS(pct(&rc_back_t, 50)), MS(pct(&rc_back_t, 99)),
+                   rc_back_t.n ? MS(rc_back_t.v[rc_back_t.n - 1]) : 0.0, rc_attempts, rc_fail_connect, rc_fail_timeout,
+                   rc_fail_closed, rc_end_by[DROP_EOF], rc_end_by[DROP_RESET], rc_end_by[DROP_END], rc_end_by[DROP_PROTOCOL],
+                   rc_long_ids);
         printf("\"machine_busy_pct\":%.1f,\"softirq_cores\":%.3f,\"other_cores\":%.3f,", machine_busy_pct, irq_cores, other_cores);
         printf("\"events_per_s\":%.1f,\"self_cpu_s\":{\"window\":%.3f,\"total\":%.3f},\"self_us_per_event\":%.3f,\"reads\":%" PRIu64 ","
                "\"ok\":%s}\n",

@@ -55,6 +55,26 @@ feedweb_mhd_current_connections(struct MHD_Daemon *daemon)
   return info == NULL ? 0 : info->num_connections;
 }
 
+/** The epoll set of a daemon started with MHD_USE_EPOLL (no thread of its own), or -1. */
+static inline int
+feedweb_mhd_epoll_fd(struct MHD_Daemon *daemon)
+{
+  const union MHD_DaemonInfo *info = MHD_get_daemon_info(daemon, MHD_DAEMON_INFO_EPOLL_FD);
+  return info == NULL ? -1 : info->epoll_fd;
+}
+
+/** Milliseconds until the daemon must run again to time a connection out (0: it has work
+    now), or -1 when no connection has a timeout; for epoll_wait. For a daemon without a
+    thread of its own. */
+static inline int
+feedweb_mhd_wait_ms(struct MHD_Daemon *daemon)
+{
+  MHD_UNSIGNED_LONG_LONG timeout = 0;
+  if (MHD_get_timeout(daemon, &timeout) != MHD_YES)
+    return -1;
+  return timeout < (MHD_UNSIGNED_LONG_LONG) 0x7fffffff ? (int) timeout : 0x7fffffff;
+}
+
 /** The size in bytes of the request line and headers of the connection's current request, or 0. */
 static inline size_t
 feedweb_mhd_request_head_size(struct MHD_Connection *connection)
@@ -71,6 +91,15 @@ feedweb_mhd_connection_fd(struct MHD_Connection *connection)
   const union MHD_ConnectionInfo *info =
       MHD_get_connection_info(connection, MHD_CONNECTION_INFO_CONNECTION_FD);
   return info == NULL ? -1 : info->connect_fd;
+}
+
+/** The daemon that holds a connection, or NULL. */
+static inline struct MHD_Daemon *
+feedweb_mhd_connection_daemon(struct MHD_Connection *connection)
+{
+  const union MHD_ConnectionInfo *info =
+      MHD_get_connection_info(connection, MHD_CONNECTION_INFO_DAEMON);
+  return info == NULL ? NULL : info->daemon;
 }
 
 /** The socket context a connection-notification callback stored for the connection, or NULL. */

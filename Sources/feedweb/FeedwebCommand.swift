@@ -243,7 +243,7 @@ struct FeedwebCommand: AsyncParsableCommand {
         // group down gracefully, in reverse order of start (the HTTP server last).
         let group = ServiceGroup(
             configuration: ServiceGroupConfiguration(services: application.services, logger: logger))
-        let watcher = signals.watch(group) { application.saveState() }
+        let watcher = signals.watch(group) { application.saveState(final: false) }
         let host = configuration.listen.isIPv6 ? "[\(configuration.listen.host)]" : configuration.listen.host
         logger.info("feedweb listening on http://\(host):\(port)/ (source: \(configuration.source.label))")
         // Tests and scripts read this line to learn the port (with --listen HOST:0).

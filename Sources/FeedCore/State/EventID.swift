@@ -20,8 +20,7 @@ public struct EventID: Hashable, Sendable, CustomStringConvertible {
         guard let dash = text.lastIndex(of: "-") else { return nil }
         let epoch = text[..<dash]
         let digits = text[text.index(after: dash)...]
-        guard !epoch.isEmpty, epoch.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber) }),
-            !digits.isEmpty, digits.allSatisfy({ $0.isASCII && $0.isNumber }),
+        guard Self.isValidEpoch(epoch), !digits.isEmpty, digits.allSatisfy({ $0.isASCII && $0.isNumber }),
             digits == "0" || digits.first != "0", let seq = UInt64(digits)
         else { return nil }
         self.epoch = String(epoch)
@@ -29,6 +28,11 @@ public struct EventID: Hashable, Sendable, CustomStringConvertible {
     }
 
     public var description: String { "\(epoch)-\(seq)" }
+
+    /// Whether `text` can be an epoch: ASCII letters and digits only, at least one.
+    public static func isValidEpoch(_ text: some StringProtocol) -> Bool {
+        !text.isEmpty && text.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber) }
+    }
 
     /// A new random epoch of 10 base-36 characters.
     public static func randomEpoch() -> String {

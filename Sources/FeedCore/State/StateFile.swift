@@ -6,13 +6,17 @@ import Foundation
     import Darwin
 #endif
 
-/// The state file (`--state-file PATH`): the mirror and its sequence number, so that a
-/// restarted feedweb shows the last known state (marked stale) before upstream answers.
+/// The state file (`--state-file PATH`): the mirror and its id, so that a restarted feedweb
+/// shows the last known state (marked stale) before upstream answers, and — after a clean
+/// shutdown — goes on with the same ids.
 ///
 /// Format, versioned JSON on one line:
-/// `{"format":1,"seq":N,"saved_at":"2025-01-01T12:00:00Z","source":"…","document":{…}}` —
-/// `source` names the feed it came from (mode and URL without credentials), so that a
-/// file written for another feed is not shown as this one's.
+/// `{"format":1,"seq":N,"saved_at":"2025-01-01T12:00:00Z","source":"…","clean":true,"epoch":"…","document":{…}}`
+/// — `source` names the feed it came from (mode and URL without credentials), so that a
+/// file written for another feed is not shown as this one's; `clean` is true only in the
+/// file written at a clean shutdown, when no change after `seq` can have been sent, and
+/// `epoch` is then the epoch of the ids sent. (Files of earlier versions have neither:
+/// they are read as not clean.)
 ///
 /// Writes are atomic: the bytes go to a temporary file in the same directory (mode 0600:
 /// the feed may be private), which is fsynced, renamed over `path`, and the directory is
@@ -26,17 +30,33 @@ public struct StateFile: Sendable {
     /// What a state file holds.
     public struct Contents: Sendable, Equatable {
         public var seq: UInt64
+        /// The epoch of the ids handed out with it (`nil` when the file does not say).
+        public var epoch: String?
+        /// Whether it was written at a clean shutdown: no change after `seq` was sent.
+        public var clean: Bool
         /// When it was written (`nil` when the file does not say).
         public var savedAt: Date?
         /// The feed it came from (`nil` when the file does not say).
         public var source: String?
         public var document: JSONValue
 
-        public init(seq: UInt64, savedAt: Date?, source: String?, document: JSONValue) {
+        public init(
+            seq: UInt64, epoch: String? = nil, clean: Bool = false, savedAt: Date?, source: String?,
+            document: JSONValue
+        ) {
             self.seq = seq
+            self.epoch = epoch
+            self.clean = clean
             self.savedAt = savedAt
             self.source = source
             self.document = document
+        }
+
+        /// The id to go on from after a restart: only a clean shutdown's, and only when the
+        /// file names its epoch.
+        public var resumableID: EventID? {
+            guard clean, let epoch, EventID.isValidEpoch(epoch) else { return nil }
+            return EventID(epoch: epoch, seq: seq)
         }
     }
 
@@ -57,14 +77,21 @@ public struct StateFile: Sendable {
 
     // MARK: - Encoding
 
-    /// The file's bytes for a document already serialized as `encodedDocument`.
-    public static func encode(seq: UInt64, savedAt: Date, source: String, encodedDocument: [UInt8]) -> [UInt8] {
-        let head = JSONValue.object([
+    /// The file's bytes for a document already serialized as `encodedDocument`; `clean`
+    /// only for the file written at a clean shutdown (see the type's notes).
+    public static func encode(
+        seq: UInt64, epoch: String? = nil, clean: Bool = false, savedAt: Date, source: String,
+        encodedDocument: [UInt8]
+    ) -> [UInt8] {
+        var members: JSONObject = [
             "format": .int(Int64(format)),
             "seq": .int(Int64(clamping: seq)),
             "saved_at": .string(savedAt.formatted(Date.ISO8601FormatStyle())),
             "source": .string(source),
-        ]).serializedBytes()
+            "clean": .bool(clean),
+        ]
+        if let epoch { members["epoch"] = .string(epoch) }
+        let head = JSONValue.object(members).serializedBytes()
         // `{…head…,"document":DOCUMENT}\n`: the head without its closing brace.
         return head.dropLast() + Array(#","document":"#.utf8) + encodedDocument + Array("}\n".utf8)
     }
@@ -84,7 +111,9 @@ public struct StateFile: Sendable {
         guard let seq = members["seq"]?.int64Value, seq >= 0 else { throw Failure("no valid seq") }
         guard let document = members["document"] else { throw Failure("no document") }
         let savedAt = members["saved_at"]?.stringValue.flatMap { try? Date($0, strategy: Date.ISO8601FormatStyle()) }
-        return Contents(seq: UInt64(seq), savedAt: savedAt, source: members["source"]?.stringValue, document: document)
+        return Contents(
+            seq: UInt64(seq), epoch: members["epoch"]?.stringValue, clean: members["clean"] == .bool(true),
+            savedAt: savedAt, source: members["source"]?.stringValue, document: document)
     }
 
     // MARK: - Reading
@@ -121,9 +150,16 @@ public struct StateFile: Sendable {
 
     // MARK: - Writing
 
-    /// Writes the state atomically (temporary file, fsync, rename, fsync of the directory).
-    public func save(seq: UInt64, savedAt: Date = Date(), source: String, encodedDocument: [UInt8]) throws(Failure) {
-        try replace(with: Self.encode(seq: seq, savedAt: savedAt, source: source, encodedDocument: encodedDocument))
+    /// Writes the state atomically (temporary file, fsync, rename, fsync of the directory);
+    /// `clean` only at a clean shutdown (see the type's notes).
+    public func save(
+        seq: UInt64, epoch: String? = nil, clean: Bool = false, savedAt: Date = Date(), source: String,
+        encodedDocument: [UInt8]
+    ) throws(Failure) {
+        try replace(
+            with: Self.encode(
+                seq: seq, epoch: epoch, clean: clean, savedAt: savedAt, source: source,
+                encodedDocument: encodedDocument))
     }
 
     /// Replaces the file with `bytes` atomically.

@@ -3,8 +3,9 @@ import Logging
 import NIOConcurrencyHelpers
 
 /// Keeps the ``StateFile`` up to date with a ``FeedStore``: after a change it writes the
-/// current mirror and sequence, at most once per ``minimumInterval`` (changes in between
-/// coalesce into the next write), and ``flush()`` writes at once (at shutdown).
+/// current mirror and id, at most once per ``minimumInterval`` (changes in between
+/// coalesce into the next write), and ``flush(clean:)`` writes at once (at shutdown, marked
+/// clean: the ids go on from it at the next start).
 ///
 /// A write that fails is logged (once per distinct error, and again when writing works
 /// again) and retried with the next change or flush; it is never fatal.
@@ -22,6 +23,8 @@ public final class StateFileWriter: Sendable {
     private struct State {
         /// The sequence number on disk (restored, or written last).
         var savedSeq: UInt64?
+        /// Whether the file on disk is marked clean.
+        var savedClean = false
         var lastFailure: String?
         var writes = 0
     }
@@ -63,14 +66,22 @@ public final class StateFileWriter: Sendable {
 
     /// Writes the current state now if it is not on disk yet; returns whether the file is
     /// up to date afterwards. Thread-safe; writes never overlap.
+    ///
+    /// `clean`: the state is final (every part that changes it has stopped), so the file is
+    /// marked clean and the next start goes on with its ids. A file already on disk for
+    /// this sequence is left as it is by a flush that is not clean: a clean mark stays
+    /// true until the next change (nothing after it was sent).
     @discardableResult
-    public func flush() -> Bool {
+    public func flush(clean: Bool = false) -> Bool {
         writeLock.withLock {
             guard let snapshot = store.snapshot else { return true }
             let seq = snapshot.id.seq
-            if state.withLockedValue({ $0.savedSeq }) == seq { return true }
+            let saved = state.withLockedValue { ($0.savedSeq, $0.savedClean) }
+            if saved.0 == seq && (saved.1 || !clean) { return true }
             do {
-                try file.save(seq: seq, source: source, encodedDocument: snapshot.encodedDocument)
+                try file.save(
+                    seq: seq, epoch: snapshot.id.epoch, clean: clean, source: source,
+                    encodedDocument: snapshot.encodedDocument)
             } catch {
                 let message = "\(error)"
                 let isNew = state.withLockedValue { state -> Bool in
@@ -87,6 +98,7 @@ public final class StateFileWriter: Sendable {
             let recovered = state.withLockedValue { state -> Bool in
                 defer {
                     state.savedSeq = seq
+                    state.savedClean = clean
                     state.lastFailure = nil
                     state.writes += 1
                 }

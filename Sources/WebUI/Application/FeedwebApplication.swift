@@ -38,7 +38,8 @@ public final class FeedwebApplication: Sendable {
         var restoredAt: Date?
         if let path = configuration.stateFile {
             let file = StateFile(path: path)
-            let restored = Self.restore(from: file, into: store, source: label, logger: logger)
+            let restored = Self.restore(
+                from: file, into: store, source: label, keepsEpoch: configuration.cluster == nil, logger: logger)
             restoredAt = restored?.savedAt
             stateWriter = StateFileWriter(
                 file: file, store: store, source: label, savedSeq: restored?.seq, logger: logger)
@@ -81,9 +82,11 @@ public final class FeedwebApplication: Sendable {
     }
 
     /// Restores the store from the state file; logs and ignores a missing, unreadable,
-    /// corrupt or foreign file. Returns the restored sequence and its save time.
+    /// corrupt or foreign file. Returns the restored sequence and its save time. The ids go
+    /// on from the file's when a clean shutdown wrote it (``resumableID(of:in:source:keepsEpoch:logger:)``),
+    /// else a new epoch begins.
     private static func restore(
-        from file: StateFile, into store: FeedStore, source: String, logger: Logger
+        from file: StateFile, into store: FeedStore, source: String, keepsEpoch: Bool, logger: Logger
     ) -> (seq: UInt64, savedAt: Date)? {
         let contents: StateFile.Contents
         do {
@@ -103,11 +106,35 @@ public final class FeedwebApplication: Sendable {
         let now = Date()
         // Stale since the save; a clock that went backwards must not put it in the future.
         let savedAt = min(contents.savedAt ?? now, now)
-        store.restore(document: contents.document, seq: contents.seq)
+        let resumed = resumableID(of: contents, in: file, source: source, keepsEpoch: keepsEpoch, logger: logger)
+        store.restore(document: contents.document, seq: contents.seq, epoch: resumed?.epoch)
+        let ids =
+            resumed.map { "; ids go on from \($0)" }
+            ?? (contents.clean ? "" : " (not written at a clean shutdown: new ids)")
         logger.notice(
-            "restored change \(contents.seq) saved at \(savedAt.formatted(Date.ISO8601FormatStyle())) from \(file.path); shown as stale until upstream answers"
+            "restored change \(contents.seq) saved at \(savedAt.formatted(Date.ISO8601FormatStyle())) from \(file.path)\(ids); shown as stale until upstream answers"
         )
         return (contents.seq, savedAt)
+    }
+
+    /// The id the restored state goes on from: the file's, when a clean shutdown wrote it
+    /// and `keepsEpoch` (not in a cluster, whose epoch lives in its database). The file is
+    /// first marked not clean again, on disk, since from now on changes after its sequence
+    /// may be sent: a crash before the next write must not hand the same ids out twice.
+    /// `nil` (a new epoch) when that write fails.
+    private static func resumableID(
+        of contents: StateFile.Contents, in file: StateFile, source: String, keepsEpoch: Bool, logger: Logger
+    ) -> EventID? {
+        guard keepsEpoch, let id = contents.resumableID else { return nil }
+        do {
+            try file.save(
+                seq: contents.seq, epoch: id.epoch, clean: false, savedAt: contents.savedAt ?? Date(), source: source,
+                encodedDocument: contents.document.serializedBytes())
+        } catch {
+            logger.error("state file \(file.path): cannot mark it in use (\(error)); starting new ids")
+            return nil
+        }
+        return id
     }
 
     /// Binds the listening socket and prepares the upstream source; returns the port.
@@ -216,9 +243,10 @@ public final class FeedwebApplication: Sendable {
         }
     }
 
-    /// Writes the state file (the state is final: every other part has stopped, so nothing
-    /// publishes any more), then stops serving: no new connections, every stream ended
-    /// cleanly, the daemon stopped (see ``HTTPServer/stop(timeout:)``). Idempotent.
+    /// Writes the state file, marked clean (the state is final: every other part has
+    /// stopped, so nothing publishes any more), then stops serving: no new connections,
+    /// every stream ended cleanly, the daemon stopped (see ``HTTPServer/stop(timeout:)``).
+    /// Idempotent.
     ///
     /// The state is written first so that a slow client drain can never cost it.
     public func stop() {
@@ -235,10 +263,12 @@ public final class FeedwebApplication: Sendable {
         return name.isEmpty ? "feedweb" : name
     }
 
-    /// Writes the state file now if the state changed since the last write (no-op without
-    /// `--state-file`). Thread-safe: the shutdown watchdog calls it too.
-    public func saveState() {
-        if let stateWriter, stateWriter.flush(), let seq = store.snapshot?.id.seq {
+    /// Writes the state file now if it is not on disk so already (no-op without
+    /// `--state-file`); `final`: every part that changes the state has stopped, so the file
+    /// is marked clean and the next start goes on with its ids. Thread-safe: the shutdown
+    /// watchdog calls it too, not `final` (it runs while parts may still be changing it).
+    public func saveState(final: Bool = true) {
+        if let stateWriter, stateWriter.flush(clean: final), let seq = store.snapshot?.id.seq {
             logger.info("state file \(stateWriter.file.path) holds change \(seq)")
         }
     }

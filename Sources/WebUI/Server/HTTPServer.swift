@@ -4,11 +4,11 @@ import Logging
 import NIOConcurrencyHelpers
 
 /// The HTTP server: a ``FrontDoor`` thread that accepts every connection and answers plain
-/// requests for `/` itself, one libmicrohttpd daemon (its epoll thread reads and answers
-/// every other request, on the connections the front door hands it) and a few
-/// ``StreamSender`` threads that write established SSE streams.
+/// requests for `/` itself, libmicrohttpd daemons (each run by a ``DaemonLoop`` thread,
+/// which reads and answers every other request on the connections the front door hands it)
+/// and a few ``StreamSender`` threads that write established SSE streams.
 ///
-/// Requests are answered on the daemon thread by an ``HTTPResponder``. A stream's first
+/// Requests are answered on a daemon's thread by an ``HTTPResponder``. A stream's first
 /// bytes go out through libmicrohttpd; then it is suspended there and a sender writes its
 /// chunks itself, woken once per batch of ready streams, so there is no thread and no
 /// polling per client.
@@ -66,9 +66,10 @@ public final class HTTPServer: @unchecked Sendable {
         public var frontDoorHoldLimit: Duration = FrontDoor.defaultHoldLimit
         /// The kernel's accept backlog.
         public var listenBacklog: Int = 4096
-        /// libmicrohttpd threads: they read request heads and answer them (pages, the API,
-        /// a stream's first bytes); established streams are written by the
-        /// ``streamSenders``, not by them.
+        /// libmicrohttpd daemons, each run by a ``DaemonLoop`` thread of its own: they read
+        /// request heads and answer them (pages, the API, a stream's first bytes);
+        /// established streams are written by the ``streamSenders``, not by them. The
+        /// front door hands connections to them in turn.
         ///
         /// One: wrk on `/` (19 KB) got 83 k req/s from one thread against 75 k from two
         /// (medians of 5 interleaved rounds, 2026-11-24), since two threads on two cores
@@ -139,21 +140,18 @@ public final class HTTPServer: @unchecked Sendable {
     }
 
     private struct State {
-        var daemon: DaemonHandle?
+        /// The daemons' loops, once started (one per ``Configuration/requestThreads``).
+        var loops: [DaemonLoop] = []
         var frontDoor: FrontDoor?
         var open: OpenStreams
+        /// Which loop the next connection handed over goes to (round robin).
+        var nextLoop = 0
     }
-
-    /// The daemon as the front door's hand-overs see it: `nil` once ``stop(timeout:)``
-    /// is about to stop it. Held across `MHD_add_connection`, so that the daemon is never
-    /// stopped during a hand-over (the front door's thread may outlive its bounded stop).
-    /// Taken holding no other lock (see `Broadcaster` for WebUI's lock order).
-    private let handoverTarget = NIOLockedValueBox<DaemonHandle?>(nil)
 
     public let configuration: Configuration
     let responder: any HTTPResponder
     let logger: Logger
-    /// Guards the daemon handle and the open streams (admission decided here).
+    /// Guards the daemons' loops and the open streams (admission decided here).
     ///
     /// A leaf: no other lock is taken while it is held. Streams are subscribed, closed,
     /// dropped and ended (their `onEnd`, which takes a broadcaster's lock) only after it is
@@ -247,44 +245,21 @@ public final class HTTPServer: @unchecked Sendable {
             )
         }
         let listener = try ListenSocket.open(configuration.address, backlog: configuration.listenBacklog)
-        let selfPointer = Unmanaged.passUnretained(self).toOpaque()
-        // libmicrohttpd gets its connections from the front door (`MHD_add_connection`).
-        var flags =
-            MHD_USE_EPOLL_INTERNAL_THREAD.rawValue | MHD_ALLOW_SUSPEND_RESUME.rawValue
-            | MHD_USE_ERROR_LOG.rawValue | MHD_USE_NO_LISTEN_SOCKET.rawValue
-        if configuration.address.isIPv6 { flags |= MHD_USE_IPv6.rawValue }
-        let daemon: OpaquePointer? = {
-            var options: [MHD_OptionItem] = [
-                // The logger goes first so that no message reaches MHD's own stderr logger.
-                MHD_OptionItem(
-                    option: .EXTERNAL_LOGGER,
-                    value: Int(bitPattern: unsafeBitCast(daemonLog, to: UnsafeRawPointer.self)), ptr_value: selfPointer),
-                // feedweb keeps the limit itself (`admission`): libmicrohttpd's own check
-                // can leave it deadlocked.
-                MHD_OptionItem(option: .CONNECTION_LIMIT, value: HandoverAdmission.unreachableLimit, ptr_value: nil),
-                MHD_OptionItem(
-                    option: .CONNECTION_TIMEOUT, value: Int(configuration.connectionTimeout), ptr_value: nil),
-                MHD_OptionItem(
-                    option: .CONNECTION_MEMORY_LIMIT, value: configuration.connectionMemoryLimit, ptr_value: nil),
-                MHD_OptionItem(option: .THREAD_POOL_SIZE, value: max(1, configuration.requestThreads), ptr_value: nil),
-                MHD_OptionItem(option: .STRICT_FOR_CLIENT, value: 1, ptr_value: nil),
-                MHD_OptionItem(
-                    option: .UNESCAPE_CALLBACK, value: Int(bitPattern: feedweb_unescape_callback()), ptr_value: nil),
-                MHD_OptionItem(
-                    option: .NOTIFY_COMPLETED,
-                    value: Int(bitPattern: unsafeBitCast(requestCompleted, to: UnsafeRawPointer.self)),
-                    ptr_value: selfPointer),
-                MHD_OptionItem(
-                    option: .NOTIFY_CONNECTION,
-                    value: Int(bitPattern: unsafeBitCast(connectionNotified, to: UnsafeRawPointer.self)),
-                    ptr_value: selfPointer),
-                MHD_OptionItem(option: .END, value: 0, ptr_value: nil),
-            ]
-            return feedweb_mhd_start(flags, 0, accessHandler, selfPointer, &options)
-        }()
-        guard let daemon else {
-            close(listener.fd)
-            throw .cannotListen(configuration.address.description)
+        var loops: [DaemonLoop] = []
+        for index in 0..<max(1, configuration.requestThreads) {
+            let daemon = startDaemon()
+            let loop = daemon.flatMap {
+                DaemonLoop(
+                    daemon: DaemonHandle(pointer: $0), name: "fw-http-\(index)",
+                    refused: { [admission] in admission.release() })
+            }
+            guard let loop else {
+                if let daemon { MHD_stop_daemon(daemon) }
+                for loop in loops { MHD_stop_daemon(loop.daemon.pointer) }
+                close(listener.fd)
+                throw .cannotListen(configuration.address.description)
+            }
+            loops.append(loop)
         }
         let responder = self.responder
         let frontDoor = FrontDoor(
@@ -299,20 +274,57 @@ public final class HTTPServer: @unchecked Sendable {
                 self.handOver(handover)
             })
         guard let frontDoor else {
-            MHD_stop_daemon(daemon)
+            for loop in loops { MHD_stop_daemon(loop.daemon.pointer) }
             close(listener.fd)
             throw .cannotListen(configuration.address.description)
         }
         state.withLockedValue {
-            $0.daemon = DaemonHandle(pointer: daemon)
+            $0.loops = loops
             $0.frontDoor = frontDoor
         }
-        handoverTarget.withLockedValue { $0 = DaemonHandle(pointer: daemon) }
+        for loop in loops { loop.start() }
         reaper.start()
         hangups?.start()
         for sender in allSenders { sender.start() }
         frontDoor.start()
         return listener.port
+    }
+
+    /// A libmicrohttpd daemon without a thread or a listening socket of its own: its
+    /// ``DaemonLoop`` runs it, on the connections the front door hands over. `nil` when
+    /// libmicrohttpd refuses.
+    private func startDaemon() -> OpaquePointer? {
+        let selfPointer = Unmanaged.passUnretained(self).toOpaque()
+        var flags =
+            MHD_USE_EPOLL.rawValue | MHD_ALLOW_SUSPEND_RESUME.rawValue
+            | MHD_USE_ERROR_LOG.rawValue | MHD_USE_NO_LISTEN_SOCKET.rawValue
+        if configuration.address.isIPv6 { flags |= MHD_USE_IPv6.rawValue }
+        var options: [MHD_OptionItem] = [
+            // The logger goes first so that no message reaches MHD's own stderr logger.
+            MHD_OptionItem(
+                option: .EXTERNAL_LOGGER,
+                value: Int(bitPattern: unsafeBitCast(daemonLog, to: UnsafeRawPointer.self)), ptr_value: selfPointer),
+            // feedweb keeps the limit itself (`admission`): libmicrohttpd's own check
+            // can leave it deadlocked.
+            MHD_OptionItem(option: .CONNECTION_LIMIT, value: HandoverAdmission.unreachableLimit, ptr_value: nil),
+            MHD_OptionItem(
+                option: .CONNECTION_TIMEOUT, value: Int(configuration.connectionTimeout), ptr_value: nil),
+            MHD_OptionItem(
+                option: .CONNECTION_MEMORY_LIMIT, value: configuration.connectionMemoryLimit, ptr_value: nil),
+            MHD_OptionItem(option: .STRICT_FOR_CLIENT, value: 1, ptr_value: nil),
+            MHD_OptionItem(
+                option: .UNESCAPE_CALLBACK, value: Int(bitPattern: feedweb_unescape_callback()), ptr_value: nil),
+            MHD_OptionItem(
+                option: .NOTIFY_COMPLETED,
+                value: Int(bitPattern: unsafeBitCast(requestCompleted, to: UnsafeRawPointer.self)),
+                ptr_value: selfPointer),
+            MHD_OptionItem(
+                option: .NOTIFY_CONNECTION,
+                value: Int(bitPattern: unsafeBitCast(connectionNotified, to: UnsafeRawPointer.self)),
+                ptr_value: selfPointer),
+            MHD_OptionItem(option: .END, value: 0, ptr_value: nil),
+        ]
+        return feedweb_mhd_start(flags, 0, accessHandler, selfPointer, &options)
     }
 
     /// What the front door has done since start: requests it answered itself, connections
@@ -321,37 +333,38 @@ public final class HTTPServer: @unchecked Sendable {
         state.withLockedValue { $0.frontDoor }?.counts ?? FrontDoor.Counts()
     }
 
-    /// Gives a connection from the front door to libmicrohttpd; when libmicrohttpd holds
-    /// ``connectionLimit`` connections already, first drops the one that has waited longest
-    /// for a request (libmicrohttpd may not have reported the newest yet, so the drops for
-    /// room it triggers can lag behind a burst); closes the new one instead when none waits
-    /// or libmicrohttpd has stopped (libmicrohttpd itself closes one it cannot take).
+    /// Gives a connection from the front door to a daemon's loop, in turn; when
+    /// libmicrohttpd holds ``connectionLimit`` connections already, first drops the one
+    /// that has waited longest for a request (libmicrohttpd may not have reported the
+    /// newest yet, so the drops for room it triggers can lag behind a burst); closes the
+    /// new one instead when none waits or the server has stopped (a loop that has stopped,
+    /// or libmicrohttpd refusing it, closes it and gives its place back).
     private func handOver(_ handover: FrontDoor.Handover) {
-        let admitted = admission.admit(makingRoomWith: { reaper.makeRoom() })
-        handoverTarget.withLockedValue { daemon in
-            guard admitted, let daemon else {
-                close(handover.fd)
-                if admitted { admission.release() }
-                return
-            }
-            var peer = handover.peer
-            let added = withUnsafePointer(to: &peer) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                    MHD_add_connection(daemon.pointer, handover.fd, $0, handover.peerLength)
-                }
-            }
-            if added != MHD_Result.YES { admission.release() }
+        guard admission.admit(makingRoomWith: { reaper.makeRoom() }) else {
+            close(handover.fd)
+            return
         }
+        let loop = state.withLockedValue { state -> DaemonLoop? in
+            guard !state.loops.isEmpty else { return nil }
+            defer { state.nextLoop = (state.nextLoop + 1) % state.loops.count }
+            return state.loops[state.nextLoop % state.loops.count]
+        }
+        guard let loop else {
+            close(handover.fd)
+            admission.release()
+            return
+        }
+        loop.handOver(handover)
     }
 
     /// Stops the server: no new connections, every stream ended cleanly (or dropped if its
     /// client does not read within `timeout`), then the daemon stopped.
     public func stop(timeout: Duration = .milliseconds(1500)) {
-        let (daemon, frontDoor, streams) = state.withLockedValue {
-            state -> (DaemonHandle?, FrontDoor?, [StreamConnection]) in
-            (state.daemon, state.frontDoor, state.open.stop())
+        let (loops, frontDoor, streams) = state.withLockedValue {
+            state -> ([DaemonLoop], FrontDoor?, [StreamConnection]) in
+            (state.loops, state.frontDoor, state.open.stop())
         }
-        guard let daemon else { return }
+        guard !loops.isEmpty else { return }
         // No new connection from here on (the front door closes the listening socket).
         frontDoor?.stop()
         for stream in streams { stream.close() }
@@ -371,15 +384,18 @@ public final class HTTPServer: @unchecked Sendable {
         }
         // libmicrohttpd must not be stopped with a connection suspended (it aborts), nor
         // touched after: whatever a sender still holds goes back to it now, and a hand-over
-        // from a front door that has not stopped yet is closed instead.
+        // from a front door that has not stopped yet is closed instead (by its loop, once
+        // stopped). A daemon is stopped on this thread once its loop has ended.
         for sender in allSenders { sender.returnAll(within: .seconds(2)) }
-        handoverTarget.withLockedValue { $0 = nil }
-        MHD_stop_daemon(daemon.pointer)
+        for loop in loops {
+            loop.stop()
+            MHD_stop_daemon(loop.daemon.pointer)
+        }
         for sender in allSenders { sender.stop() }
         hangups?.stop()
         reaper.stop()
         state.withLockedValue {
-            $0.daemon = nil
+            $0.loops = []
             $0.frontDoor = nil
         }
     }
@@ -421,7 +437,11 @@ public final class HTTPServer: @unchecked Sendable {
             return MHD_queue_response(connection, response.status, response.pointer)
         case .stream(let start):
             let stream = StreamConnection(maxQueuedBytes: start.maxQueuedBytes)
-            guard state.withLockedValue({ $0.open.admit(stream) }) else {
+            let daemon = feedweb_mhd_connection_daemon(connection)
+            let loop = state.withLockedValue { state in
+                state.open.admit(stream) ? state.loops.first { $0.daemon.pointer == daemon } : nil
+            }
+            guard let loop else {
                 let refused = responder.streamRefused()
                 return MHD_queue_response(connection, refused.status, refused.pointer)
             }
@@ -433,7 +453,7 @@ public final class HTTPServer: @unchecked Sendable {
             // sent the head; an HTTP/1.0 client's close-delimited body stays with it.
             let sender =
                 request.version != "HTTP/1.1" ? nil : start.audience == .person ? pageSender : nextStreamSender()
-            stream.attach(ConnectionHandle(pointer: connection), socket: fd, sender: sender, onEnd: onEnd)
+            stream.attach(ConnectionHandle(pointer: connection, loop: loop), socket: fd, sender: sender, onEnd: onEnd)
             if let token = hangups?.watch(stream, fd: fd) { stream.setHangupRegistration(token: token, fd: fd) }
             // Chunked (HTTP/1.1) bodies are filled straight into the connection's send buffer
             // and never use the response's own block, which is calloc'ed per client: 16 KiB

@@ -4,15 +4,16 @@ import Synchronization
 /// feedweb: a hand-over past the connection limit is refused here, so libmicrohttpd never
 /// meets a limit of its own.
 ///
-/// Why: libmicrohttpd 0.9.75 checks its limit for a connection added from another thread
-/// twice, without a lock when it is added and again on its own thread, and there a
-/// connection found over the limit is closed **with the daemon's cleanup mutex left
-/// locked** (`new_connection_process_` in daemon.c). At its next new connection the
+/// Why: libmicrohttpd 0.9.75 checks its limit for an added connection twice, without a
+/// lock in `MHD_add_connection` and again under its cleanup mutex as it sets the
+/// connection up, and there a connection found over the limit is closed **with that mutex
+/// left locked** (`new_connection_process_` in daemon.c). At its next new connection the
 /// daemon's thread waits on that mutex for ever, and so does every later
 /// `MHD_resume_connection`: no request is answered, streams stop, and the server cannot
 /// stop. Two hand-overs queued while it held one connection less than its limit were
-/// enough (seen as a hung test run). So the daemon is started with a limit no process can
-/// reach (``unreachableLimit``) and this count stands in for it.
+/// enough (seen as a hung test run, when libmicrohttpd still ran its own thread). So the
+/// daemon is started with a limit no process can reach (``unreachableLimit``) and this
+/// count stands in for it.
 ///
 /// A connection holds a place from just before `MHD_add_connection` until libmicrohttpd
 /// reports it closed (`MHD_CONNECTION_NOTIFY_CLOSED`), or until ``ConnectionReaper`` shuts

@@ -282,7 +282,7 @@ public final class StreamConnection: @unchecked Sendable {
         case .libmicrohttpd:
             guard suspended, let connection else { return nil }
             suspended = false
-            MHD_resume_connection(connection.pointer)
+            connection.resume()
             return nil
         case .sender:
             guard !scheduled, let sender else { return nil }
