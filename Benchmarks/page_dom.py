@@ -1,13 +1,17 @@
 #!/usr/bin/env python3
 """How late a new item reaches the DOM of a real page: headless Chromium (through
-chromedriver) opens feedweb's list page `/`, a MutationObserver on `#stories` notes the
-moment each new entry is added, and the latency is that moment minus the send stamp that
-timed_upstream --append puts at the end of each item's title (`sent_ns=N`). Python stdlib
-only; the browser and the upstream share this machine's clock.
+chromedriver) opens feedweb's list page `/` in two tabs, which share one page stream (one
+leads and holds it, the other follows: it gets each frame from the leader over a
+BroadcastChannel); a MutationObserver on `#stories` in each notes the moment each new entry
+is added, and the latency is that moment minus the send stamp that timed_upstream --append
+puts at the end of each item's title (`sent_ns=N`). Python stdlib only; the browser and the
+upstream share this machine's clock.
 
     Benchmarks/page_dom.py BASE_URL SECONDS [OUT_JSON]
 
-Prints n, p50, p90, p99 and max in ms, and writes them (and every sample) to OUT_JSON.
+Prints n, p50, p90, p99 and max in ms for the leader and for the follower, and writes them
+(and every sample) to OUT_JSON: the leader's at the top level (as before the follower was
+measured), the follower's under "follower".
 """
 import json
 import socket
@@ -70,30 +74,51 @@ try:
         "goog:chromeOptions": {"binary": "/usr/bin/chromium",
                                "args": ["--headless=new", "--no-sandbox", "--disable-gpu"]}}}})["value"]["sessionId"]
     call(port, "POST", f"/session/{session}/url", {"url": base + "/"})
+    first = call(port, "GET", f"/session/{session}/window")["value"]
+    second = call(port, "POST", f"/session/{session}/window/new", {"type": "tab"})["value"]["handle"]
+    call(port, "POST", f"/session/{session}/window", {"handle": second})
+    call(port, "POST", f"/session/{session}/url", {"url": base + "/"})
+    roles = {}
     deadline = time.time() + 10
-    while run(port, session, "return document.body.dataset.streamState || ''") != "open":
-        if time.time() > deadline:
-            sys.exit("page_dom: the page's stream did not open within 10 s")
-        time.sleep(0.1)
-    run(port, session, OBSERVER)
+    for tab in (first, second):
+        call(port, "POST", f"/session/{session}/window", {"handle": tab})
+        while run(port, session, "return document.body.dataset.streamState || ''") != "open":
+            if time.time() > deadline:
+                sys.exit("page_dom: a page's stream did not open within 10 s")
+            time.sleep(0.1)
+        run(port, session, OBSERVER)
+    for tab in (first, second):
+        call(port, "POST", f"/session/{session}/window", {"handle": tab})
+        roles[tab] = run(port, session, "return window.feedweb.role()")
     time.sleep(seconds)
-    samples = run(port, session, "return window.__latencies")
+    by_role = {}
+    for tab in (first, second):
+        call(port, "POST", f"/session/{session}/window", {"handle": tab})
+        by_role.setdefault(roles[tab], run(port, session, "return window.__latencies"))
     call(port, "DELETE", f"/session/{session}")
 finally:
     driver.terminate()
     driver.wait(timeout=10)
 
-samples.sort()
+if sorted(by_role) != ["follower", "leader"]:
+    sys.exit("page_dom: expected a leader and a follower, got %s" % sorted(roles.values()))
 
 
-def pct(p):
-    return samples[min(len(samples) - 1, int(p * len(samples)))] if samples else float("nan")
+def summary(samples):
+    samples = sorted(samples)
+
+    def pct(p):
+        return samples[min(len(samples) - 1, int(p * len(samples)))] if samples else float("nan")
+
+    return {"n": len(samples), "p50": pct(0.5), "p90": pct(0.9), "p99": pct(0.99),
+            "max": samples[-1] if samples else float("nan"), "samples_ms": samples}
 
 
-result = {"n": len(samples), "p50": pct(0.5), "p90": pct(0.9), "p99": pct(0.99),
-          "max": samples[-1] if samples else float("nan"), "samples_ms": samples}
-print("page DOM latency: n=%d p50 %.1f p90 %.1f p99 %.1f max %.1f ms" % (
-    result["n"], result["p50"], result["p90"], result["p99"], result["max"]))
+result = summary(by_role["leader"])
+result["follower"] = summary(by_role["follower"])
+for role, figures in (("leader", result), ("follower", result["follower"])):
+    print("page DOM latency, %s: n=%d p50 %.1f p90 %.1f p99 %.1f max %.1f ms" % (
+        role, figures["n"], figures["p50"], figures["p90"], figures["p99"], figures["max"]))
 if out:
     with open(out, "w") as f:
         json.dump(result, f)

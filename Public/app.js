@@ -59,34 +59,86 @@
   }
 
   // ---- The page stream ------------------------------------------------------------
-  // One SSE connection per page (/events/page). The server sends rendered fragments with
-  // stable ids; this swaps them in. While disconnected the last content stays on screen.
+  // The server sends rendered fragments with stable ids for each view (`list`,
+  // `list:SECTION`, `kiosk`, `kiosk:SECTION`, `item:KEY`, `stats`); this swaps in those of
+  // this page's view. While disconnected the last content stays on screen.
+  //
+  // One stream per browser storage partition, not per page: browsers open at most 6
+  // HTTP/1.1 connections per host and feedweb has no HTTP/2, so a wall of iframes or a few
+  // tabs would otherwise starve. The pages of a partition (tabs, windows, same-origin
+  // iframes, also inside another site's wall) elect one leader with the Web Locks API; it
+  // holds /events/page with every view the pages show and relays each frame on a
+  // BroadcastChannel (same-origin, partitioned like storage); every page applies its own
+  // view's frames. When the leader goes (closed, navigated, crashed: its lock is released;
+  // frozen: its heartbeat stops and the lock is stolen), the next page takes over and
+  // resumes each view from the id of its last frame. Without those APIs each page holds a
+  // stream of its own. See docs/behaviour.md.
 
   var body = document.body;
   var spec = body.dataset.stream || "";
   var isKiosk = spec === "kiosk";
-  var source = null;
-  var lastEventId = "";
-  var attempt = 0;
+  var view = viewName();
   var retryTimer = null;
   var disconnectedAt = null;
   var maxDelay = 30000;
+  // The id of the last frame of each view seen (this page's view applied, others relayed).
+  var lastIds = {};
+  // The frames this page applied (type, id, when), newest last: for tests.
+  var applied = [];
 
-  function streamURL() {
-    var params = new URLSearchParams();
+  function viewName() {
+    if (!spec) return "";
+    if (spec.indexOf("item:") === 0) return spec;
+    if (spec === "stats") return "stats";
     var list = document.getElementById("stories");
     var section = (list && list.dataset.section) || body.dataset.section || "";
-    if (spec.indexOf("item:") === 0) {
-      params.set("view", "item");
-      params.set("key", spec.slice(5));
-    } else if (spec === "stats") {
-      params.set("view", "stats");
-    } else {
-      params.set("view", isKiosk ? "kiosk" : "list");
-      if (section) params.set("section", section);
+    return (isKiosk ? "kiosk" : "list") + (section ? ":" + section : "");
+  }
+
+  // Whether this page's view belongs in the stream: shown, or a kiosk (never left out).
+  function active() {
+    return !!view && (isKiosk || !document.hidden);
+  }
+
+  // `EPOCH-SEQ` ids: whether `id` comes after `last` (another epoch always does).
+  function newer(id, last) {
+    if (!last) return true;
+    var a = id.lastIndexOf("-"), b = last.lastIndexOf("-");
+    if (a < 0 || b < 0 || id.slice(0, a) !== last.slice(0, b)) return id !== last;
+    return Number(id.slice(a + 1)) > Number(last.slice(b + 1));
+  }
+
+  // One frame from the stream (a view's event, or `reload`): notes its id and applies it
+  // when it is this page's view. A content frame this page already has (a whole state
+  // after a takeover, say) is skipped.
+  function receive(type, raw, id) {
+    if (type === "reload") {
+      window.location.reload();
+      return;
     }
-    if (lastEventId) params.set("lastEventId", lastEventId);
-    return "/events/page?" + params.toString();
+    var data;
+    try {
+      data = JSON.parse(raw);
+    } catch (error) {
+      return;
+    }
+    if (!data || typeof data !== "object" || typeof data.view !== "string") return;
+    var last = lastIds[data.view];
+    if (id && newer(id, last)) lastIds[data.view] = id;
+    if (data.view !== view) return;
+    var content = type === "items" || type === "item" || type === "gone";
+    if (content && id && last && !newer(id, last)) return;
+    applied.push({ type: type, id: id, at: Date.now() });
+    if (applied.length > 200) applied.shift();
+    try {
+      if (type === "items") applyItems(data);
+      else if (type === "item") applyItem(data);
+      else if (type === "gone") applyGone();
+      else if (type === "status") applyStatus(data.html);
+      else if (type === "stats") applyFragments(data);
+    } catch (error) {
+      if (window.console) console.warn("feedweb: could not apply " + type + " event", error);
+    }
   }
 
   function fragment(html) {
@@ -136,7 +188,7 @@
   // fragments of the entries that are new or changed.
   function applyItems(data) {
     var list = document.getElementById("stories");
-    if (!list) return;
+    if (!list || !data.html || typeof data.html !== "object") return;
     if (data.order) {
       applyOrder(list, data);
     } else {
@@ -193,7 +245,7 @@
 
   function applyItem(data) {
     var detail = document.getElementById("detail");
-    if (!detail) return;
+    if (!detail || typeof data.html !== "string") return;
     var fresh = fragment(data.html);
     if (!fresh) return;
     detail.replaceWith(fresh);
@@ -210,7 +262,7 @@
 
   function applyStatus(html) {
     var status = document.getElementById("status");
-    var fresh = fragment(html);
+    var fresh = typeof html === "string" ? fragment(html) : null;
     if (status && fresh) {
       status.replaceWith(fresh);
       refreshTimes(fresh);
@@ -219,6 +271,7 @@
 
   // /stats: whole parts (charts drawn on the server as SVG, the ticker) swapped by id.
   function applyFragments(data) {
+    if (!data.html || typeof data.html !== "object") return;
     Object.keys(data.html).forEach(function (id) {
       var el = document.getElementById(id);
       var fresh = fragment(data.html[id]);
@@ -241,62 +294,360 @@
     if (label) label.textContent = stale ? "Stale since " + hhmm : "Reconnecting…";
   }
 
-  function handle(name, fn) {
-    source.addEventListener(name, function (event) {
-      if (event.lastEventId) lastEventId = event.lastEventId;
-      try {
-        fn(event.data);
-      } catch (error) {
-        if (window.console) console.warn("feedweb: could not apply " + name + " event", error);
-      }
+  // ---- Holding the stream (the leader, or a page on its own) --------------------------
+
+  // The leader's stream: the views it was opened for, and how it stands.
+  var source = null;
+  var sourceViews = "";
+  var attempt = 0;
+  var streamState = "closed";
+
+  function setStreamState(state) {
+    streamState = state;
+    body.dataset.streamState = state;
+    if (state === "open") {
+      disconnectedAt = null;
+    } else if (state === "closed" && !disconnectedAt && sourceViews) {
+      disconnectedAt = Date.now();
+      showDisconnected();
+    }
+    if (share && share.leading) share.beat();
+  }
+
+  // The views the stream must carry now: every active page's, this one's too.
+  function wantedViews() {
+    var views = {};
+    if (active()) views[view] = true;
+    if (share && share.leading) share.activeViews(views);
+    return Object.keys(views).sort();
+  }
+
+  function streamURL(views) {
+    var params = new URLSearchParams();
+    views.forEach(function (name) {
+      params.append("v", lastIds[name] ? name + "@" + lastIds[name] : name);
+    });
+    return "/events/page?" + params.toString();
+  }
+
+  // Opens, reopens or closes the stream so that it carries exactly the wanted views.
+  function connect() {
+    if (typeof EventSource === "undefined") return;
+    if (share && !share.leading) return;
+    var views = wantedViews();
+    var key = views.join("\n");
+    if (source && key === sourceViews) return;
+    closeSource();
+    sourceViews = key;
+    if (views.length === 0) {
+      setStreamState("closed");
+      return;
+    }
+    clearTimeout(retryTimer);
+    source = new EventSource(streamURL(views));
+    setStreamState("connecting");
+    source.onopen = function () {
+      attempt = 0;
+      setStreamState("open");
+    };
+    source.onerror = function () {
+      // Our own reconnect, with backoff and each view's last id (EventSource's own is
+      // fixed-interval and knows one id).
+      closeSource();
+      setStreamState("closed");
+      var delay = Math.min(maxDelay, 1000 * Math.pow(2, attempt));
+      attempt += 1;
+      retryTimer = setTimeout(function () {
+        sourceViews = "";
+        connect();
+      }, delay / 2 + Math.random() * delay / 2);
+    };
+    ["items", "item", "gone", "status", "stats", "reload"].forEach(function (type) {
+      source.addEventListener(type, function (event) {
+        if (share) share.relay(type, event.data, event.lastEventId);
+        receive(type, event.data, event.lastEventId);
+      });
     });
   }
 
-  function connect() {
-    if (source || !spec || typeof EventSource === "undefined") return;
-    clearTimeout(retryTimer);
-    source = new EventSource(streamURL());
-    body.dataset.streamState = "connecting";
-    source.onopen = function () {
-      attempt = 0;
-      disconnectedAt = null;
-      body.dataset.streamState = "open";
-    };
-    source.onerror = function () {
-      // Our own reconnect, with backoff and the last id (EventSource's is fixed-interval).
-      disconnect();
-      if (!disconnectedAt) disconnectedAt = Date.now();
-      showDisconnected();
-      var delay = Math.min(maxDelay, 1000 * Math.pow(2, attempt));
-      attempt += 1;
-      retryTimer = setTimeout(connect, delay / 2 + Math.random() * delay / 2);
-    };
-    handle("items", function (data) { applyItems(JSON.parse(data)); });
-    handle("item", function (data) { applyItem(JSON.parse(data)); });
-    handle("gone", applyGone);
-    handle("status", applyStatus);
-    handle("stats", function (data) { applyFragments(JSON.parse(data)); });
-    handle("reload", function () { window.location.reload(); });
+  // A change of the wanted views, coalesced with the others of the same task (a timer
+  // would wait up to a second in a tab the browser throttles).
+  var viewsPending = false;
+  function viewsChanged() {
+    if (viewsPending) return;
+    viewsPending = true;
+    Promise.resolve().then(function () {
+      viewsPending = false;
+      connect();
+    });
   }
 
-  function disconnect() {
+  function closeSource() {
     if (source) {
       source.close();
       source = null;
     }
-    body.dataset.streamState = "closed";
   }
 
-  // Hidden tabs close their stream (a kiosk never does) and resume when shown again.
+  function disconnect() {
+    clearTimeout(retryTimer);
+    closeSource();
+    sourceViews = "";
+    setStreamState("closed");
+  }
+
+  // ---- Sharing it: the pages of a partition -----------------------------------------
+
+  var share = null;
+  var channelName = "feedweb-page-stream-1";
+  var lockName = "feedweb-page-stream";
+  var beatEvery = 400;
+  // Without a heartbeat for this long a follower asks the leader whether it is there (a tab
+  // the browser throttles beats once a second, but answers a message at once) ...
+  var silentFor = 1000;
+  // ... and without an answer for this long more, the leader counts as frozen and its lock
+  // is stolen.
+  var answerWithin = 300;
+
+  function makeShare() {
+    var channel = new BroadcastChannel(channelName);
+    var me = Math.random().toString(36).slice(2) + Date.now().toString(36);
+    var pages = {}; // page -> { view, active, seen }
+    var self = {
+      leading: false,
+      term: 0,
+      leaderTerm: 0,
+      leaderPage: "",
+      leaderState: "",
+      lastBeat: Date.now(),
+      waiting: null, // the AbortController of this page's queued lock request
+      resign: null,  // resolves the lock held while leading
+      requeue: false // to get back in line once the next leader beats
+    };
+
+    function post(message) {
+      message.p = me;
+      try {
+        channel.postMessage(message);
+      } catch (error) {
+        // A page being torn down may no longer post; nothing to do.
+      }
+    }
+
+    self.hello = function () {
+      post({ t: "hello", view: view, active: active() });
+    };
+
+    self.activeViews = function (views) {
+      var now = Date.now();
+      Object.keys(pages).forEach(function (page) {
+        var entry = pages[page];
+        if (now - entry.seen > 30000) delete pages[page];
+        else if (entry.active && entry.view) views[entry.view] = true;
+      });
+    };
+
+    self.beat = function () {
+      if (self.leading) post({ t: "beat", term: self.term, state: streamState });
+    };
+
+    self.relay = function (type, data, id) {
+      if (self.leading) post({ t: "frame", term: self.term, type: type, data: data, id: id || "" });
+    };
+
+    // Whether a message is well formed (anything else is ignored).
+    function valid(m) {
+      if (!m || typeof m !== "object" || typeof m.t !== "string" || typeof m.p !== "string") return false;
+      if (m.p.length > 64) return false;
+      switch (m.t) {
+        case "hello": return typeof m.view === "string" && m.view.length <= 2048 && typeof m.active === "boolean";
+        case "bye": case "ping": return true;
+        case "beat": return typeof m.term === "number" && typeof m.state === "string";
+        case "frame":
+          return typeof m.term === "number" && typeof m.type === "string" && typeof m.data === "string" &&
+            typeof m.id === "string";
+        default: return false;
+      }
+    }
+
+    // A message from the leader of `term`: a newer term is a new leader (and ends ours).
+    function fromLeader(m) {
+      if (m.term < self.leaderTerm) return false;
+      if (m.term > self.leaderTerm) {
+        self.leaderTerm = m.term;
+        self.leaderPage = m.p;
+        if (self.leading && m.term > self.term) stepDown(false);
+        if (self.requeue) queue(false);
+        self.hello(); // the new leader learns this page's view
+      }
+      self.lastBeat = Date.now();
+      return true;
+    }
+
+    channel.onmessage = function (event) {
+      var m = event.data;
+      if (!valid(m)) return;
+      switch (m.t) {
+        case "hello":
+          pages[m.p] = { view: m.view, active: m.active, seen: Date.now() };
+          if (self.leading && !handOverIfHidden()) {
+            self.beat();
+            viewsChanged();
+          }
+          break;
+        case "bye":
+          // A leader that leaves releases its lock: the next page in line takes over.
+          delete pages[m.p];
+          if (self.leading) viewsChanged();
+          break;
+        case "ping":
+          self.beat();
+          break;
+        case "beat":
+          if (!fromLeader(m)) return;
+          if (!self.leading) followState(m.state);
+          break;
+        case "frame":
+          if (!fromLeader(m) || self.leading) return;
+          receive(m.type, m.data, m.id);
+          break;
+      }
+    };
+
+    // A follower shows the leader's connection state as its own.
+    function followState(state) {
+      if (state === self.leaderState) return;
+      self.leaderState = state;
+      if (state === "open") {
+        disconnectedAt = null;
+      } else if (state === "closed" && !disconnectedAt) {
+        disconnectedAt = Date.now();
+        showDisconnected();
+      }
+      body.dataset.streamState = state;
+    }
+
+    function lead() {
+      self.leading = true;
+      self.waiting = null;
+      self.term = Date.now() * 1000 + Math.floor(Math.random() * 1000);
+      self.leaderTerm = self.term;
+      self.leaderPage = me;
+      self.beat();
+      var held = new Promise(function (resolve) {
+        self.resign = resolve;
+      });
+      if (!handOverIfHidden()) connect();
+      return held;
+    }
+
+    // A hidden leader (not a kiosk) hands the stream over to a shown page, if there is one
+    // (a hidden page's timers are throttled, its heartbeat with them). Whether it did.
+    function handOverIfHidden() {
+      if (!self.leading || active()) return false;
+      var others = {};
+      self.activeViews(others);
+      if (Object.keys(others).length === 0) return false;
+      stepDown(true);
+      return true;
+    }
+
+    // Stops leading and gets back in line: at once, or (`handingOver`, a hidden page
+    // leaving the lead to a shown one) once the next leader has beaten, so that the lock
+    // goes to a shown page rather than back to this one.
+    function stepDown(handingOver) {
+      if (!self.leading) return;
+      self.leading = false;
+      disconnect();
+      if (self.resign) self.resign();
+      self.resign = null;
+      // The next leader's heartbeat starts the silence count afresh.
+      self.lastBeat = Date.now();
+      if (handingOver) {
+        self.requeue = true;
+        setTimeout(function () { if (self.requeue) queue(false); }, 2000);
+      } else {
+        setTimeout(function () { queue(false); }, 0);
+      }
+    }
+
+    // Waits in line for the lock (or, `steal`, takes it from a leader that went silent).
+    function queue(steal) {
+      self.requeue = false;
+      if (self.leading || unloading) return;
+      if (self.waiting) self.waiting.abort();
+      var options = {};
+      if (steal) {
+        options.steal = true;
+        self.waiting = null;
+      } else {
+        self.waiting = new AbortController();
+        options.signal = self.waiting.signal;
+      }
+      navigator.locks.request(lockName, options, lead).catch(function () {
+        // Aborted (we stole instead) or stolen from us: if we were leading, we are not.
+        if (self.leading) stepDown(false);
+      });
+    }
+
+    // A leader that is hidden hands over to a shown page, if there is one.
+    self.visibilityChanged = function () {
+      self.hello();
+      if (self.leading && !handOverIfHidden()) connect();
+    };
+
+    var pingedAt = 0;
+    setInterval(function () {
+      var now = Date.now();
+      if (self.leading) {
+        self.beat();
+      } else if (!active() || now - self.lastBeat <= silentFor) {
+        pingedAt = 0;
+      } else if (!pingedAt) {
+        pingedAt = now;
+        post({ t: "ping" });
+      } else if (now - pingedAt > answerWithin + Math.random() * 200) {
+        // The leader is frozen or gone without a word: take the lock from it.
+        pingedAt = 0;
+        self.lastBeat = now;
+        queue(true);
+      }
+    }, beatEvery / 2);
+    // Now and then, so a new leader (or one that expired this page) knows it.
+    setInterval(self.hello, 5000);
+
+    var unloading = false;
+    window.addEventListener("pagehide", function () {
+      unloading = true;
+      post({ t: "bye" });
+      if (self.leading) disconnect();
+    });
+
+    self.hello();
+    queue(false);
+    return self;
+  }
+
+  // Hidden tabs leave the stream (a kiosk never does) and come back when shown again.
   document.addEventListener("visibilitychange", function () {
     if (isKiosk) return;
-    if (document.hidden) {
-      clearTimeout(retryTimer);
+    if (share) {
+      share.visibilityChanged();
+    } else if (document.hidden) {
       disconnect();
     } else {
       connect();
     }
   });
+
+  function start() {
+    if (!view || typeof EventSource === "undefined") return;
+    if (typeof BroadcastChannel !== "undefined" && navigator.locks && typeof AbortController !== "undefined") {
+      share = makeShare();
+    } else {
+      connect();
+    }
+  }
 
   // The kiosk cycles its highlighted story.
   function cycleFeatured() {
@@ -313,7 +664,15 @@
     if (clock) clock.textContent = new Date().toTimeString().slice(0, 5);
   }
 
-  window.feedweb = { armImages: armImages, refreshTimes: refreshTimes, connect: connect, disconnect: disconnect };
+  window.feedweb = {
+    armImages: armImages,
+    refreshTimes: refreshTimes,
+    connect: connect,
+    disconnect: disconnect,
+    // For tests: whether this page holds the stream, and the frames it applied.
+    role: function () { return share ? (share.leading ? "leader" : "follower") : "alone"; },
+    applied: function () { return applied.slice(); }
+  };
   armImages(document);
   refreshTimes(document);
   localizeTimes(document);
@@ -326,5 +685,5 @@
     setInterval(tickClock, 10000);
     setInterval(cycleFeatured, 8000);
   }
-  if (!document.hidden || isKiosk) connect();
+  start();
 })();

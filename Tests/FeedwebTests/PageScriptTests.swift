@@ -100,12 +100,12 @@ struct PageScriptTests {
                 "the page reconnects by itself and catches up, without a reload")
             #expect(try await browser.execute("return document.querySelectorAll('#stories > li').length") == .int(6))
 
-            // Every reconnect asked to resume after the last event the page had.
+            // Every reconnect asked to resume the list after the last event the page had.
             let urls =
                 try await browser.execute("return window.__streamURLs").arrayValue?.compactMap(\.stringValue) ?? []
             #expect(!urls.isEmpty)
             for url in urls {
-                #expect(url.contains("lastEventId=\(lastID)"), "\(url) resumes after \(lastID)")
+                #expect(url.contains("v=list%40\(lastID)"), "\(url) resumes after \(lastID)")
             }
             let severe = try await browser.consoleMessages().filter {
                 $0.level == "SEVERE" && !$0.message.contains("/events/page")

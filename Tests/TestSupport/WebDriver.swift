@@ -75,6 +75,9 @@ public final class WebDriver: Sendable {
                             ].map(JSONValue.string)),
                     ]),
                     "goog:loggingPrefs": .object(["browser": .string("ALL")]),
+                    // A page that cannot load (its connections starved, say) fails the
+                    // command after 20 s, not chromedriver's 300.
+                    "timeouts": .object(["pageLoad": .int(20_000), "script": .int(20_000)]),
                 ])
             ])
         ])
@@ -130,6 +133,49 @@ public final class WebDriver: Sendable {
         let value =
             try await command("POST", "se/log", .object(["type": .string("browser")]))["value"]?.arrayValue ?? []
         return value.map { ($0["level"]?.stringValue ?? "", $0["message"]?.stringValue ?? "") }
+    }
+
+    /// Opens a new tab (not switched to); returns its window handle. A tab the commands
+    /// are not sent to is a background tab: its page is hidden.
+    public func newTab() async throws -> String {
+        try await newWindow(type: "tab")
+    }
+
+    /// Opens a new window of its own (not switched to), shown beside the others; returns its
+    /// handle.
+    public func newWindow(type: String = "window") async throws -> String {
+        let value = try await command("POST", "window/new", .object(["type": .string(type)]))["value"]
+        guard let handle = value?["handle"]?.stringValue else { throw Failure(description: "no new \(type)") }
+        return handle
+    }
+
+    /// The handle of the window commands go to.
+    public func currentWindow() async throws -> String {
+        try await command("GET", "window", nil)["value"]?.stringValue ?? ""
+    }
+
+    /// Sends the next commands to the window `handle` (its top document).
+    public func switchToWindow(_ handle: String) async throws {
+        _ = try await command("POST", "window", .object(["handle": .string(handle)]))
+    }
+
+    /// Closes the current window (switch to another afterwards).
+    public func closeWindow() async throws {
+        _ = try await command("DELETE", "window", nil)
+    }
+
+    /// Sends the next commands to the `index`th frame of the current document (`nil`: back
+    /// to the top document).
+    public func switchToFrame(_ index: Int?) async throws {
+        _ = try await command("POST", "frame", .object(["id": index.map { .int(Int64($0)) } ?? .null]))
+    }
+
+    /// Runs a Chrome DevTools Protocol command on the current window (chromedriver's
+    /// `goog/cdp/execute`).
+    @discardableResult
+    public func devTools(_ method: String, _ parameters: JSONValue = .object([:])) async throws -> JSONValue {
+        try await command(
+            "POST", "goog/cdp/execute", .object(["cmd": .string(method), "params": parameters]))["value"] ?? .null
     }
 
     /// A PNG screenshot of the viewport.

@@ -76,8 +76,9 @@ struct PageStreamTests {
             #expect(element.title == entry.title)
         }
         // Then the badge, the page's `#status` element.
-        let status = try await page.expectNext("status")
-        #expect(HTMLText.element(withID: "status", in: status.data)?.tag == "p")
+        let status = try JSONValue(parsing: try await page.expectNext("status").data)
+        #expect(status["view"] == .string("list"))
+        #expect(HTMLText.element(withID: "status", in: status["html"]?.stringValue ?? "")?.tag == "p")
     }
 
     @Test func aPatchedStoryArrivesAloneWithItsPageID() async throws {
@@ -188,7 +189,9 @@ struct PageStreamTests {
         // Story 3 leaves the feed: `gone`, with its key.
         server.store.replaceDocument(NewswireFeed.document(stories: [4, 2, 1, 0], version: 7))
         server.handlers.pageStreams.refresh()
-        #expect(try await page.expectNext("gone").data == entry.key)
+        #expect(
+            try JSONValue(parsing: try await page.expectNext("gone").data)
+                == .object(["view": .string("item:" + entry.key)]))
     }
 
     @Test func oneChangeIsRenderedOnceNotOncePerClient() async throws {

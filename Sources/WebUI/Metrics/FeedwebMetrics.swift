@@ -26,7 +26,9 @@ import struct Prometheus.PrometheusMetricsFactory
 /// `document_loaded`, `document_sequence`, `items`, `stream_clients{stream}`,
 /// `stream_events_total{stream}`, `stream_bytes_total{stream}`,
 /// `stream_dropped_clients_total{stream}`, `stream_catchups_total{stream}` (a client too far
-/// behind given the newest state in place of its backlog), `stream_refused_total`, `changes_total`,
+/// behind given the newest state in place of its backlog), `stream_refused_total`,
+/// `page_streams` and `page_stream_views` (the page streams open, one per browser partition,
+/// and the views they carry in all), `changes_total`,
 /// `item_changes_total{kind}` (`added`, `updated`, `removed`), `polling_equivalent_bytes_total`,
 /// `new_sections_total`, `guard_regressions_total`, `marks_total` (items that matched a
 /// `--mark`), `page_render_seconds`, `fanout_seconds{stream}`, `process_resident_memory_bytes`,
@@ -52,6 +54,10 @@ final class FeedwebMetrics: Sendable {
         var sequence: UInt64
         var items: Int
         var streams: [StreamSample]
+        /// Page streams open (one per browser partition whose pages elected a leader, or
+        /// one per page where the browser lacks what sharing needs), and the views they
+        /// carry in all.
+        var pageStreams: (streams: Int, views: Int)
         /// New streams answered 503 because `--max-clients` was reached.
         var refusedStreams: UInt64
         /// The `/stats` counts since start.
@@ -170,6 +176,8 @@ private struct PulledMetrics {
     var marks: MirroredCounter
     let residentBytes: Gauge
     let openDescriptors: Gauge
+    let pageStreams: Gauge
+    let pageStreamViews: Gauge
     let connections: Gauge
     let waitingConnections: Gauge
     var closedAtDeadline: MirroredCounter
@@ -250,6 +258,8 @@ private struct PulledMetrics {
         marks = MirroredCounter(label: "feedweb_marks_total", factory: factory)
         residentBytes = Gauge(label: "feedweb_process_resident_memory_bytes", factory: factory)
         openDescriptors = Gauge(label: "feedweb_process_open_fds", factory: factory)
+        pageStreams = Gauge(label: "feedweb_page_streams", factory: factory)
+        pageStreamViews = Gauge(label: "feedweb_page_stream_views", factory: factory)
         connections = Gauge(label: "feedweb_http_connections", factory: factory)
         waitingConnections = Gauge(label: "feedweb_http_connections_waiting", factory: factory)
         closedAtDeadline = MirroredCounter(
@@ -279,6 +289,8 @@ private struct PulledMetrics {
         marks.follow(sample.stats.marks)
         residentBytes.record(Int64(clamping: sample.process.residentBytes))
         openDescriptors.record(sample.process.openDescriptors)
+        pageStreams.record(sample.pageStreams.streams)
+        pageStreamViews.record(sample.pageStreams.views)
         connections.record(sample.connections.held)
         waitingConnections.record(sample.connections.waiting)
         closedAtDeadline.follow(UInt64(sample.connections.droppedAtDeadline))

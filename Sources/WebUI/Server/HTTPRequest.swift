@@ -60,6 +60,11 @@ public struct HTTPRequest: Sendable {
         Self.first(name, in: queryArguments)
     }
 
+    /// The decoded values of every query argument `name` (case-insensitive), in order.
+    public func queries(_ name: String) -> [String] {
+        queryArguments.filter { Self.namesMatch($0.name, name) }.map(\.value)
+    }
+
     private static func first(_ name: String, in fields: [Field]) -> String? {
         fields.first { namesMatch($0.name, name) }?.value
     }

@@ -1,14 +1,5 @@
 import NIOConcurrencyHelpers
 
-/// Fans events out to the clients of one kind of stream, grouped in channels (for
-/// example one per `?section=` filter).
-///
-/// Invariants (under one lock):
-/// - `current` is the state whose events were last published; a new client's first
-///   bytes are computed from it, so a client never misses nor repeats an event across
-///   its subscription.
-/// - Each event is encoded once per channel per publish, and the same `[UInt8]` is queued
-///   to every client of that channel.
 /// What the timers need of every broadcaster, whatever its channel and state types.
 public protocol StreamSweeping: Sendable {
     func broadcastToAll(_ bytes: [UInt8])
@@ -16,45 +7,32 @@ public protocol StreamSweeping: Sendable {
     var count: Int { get }
 }
 
+/// Fans events out to the clients of one kind of stream, grouped in channels (for
+/// example one per `?section=` filter, or one per page view). A client may be in several
+/// channels at once (a page stream serving several views) and then gets each one's events.
+///
+/// Invariants (under one lock):
+/// - `current` is the state whose events were last published; a new client's first
+///   bytes are computed from it, so a client never misses nor repeats an event across
+///   its subscription.
+/// - Each event is encoded once per channel per publish, and the same `[UInt8]` is queued
+///   to every client of that channel.
+/// - `subscriptions` holds every client once, with the channels it is in; `channels`
+///   holds the same clients by channel.
 public final class Broadcaster<Channel: Hashable & Sendable, State: Sendable>: StreamSweeping, @unchecked Sendable {
-    /// Guards `current`, `channels`, `clientCount` and `totals`.
-    ///
-    /// WebUI's lock order, outermost first; it extends ``FeedStore``'s (`writeLock →
-    /// deliveryLock → mirror → state`, written at `FeedStore.writeLock`):
-    ///
-    ///     FeedStore.deliveryLock → PageEventStream.publishLock → Broadcaster.lock
-    ///       → StreamConnection.lock → libmicrohttpd's own (MHD_resume_connection)
-    ///     Broadcaster.lock → StreamSender.lock (a leaf: the clients a fan-out made
-    ///       ready, handed over in batches after each client's lock is released)
-    ///
-    /// - Taken holding `FeedStore.deliveryLock` (store observers publish: `/events`,
-    ///   `/events/items`) or `PageEventStream.publishLock` (a page frame), or nothing
-    ///   (subscribe and unsubscribe on the daemon thread, heartbeats, sweeps).
-    /// - While it is held: each client's `StreamConnection.lock` (to queue); the `initial`
-    ///   and `encode` closures, which may read `FeedStore`'s `state` (a resuming client's
-    ///   history) and the leaf caches of the encoded bytes (`DocumentEventStream`'s
-    ///   `dataEventCache`, `PageEventStream`'s `initialCache` and `fragmentRenders`,
-    ///   `FeedSnapshot`'s and `PublishedView`'s). Never the store's `writeLock` or
-    ///   `deliveryLock`, nor any lock to its left.
-    /// - `onPublish` (metrics) runs after it is released.
-    ///
-    /// Every other WebUI lock is a leaf: nothing is taken while it is held (the page and
-    /// API caches, the static files, the refused-stream count, `PageFramePacer`,
-    /// `StatsRecorder`, `FeedwebMetrics`, `HTTPServer`'s state, `HangupWatcher`,
-    /// `ConnectionReaper`'s state and its `sockets` lock, which it takes only after
-    /// releasing its state), but one:
-    ///
-    ///     HTTPServer.handoverTarget → libmicrohttpd's own (MHD_add_connection)
-    ///       → ConnectionReaper's state (if libmicrohttpd reports the new connection
-    ///       from inside the hand-over)
-    ///
-    /// `handoverTarget` is taken holding nothing, by the front door's thread and by
-    /// `HTTPServer.stop`.
     private let lock = NIOLock()
     private var current: State?
     private var channels: [Channel: [ObjectIdentifier: StreamConnection]] = [:]
-    private var clientCount = 0
+    private var subscriptions: [ObjectIdentifier: Subscription] = [:]
+    /// The number of (client, channel) pairs.
+    private var channelSubscriptions = 0
     private var totals = StreamTraffic()
+
+    /// One client and the channels it is in.
+    private struct Subscription {
+        let stream: StreamConnection
+        let channels: [Channel]
+    }
     private let onPublish: (@Sendable (_ nanoseconds: UInt64) -> Void)?
 
     /// - Parameter onPublish: told how long each ``publish(_:encode:)`` took, in
@@ -65,9 +43,9 @@ public final class Broadcaster<Channel: Hashable & Sendable, State: Sendable>: S
         self.onPublish = onPublish
     }
 
-    /// The number of connected clients across channels.
+    /// The number of connected clients (each counted once, whatever its channels).
     public var count: Int {
-        lock.withLock { clientCount }
+        lock.withLock { subscriptions.count }
     }
 
     /// The number of clients of `channel`.
@@ -75,9 +53,10 @@ public final class Broadcaster<Channel: Hashable & Sendable, State: Sendable>: S
         lock.withLock { channels[channel]?.count ?? 0 }
     }
 
-    /// Clients dropped because they stopped reading, since start.
-    public var droppedCount: UInt64 {
-        lock.withLock { totals.droppedClients }
+    /// The number of channels served to clients, summed over the clients (a client in
+    /// three channels counts three).
+    public var channelCount: Int {
+        lock.withLock { channelSubscriptions }
     }
 
     /// What this broadcaster has queued and dropped since start.
@@ -93,22 +72,38 @@ public final class Broadcaster<Channel: Hashable & Sendable, State: Sendable>: S
     /// Adds `stream` to `channel` and queues its first bytes, computed from the current
     /// state under the same lock that publishing takes.
     public func subscribe(_ stream: StreamConnection, to channel: Channel, initial: (State?) -> [[UInt8]]) {
+        subscribe(stream, to: [channel], initial: initial)
+    }
+
+    /// Adds `stream` to each of `channels` (at least one; a repeated one counts once) and
+    /// queues its first bytes, computed from the current state under the same lock that
+    /// publishing takes. A stream is subscribed once.
+    public func subscribe(_ stream: StreamConnection, to channels: [Channel], initial: (State?) -> [[UInt8]]) {
+        var distinct: [Channel] = []
+        for channel in channels where !distinct.contains(channel) { distinct.append(channel) }
+        let id = ObjectIdentifier(stream)
         lock.withLock {
+            guard subscriptions[id] == nil else { return }
             let chunks = initial(current)
             if stream.enqueue(contentsOf: chunks) {
                 totals.count(chunks)
             }
-            channels[channel, default: [:]][ObjectIdentifier(stream)] = stream
-            clientCount += 1
+            for channel in distinct { self.channels[channel, default: [:]][id] = stream }
+            subscriptions[id] = Subscription(stream: stream, channels: distinct)
+            channelSubscriptions += distinct.count
         }
     }
 
-    /// Removes `stream` (when its request completes).
-    public func unsubscribe(_ stream: StreamConnection, from channel: Channel) {
+    /// Removes `stream` from every channel it is in (when its request completes).
+    public func unsubscribe(_ stream: StreamConnection) {
+        let id = ObjectIdentifier(stream)
         lock.withLock {
-            guard channels[channel]?.removeValue(forKey: ObjectIdentifier(stream)) != nil else { return }
-            clientCount -= 1
-            if channels[channel]?.isEmpty == true { channels[channel] = nil }
+            guard let subscription = subscriptions.removeValue(forKey: id) else { return }
+            for channel in subscription.channels {
+                channels[channel]?.removeValue(forKey: id)
+                if channels[channel]?.isEmpty == true { channels[channel] = nil }
+            }
+            channelSubscriptions -= subscription.channels.count
         }
     }
 
@@ -116,54 +111,71 @@ public final class Broadcaster<Channel: Hashable & Sendable, State: Sendable>: S
     /// returns for it (`nil`: nothing for that channel).
     ///
     /// With `catchUp`, a client whose queue these bytes would pass the bound is not
-    /// dropped: its unsent queue is replaced by what `catchUp` returns for its channel (one
-    /// event with the whole of `state`), computed at most once per channel. Without it,
-    /// such a client is dropped.
+    /// dropped: its unsent queue is replaced by what `catchUp` returns for its channels
+    /// (one event each with the whole of `state`, computed at most once per channel), and
+    /// it gets nothing more from this publish. Without it, such a client is dropped.
     public func publish(
         _ state: State, encode: (Channel, State) -> [UInt8]?, catchUp: ((Channel, State) -> [UInt8])? = nil
     ) {
         let start = StreamConnection.now()
         lock.withLock {
             current = state
+            var publish = Publish(catchUp: catchUp.map { make in { channel in make(channel, state) } })
+            var wakes = SenderWakes()
+            defer { wakes.flush() }
             for (channel, clients) in channels {
                 guard let bytes = encode(channel, state), !bytes.isEmpty else { continue }
-                queueLocked(bytes, to: clients.values, catchUp: catchUp.map { make in { make(channel, state) } })
+                for client in clients.values {
+                    queueLocked(bytes, to: client, in: &publish, wakes: &wakes)
+                }
             }
         }
         onPublish?(StreamConnection.now() &- start)
     }
 
-    /// Queues `bytes` to every client (heartbeats, `reload`).
+    /// Queues `bytes` to every client once (heartbeats, `reload`).
     public func broadcastToAll(_ bytes: [UInt8]) {
         lock.withLock {
-            for clients in channels.values {
-                queueLocked(bytes, to: clients.values)
+            var publish = Publish(catchUp: nil)
+            var wakes = SenderWakes()
+            defer { wakes.flush() }
+            for subscription in subscriptions.values {
+                queueLocked(bytes, to: subscription.stream, in: &publish, wakes: &wakes)
             }
         }
     }
 
+    /// What one publish remembers across its clients: the catch-up events it made (once
+    /// per channel) and the clients it caught up (they get nothing more from it).
+    private struct Publish {
+        let catchUp: ((Channel) -> [UInt8])?
+        var made: [Channel: [UInt8]] = [:]
+        var caughtUp: Set<ObjectIdentifier> = []
+    }
+
     private func queueLocked(
-        _ bytes: [UInt8], to clients: Dictionary<ObjectIdentifier, StreamConnection>.Values,
-        catchUp: (() -> [UInt8])? = nil
+        _ bytes: [UInt8], to client: StreamConnection, in publish: inout Publish, wakes: inout SenderWakes
     ) {
-        var fresh: [UInt8]?
-        var wakes = SenderWakes()
-        defer { wakes.flush() }
-        for client in clients {
-            let (result, sender) = client.enqueue(bytes, whenFull: catchUp == nil ? .drop : .report, wakes: ())
-            if let sender { wakes.add(client, for: sender) }
-            switch result {
-            case .queued: totals.count(bytes)
-            case .dropped: totals.droppedClients += 1
-            case .notOpen: break
-            case .full:
-                guard let catchUp else { break }
-                let event = fresh ?? catchUp()
-                fresh = event
-                if client.catchUp(with: event) {
-                    totals.count(event)
-                    totals.catchUps += 1
-                }
+        let id = ObjectIdentifier(client)
+        guard publish.caughtUp.isEmpty || !publish.caughtUp.contains(id) else { return }
+        let (result, sender) = client.enqueue(bytes, whenFull: publish.catchUp == nil ? .drop : .report, wakes: ())
+        if let sender { wakes.add(client, for: sender) }
+        switch result {
+        case .queued: totals.count(bytes)
+        case .dropped: totals.droppedClients += 1
+        case .notOpen: break
+        case .full:
+            guard let make = publish.catchUp, let channels = subscriptions[id]?.channels else { break }
+            var event: [UInt8] = []
+            for channel in channels {
+                let whole = publish.made[channel] ?? make(channel)
+                publish.made[channel] = whole
+                event += whole
+            }
+            publish.caughtUp.insert(id)
+            if client.catchUp(with: event) {
+                totals.count(event)
+                totals.catchUps += 1
             }
         }
     }
@@ -172,10 +184,9 @@ public final class Broadcaster<Channel: Hashable & Sendable, State: Sendable>: S
     public func dropStalled(olderThan nanoseconds: UInt64) {
         let now = StreamConnection.now()
         lock.withLock {
-            for clients in channels.values {
-                for client in clients.values where client.dropIfStalled(olderThan: nanoseconds, now: now) {
-                    totals.droppedClients += 1
-                }
+            for subscription in subscriptions.values
+            where subscription.stream.dropIfStalled(olderThan: nanoseconds, now: now) {
+                totals.droppedClients += 1
             }
         }
     }

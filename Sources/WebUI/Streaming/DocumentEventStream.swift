@@ -80,8 +80,8 @@ public final class DocumentEventStream: Sendable {
         }
     }
 
-    public func unsubscribe(_ stream: StreamConnection, mode: Mode) {
-        broadcaster.unsubscribe(stream, from: mode)
+    public func unsubscribe(_ stream: StreamConnection) {
+        broadcaster.unsubscribe(stream)
     }
 
     private func dataEvent(for snapshot: FeedSnapshot) -> [UInt8] {

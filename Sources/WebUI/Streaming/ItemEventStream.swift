@@ -56,8 +56,8 @@ public final class ItemEventStream: Sendable {
         }
     }
 
-    public func unsubscribe(_ stream: StreamConnection, section: String?) {
-        broadcaster.unsubscribe(stream, from: section)
+    public func unsubscribe(_ stream: StreamConnection) {
+        broadcaster.unsubscribe(stream)
     }
 
     private func snapshotEvent(_ view: PublishedView, section: String?) -> [UInt8] {

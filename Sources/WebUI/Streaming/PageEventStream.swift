@@ -2,29 +2,77 @@ import FeedCore
 import Foundation
 import NIOConcurrencyHelpers
 
-/// The page stream (`/events/page`): ONE SSE connection per open page, carrying rendered
-/// HTML fragments with stable ids that the page script swaps in.
+/// The page stream (`/events/page`): ONE SSE connection per browser storage partition (the
+/// pages of a partition elect one to hold it and share what it gets, see `Public/app.js`),
+/// carrying rendered HTML fragments with stable ids that the page script swaps in, for
+/// every view the partition's pages show (``Channel``, named by its ``Channel/spec``).
 ///
-/// Events:
-/// - `items` (list and kiosk): `{"order": [dom ids], "html": {dom id: fragment}, "count": text}`;
-///   `html` holds only the entries that are new or changed (all of them on connect). A
-///   list frame that only puts new entries on top and drops some carries `"prepend"` and
-///   `"remove"` (dom ids) in place of the whole `"order"` (``ListOrderChange``).
-/// - `item` (detail): `{"html": fragment}`; `gone` when the item left the feed.
-/// - `stats` (`/stats`): `{"html": {dom id: fragment}}`: the summary, charts and notable
-///   events once per five-second window; the ticker when a new story is published.
-/// - `status`: the status badge fragment.
-/// - `reload`: static files changed; the page reloads itself.
+/// Asked for as `/events/page?v=SPEC&v=SPEC…` (at most ``maxViews``), a view that resumes
+/// as `SPEC@EPOCH-SEQ` (the id of its last frame); `?view=list|kiosk|item|stats&section=…
+/// &key=…`, one view, is the same stream for pages of earlier versions. A view that
+/// resumes at the current published id gets only its status badge first (nothing was
+/// missed); any other gets its whole state, once.
+///
+/// Events, each `data` a JSON object whose `view` names the view it is for:
+/// - `items` (list and kiosk): `{"view", "order": [dom ids], "html": {dom id: fragment},
+///   "count": text}`; `html` holds only the entries that are new or changed (all of them
+///   in a whole state). A list frame that only puts new entries on top and drops some
+///   carries `"prepend"` and `"remove"` (dom ids) in place of the whole `"order"`
+///   (``ListOrderChange``).
+/// - `item` (detail): `{"view", "html": fragment}`; `gone` (`{"view"}`) when the item
+///   left the feed.
+/// - `stats` (`/stats`): `{"view", "html": {dom id: fragment}}`: the summary, charts and
+///   notable events once per five-second window; the ticker when a new story is published.
+/// - `status`: `{"view", "html": the status badge fragment}`.
+/// - `reload` (data: the static files' version, no view): static files changed; every
+///   page reloads itself.
+/// Ids are the published view's `EPOCH-SEQ`: a frame of a view never repeats an id the
+/// view was sent before, except in a whole state (the page skips what it has).
 ///
 /// Fragments come from the same templates as the full pages and are rendered once per
 /// change per channel (one channel per view and filter), never per client.
 final class PageEventStream: Sendable {
+    /// One view a page shows: its events are computed once per change, for every page
+    /// stream that serves it.
     enum Channel: Hashable, Sendable {
         case list(section: String?)
         case kiosk(section: String?)
         case item(key: String)
         case stats
+
+        /// The view from its name in a page (`data-stream` and the `v` parameter):
+        /// `list`, `list:SECTION`, `kiosk`, `kiosk:SECTION`, `item:KEY`, `stats`; `nil`
+        /// for anything else (an empty section counts as none, an item needs a key).
+        init?(spec: String) {
+            let kind = spec.prefix { $0 != ":" }
+            let rest = spec.dropFirst(kind.count + 1)
+            let argument = rest.isEmpty ? nil : String(rest)
+            switch kind {
+            case "list": self = .list(section: argument)
+            case "kiosk": self = .kiosk(section: argument)
+            case "stats" where argument == nil && !spec.contains(":"): self = .stats
+            case "item":
+                guard let argument else { return nil }
+                self = .item(key: argument)
+            default: return nil
+            }
+        }
+
+        /// The view's name, as ``init(spec:)`` reads it and as every event of it says.
+        var spec: String {
+            switch self {
+            case .list(nil): "list"
+            case .list(let section?): "list:" + section
+            case .kiosk(nil): "kiosk"
+            case .kiosk(let section?): "kiosk:" + section
+            case .item(let key): "item:" + key
+            case .stats: "stats"
+            }
+        }
     }
+
+    /// The most views one page stream may carry.
+    static let maxViews = 64
 
     struct State: Sendable {
         let view: PublishedView?
@@ -87,7 +135,10 @@ final class PageEventStream: Sendable {
         self.broadcaster = Broadcaster(initial: initial, onPublish: onPublish)
     }
 
+    /// Page streams open now.
     var clientCount: Int { broadcaster.count }
+    /// Views the open page streams carry, summed over the streams.
+    var viewCount: Int { broadcaster.channelCount }
 
     /// Publishes a new state: fragments for what changed in each channel.
     func publish(_ state: State) {
@@ -108,13 +159,13 @@ final class PageEventStream: Sendable {
             } else {
                 changes = ItemChange.between(previous?.view?.items ?? [], [])
             }
-            var statusBytes: [Channel: [UInt8]] = [:]
+            // The badge is rendered once per style (kiosk or not) per frame.
+            var badges: [Bool: String] = [:]
             func status(for channel: Channel) -> [UInt8] {
-                let key: Channel = if case .kiosk = channel { .kiosk(section: nil) } else { .list(section: nil) }
-                if let bytes = statusBytes[key] { return bytes }
-                let bytes = statusEvent(channel: channel, state: state, now: now, id: id)
-                statusBytes[key] = bytes
-                return bytes
+                let kiosk = if case .kiosk = channel { true } else { false }
+                let html = badges[kiosk] ?? statusFragment(channel: channel, state: state, now: now)
+                badges[kiosk] = html
+                return Self.event("status", channel: channel, id: id, ["html": .string(html)])
             }
             broadcaster.publish(state) { channel, state in
                 var bytes: [UInt8] = []
@@ -129,13 +180,14 @@ final class PageEventStream: Sendable {
                             let rendered = visible.map(\.item)
                             if !rendered.isEmpty {
                                 bytes += itemsDeltaEvent(
-                                    count: after.count, prepend: [], remove: [], render: rendered, now: now, id: id)
+                                    channel: channel, count: after.count, prepend: [], remove: [], render: rendered,
+                                    now: now, id: id)
                             }
                         case .delta(let prepend, let remove):
                             let rendered = visible.filter { $0.kind != .removed }.map(\.item)
                             bytes += itemsDeltaEvent(
-                                count: after.count, prepend: prepend, remove: remove, render: rendered, now: now,
-                                id: id)
+                                channel: channel, count: after.count, prepend: prepend, remove: remove,
+                                render: rendered, now: now, id: id)
                         case .reordered:
                             bytes += itemsEvent(
                                 channel: channel, items: after, render: Self.fresh(after, since: before, visible),
@@ -156,14 +208,9 @@ final class PageEventStream: Sendable {
                         let old = previous?.view?.item(forKey: key)
                         let new = state.view?.item(forKey: key)
                         if let new, new != old {
-                            countRenders(1)
-                            bytes += SSEEncoder.event(
-                                type: "item",
-                                data: JSONValue.object(["html": .string(renderer.detailFragment(new, now: now))])
-                                    .serializedString(),
-                                id: id)
+                            bytes += itemEvent(channel: channel, item: new, now: now, id: id)
                         } else if new == nil, old != nil {
-                            bytes += SSEEncoder.event(type: "gone", data: key, id: id)
+                            bytes += Self.event("gone", channel: channel, id: id)
                         }
                     }
                 }
@@ -182,12 +229,34 @@ final class PageEventStream: Sendable {
         }
     }
 
-    /// Subscribes `stream`; it first gets the channel's whole current state.
-    func subscribe(_ stream: StreamConnection, channel: Channel) {
-        broadcaster.subscribe(stream, to: channel) { state in
-            let retry = SSEEncoder.retry(milliseconds: DocumentEventStream.retryMilliseconds)
-            guard let state else { return [retry] }
-            return [retry, wholeState(of: channel, state)]
+    /// A view a page stream asks for, and the id of the last frame of it the pages have
+    /// (`nil`: none yet).
+    struct Subscription: Sendable, Equatable {
+        let channel: Channel
+        let resumesAfter: EventID?
+    }
+
+    /// Subscribes `stream` to `views`: first, each view's whole current state, or only its
+    /// status badge when it resumes at the current published id (the pages have the rest;
+    /// `/stats` always gets its whole state, which changes with time alone).
+    func subscribe(_ stream: StreamConnection, views: [Subscription]) {
+        broadcaster.subscribe(stream, to: views.map(\.channel)) { state in
+            var first = [SSEEncoder.retry(milliseconds: DocumentEventStream.retryMilliseconds)]
+            guard let state else { return first }
+            for view in views {
+                if let resumed = view.resumesAfter, let current = state.view?.id, resumed == current,
+                    view.channel != .stats
+                {
+                    let id = current.description
+                    first.append(
+                        Self.event(
+                            "status", channel: view.channel, id: id,
+                            ["html": .string(statusFragment(channel: view.channel, state: state, now: Date()))]))
+                } else {
+                    first.append(wholeState(of: view.channel, state))
+                }
+            }
+            return first
         }
     }
 
@@ -211,19 +280,16 @@ final class PageEventStream: Sendable {
             bytes += itemsEvent(channel: channel, items: items, render: items, now: now, id: id)
         case .item(let key):
             if let item = state.view?.item(forKey: key) {
-                countRenders(1)
-                bytes += SSEEncoder.event(
-                    type: "item",
-                    data: JSONValue.object(["html": .string(renderer.detailFragment(item, now: now))])
-                        .serializedString(),
-                    id: id)
+                bytes += itemEvent(channel: channel, item: item, now: now, id: id)
             } else if state.view != nil {
-                bytes += SSEEncoder.event(type: "gone", data: key, id: id)
+                bytes += Self.event("gone", channel: channel, id: id)
             }
         case .stats:
             bytes += statsEvent(state: state, now: now, id: id, fragments: true, ticker: true)
         }
-        bytes += statusEvent(channel: channel, state: state, now: now, id: id)
+        bytes += Self.event(
+            "status", channel: channel, id: id,
+            ["html": .string(statusFragment(channel: channel, state: state, now: now))])
         initialCache.withLockedValue { cache in
             if cache.count > 1024 { cache.removeAll() }
             cache[channel] = (stamp, bytes)
@@ -231,8 +297,8 @@ final class PageEventStream: Sendable {
         return bytes
     }
 
-    func unsubscribe(_ stream: StreamConnection, channel: Channel) {
-        broadcaster.unsubscribe(stream, from: channel)
+    func unsubscribe(_ stream: StreamConnection) {
+        broadcaster.unsubscribe(stream)
     }
 
     /// Tells every open page to reload (static files changed).
@@ -264,24 +330,39 @@ final class PageEventStream: Sendable {
         return after.filter { changed.contains($0.key) || !shown.contains($0.key) }
     }
 
-    /// A list frame as a ``ListOrderChange/delta(prepend:remove:)``: `{"prepend": [dom
-    /// ids, top first], "remove": [dom ids], "html": {dom id: fragment}, "count": text}`,
-    /// with a fragment for each entry in `render` (those prepended and those updated).
+    /// An event of `channel`'s view: `data` is `{"view": spec}` followed by `members`.
+    private static func event(_ type: String, channel: Channel, id: String, _ members: JSONObject = [:]) -> [UInt8] {
+        var data: JSONObject = ["view": .string(channel.spec)]
+        for (name, value) in members { data[name] = value }
+        return SSEEncoder.event(type: type, data: JSONValue.object(data).serializedString(), id: id)
+    }
+
+    /// The detail view's `item` event.
+    private func itemEvent(channel: Channel, item: FeedItem, now: Date, id: String) -> [UInt8] {
+        countRenders(1)
+        return Self.event("item", channel: channel, id: id, ["html": .string(renderer.detailFragment(item, now: now))])
+    }
+
+    /// A list frame as a ``ListOrderChange/delta(prepend:remove:)``: `{"view", "prepend":
+    /// [dom ids, top first], "remove": [dom ids], "html": {dom id: fragment}, "count":
+    /// text}`, with a fragment for each entry in `render` (those prepended and those
+    /// updated).
     private func itemsDeltaEvent(
-        count: Int, prepend: [String], remove: [String], render: [FeedItem], now: Date, id: String
+        channel: Channel, count: Int, prepend: [String], remove: [String], render: [FeedItem], now: Date, id: String
     ) -> [UInt8] {
         var html = JSONObject()
         countRenders(render.count)
         for item in render {
             html["item-" + item.key] = .string(renderer.storyFragment(item, now: now))
         }
-        let data = JSONValue.object([
-            "prepend": .array(prepend.map { .string("item-" + $0) }),
-            "remove": .array(remove.map { .string("item-" + $0) }),
-            "html": .object(html),
-            "count": .string(PageRenderer.countText(count)),
-        ])
-        return SSEEncoder.event(type: "items", data: data.serializedString(), id: id)
+        return Self.event(
+            "items", channel: channel, id: id,
+            [
+                "prepend": .array(prepend.map { .string("item-" + $0) }),
+                "remove": .array(remove.map { .string("item-" + $0) }),
+                "html": .object(html),
+                "count": .string(PageRenderer.countText(count)),
+            ])
     }
 
     private func itemsEvent(
@@ -295,12 +376,13 @@ final class PageEventStream: Sendable {
             default: html["item-" + item.key] = .string(renderer.storyFragment(item, now: now))
             }
         }
-        let data = JSONValue.object([
-            "order": .array(items.map { .string("item-" + $0.key) }),
-            "html": .object(html),
-            "count": .string(PageRenderer.countText(items.count)),
-        ])
-        return SSEEncoder.event(type: "items", data: data.serializedString(), id: id)
+        return Self.event(
+            "items", channel: channel, id: id,
+            [
+                "order": .array(items.map { .string("item-" + $0.key) }),
+                "html": .object(html),
+                "count": .string(PageRenderer.countText(items.count)),
+            ])
     }
 
     /// The `stats` event: the window's fragments and/or the ticker, by element id.
@@ -318,17 +400,15 @@ final class PageEventStream: Sendable {
             html["stats-ticker"] = .string(renderer.tickerFragment(state.ticker, now: now))
         }
         guard !html.isEmpty else { return [] }
-        return SSEEncoder.event(
-            type: "stats", data: JSONValue.object(["html": .object(html)]).serializedString(), id: id)
+        return Self.event("stats", channel: .stats, id: id, ["html": .object(html)])
     }
 
-    private func statusEvent(channel: Channel, state: State, now: Date, id: String) -> [UInt8] {
+    /// The status badge as `channel`'s view shows it (the kiosk's banner, or the badge).
+    private func statusFragment(channel: Channel, state: State, now: Date) -> String {
         countRenders(1)
-        let html: String
         switch channel {
-        case .kiosk: html = renderer.kioskStatusFragment(state.badge)
-        default: html = renderer.badgeFragment(state.badge, updated: state.view?.publishedAt, now: now)
+        case .kiosk: return renderer.kioskStatusFragment(state.badge)
+        default: return renderer.badgeFragment(state.badge, updated: state.view?.publishedAt, now: now)
         }
-        return SSEEncoder.event(type: "status", data: html, id: id)
     }
 }

@@ -62,31 +62,56 @@ final class StreamHandlers: Sendable {
         let target = items
         return start { stream in
             target.subscribe(stream, section: section, lastEventID: lastEventID)
-            return { target.unsubscribe(stream, section: section) }
+            return { target.unsubscribe(stream) }
         }
     }
 
-    /// `/events/page?view=list|kiosk|item|stats&section=…&key=…`: what one open page needs;
-    /// 400 for an unknown view or an item view without a key.
+    /// `/events/page?v=SPEC[@ID]&v=…`: every view the open pages of one browser partition
+    /// show (see ``PageEventStream``); `?view=list|kiosk|item|stats&section=…&key=…` asks
+    /// for one, as pages of earlier versions do. 400 for an unknown view, an item view
+    /// without a key, or more than ``PageEventStream/maxViews``.
     func pageEvents(_ request: HTTPRequest) -> HTTPResponse {
         if request.method == "HEAD" { return .prepared(head) }
-        let section = request.sectionFilter
-        let channel: PageEventStream.Channel
-        switch request.query("view") ?? "list" {
-        case "list": channel = .list(section: section)
-        case "kiosk": channel = .kiosk(section: section)
-        case "stats": channel = .stats
-        case "item":
-            guard let key = request.query("key"), !key.isEmpty else { return .prepared(errors.badRequest) }
-            channel = .item(key: key)
-        default:
-            return .prepared(errors.badRequest)
-        }
+        guard let views = Self.pageViews(of: request) else { return .prepared(errors.badRequest) }
         let target = pages
         return start(for: .person) { stream in
-            target.subscribe(stream, channel: channel)
-            return { target.unsubscribe(stream, channel: channel) }
+            target.subscribe(stream, views: views)
+            return { target.unsubscribe(stream) }
         }
+    }
+
+    /// The views a page stream request asks for, each with the id it resumes after;
+    /// `nil` when one is not a view or there are too many.
+    static func pageViews(of request: HTTPRequest) -> [PageEventStream.Subscription]? {
+        let specs = request.queries("v")
+        guard !specs.isEmpty else {
+            let channel: PageEventStream.Channel
+            switch request.query("view") ?? "list" {
+            case "list": channel = .list(section: request.sectionFilter)
+            case "kiosk": channel = .kiosk(section: request.sectionFilter)
+            case "stats": channel = .stats
+            case "item":
+                guard let key = request.query("key"), !key.isEmpty else { return nil }
+                channel = .item(key: key)
+            default:
+                return nil
+            }
+            return [.init(channel: channel, resumesAfter: request.lastEventID.flatMap(EventID.init(parsing:)))]
+        }
+        guard specs.count <= PageEventStream.maxViews else { return nil }
+        var views: [PageEventStream.Subscription] = []
+        for spec in specs {
+            // `SPEC@EPOCH-SEQ`: the id after the last `@`, when it is one of feedweb's.
+            var name = Substring(spec)
+            var resumesAfter: EventID?
+            if let at = spec.lastIndex(of: "@"), let id = EventID(parsing: String(spec[spec.index(after: at)...])) {
+                name = spec[..<at]
+                resumesAfter = id
+            }
+            guard let channel = PageEventStream.Channel(spec: String(name)) else { return nil }
+            views.append(.init(channel: channel, resumesAfter: resumesAfter))
+        }
+        return views
     }
 
     /// A new stream refused because the server is at `--max-clients` or stopping: counted,
@@ -124,7 +149,7 @@ final class StreamHandlers: Sendable {
         let lastEventID = request.lastEventID
         return start { stream in
             target.subscribe(stream, mode: mode, lastEventID: lastEventID)
-            return { target.unsubscribe(stream, mode: mode) }
+            return { target.unsubscribe(stream) }
         }
     }
 
