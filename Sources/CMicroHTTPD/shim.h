@@ -182,6 +182,21 @@ feedweb_current_thread_setup(const char *name, int niceness)
   return result;
 }
 
+/** The CPUs this process may run on (sched_getaffinity(2), which glibc declares only under
+    _GNU_SOURCE), or -1. */
+static inline int
+feedweb_available_cpus(void)
+{
+  unsigned long mask[64]; /* up to 4,096 CPUs */
+  long written = syscall(SYS_sched_getaffinity, 0, sizeof mask, mask);
+  if (written <= 0)
+    return -1;
+  int count = 0;
+  for (long i = 0; i < written / (long) sizeof(unsigned long); i++)
+    count += __builtin_popcountl(mask[i]);
+  return count;
+}
+
 /** A memory file that can be sealed (memfd_create(2), close-on-exec), or -1 with errno. */
 static inline int
 feedweb_memfd_create(const char *name)

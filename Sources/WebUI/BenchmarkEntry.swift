@@ -17,6 +17,12 @@ public enum BenchmarkEntry {
             item: item, badge: StatusBadge(kind: .live, since: now), updated: now, source: "bench", now: now)
     }
 
+    /// Hands every change `store` accepts to `stream` on the writer's thread, as the fan-out
+    /// stage does on its own queue: one `apply` then times a change end to end.
+    public static func deliverChanges(of store: FeedStore, to stream: DocumentEventStream) {
+        store.observe { stream.deliver(FanoutChange($0)) }
+    }
+
     /// One patch as `/events` encodes it, once per change for all of its clients.
     public static func patchEvent(id: EventID, encodedPatch: [UInt8]) -> [UInt8] {
         DocumentEventStream.patchEvent(id: id, encodedPatch: encodedPatch)

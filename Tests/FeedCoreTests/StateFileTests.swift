@@ -106,6 +106,7 @@ struct StateFileWriterTests {
         let store = FeedStore(configuration: .init(profile: .generic), epoch: "t")
         let writer = StateFileWriter(
             file: file, store: store, source: "s", savedSeq: nil, logger: logger, minimumInterval: .milliseconds(300))
+        store.observe { _ in writer.changed() }
         let task = Task { await writer.run() }
         let clock = ContinuousClock()
         let start = clock.now
@@ -136,6 +137,7 @@ struct StateFileWriterTests {
         let file = try makeFile()
         let store = FeedStore(configuration: .init(profile: .generic), epoch: "t")
         let writer = StateFileWriter(file: file, store: store, source: "s", savedSeq: nil, logger: logger)
+        store.observe { _ in writer.changed() }
         let task = Task { await writer.run() }
         defer { task.cancel() }
         store.replaceDocument(.array([.int(1)]))

@@ -230,6 +230,7 @@ struct RouterTests {
     @Test func eventsResumesFromLastEventIDAndHonoursAccept() throws {
         let before = try #require(app.store.snapshot)
         app.store.replaceDocument(NewswireFeed.document(count: 7))
+        app.handlers.fanout.drain()
         let after = try #require(app.store.snapshot)
 
         // Resuming at the previous change: only the patch that followed it.
@@ -250,6 +251,7 @@ struct RouterTests {
         _ = stream.takeQueued()
         let third = NewswireFeed.document(count: 8)
         app.store.replaceDocument(third)
+        app.handlers.fanout.drain()
         var parser = SSEParser()
         let events = try parser.parse(stream.takeQueued())
         #expect(events.map(\.type) == ["data"])

@@ -192,6 +192,7 @@ struct StatsPageTests {
     @Test func apiStatsHasTheFigures() async throws {
         let server = try TestServer(document: NewswireFeed.document(count: 5, version: 5))
         server.store.replaceDocument(NewswireFeed.document(count: 6, version: 6))
+        server.handlers.fanout.drain()
         let response = try await HTTPTestClient.get(port: server.port, "/api/stats")
         #expect(response.status == 200)
         #expect(response.headers["content-type"] == "application/json")
@@ -238,6 +239,7 @@ struct StatsPageTests {
 
         // A newly published story: the ticker follows at once.
         server.store.replaceDocument(NewswireFeed.document(count: 6, version: 6))
+        server.handlers.fanout.drain()
         server.handlers.pageStreams.refresh()
         let next = try await page.next(type: "stats", within: 5)
         let ticker = try #require(try JSONValue(parsing: next.data)["html"]?["stats-ticker"]?.stringValue)

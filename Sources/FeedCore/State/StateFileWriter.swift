@@ -17,6 +17,7 @@ public final class StateFileWriter: Sendable {
     private let source: String
     private let logger: Logger
     private let changes: AsyncStream<Void>
+    private let continuation: AsyncStream<Void>.Continuation
     private let state: NIOLockedValueBox<State>
     private let writeLock = NIOLock()
 
@@ -29,8 +30,8 @@ public final class StateFileWriter: Sendable {
         var writes = 0
     }
 
-    /// Starts watching `store`. `savedSeq` is the sequence already on disk (the restored
-    /// one), so that it is not written again until something changes.
+    /// Writes `store`'s state after each ``changed()``. `savedSeq` is the sequence already on
+    /// disk (the restored one), so that it is not written again until something changes.
     public init(
         file: StateFile, store: FeedStore, source: String, savedSeq: UInt64?, logger: Logger,
         minimumInterval: Duration = .seconds(1)
@@ -43,7 +44,13 @@ public final class StateFileWriter: Sendable {
         self.state = NIOLockedValueBox(State(savedSeq: savedSeq))
         let (changes, continuation) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
         self.changes = changes
-        store.observe { _ in continuation.yield() }
+        self.continuation = continuation
+    }
+
+    /// The store accepted a change: it is written soon (``run()``), at most once per
+    /// ``minimumInterval``. Cheap; never blocks.
+    public func changed() {
+        continuation.yield()
     }
 
     /// The number of successful writes so far.

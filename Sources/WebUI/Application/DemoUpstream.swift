@@ -9,6 +9,8 @@ import NIOConcurrencyHelpers
 final class DemoUpstream: Sendable {
     let store: FeedStore
     let stream: DocumentEventStream
+    /// The demo store's one observer: `/demo/upstream` is its only consumer.
+    private let fanout: FanoutStage
     private let newswire: NIOLockedNewswire
     private let interval: Duration
     private let seed: UInt64
@@ -25,7 +27,11 @@ final class DemoUpstream: Sendable {
         let newswire = DemoNewswire(seed: seed, now: Date())
         store.replaceDocument(newswire.document)
         self.newswire = NIOLockedNewswire(newswire)
-        stream = DocumentEventStream(store: store)
+        let stream = DocumentEventStream(store: store)
+        self.stream = stream
+        fanout = FanoutStage(
+            store: store, name: "feedweb.demo-fanout", consumers: [.init(name: "/demo/upstream") { stream.deliver($0) }]
+        )
         self.interval = interval
         self.seed = seed
         self.logger = logger

@@ -36,6 +36,7 @@ public final class FeedwebApplication: Sendable {
             demo = nil
         }
         var restoredAt: Date?
+        var stateWriter: StateFileWriter?
         if let path = configuration.stateFile {
             let file = StateFile(path: path)
             let restored = Self.restore(
@@ -43,9 +44,8 @@ public final class FeedwebApplication: Sendable {
             restoredAt = restored?.savedAt
             stateWriter = StateFileWriter(
                 file: file, store: store, source: label, savedSeq: restored?.seq, logger: logger)
-        } else {
-            stateWriter = nil
         }
+        self.stateWriter = stateWriter
         self.restoredAt = restoredAt
         let security = ResponseHeaders.security(frameAncestors: configuration.frameAncestors)
         let staticFiles = StaticFiles(
@@ -60,10 +60,15 @@ public final class FeedwebApplication: Sendable {
         } else {
             pollInterval = 5
         }
+        var serverConfiguration = HTTPServer.Configuration(
+            address: configuration.listen, maxStreams: configuration.maxClients)
+        serverConfiguration.connectionTimeout = 60
+        serverConfiguration.headTimeout = configuration.headTimeout
         handlers = WebHandlers(
             store: store, demo: demo?.stream, staticFiles: staticFiles, frameAncestors: configuration.frameAncestors,
             sourceLabel: label, maxQueuedBytesPerClient: configuration.maxQueuedBytesPerClient,
-            restoredAt: restoredAt, statsPollInterval: pollInterval,
+            restoredAt: restoredAt, statsPollInterval: pollInterval, stateFile: stateWriter,
+            shards: serverConfiguration.streamSenders,
             upstreamStatus: {
                 // Shown under the configured source's name, never the raw URL (it may
                 // carry an API key) nor the demo's loopback address.
@@ -72,10 +77,6 @@ public final class FeedwebApplication: Sendable {
                 return status
             },
             clusterStatus: { clusterBox.node?.clusterStatus })
-        var serverConfiguration = HTTPServer.Configuration(
-            address: configuration.listen, maxStreams: configuration.maxClients)
-        serverConfiguration.connectionTimeout = 60
-        serverConfiguration.headTimeout = configuration.headTimeout
         let server = HTTPServer(configuration: serverConfiguration, responder: handlers.router, logger: logger)
         self.server = server
         handlers.connections.connect { [weak server] in server?.connectionCounts ?? ConnectionCounts() }

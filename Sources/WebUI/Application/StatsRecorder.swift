@@ -25,7 +25,8 @@ final class StatsRecorder: Sendable {
     let startedAt: Date
 
     /// Starts counting at `now`; takes what `store` already holds (a restored state) as the
-    /// baseline and records every change it accepts from now on.
+    /// baseline; every change accepted from now on is recorded as the fan-out stage hands it
+    /// on (``record(_:at:)``).
     init(store: FeedStore, pollInterval: TimeInterval, now: Date = Date()) {
         var statistics = FeedStatistics(startedAt: now, pollInterval: pollInterval)
         if let snapshot = store.snapshot {
@@ -41,10 +42,9 @@ final class StatsRecorder: Sendable {
         state = NIOLockedValueBox(State(statistics: statistics))
         startedAt = now
         versionPath = store.configuration.profile.versionPath
-        store.observe { [weak self] change in self?.record(change) }
     }
 
-    /// Records one accepted change (the store calls this on its writer's thread).
+    /// Records one accepted change (the fan-out stage's consumer).
     func record(_ change: FeedChange, at time: Date = Date()) {
         let summary = AcceptedChange(change, versionPath: versionPath)
         state.withLockedValue { $0.statistics.record(.accepted(summary), at: time) }

@@ -21,6 +21,8 @@ struct WebHandlers: Sendable {
     let stats: StatsRecorder
     /// Where `/metrics` reads the HTTP server's connections (connected once it exists).
     let connections = ConnectionCountsSource()
+    /// The store's one observer: hands each change to the consumers above, in order.
+    let fanout: FanoutStage
 
     /// - Parameters:
     ///   - demo: the demo's `/demo/upstream` stream, when the source is the demo.
@@ -32,13 +34,16 @@ struct WebHandlers: Sendable {
     ///   - statsPollInterval: seconds between the polls `/stats` compares the stream with
     ///     (`--interval` when polling, else 5).
     ///   - upstreamStatus: the upstream status now, under the configured source's name.
+    ///   - stateFile: the state file's writer, told of every change (last of the consumers).
+    ///   - shards: how many shards the programs' streams are spread over: one per stream
+    ///     sender of the server (``HTTPServer/Configuration/streamSenders``).
     init(
         store: FeedStore, demo: DocumentEventStream?, staticFiles: StaticFiles, frameAncestors: String,
         sourceLabel: String, maxQueuedBytesPerClient: Int, restoredAt: Date?, statsPollInterval: TimeInterval = 5,
+        stateFile: StateFileWriter? = nil, shards: Int = 1,
         upstreamStatus: @escaping @Sendable () -> UpstreamStatus,
         clusterStatus: @escaping @Sendable () -> ClusterStatus? = { nil }
     ) {
-        // First among the store's observers, so every other one sees the change counted.
         let stats = StatsRecorder(store: store, pollInterval: statsPollInterval)
         self.stats = stats
         let metrics = FeedwebMetrics()
@@ -52,9 +57,6 @@ struct WebHandlers: Sendable {
         let assets = StaticAssets(files: staticFiles, securityHeaders: security, notFound: errors.notFound)
         self.assets = assets
 
-        // The store's observers after `stats`, in this order: the page frames first (a
-        // request, cheap), so that a person's page is not kept waiting while a change is
-        // queued to thousands of `/events` clients; then those two fan-outs.
         let pageEvents = PageEventStream(
             renderer: renderer, epoch: store.epoch,
             initial: PageEventStream.State(
@@ -62,8 +64,9 @@ struct WebHandlers: Sendable {
             itemChanges: { [store] old, new in store.itemChanges(from: old, to: new) },
             onPublish: metrics.fanoutObserver(stream: "page"))
         self.pageStreams = PageStreamPublisher(stream: pageEvents, store: store, badges: badges, stats: stats)
-        let events = DocumentEventStream(store: store, onPublish: metrics.fanoutObserver(stream: "events"))
-        let items = ItemEventStream(store: store, onPublish: metrics.fanoutObserver(stream: "items"))
+        let events = DocumentEventStream(
+            store: store, shards: shards, onPublish: metrics.fanoutObserver(stream: "events"))
+        let items = ItemEventStream(store: store, shards: shards, onPublish: metrics.fanoutObserver(stream: "items"))
         let streams = StreamHandlers(
             events: events, items: items, pages: pageEvents, demo: demo,
             maxQueuedBytesPerClient: maxQueuedBytesPerClient, errors: errors)
@@ -72,6 +75,16 @@ struct WebHandlers: Sendable {
             store: store, stats: stats, cache: PageCache(onRender: metrics.renderObserver), badges: badges,
             assets: assets, sourceLabel: sourceLabel, htmlHeaders: htmlHeaders, notFound: errors.notFound)
         self.api = APIHandlers(store: store, stats: stats, jsonHeaders: jsonHeaders, notFound: errors.notFoundJSON)
+        // The consumers of every change, in the order written down at `FanoutStage`.
+        let pageStreams = self.pageStreams
+        var consumers: [FanoutStage.Consumer] = [
+            .init(name: "/stats counts") { stats.record($0.change) },
+            .init(name: "page frames") { pageStreams.deliver($0) },
+            .init(name: "/events") { events.deliver($0) },
+            .init(name: "/events/items") { items.deliver($0) },
+        ]
+        if let stateFile { consumers.append(.init(name: "state file") { _ in stateFile.changed() }) }
+        self.fanout = FanoutStage(store: store, consumers: consumers)
         self.health = HealthHandlers(
             store: store, upstreamStatus: upstreamStatus, clusterStatus: clusterStatus, stats: stats, metrics: metrics,
             streams: streams, connections: connections, securityHeaders: security, unavailable: errors.notFoundJSON)

@@ -4,9 +4,13 @@ import Logging
 import NIOConcurrencyHelpers
 import Synchronization
 
-/// Accepts every connection on the listening socket, answers plain `GET`/`HEAD` requests
-/// for the few paths whose response depends on nothing but the path (`/`) itself, and hands
-/// every other connection to libmicrohttpd, untouched.
+/// Accepts connections on the listening socket, answers plain `GET`/`HEAD` requests for the
+/// few paths whose response depends on nothing but the path (`/`) itself, and hands every
+/// other connection to libmicrohttpd, untouched. One per shard (``HTTPServer``'s
+/// `--threads`): the doors share the listening socket, each watching it with
+/// `EPOLLEXCLUSIVE`, so the kernel wakes one of them per arrival, and a door accepts at
+/// most ``acceptBatch`` connections before it looks at its other sockets again (the rest
+/// stay for whichever door wakes next).
 ///
 /// Why: libmicrohttpd 0.9.75 either copies a response body into the socket (19 KB per `/`)
 /// or, from a file, sends the head as a segment of its own and sets `TCP_NODELAY` per
@@ -28,7 +32,8 @@ import Synchronization
 ///   for `stallLimit` (libmicrohttpd's connection timeout). It costs a socket and a share
 ///   of one response file, never a buffer of its own.
 ///
-/// Its state is touched only on its thread, except the counts (atomics) and `phase`.
+/// Its state is touched only on its thread, except the counts (atomics) and `phase`. The
+/// listening socket is the server's: a door stops watching it, the server closes it.
 final class FrontDoor: @unchecked Sendable {
     /// How long a connection may wait here for a request before libmicrohttpd gets it: long
     /// enough for a client's next request on a busy keep-alive connection, short against
@@ -36,6 +41,10 @@ final class FrontDoor: @unchecked Sendable {
     static let defaultHoldLimit: Duration = .milliseconds(250)
     /// The most connections held here at once; more are handed over as they come.
     static let capacity = 4096
+    /// The most connections a door accepts per wake-up.
+    static let acceptBatch = 64
+    /// How a door watches the listening socket: one door woken per arrival.
+    private static let listenEvents = EPOLLIN.rawValue | EPOLLEXCLUSIVE.rawValue
 
     /// A connection handed over: its socket and its peer's address.
     struct Handover {
@@ -76,8 +85,9 @@ final class FrontDoor: @unchecked Sendable {
     private let logger: Logger
     private let epoll: WakeableEpoll
     private let thread = OwnedThread()
-    /// Where the door is in its life; the listening socket is closed exactly once, by the
-    /// thread when it ran, else by ``stop()``.
+    /// The thread's name.
+    private let name: String
+    /// Where the door is in its life.
     private let phase = NIOLockedValueBox(Phase.idle)
 
     private enum Phase { case idle, running, stopped }
@@ -104,13 +114,14 @@ final class FrontDoor: @unchecked Sendable {
     /// When running out of descriptors was last logged.
     private var acceptFailureLogged: UInt64?
 
-    /// `nil` when the system refuses an epoll set.
+    /// `nil` when the system refuses an epoll set. `name` names the thread.
     init?(
-        listener: ListenSocket, paths: [String], maxHeadBytes: Int, holdLimit: Duration, stallLimit: Duration,
-        logger: Logger,
+        name: String = "fw-front-door", listener: ListenSocket, paths: [String], maxHeadBytes: Int,
+        holdLimit: Duration, stallLimit: Duration, logger: Logger,
         response: @escaping @Sendable (Int) -> PreparedResponse?, handOver: @escaping @Sendable (Handover) -> Void
     ) {
         guard let epoll = WakeableEpoll() else { return nil }
+        self.name = name
         self.epoll = epoll
         self.listener = listener
         self.paths = paths.map { Array($0.utf8) }
@@ -157,17 +168,18 @@ final class FrontDoor: @unchecked Sendable {
             return true
         }
         guard starts else { return }
-        guard epoll.add(listener.fd, events: EPOLLIN.rawValue, token: Self.listenToken) else {
+        guard epoll.add(listener.fd, events: Self.listenEvents, token: Self.listenToken) else {
             logger.error("cannot watch the listening socket; no connection will be accepted")
-            phase.withLockedValue { $0 = .idle }  // no thread: stop() closes the socket
+            phase.withLockedValue { $0 = .idle }
             return
         }
-        thread.start(name: "fw-front-door", stackSize: 256 * 1024) { [self] in run() }
+        thread.start(name: name, stackSize: 256 * 1024) { [self] in run() }
     }
 
-    /// Stops accepting, closes the listening socket and every connection held here (an
-    /// answer half sent is cut, as libmicrohttpd's stop cuts its own); waits at most 2 s
-    /// for the thread. Whether the thread has exited (a later call does nothing).
+    /// Stops accepting and closes every connection held here (an answer half sent is cut,
+    /// as libmicrohttpd's stop cuts its own); waits at most 2 s for the thread. Whether the
+    /// thread has exited (a later call does nothing). The server closes the listening
+    /// socket once every door has stopped.
     @discardableResult
     func stop() -> Bool {
         let was = phase.withLockedValue { phase in
@@ -176,7 +188,6 @@ final class FrontDoor: @unchecked Sendable {
         }
         switch was {
         case .idle:
-            close(listener.fd)
             return true
         case .running:
             epoll.wake()
@@ -218,7 +229,7 @@ final class FrontDoor: @unchecked Sendable {
             }
             if let until = acceptPausedUntil, now >= until {
                 acceptPausedUntil = nil
-                _ = epoll.add(listener.fd, events: EPOLLIN.rawValue, token: Self.listenToken)
+                _ = epoll.add(listener.fd, events: Self.listenEvents, token: Self.listenToken)
             }
             heldNow.store(rules.count, ordering: .relaxed)
             waitingNow.store(rules.waitingCount, ordering: .relaxed)
@@ -227,7 +238,7 @@ final class FrontDoor: @unchecked Sendable {
         held.removeAll()
         heldNow.store(0, ordering: .relaxed)
         waitingNow.store(0, ordering: .relaxed)
-        close(listener.fd)
+        epoll.remove(listener.fd)
     }
 
     /// Milliseconds until the next rule falls due (or accepting resumes); -1 without either.
@@ -238,8 +249,10 @@ final class FrontDoor: @unchecked Sendable {
         return next <= now ? 0 : Int32(clamping: (next - now) / 1_000_000 + 1)
     }
 
+    /// Accepts up to ``acceptBatch`` connections (the socket is watched level-triggered:
+    /// what is left wakes a door again).
     private func acceptAll() {
-        while true {
+        for _ in 0..<Self.acceptBatch {
             var peer = sockaddr_storage()
             var peerLength = socklen_t(MemoryLayout<sockaddr_storage>.size)
             let fd = withUnsafeMutablePointer(to: &peer) {

@@ -10,7 +10,8 @@ public enum HTTPResponse: Sendable {
 ///
 /// The server first admits the stream (it may be at ``HTTPServer/Configuration/maxStreams``
 /// or stopping: then the client gets ``HTTPResponder/streamRefused()`` and nothing was
-/// subscribed), then calls ``open(_:)`` once with the new ``StreamConnection``, sends
+/// subscribed), then calls ``open(_:shard:)`` once with the new ``StreamConnection`` and the
+/// shard whose sender writes it, sends
 /// ``headers`` with status 200, and then whatever is queued on the stream until it closes
 /// or the client leaves.
 public struct StreamStart: Sendable {
@@ -29,14 +30,14 @@ public struct StreamStart: Sendable {
     /// The most unsent bytes the stream may hold before its client is dropped.
     public let maxQueuedBytes: Int
     public let audience: Audience
-    private let subscribe: @Sendable (StreamConnection) -> @Sendable () -> Void
+    private let subscribe: @Sendable (StreamConnection, Int) -> @Sendable () -> Void
 
-    /// - Parameter subscribe: subscribes an admitted stream to its events (queuing its first
-    ///   bytes) and returns what undoes that; the server runs it once, on the daemon thread,
-    ///   when the request is complete.
+    /// - Parameter subscribe: subscribes an admitted stream, written by the sender of the
+    ///   given shard, to its events (queuing its first bytes) and returns what undoes that;
+    ///   the server runs it once, on the daemon thread, when the request is complete.
     public init(
         headers: [(String, String)], maxQueuedBytes: Int, audience: Audience = .programs,
-        subscribe: @escaping @Sendable (StreamConnection) -> @Sendable () -> Void
+        subscribe: @escaping @Sendable (StreamConnection, Int) -> @Sendable () -> Void
     ) {
         self.headers = headers
         self.maxQueuedBytes = maxQueuedBytes
@@ -44,10 +45,10 @@ public struct StreamStart: Sendable {
         self.subscribe = subscribe
     }
 
-    /// Subscribes `stream`, an admitted stream of this decision; returns what to run when
-    /// its request is complete.
-    public func open(_ stream: StreamConnection) -> @Sendable () -> Void {
-        subscribe(stream)
+    /// Subscribes `stream`, an admitted stream of this decision written by the sender of
+    /// `shard`; returns what to run when its request is complete.
+    public func open(_ stream: StreamConnection, shard: Int = 0) -> @Sendable () -> Void {
+        subscribe(stream, shard)
     }
 }
 

@@ -71,17 +71,18 @@ public final class HTTPServer: @unchecked Sendable {
         /// established streams are written by the ``streamSenders``, not by them. The
         /// front door hands connections to them in turn.
         ///
-        /// One: wrk on `/` (19 KB) got 83 k req/s from one thread against 75 k from two
-        /// (medians of 5 interleaved rounds, 2026-11-24), since two threads on two cores
-        /// shared with the clients mostly add context switches; the fan-out at 10,000
-        /// clients was no slower (BENCHMARKS.md).
-        public var requestThreads: Int = 1
-        /// Threads that write established streams (one per core, at most two), each with
-        /// its share of the programs' streams; people's pages have one more of their own.
+        /// Each has a front door of its own (which answers `/` itself and hands the
+        /// rest over); the doors share the listening socket. Default: one per core this
+        /// process may run on (``availableCores()``, `--threads`).
+        public var requestThreads: Int = availableCores()
+        /// Threads that write established streams, one per core this process may run on
+        /// (``availableCores()``), each with its shard of the programs' streams; people's
+        /// pages have one more of their own.
         ///
-        /// A fan-out is one socket write per client, ~5–10 µs of kernel TCP each; with two
-        /// senders each core writes to half the clients.
-        public var streamSenders: Int = min(2, max(1, sysconf(Int32(_SC_NPROCESSORS_ONLN))))
+        /// A fan-out is one socket write per client, ~5–10 µs of kernel TCP each: each core
+        /// writes to its share of the clients, and queues to them too (each shard's
+        /// broadcaster, ``EveryShard``).
+        public var streamSenders: Int = availableCores()
         /// How much nicer than the process the ``streamSenders`` run (to at most 19; people's
         /// pages, requests and the upstream stay at the process's niceness): a fan-out to
         /// thousands takes the cores that are left, and a person's next frame, a page request
@@ -131,6 +132,13 @@ public final class HTTPServer: @unchecked Sendable {
             limit - min(128, limit / 8)
         }
 
+        /// The cores this process may run on (its CPU affinity, as `taskset` or a container's
+        /// cpuset limits it), at least 1.
+        public static func availableCores() -> Int {
+            let affinity = Int(feedweb_available_cpus())
+            return affinity > 0 ? affinity : max(1, sysconf(Int32(_SC_NPROCESSORS_ONLN)))
+        }
+
         /// The process's soft limit on open files now.
         static func openFileLimit() -> Int {
             var limit = rlimit()
@@ -142,10 +150,10 @@ public final class HTTPServer: @unchecked Sendable {
     private struct State {
         /// The daemons' loops, once started (one per ``Configuration/requestThreads``).
         var loops: [DaemonLoop] = []
-        var frontDoor: FrontDoor?
+        /// The front doors, one per loop, sharing `listener`.
+        var frontDoors: [FrontDoor] = []
+        var listener: ListenSocket?
         var open: OpenStreams
-        /// Which loop the next connection handed over goes to (round robin).
-        var nextLoop = 0
     }
 
     public let configuration: Configuration
@@ -262,31 +270,38 @@ public final class HTTPServer: @unchecked Sendable {
             loops.append(loop)
         }
         let responder = self.responder
-        let frontDoor = FrontDoor(
-            listener: listener, paths: responder.directPaths, maxHeadBytes: configuration.maxRequestHeadBytes,
-            holdLimit: configuration.frontDoorHoldLimit, stallLimit: .seconds(Int64(configuration.connectionTimeout)),
-            logger: logger, response: { responder.directResponse(forPathAt: $0) },
-            handOver: { [weak self] handover in
-                guard let self else {
-                    _ = close(handover.fd)
-                    return
-                }
-                self.handOver(handover)
-            })
-        guard let frontDoor else {
-            for loop in loops { MHD_stop_daemon(loop.daemon.pointer) }
-            close(listener.fd)
-            throw .cannotListen(configuration.address.description)
+        // One front door per daemon loop: a door hands its connections to its own loop.
+        var frontDoors: [FrontDoor] = []
+        for (index, loop) in loops.enumerated() {
+            let door = FrontDoor(
+                name: "fw-door-\(index)", listener: listener, paths: responder.directPaths,
+                maxHeadBytes: configuration.maxRequestHeadBytes, holdLimit: configuration.frontDoorHoldLimit,
+                stallLimit: .seconds(Int64(configuration.connectionTimeout)), logger: logger,
+                response: { responder.directResponse(forPathAt: $0) },
+                handOver: { [weak self] handover in
+                    guard let self else {
+                        _ = close(handover.fd)
+                        return
+                    }
+                    self.handOver(handover, to: loop)
+                })
+            guard let door else {
+                for loop in loops { MHD_stop_daemon(loop.daemon.pointer) }
+                close(listener.fd)
+                throw .cannotListen(configuration.address.description)
+            }
+            frontDoors.append(door)
         }
         state.withLockedValue {
             $0.loops = loops
-            $0.frontDoor = frontDoor
+            $0.frontDoors = frontDoors
+            $0.listener = listener
         }
         for loop in loops { loop.start() }
         reaper.start()
         hangups?.start()
         for sender in allSenders { sender.start() }
-        frontDoor.start()
+        for door in frontDoors { door.start() }
         return listener.port
     }
 
@@ -327,31 +342,28 @@ public final class HTTPServer: @unchecked Sendable {
         return feedweb_mhd_start(flags, 0, accessHandler, selfPointer, &options)
     }
 
-    /// What the front door has done since start: requests it answered itself, connections
-    /// it gave libmicrohttpd, clients it closed for not reading.
+    /// What the front doors have done since start, together: requests they answered
+    /// themselves, connections they gave libmicrohttpd, clients they closed for not reading.
     var frontDoorCounts: FrontDoor.Counts {
-        state.withLockedValue { $0.frontDoor }?.counts ?? FrontDoor.Counts()
+        state.withLockedValue { $0.frontDoors }.reduce(into: FrontDoor.Counts()) { sum, door in
+            let counts = door.counts
+            sum.answered += counts.answered
+            sum.handedOver += counts.handedOver
+            sum.closedStalled += counts.closedStalled
+            sum.held += counts.held
+            sum.waiting += counts.waiting
+        }
     }
 
-    /// Gives a connection from the front door to a daemon's loop, in turn; when
-    /// libmicrohttpd holds ``connectionLimit`` connections already, first drops the one
-    /// that has waited longest for a request (libmicrohttpd may not have reported the
-    /// newest yet, so the drops for room it triggers can lag behind a burst); closes the
-    /// new one instead when none waits or the server has stopped (a loop that has stopped,
-    /// or libmicrohttpd refusing it, closes it and gives its place back).
-    private func handOver(_ handover: FrontDoor.Handover) {
+    /// Gives a connection from a front door to its daemon's loop; when libmicrohttpd holds
+    /// ``connectionLimit`` connections already, first drops the one that has waited longest
+    /// for a request (libmicrohttpd may not have reported the newest yet, so the drops for
+    /// room it triggers can lag behind a burst); closes the new one instead when none waits
+    /// (a loop that has stopped, or libmicrohttpd refusing it, closes it and gives its place
+    /// back).
+    private func handOver(_ handover: FrontDoor.Handover, to loop: DaemonLoop) {
         guard admission.admit(makingRoomWith: { reaper.makeRoom() }) else {
             close(handover.fd)
-            return
-        }
-        let loop = state.withLockedValue { state -> DaemonLoop? in
-            guard !state.loops.isEmpty else { return nil }
-            defer { state.nextLoop = (state.nextLoop + 1) % state.loops.count }
-            return state.loops[state.nextLoop % state.loops.count]
-        }
-        guard let loop else {
-            close(handover.fd)
-            admission.release()
             return
         }
         loop.handOver(handover)
@@ -360,13 +372,15 @@ public final class HTTPServer: @unchecked Sendable {
     /// Stops the server: no new connections, every stream ended cleanly (or dropped if its
     /// client does not read within `timeout`), then the daemon stopped.
     public func stop(timeout: Duration = .milliseconds(1500)) {
-        let (loops, frontDoor, streams) = state.withLockedValue {
-            state -> ([DaemonLoop], FrontDoor?, [StreamConnection]) in
-            (state.loops, state.frontDoor, state.open.stop())
+        let (loops, frontDoors, listener, streams) = state.withLockedValue {
+            state -> ([DaemonLoop], [FrontDoor], ListenSocket?, [StreamConnection]) in
+            defer { state.listener = nil }
+            return (state.loops, state.frontDoors, state.listener, state.open.stop())
         }
         guard !loops.isEmpty else { return }
-        // No new connection from here on (the front door closes the listening socket).
-        frontDoor?.stop()
+        // No new connection from here on.
+        for door in frontDoors { door.stop() }
+        if let listener { close(listener.fd) }
         for stream in streams { stream.close() }
         let clock = ContinuousClock()
         let deadline = clock.now + timeout
@@ -396,7 +410,7 @@ public final class HTTPServer: @unchecked Sendable {
         reaper.stop()
         state.withLockedValue {
             $0.loops = []
-            $0.frontDoor = nil
+            $0.frontDoors = []
         }
     }
 
@@ -445,14 +459,18 @@ public final class HTTPServer: @unchecked Sendable {
                 let refused = responder.streamRefused()
                 return MHD_queue_response(connection, refused.status, refused.pointer)
             }
+            // Programs' streams are spread over the shards in turn; a shard's sender writes its
+            // streams, and its broadcasters queue to them.
+            let shard = start.audience == .person ? 0 : nextShard()
             // Subscribed only once admitted: its first bytes are queued before libmicrohttpd
             // first asks for any.
-            let onEnd = start.open(stream)
+            let onEnd = start.open(stream, shard: shard)
             let fd = feedweb_mhd_connection_fd(connection)
             // An HTTP/1.1 stream is chunked, so a sender can write it once libmicrohttpd has
             // sent the head; an HTTP/1.0 client's close-delimited body stays with it.
             let sender =
-                request.version != "HTTP/1.1" ? nil : start.audience == .person ? pageSender : nextStreamSender()
+                request.version != "HTTP/1.1"
+                ? nil : start.audience == .person ? pageSender : senders.isEmpty ? nil : senders[shard % senders.count]
             stream.attach(ConnectionHandle(pointer: connection, loop: loop), socket: fd, sender: sender, onEnd: onEnd)
             if let token = hangups?.watch(stream, fd: fd) { stream.setHangupRegistration(token: token, fd: fd) }
             // Chunked (HTTP/1.1) bodies are filled straight into the connection's send buffer
@@ -477,14 +495,12 @@ public final class HTTPServer: @unchecked Sendable {
         }
     }
 
-    /// The sender for the next stream, round robin.
-    private func nextStreamSender() -> StreamSender? {
-        guard !senders.isEmpty else { return nil }
-        let index = nextSender.withLockedValue { next in
-            defer { next = (next + 1) % senders.count }
+    /// The shard of the next programs' stream, round robin over the stream senders.
+    private func nextShard() -> Int {
+        nextSender.withLockedValue { next in
+            defer { next = (next + 1) % max(1, senders.count) }
             return next
         }
-        return senders[index]
     }
 
     fileprivate func streamFinished(_ stream: StreamConnection) {

@@ -20,6 +20,38 @@ public protocol StreamSweeping: Sendable {
 /// - `subscriptions` holds every client once, with the channels it is in; `channels`
 ///   holds the same clients by channel.
 public final class Broadcaster<Channel: Hashable & Sendable, State: Sendable>: StreamSweeping, @unchecked Sendable {
+    /// Guards `current`, `channels`, `subscriptions`, `channelSubscriptions` and `totals`.
+    ///
+    /// WebUI's lock order, outermost first, in one place; it extends ``FeedStore``'s
+    /// (`writeLock → deliveryLock → mirror → state`, written at `FeedStore.writeLock`):
+    ///
+    ///     FeedStore.deliveryLock → FanoutStage's pending count (a leaf: the change is
+    ///       queued; the consumers run on the stage's queue, holding no lock of the store)
+    ///     PageEventStream.publishLock → Broadcaster.lock → StreamConnection.lock
+    ///       → libmicrohttpd's own (MHD_resume_connection) and DaemonLoop's wake-up
+    ///     Broadcaster.lock → StreamSender.lock (a leaf: the clients a fan-out made
+    ///       ready, handed over in batches after each client's lock is released)
+    ///
+    /// - Taken holding nothing (a fan-out consumer publishing `/events` or `/events/items`,
+    ///   one broadcaster per shard, shards in parallel; subscribe and unsubscribe on a
+    ///   daemon's thread; heartbeats; sweeps), or `PageEventStream.publishLock` (a page
+    ///   frame). No two broadcasters' locks are ever held together.
+    /// - While it is held: each client's `StreamConnection.lock` (to queue); the `initial`
+    ///   closures, and the encoding of a channel whose first client came during a publish,
+    ///   which may read `FeedStore`'s `state` (a resuming client's history) and the leaf
+    ///   caches of encoded bytes (`DocumentEventStream`'s `dataEventCache`,
+    ///   `PageEventStream`'s `initialCache` and `fragmentRenders`, `FeedSnapshot`'s and
+    ///   `PublishedView`'s). Never any other lock of the store.
+    /// - `onPublish` (metrics) runs after it is released.
+    ///
+    /// Every other WebUI lock is a leaf: nothing is taken while it is held (the page and
+    /// API caches, the static files, the refused-stream count, `PageFramePacer`,
+    /// `StatsRecorder`, `FeedwebMetrics`, `HTTPServer`'s state, `DaemonLoop`'s state,
+    /// `HangupWatcher`, `ConnectionReaper`'s state and its `sockets` lock, which it takes
+    /// only after releasing its state). libmicrohttpd is called holding no feedweb lock but
+    /// a stream's (`MHD_resume_connection`, above, and `MHD_suspend_connection` in its
+    /// content reader); `MHD_add_connection` and `MHD_run` on a `DaemonLoop`'s thread
+    /// holding none.
     private let lock = NIOLock()
     private var current: State?
     private var channels: [Channel: [ObjectIdentifier: StreamConnection]] = [:]
@@ -110,6 +142,11 @@ public final class Broadcaster<Channel: Hashable & Sendable, State: Sendable>: S
     /// Makes `state` current and queues, to each channel with clients, the bytes `encode`
     /// returns for it (`nil`: nothing for that channel).
     ///
+    /// The bytes are encoded (and a page's fragments rendered) before the lock is taken, for
+    /// the channels that have clients then; under the lock only the queuing happens (a
+    /// channel whose first client came in between is encoded there, once). Each client's
+    /// own lock is taken only to queue.
+    ///
     /// With `catchUp`, a client whose queue these bytes would pass the bound is not
     /// dropped: its unsent queue is replaced by what `catchUp` returns for its channels
     /// (one event each with the whole of `state`, computed at most once per channel), and
@@ -118,13 +155,19 @@ public final class Broadcaster<Channel: Hashable & Sendable, State: Sendable>: S
         _ state: State, encode: (Channel, State) -> [UInt8]?, catchUp: ((Channel, State) -> [UInt8])? = nil
     ) {
         let start = StreamConnection.now()
+        let channelsBefore = lock.withLock { Array(channels.keys) }
+        var encoded: [Channel: [UInt8]] = [:]
+        for channel in channelsBefore {
+            if let bytes = encode(channel, state), !bytes.isEmpty { encoded[channel] = bytes }
+        }
         lock.withLock {
             current = state
             var publish = Publish(catchUp: catchUp.map { make in { channel in make(channel, state) } })
             var wakes = SenderWakes()
             defer { wakes.flush() }
             for (channel, clients) in channels {
-                guard let bytes = encode(channel, state), !bytes.isEmpty else { continue }
+                let bytes = encoded[channel] ?? (channelsBefore.contains(channel) ? nil : encode(channel, state))
+                guard let bytes, !bytes.isEmpty else { continue }
                 for client in clients.values {
                     queueLocked(bytes, to: client, in: &publish, wakes: &wakes)
                 }

@@ -20,7 +20,9 @@ public final class DocumentEventStream: Sendable {
     /// The reconnection time sent to clients, in milliseconds.
     public static let retryMilliseconds = 2000
 
-    let broadcaster: Broadcaster<Mode, FeedSnapshot>
+    /// One broadcaster per shard: a client is subscribed to its shard's, and each change is
+    /// queued by every shard at once (``EveryShard``).
+    let broadcasters: [Broadcaster<Mode, FeedSnapshot>]
     private let store: FeedStore
     /// The `data` event of the newest snapshot, encoded once for every client that needs it.
     ///
@@ -29,35 +31,47 @@ public final class DocumentEventStream: Sendable {
     /// the store, outside it.
     private let dataEventCache = NIOLockedValueBox<(id: EventID, bytes: [UInt8])?>(nil)
 
-    /// - Parameter onPublish: see ``Broadcaster/init(initial:onPublish:)``.
-    public init(store: FeedStore, onPublish: (@Sendable (_ nanoseconds: UInt64) -> Void)? = nil) {
+    /// Told how long each change took to reach every shard's clients, in nanoseconds.
+    private let onPublish: (@Sendable (_ nanoseconds: UInt64) -> Void)?
+
+    /// - Parameters:
+    ///   - shards: how many shards the clients are spread over (at least 1).
+    ///   - onPublish: told, once per change, how long it took from the start of its fan-out
+    ///     to the last client's bytes queued in the slowest shard (encoding included).
+    public init(store: FeedStore, shards: Int = 1, onPublish: (@Sendable (_ nanoseconds: UInt64) -> Void)? = nil) {
         self.store = store
-        self.broadcaster = Broadcaster(initial: store.snapshot, onPublish: onPublish)
-        store.observe { [weak self] change in self?.publish(change) }
+        self.onPublish = onPublish
+        self.broadcasters = (0..<max(1, shards)).map { _ in Broadcaster(initial: store.snapshot) }
     }
 
     /// The number of connected clients.
-    public var clientCount: Int { broadcaster.count }
+    public var clientCount: Int { broadcasters.reduce(0) { $0 + $1.count } }
 
-    /// Queues the change to every client; a client too far behind to take it (its queue
-    /// would pass the bound) gets a fresh `data` of the new state instead of its backlog.
-    private func publish(_ change: FeedChange) {
-        broadcaster.publish(
-            change.snapshot,
-            encode: { mode, snapshot in
-                switch (mode, change.kind) {
-                case (.patches, .patch(_, let encoded)):
-                    return Self.patchEvent(id: snapshot.id, encodedPatch: encoded)
-                case (.patches, .snapshot), (.snapshots, _):
+    /// What the stream has queued and dropped since start, all shards together.
+    var traffic: StreamTraffic { broadcasters.reduce(StreamTraffic()) { $0 + $1.traffic } }
+
+    /// Queues the change to every client (the fan-out stage's consumer); a client too far
+    /// behind to take it (its queue would pass the bound) gets a fresh `data` of the new
+    /// state instead of its backlog.
+    func deliver(_ change: FanoutChange) {
+        let patch = change.patchEvent
+        let start = StreamConnection.now()
+        defer { onPublish?(StreamConnection.now() &- start) }
+        EveryShard.run(broadcasters.count) { shard in
+            broadcasters[shard].publish(
+                change.snapshot,
+                encode: { mode, snapshot in
+                    if mode == .patches, let patch { return patch }
                     return self.dataEvent(for: snapshot)
-                }
-            },
-            catchUp: { _, snapshot in self.dataEvent(for: snapshot) })
+                },
+                catchUp: { _, snapshot in self.dataEvent(for: snapshot) })
+        }
     }
 
-    /// Subscribes `stream`; `lastEventID` is the client's resume point, if any.
-    public func subscribe(_ stream: StreamConnection, mode: Mode, lastEventID: String?) {
-        broadcaster.subscribe(stream, to: mode) { current in
+    /// Subscribes `stream` to the broadcaster of `shard`; `lastEventID` is the client's
+    /// resume point, if any.
+    public func subscribe(_ stream: StreamConnection, shard: Int = 0, mode: Mode, lastEventID: String?) {
+        broadcasters[shard % broadcasters.count].subscribe(stream, to: mode) { current in
             var first: [[UInt8]] = [SSEEncoder.retry(milliseconds: Self.retryMilliseconds)]
             guard let current else { return first }
             if mode == .patches, let text = lastEventID, let id = EventID(parsing: text) {
@@ -80,8 +94,8 @@ public final class DocumentEventStream: Sendable {
         }
     }
 
-    public func unsubscribe(_ stream: StreamConnection) {
-        broadcaster.unsubscribe(stream)
+    public func unsubscribe(_ stream: StreamConnection, shard: Int = 0) {
+        broadcasters[shard % broadcasters.count].unsubscribe(stream)
     }
 
     private func dataEvent(for snapshot: FeedSnapshot) -> [UInt8] {

@@ -6,40 +6,55 @@ import FeedCore
 /// change that published; a client resuming inside the store's history gets only what it
 /// missed.
 public final class ItemEventStream: Sendable {
-    let broadcaster: Broadcaster<String?, PublishedView>
+    /// One broadcaster per shard (see ``DocumentEventStream/broadcasters``).
+    let broadcasters: [Broadcaster<String?, PublishedView>]
     private let store: FeedStore
 
-    /// - Parameter onPublish: see ``Broadcaster/init(initial:onPublish:)``.
-    public init(store: FeedStore, onPublish: (@Sendable (_ nanoseconds: UInt64) -> Void)? = nil) {
+    /// Told how long each published change took to reach every shard's clients.
+    private let onPublish: (@Sendable (_ nanoseconds: UInt64) -> Void)?
+
+    /// - Parameters:
+    ///   - shards: how many shards the clients are spread over (at least 1).
+    ///   - onPublish: see ``DocumentEventStream/init(store:shards:onPublish:)``.
+    public init(store: FeedStore, shards: Int = 1, onPublish: (@Sendable (_ nanoseconds: UInt64) -> Void)? = nil) {
         self.store = store
-        self.broadcaster = Broadcaster(initial: store.snapshot?.published, onPublish: onPublish)
-        store.observe { [weak self] change in
-            guard change.publishedChanged else { return }
-            self?.publish(change)
-        }
+        self.onPublish = onPublish
+        self.broadcasters = (0..<max(1, shards)).map { _ in Broadcaster(initial: store.snapshot?.published) }
     }
 
-    public var clientCount: Int { broadcaster.count }
+    public var clientCount: Int { broadcasters.reduce(0) { $0 + $1.count } }
 
-    private func publish(_ change: FeedChange) {
+    /// What the stream has queued and dropped since start, all shards together.
+    var traffic: StreamTraffic { broadcasters.reduce(StreamTraffic()) { $0 + $1.traffic } }
+
+    /// Queues the item changes of a change that advanced the published view (the fan-out
+    /// stage's consumer): a snapshot of each section for a first view.
+    func deliver(_ change: FanoutChange) {
+        guard change.publishedChanged else { return }
+        let start = StreamConnection.now()
+        defer { onPublish?(StreamConnection.now() &- start) }
         let view = change.snapshot.published
-        guard let previous = change.previousPublished else {
-            broadcaster.publish(
-                view, encode: { section, view in self.snapshotEvent(view, section: section) },
-                catchUp: { section, view in self.snapshotEvent(view, section: section) })
+        guard let changes = change.itemChanges else {
+            EveryShard.run(broadcasters.count) { shard in
+                broadcasters[shard].publish(
+                    view, encode: { section, view in self.snapshotEvent(view, section: section) },
+                    catchUp: { section, view in self.snapshotEvent(view, section: section) })
+            }
             return
         }
-        let changes = view.itemChanges(since: previous)
         let id = view.id
         // A client too far behind gets a fresh `snapshot` of its section in place of its backlog.
-        broadcaster.publish(
-            view, encode: { section, _ in Self.encode(changes, section: section, id: id) },
-            catchUp: { section, view in self.snapshotEvent(view, section: section) })
+        EveryShard.run(broadcasters.count) { shard in
+            broadcasters[shard].publish(
+                view, encode: { section, _ in Self.encode(changes, section: section, id: id) },
+                catchUp: { section, view in self.snapshotEvent(view, section: section) })
+        }
     }
 
-    /// Subscribes `stream` to the items of `section` (`nil`: all).
-    public func subscribe(_ stream: StreamConnection, section: String?, lastEventID: String?) {
-        broadcaster.subscribe(stream, to: section) { current in
+    /// Subscribes `stream`, on the broadcaster of `shard`, to the items of `section` (`nil`:
+    /// all).
+    public func subscribe(_ stream: StreamConnection, shard: Int = 0, section: String?, lastEventID: String?) {
+        broadcasters[shard % broadcasters.count].subscribe(stream, to: section) { current in
             var first: [[UInt8]] = [SSEEncoder.retry(milliseconds: DocumentEventStream.retryMilliseconds)]
             guard let current else { return first }
             if let text = lastEventID, let id = EventID(parsing: text),
@@ -56,8 +71,8 @@ public final class ItemEventStream: Sendable {
         }
     }
 
-    public func unsubscribe(_ stream: StreamConnection) {
-        broadcaster.unsubscribe(stream)
+    public func unsubscribe(_ stream: StreamConnection, shard: Int = 0) {
+        broadcasters[shard % broadcasters.count].unsubscribe(stream)
     }
 
     private func snapshotEvent(_ view: PublishedView, section: String?) -> [UInt8] {

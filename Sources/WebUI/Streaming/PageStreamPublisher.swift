@@ -25,9 +25,12 @@ final class PageStreamPublisher: Sendable {
         self.badges = badges
         self.stats = stats
         self.badgeChanges = BadgeChangeFilter(initial: badges.badge())
-        store.observe { [weak self] change in
-            if change.publishedChanged { self?.requestFrame() }
-        }
+    }
+
+    /// Asks for a frame when a change advanced the published view (the fan-out stage's
+    /// consumer).
+    func deliver(_ change: FanoutChange) {
+        if change.publishedChanged { requestFrame() }
     }
 
     /// Asks for a frame with the newest state, coalesced with every other request in the

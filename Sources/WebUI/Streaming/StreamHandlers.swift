@@ -60,9 +60,9 @@ final class StreamHandlers: Sendable {
         let section = request.sectionFilter
         let lastEventID = request.lastEventID
         let target = items
-        return start { stream in
-            target.subscribe(stream, section: section, lastEventID: lastEventID)
-            return { target.unsubscribe(stream) }
+        return start { stream, shard in
+            target.subscribe(stream, shard: shard, section: section, lastEventID: lastEventID)
+            return { target.unsubscribe(stream, shard: shard) }
         }
     }
 
@@ -74,7 +74,7 @@ final class StreamHandlers: Sendable {
         if request.method == "HEAD" { return .prepared(head) }
         guard let views = Self.pageViews(of: request) else { return .prepared(errors.badRequest) }
         let target = pages
-        return start(for: .person) { stream in
+        return start(for: .person) { stream, _ in
             target.subscribe(stream, views: views)
             return { target.unsubscribe(stream) }
         }
@@ -124,21 +124,21 @@ final class StreamHandlers: Sendable {
     /// New streams refused since start.
     var refusedCount: UInt64 { refusedStreams.withLockedValue { $0 } }
 
-    /// Every broadcaster, for heartbeats and stalled-client sweeps.
+    /// Every broadcaster (every shard's), for heartbeats and stalled-client sweeps.
     var broadcasters: [any StreamSweeping] {
-        [events.broadcaster, items.broadcaster, pages.broadcaster] + (demo.map { [$0.broadcaster] } ?? [])
+        events.broadcasters + items.broadcasters + [pages.broadcaster] + (demo?.broadcasters ?? [])
     }
 
     /// The clients and traffic of each stream endpoint now, for `/metrics`.
     var samples: [FeedwebMetrics.StreamSample] {
         var samples = [
             FeedwebMetrics.StreamSample(
-                name: "events", clients: events.clientCount, traffic: events.broadcaster.traffic),
-            FeedwebMetrics.StreamSample(name: "items", clients: items.clientCount, traffic: items.broadcaster.traffic),
+                name: "events", clients: events.clientCount, traffic: events.traffic),
+            FeedwebMetrics.StreamSample(name: "items", clients: items.clientCount, traffic: items.traffic),
             FeedwebMetrics.StreamSample(name: "page", clients: pages.clientCount, traffic: pages.broadcaster.traffic),
         ]
         if let demo {
-            samples.append(.init(name: "demo", clients: demo.clientCount, traffic: demo.broadcaster.traffic))
+            samples.append(.init(name: "demo", clients: demo.clientCount, traffic: demo.traffic))
         }
         return samples
     }
@@ -147,15 +147,15 @@ final class StreamHandlers: Sendable {
         if request.method == "HEAD" { return .prepared(head) }
         let mode: DocumentEventStream.Mode = Self.wantsSnapshotsOnly(request.header("Accept")) ? .snapshots : .patches
         let lastEventID = request.lastEventID
-        return start { stream in
-            target.subscribe(stream, mode: mode, lastEventID: lastEventID)
-            return { target.unsubscribe(stream) }
+        return start { stream, shard in
+            target.subscribe(stream, shard: shard, mode: mode, lastEventID: lastEventID)
+            return { target.unsubscribe(stream, shard: shard) }
         }
     }
 
     private func start(
         for audience: StreamStart.Audience = .programs,
-        subscribe: @escaping @Sendable (StreamConnection) -> @Sendable () -> Void
+        subscribe: @escaping @Sendable (StreamConnection, Int) -> @Sendable () -> Void
     ) -> HTTPResponse {
         .stream(
             StreamStart(

@@ -15,6 +15,16 @@ public struct StreamTraffic: Sendable, Equatable {
 
     public init() {}
 
+    /// Two counts added up (the shards of one stream).
+    static func + (left: StreamTraffic, right: StreamTraffic) -> StreamTraffic {
+        var sum = left
+        sum.eventsQueued &+= right.eventsQueued
+        sum.bytesQueued &+= right.bytesQueued
+        sum.droppedClients &+= right.droppedClients
+        sum.catchUps &+= right.catchUps
+        return sum
+    }
+
     mutating func count(_ bytes: [UInt8]) {
         eventsQueued &+= 1
         bytesQueued &+= UInt64(bytes.count)

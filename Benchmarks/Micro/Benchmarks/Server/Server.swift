@@ -55,6 +55,7 @@ let benchmarks: @Sendable () -> Void = {
     for clients in [1_000, 10_000] {
         let store = Fixtures.store()
         let stream = DocumentEventStream(store: store)
+        BenchmarkEntry.deliverChanges(of: store, to: stream)
         var connections: [StreamConnection] = []
         for _ in 0..<clients {
             let connection = StreamConnection(maxQueuedBytes: 64 * 1024 * 1024)

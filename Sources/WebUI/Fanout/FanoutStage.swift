@@ -1,0 +1,69 @@
+import Dispatch
+import FeedCore
+import NIOConcurrencyHelpers
+
+/// The store's one observer: takes each accepted change off the upstream's task, works out
+/// once what every consumer needs (``FanoutChange``) and hands it to the consumers in the
+/// order of ``consumers``, on a queue of its own, outside every lock of the store.
+///
+/// The consumers of feedweb's store, in this order (``WebHandlers`` builds the list):
+/// 1. `/stats`' counts (``StatsRecorder``): first, so every later consumer, and every
+///    page, sees the change counted;
+/// 2. the page streams (``PageStreamPublisher``): a frame requested, cheap, so a person's
+///    page never waits behind a fan-out to thousands;
+/// 3. `/events` (``DocumentEventStream``), to every shard at once;
+/// 4. `/events/items` (``ItemEventStream``), likewise;
+/// 5. the state file (``StateFileWriter``), when there is one.
+///
+/// Invariants: changes reach every consumer in commit order, each change once; a change is
+/// handed on only after every consumer is done with the one before. At most
+/// ``maxPending`` changes wait: past that the store's delivery waits for room, so upstream
+/// is slowed, never silently outrun (as when the fan-out ran on its task).
+final class FanoutStage: Sendable {
+    /// A part that takes every accepted change.
+    struct Consumer: Sendable {
+        /// What it is, for readers and logs.
+        let name: String
+        let deliver: @Sendable (FanoutChange) -> Void
+    }
+
+    /// The most changes waiting to be handed on before the store's delivery waits.
+    static let maxPending = 256
+
+    /// The consumers, in the order each change reaches them.
+    let consumers: [Consumer]
+    private let queue: DispatchQueue
+    private let room: DispatchSemaphore
+    /// Changes accepted and not yet handed to every consumer. A leaf.
+    private let pending = NIOLockedValueBox(0)
+
+    /// Observes `store` from now on; each accepted change goes to `consumers`, in order.
+    init(store: FeedStore, name: String = "feedweb.fanout", consumers: [Consumer]) {
+        self.consumers = consumers
+        self.queue = DispatchQueue(label: name, qos: .userInitiated)
+        self.room = DispatchSemaphore(value: Self.maxPending)
+        store.observe { [self] change in accept(change) }
+    }
+
+    /// Changes accepted and not yet handed to every consumer.
+    var backlog: Int { pending.withLockedValue { $0 } }
+
+    /// The store's delivery (its writer's task, holding its delivery lock): queues the
+    /// change and returns, or first waits while ``maxPending`` are waiting.
+    private func accept(_ change: FeedChange) {
+        room.wait()
+        pending.withLockedValue { $0 += 1 }
+        queue.async { [self] in
+            let fanned = FanoutChange(change)
+            for consumer in consumers { consumer.deliver(fanned) }
+            pending.withLockedValue { $0 -= 1 }
+            room.signal()
+        }
+    }
+
+    /// Waits until every change accepted so far has reached every consumer (tests, and a
+    /// stop that must not cut a change short).
+    func drain() {
+        queue.sync {}
+    }
+}
