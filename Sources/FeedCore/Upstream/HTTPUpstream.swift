@@ -22,8 +22,8 @@ extension HTTPTransport {
 /// GET that follows redirects per ``UpstreamRedirects``.
 enum HTTPUpstream {
     /// TLS with the system's CA store plus `caFile`, connect and read timeouts from
-    /// `readTimeout`, HTTP/1.1, no redirects (followed and checked by ``get(_:redirects:deadline:logger:headers:)``),
-    /// no silent connection retries.
+    /// `readTimeout`, HTTP/1.1, no redirects (followed and checked by
+    /// ``get(_:redirects:deadline:session:headers:)``), no silent connection retries.
     static func clientConfiguration(tls: TLSConfiguration, readTimeout: Duration) -> HTTPClient.Configuration {
         let timeout = HTTPClient.Configuration.Timeout(
             connect: timeAmount(min(.seconds(10), readTimeout)), read: timeAmount(readTimeout))
