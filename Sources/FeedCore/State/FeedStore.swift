@@ -306,12 +306,6 @@ public final class FeedStore: Sendable {
         }
     }
 
-    /// How many changes had their item changes derived from the patch, and how many needed
-    /// a full extraction and diff (each change is counted once, whatever reads it).
-    public var itemChangeComputations: (incremental: Int, full: Int) {
-        writeLock.withLock { mirror.withLockedValue { ($0.incrementalCount, $0.fullCount) } }
-    }
-
     /// What an `/events/items` client that last saw the published view `id` needs to reach
     /// the published view `through`: the item changes of each published step, or `nil`
     /// when the history does not cover the gap (the client then gets a fresh snapshot).
