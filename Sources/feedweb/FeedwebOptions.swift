@@ -155,7 +155,7 @@ enum FeedwebOptions {
         configuration.demoInterval = try options.seconds("demo-interval", default: 4)
         configuration.stateFile = try options.stateFile()
         if let caFile = options.single("ca-file") {
-            if let problem = UpstreamSettings.problemWithCAFile(caFile) { throw options.failure("ca-file", problem) }
+            if let problem = UpstreamTrust.problem(withCAFile: caFile) { throw options.failure("ca-file", problem) }
             configuration.caFile = caFile
         }
         configuration.frameAncestors = try options.frameAncestors()
@@ -221,7 +221,7 @@ private struct Reader {
         let schemes =
             transport == nil && checked == .http
             ? "http(s) or ws(s)" : (checked == .http ? "http or https" : "ws or wss")
-        throw failure(name, "'\(UpstreamSettings.redacted(text))' is not an absolute \(schemes) URL")
+        throw failure(name, "'\(URLRedaction.redacted(text))' is not an absolute \(schemes) URL")
     }
 
     /// `--mark 'LABEL:/pointer=value'` values.

@@ -34,19 +34,6 @@ enum HTTPUpstream {
         return configuration
     }
 
-    /// The client TLS settings: the system's CA store plus the certificates in `caFile`.
-    static func tlsConfiguration(caFile: String?) throws(UpstreamError) -> TLSConfiguration {
-        var tls = TLSConfiguration.makeClientConfiguration()
-        if let caFile {
-            do {
-                tls.additionalTrustRoots = [.certificates(try NIOSSLCertificate.fromPEMFile(caFile))]
-            } catch {
-                throw .unreadableCAFile(caFile)
-            }
-        }
-        return tls
-    }
-
     /// GETs `redirects.url`, following redirects (each hop logged with its URL redacted)
     /// until an answer that is not one; `headers` gives each hop's request headers.
     static func get(
@@ -61,7 +48,7 @@ enum HTTPUpstream {
             guard UpstreamRedirects.isRedirect(status) else { return response }
             try redirects.follow(status: status, location: response.headers.first(name: "Location"))
             session.logger.debug(
-                "upstream: redirect \(status) to \(UpstreamSettings.redacted(redirects.url.absoluteString))")
+                "upstream: redirect \(status) to \(URLRedaction.redacted(redirects.url.absoluteString))")
         }
     }
 

@@ -47,7 +47,7 @@ struct SSETransport: HTTPTransport {
                 let contentType = response.headers.first(name: "Content-Type")
                 guard Self.isEventStream(contentType) else { throw UpstreamError.wrongContentType(contentType) }
                 session.publish(.opened(at: Date()))
-                session.logger.info("upstream: connected to \(UpstreamSettings.redacted(redirects.url.absoluteString))")
+                session.logger.info("upstream: connected to \(URLRedaction.redacted(redirects.url.absoluteString))")
                 try await read(response.body, session: session)
                 throw UpstreamError.endOfStream
             default:

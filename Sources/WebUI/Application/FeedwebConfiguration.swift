@@ -25,12 +25,12 @@ public struct FeedwebConfiguration: Sendable {
         public var label: String {
             switch self {
             case .demo: return "demo newswire"
-            case .sse(let url): return UpstreamSettings.redacted(url)
-            case .append(let url, _): return "append " + UpstreamSettings.redacted(url)
-            case .firebase(let url): return "firebase " + UpstreamSettings.redacted(url)
-            case .poll(let url, _): return "poll " + UpstreamSettings.redacted(url)
-            case .webSocket(let url, .document): return UpstreamSettings.redacted(url)
-            case .webSocket(let url, .append): return "append " + UpstreamSettings.redacted(url)
+            case .sse(let url): return URLRedaction.redacted(url)
+            case .append(let url, _): return "append " + URLRedaction.redacted(url)
+            case .firebase(let url): return "firebase " + URLRedaction.redacted(url)
+            case .poll(let url, _): return "poll " + URLRedaction.redacted(url)
+            case .webSocket(let url, .document): return URLRedaction.redacted(url)
+            case .webSocket(let url, .append): return "append " + URLRedaction.redacted(url)
             }
         }
 
