@@ -84,7 +84,7 @@ struct SSETransport: HTTPTransport {
                     }
                 }
                 session.publish(.received(bytes: UInt64(count)))
-                let read = UpstreamEventQueue.Read(
+                let read = UpstreamReadQueue.Read(
                     events: events.map { ($0, dialect.interpret($0)) }, lastEventID: parser.lastEventID,
                     reconnectionTime: parser.reconnectionTime, byteCount: count)
                 guard await queue.put(read) else { return }  // the committer stopped

@@ -1,6 +1,7 @@
 import NIOConcurrencyHelpers
 
-/// Hands what the upstream reader parsed to the committer, in order. The committer takes
+/// Hands what the upstream reader parsed, one ``Read`` of the stream at a time (its events
+/// with their commands), to the committer, in order. The committer takes
 /// everything waiting at once, so when it falls behind, its batches grow (items that
 /// arrived together are committed as one change) instead of a queue growing: feedweb
 /// keeps up with an upstream that outruns one change at a time.
@@ -15,7 +16,7 @@ import NIOConcurrencyHelpers
 /// events are dropped).
 ///
 /// The lock guards `State` only; continuations are resumed after it is released.
-final class UpstreamEventQueue: Sendable {
+final class UpstreamReadQueue: Sendable {
     /// What one read of the stream gave: its events with their commands, and the
     /// stream's last event id and reconnection time after it.
     struct Read: Sendable {
