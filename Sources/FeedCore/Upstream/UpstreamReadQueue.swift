@@ -1,10 +1,10 @@
 import NIOConcurrencyHelpers
 
 /// Hands what the upstream reader parsed, one ``Read`` of the stream at a time (its events
-/// with their commands), to the committer, in order. The committer takes
-/// everything waiting at once, so when it falls behind, its batches grow (items that
-/// arrived together are committed as one change) instead of a queue growing: feedweb
-/// keeps up with an upstream that outruns one change at a time.
+/// with their commands), to the committer, in order. The committer takes everything
+/// waiting at once, so when it falls behind, its batches grow (items that arrived together
+/// are committed as one change) instead of a queue growing: feedweb keeps up with an
+/// upstream that outruns one change at a time.
 ///
 /// Bounded: ``put(_:)`` waits while `limitBytes` or more are waiting (so a slow store
 /// slows the reading, and TCP slows upstream), and memory holds at most `limitBytes` plus
@@ -15,7 +15,8 @@ import NIOConcurrencyHelpers
 /// `nil`), the consumer when it stops taking (a waiting producer is released and its
 /// events are dropped).
 ///
-/// The lock guards `State` only; continuations are resumed after it is released.
+/// The lock guards `State` only; a waiting task is resumed after it is released (see
+/// ``Waiter``).
 final class UpstreamReadQueue: Sendable {
     /// What one read of the stream gave: its events with their commands, and the
     /// stream's last event id and reconnection time after it.
@@ -33,8 +34,10 @@ final class UpstreamReadQueue: Sendable {
         var waiting: [Read] = []
         var waitingBytes = 0
         var finished = false
-        var consumer: CheckedContinuation<Void, Never>?
-        var producer: CheckedContinuation<Void, Never>?
+        /// The committer, waiting for a read.
+        var consumer = Waiter()
+        /// The reader, waiting for room.
+        var producer = Waiter()
     }
 
     private let state = NIOLockedValueBox(State())
@@ -49,26 +52,17 @@ final class UpstreamReadQueue: Sendable {
     /// `read`) once the queue is finished.
     @discardableResult
     func put(_ read: Read) async -> Bool {
-        while true {
-            let full = state.withLockedValue { !$0.finished && $0.waitingBytes >= limitBytes }
-            guard full else { break }
-            await withCheckedContinuation { continuation in
-                let resume = state.withLockedValue { state -> Bool in
-                    guard !state.finished, state.waitingBytes >= limitBytes else { return true }
-                    state.producer = continuation
-                    return false
-                }
-                if resume { continuation.resume() }
+        while state.withLockedValue({ !$0.finished && $0.waitingBytes >= limitBytes }) {
+            await state.wait(in: \.producer) { $0.finished || $0.waitingBytes < limitBytes }
+        }
+        let (accepted, consumer) = state.withLockedValue { state in
+            if !state.finished {
+                state.waiting.append(read)
+                state.waitingBytes += read.byteCount
             }
+            return (!state.finished, state.consumer.take())
         }
-        let (accepted, consumer) = state.withLockedValue { state -> (Bool, CheckedContinuation<Void, Never>?) in
-            guard !state.finished else { return (false, nil) }
-            state.waiting.append(read)
-            state.waitingBytes += read.byteCount
-            defer { state.consumer = nil }
-            return (true, state.consumer)
-        }
-        consumer?.resume()
+        consumer.resume()
         return accepted
     }
 
@@ -76,26 +70,16 @@ final class UpstreamReadQueue: Sendable {
     /// finished and empty.
     func takeAll() async -> [Read]? {
         while true {
-            let (taken, finished, producer) = state.withLockedValue {
-                state -> ([Read]?, Bool, CheckedContinuation<Void, Never>?) in
-                guard !state.waiting.isEmpty else { return (nil, state.finished, nil) }
+            let (taken, finished, producer) = state.withLockedValue { state in
                 let taken = state.waiting
                 state.waiting = []
                 state.waitingBytes = 0
-                defer { state.producer = nil }
-                return (taken, false, state.producer)
+                return (taken, state.finished, state.producer.take())
             }
-            producer?.resume()
-            if let taken { return taken }
+            producer.resume()
+            if !taken.isEmpty { return taken }
             if finished { return nil }
-            await withCheckedContinuation { continuation in
-                let resume = state.withLockedValue { state -> Bool in
-                    guard state.waiting.isEmpty, !state.finished else { return true }
-                    state.consumer = continuation
-                    return false
-                }
-                if resume { continuation.resume() }
-            }
+            await state.wait(in: \.consumer) { !$0.waiting.isEmpty || $0.finished }
         }
     }
 
@@ -103,13 +87,9 @@ final class UpstreamReadQueue: Sendable {
     func finish() {
         let (consumer, producer) = state.withLockedValue { state in
             state.finished = true
-            defer {
-                state.consumer = nil
-                state.producer = nil
-            }
-            return (state.consumer, state.producer)
+            return (state.consumer.take(), state.producer.take())
         }
-        consumer?.resume()
-        producer?.resume()
+        consumer.resume()
+        producer.resume()
     }
 }
