@@ -28,7 +28,12 @@ public final class FeedStore: Sendable {
         /// The most encoded patch bytes kept for resuming clients.
         public var historyBytes: Int
 
-        public init(profile: ItemProfile, historyCount: Int = 1000, historyBytes: Int = 64 * 1024 * 1024) {
+        /// Changes kept for resuming clients unless told otherwise.
+        public static let defaultHistoryCount = 1000
+
+        public init(
+            profile: ItemProfile, historyCount: Int = defaultHistoryCount, historyBytes: Int = 64 * 1024 * 1024
+        ) {
             self.profile = profile
             self.historyCount = historyCount
             self.historyBytes = historyBytes

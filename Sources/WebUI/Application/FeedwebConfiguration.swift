@@ -1,9 +1,10 @@
 import FeedCore
 
-/// Everything `feedweb` needs to run. Each setting's default is set here, once, as its
-/// initial value: `FeedwebConfiguration()` is feedweb without options, and the command
-/// line's options (`FeedwebOptions` in the executable) take their defaults, and what
-/// `--help` says of them, from these values.
+/// Everything `feedweb` needs to run. Each setting's default is its initial value here,
+/// or, where a module's own configuration sets it (the store's, the upstream's, the
+/// server's), read from there: `FeedwebConfiguration()` is feedweb without options, and
+/// the command line's options (`FeedwebOptions` in the executable) take their defaults,
+/// and what `--help` says of them, from these values.
 public struct FeedwebConfiguration: Sendable {
     /// Where the feed comes from.
     public enum Source: Sendable {
@@ -58,12 +59,12 @@ public struct FeedwebConfiguration: Sendable {
     /// How items are read from the document (`--profile` and the options over it).
     public var profile = ItemProfile.nytNewswire
     /// Changes kept for resuming clients (`--history`).
-    public var history = 1000
+    public var history = FeedStore.Configuration.defaultHistoryCount
     /// Concurrent SSE streams (`--max-clients`).
     public var maxClients = 10_000
     /// How long a client connection may take to deliver a complete request, from its
     /// connect or (keep-alive) the end of its previous response (`--head-timeout`).
-    public var headTimeout: Duration = .seconds(10)
+    public var headTimeout = FeedwebConfiguration.server.headTimeout
     /// Unsent bytes per stream client: past it, an `/events` or `/events/items` client gets
     /// the newest state in place of its backlog (a fresh `data` or `snapshot`); a page
     /// stream client is dropped. A client that takes nothing for 5 s is dropped either way.
@@ -76,11 +77,11 @@ public struct FeedwebConfiguration: Sendable {
     /// Request headers for upstream (`--header`).
     public var headers: [(name: String, value: String)] = []
     /// The largest upstream event, WebSocket message or polled document (`--max-event-bytes`).
-    public var maxEventBytes = 16 * 1024 * 1024
+    public var maxEventBytes = UpstreamConfiguration.defaultMaxEventBytes
     /// The longest wait between upstream retries (`--max-backoff`).
-    public var maxBackoff: Duration = .seconds(30)
+    public var maxBackoff = UpstreamConfiguration.defaultMaxBackoff
     /// Upstream silence after which the connection counts as dead (`--read-timeout`).
-    public var readTimeout: Duration = .seconds(45)
+    public var readTimeout = UpstreamConfiguration.defaultReadTimeout
     /// A PEM file of CA certificates trusted besides the system's (`--ca-file`).
     public var caFile: String?
     /// Time between demo newswire steps (`--demo-interval`).
@@ -101,4 +102,6 @@ public struct FeedwebConfiguration: Sendable {
 
     /// `127.0.0.1:8080`.
     private static let loopback = try! ListenAddress(parsing: "127.0.0.1:8080")
+    /// The server's own defaults (its tunables are set in ``HTTPServer/Configuration``).
+    private static let server = HTTPServer.Configuration(address: loopback, maxStreams: 1)
 }
