@@ -8,29 +8,14 @@ import WebUI
 @testable import feedweb
 
 /// Each default at work: feedweb runs in this process with the configuration the command
-/// line resolves to without the option (``OptionResolverTests/resolve(_:environment:)``),
+/// line resolves to without the option (``InProcessFeedweb/run(options:environment:_:)``),
 /// and does what the contract says of the default. That the values are the contract's:
 /// ``OptionTableTests`` and ``OptionResolverTests``.
 @Suite(.timeLimit(.minutes(2)), .onThreadsOfItsOwn)
 struct OptionDefaultsTests {
-    /// Runs `body` with feedweb in this process, configured as `feedweb ARGUMENTS` would be
-    /// (but on a free port), and stops it.
-    static func withFeedweb(
-        _ arguments: [String], _ body: (InProcessFeedweb) async throws -> Void
-    ) async throws {
-        let feedweb = try InProcessFeedweb(configuration: try OptionResolverTests.resolve(arguments).configuration)
-        do {
-            try await body(feedweb)
-        } catch {
-            try await feedweb.stop()
-            throw error
-        }
-        try await feedweb.stop()
-    }
-
     @Test("--frame-ancestors defaults to 'self' in the pages' Content-Security-Policy")
     func frameAncestorsDefault() async throws {
-        try await Self.withFeedweb(["--demo-interval", "60"]) { feedweb in
+        try await InProcessFeedweb.run(options: ["--demo-interval", "60"]) { feedweb in
             for path in ["/", "/kiosk"] {
                 let policy = try await HTTPTestClient.get(port: feedweb.port, path).headers["content-security-policy"]
                 let directives = (policy ?? "").split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces) }
@@ -45,7 +30,7 @@ struct OptionDefaultsTests {
         let story = NewswireFeed.story(
             7, section: "Science", title: "A story with a real uri", uri: "nyt://article/\(uuid)")
         let upstream = try await LiveFeedUpstream(document: NewswireFeed.document([story], version: 10))
-        try await Self.withFeedweb(["--upstream", upstream.url]) { feedweb in
+        try await InProcessFeedweb.run(options: ["--upstream", upstream.url]) { feedweb in
             try await FeedwebProbe.waitUntilReady(port: feedweb.port)
             try await FeedwebProbe.waitForState(upstream.document, port: feedweb.port)
 
@@ -80,7 +65,7 @@ struct OptionDefaultsTests {
         let all = (1...205).map(Self.appendEvent).joined()
         let server = try await ScriptedSSEServer.start(script: [.stream([.text(all)], ending: .stayOpen)])
         defer { server.shutdownNow() }
-        try await Self.withFeedweb(["--upstream", server.url("/rc"), "--mode", "append"]) { feedweb in
+        try await InProcessFeedweb.run(options: ["--upstream", server.url("/rc"), "--mode", "append"]) { feedweb in
             let titles = try await Eventually.value("item 205 on top", within: 10) { () -> [String]? in
                 let items = try await FeedwebProbe.state(port: feedweb.port).document["items"]?.arrayValue ?? []
                 let titles = items.compactMap { $0["title"]?.stringValue }
@@ -99,7 +84,7 @@ struct OptionDefaultsTests {
         let stream = SSEText.event("data", data: #"{"n":0}"#, id: "d") + patches.joined()
         let server = try await ScriptedSSEServer.start(script: [.stream([.text(stream)], ending: .stayOpen)])
         defer { server.shutdownNow() }
-        try await Self.withFeedweb(["--upstream", server.url("/feed")]) { feedweb in
+        try await InProcessFeedweb.run(options: ["--upstream", server.url("/feed")]) { feedweb in
             try await FeedwebProbe.waitForState(.object(["n": .int(1005)]), port: feedweb.port, within: 15)
             let head = try await FeedwebProbe.state(port: feedweb.port).id
             let dash = try #require(head.lastIndex(of: "-"), "an EPOCH-SEQ id: \(head)")
@@ -135,7 +120,7 @@ struct OptionDefaultsTests {
             .status(200, headers: [("Content-Type", "application/json")], body: #"{"items":[]}"#)
         }
         defer { server.shutdownNow() }
-        try await Self.withFeedweb(["--poll", server.url("/api")]) { feedweb in
+        try await InProcessFeedweb.run(options: ["--poll", server.url("/api")]) { feedweb in
             let requests = try await server.waitForRequests(2, timeout: .seconds(10))
             let gap = requests[1].receivedAt - requests[0].receivedAt
             #expect(gap > .milliseconds(4500) && gap < .milliseconds(6500), "polls \(gap) apart")
@@ -152,7 +137,7 @@ struct OptionDefaultsTests {
             return .status(204)
         }
         defer { server.shutdownNow() }
-        try await Self.withFeedweb(["--upstream", server.url("/feed")]) { feedweb in
+        try await InProcessFeedweb.run(options: ["--upstream", server.url("/feed")]) { feedweb in
             _ = try await server.waitForRequests(1)
             let upstream = try await Eventually.value("the upstream status to say it was asked to stop") {
                 () -> JSONValue? in
@@ -180,7 +165,7 @@ struct OptionDefaultsTests {
         let server = try await ScriptedSSEServer.start(
             script: [.stream([.text(data)], ending: .stayOpen)], then: .silent)
         defer { server.shutdownNow() }
-        try await Self.withFeedweb(["--upstream", server.url("/feed")]) { feedweb in
+        try await InProcessFeedweb.run(options: ["--upstream", server.url("/feed")]) { feedweb in
             try await FeedwebProbe.waitForState(document, port: feedweb.port, within: 10)
 
             // Just under 16 MiB, then a change: both taken on the same connection.
