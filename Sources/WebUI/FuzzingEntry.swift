@@ -29,7 +29,8 @@ public enum FuzzingEntry {
 
         /// - Parameter publicDirectory: the `Public/` folder the static files come from.
         public init(document: JSONValue, publicDirectory: String) {
-            store = FeedStore(configuration: .init(profile: .nytNewswire))
+            let defaults = FeedwebConfiguration()
+            store = FeedStore(configuration: .init(profile: defaults.profile))
             _ = store.replaceDocument(document)
             var status = UpstreamStatus(source: "fuzz")
             status.phase = .open
@@ -38,11 +39,12 @@ public enum FuzzingEntry {
             let upstream = status
             var logger = Logger(label: "fuzz")
             logger.logLevel = .critical
-            let security = ResponseHeaders.security(frameAncestors: "'self'")
+            let security = ResponseHeaders.security(frameAncestors: defaults.frameAncestors)
             let staticFiles = StaticFiles(directory: publicDirectory, securityHeaders: security, logger: logger)
             router =
                 WebHandlers(
-                    store: store, demo: nil, staticFiles: staticFiles, frameAncestors: "'self'", sourceLabel: "fuzz",
+                    store: store, demo: nil, staticFiles: staticFiles, frameAncestors: defaults.frameAncestors,
+                    sourceLabel: "fuzz",
                     maxQueuedBytesPerClient: 1 << 20, restoredAt: nil, upstreamStatus: { upstream }
                 ).router
         }

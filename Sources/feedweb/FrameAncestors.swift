@@ -20,16 +20,9 @@ struct FrameAncestors: Equatable {
     /// The directive's value: the sources separated by spaces.
     var directiveValue: String { sources.joined(separator: " ") }
 
-    /// The default: only feedweb's own origin.
-    static let ownOrigin = FrameAncestors(sources: ["'self'"])
-
     /// What is wrong with a source list.
     struct Problem: Error, Equatable, CustomStringConvertible {
         let description: String
-    }
-
-    private init(sources: [String]) {
-        self.sources = sources
     }
 
     /// Reads the sources from `words`, each of which may hold several separated by spaces.

@@ -248,8 +248,8 @@ struct ClusterTests {
         await cluster.shutdown()
     }
 
-    @Test("the password in --cluster never reaches the log, /readyz or /metrics; a wrong URL exits 2 naming --cluster")
-    func secretsAndOptions() async throws {
+    @Test("the password in --cluster never reaches the log, /readyz or /metrics")
+    func passwordNeverShown() async throws {
         let postgres = try await PostgresServer()
         defer { Task { await postgres.remove() } }
         let upstream = try await LiveFeedUpstream(document: NewswireFeed.document(stories: [2, 1]))
@@ -270,13 +270,6 @@ struct ClusterTests {
             #expect(!text.contains("pw-s3cret-42"))
         }
         #expect(node.log.contains("127.0.0.1:\(postgres.port)/postgres"), "the URL is logged, redacted")
-
-        let wrong = try await FeedwebRun.run(["--cluster", "postgres://u:hidden-pw@/nodb"])
-        #expect(wrong.status == 2)
-        #expect(wrong.standardError.contains("--cluster"))
-        #expect(!wrong.standardError.contains("hidden-pw"))
-        let fromVariable = try await FeedwebRun.run([], environment: ["FEEDWEB_CLUSTER": "mysql://x@h/db"])
-        #expect(fromVariable.status == 2 && fromVariable.standardError.contains("FEEDWEB_CLUSTER"))
         await upstream.shutdown()
     }
 }

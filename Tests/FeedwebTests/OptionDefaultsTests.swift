@@ -3,75 +3,25 @@ import Foundation
 import NIOConcurrencyHelpers
 import TestSupport
 import Testing
+import WebUI
 
-/// Each option's default, as the contract states it, through the real binary: by what
-/// feedweb does where that is cheap to see, and by `--help` where it is not (a 45 s read
-/// timeout, 10000 clients).
+@testable import feedweb
+
+/// Each default at work: feedweb runs in this process with the configuration the command
+/// line resolves to without the option (``InProcessFeedweb/run(options:environment:_:)``),
+/// and does what the contract says of the default. That the values are the contract's:
+/// ``OptionTableTests`` and ``OptionResolverTests``.
 @Suite(.timeLimit(.minutes(2)), .onThreadsOfItsOwn)
 struct OptionDefaultsTests {
-    /// The contract's defaults, as `--help` must name them.
-    static let documentedDefaults: [(option: String, defaults: [String])] = [
-        ("--listen", ["127.0.0.1:8080"]), ("--interval", ["5"]), ("--keep", ["200"]), ("--history", ["1000"]),
-        ("--max-clients", ["10000"]), ("--max-event-bytes", ["16777216", "16 MiB"]), ("--max-backoff", ["30"]),
-        ("--read-timeout", ["45"]), ("--head-timeout", ["10"]), ("--frame-ancestors", ["'self'"]),
-        ("--profile", ["nyt-newswire"]),
-    ]
-
-    /// The help text of `option`: from its line to the next option's, whitespace collapsed.
-    static func helpEntry(_ option: String, in help: String) -> String? {
-        let lines = help.split(separator: "\n", omittingEmptySubsequences: false)
-        guard let start = lines.firstIndex(where: { $0.trimmingCharacters(in: .whitespaces).hasPrefix(option + " ") })
-        else { return nil }
-        var entry = [lines[start]]
-        for line in lines[(start + 1)...] {
-            let trimmed = line.trimmingCharacters(in: .whitespaces)
-            if trimmed.hasPrefix("-") || trimmed.isEmpty { break }
-            entry.append(line)
-        }
-        return entry.joined(separator: " ").split(whereSeparator: \.isWhitespace).joined(separator: " ")
-    }
-
-    @Test("--help names each option's default")
-    func helpNamesTheDefaults() async throws {
-        let run = try await FeedwebRun.run(["--help"])
-        #expect(run.status == 0)
-        for (option, defaults) in Self.documentedDefaults {
-            let entry = Self.helpEntry(option, in: run.standardOutput)
-            #expect(
-                defaults.contains { value in
-                    guard let entry, let range = entry.range(of: "default: \(value)") else { return false }
-                    // The whole value: "5" must not be the start of "50".
-                    return entry[range.upperBound...].first.map { !$0.isNumber } ?? true
-                }, "\(option): \(entry ?? "not in --help")")
-        }
-    }
-
-    @Test("without --listen feedweb serves on 127.0.0.1:8080")
-    func listenDefault() async throws {
-        // Port 8080 may be taken on a shared machine (another feedweb, say): then the start
-        // must fail naming that address, which shows the default just as well.
-        do {
-            let feedweb = try await FeedwebProcess(arguments: [], listen: false, timeout: 10)
-            defer { feedweb.kill() }
-            #expect(feedweb.port == 8080)
-            #expect(feedweb.standardOutput.contains("listening on http://127.0.0.1:8080/"))
-            #expect(try await HTTPTestClient.get(port: 8080, "/healthz").status == 200)
-            #expect(await feedweb.stop()?.status == 0)
-        } catch let failure as FeedwebProcess.LaunchFailure {
-            #expect(failure.log.contains("cannot listen on 127.0.0.1:8080"), "\(failure.log)")
-        }
-    }
-
     @Test("--frame-ancestors defaults to 'self' in the pages' Content-Security-Policy")
     func frameAncestorsDefault() async throws {
-        let (upstream, feedweb) = try await LiveFeedUpstream.withFeedweb()
-        defer { feedweb.kill() }
-        for path in ["/", "/kiosk"] {
-            let policy = try await HTTPTestClient.get(port: feedweb.port, path).headers["content-security-policy"]
-            let directives = (policy ?? "").split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces) }
-            #expect(directives.contains("frame-ancestors 'self'"), "\(path): \(policy ?? "no policy")")
+        try await InProcessFeedweb.run(options: ["--demo-interval", "60"]) { feedweb in
+            for path in ["/", "/kiosk"] {
+                let policy = try await HTTPTestClient.get(port: feedweb.port, path).headers["content-security-policy"]
+                let directives = (policy ?? "").split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces) }
+                #expect(directives.contains("frame-ancestors 'self'"), "\(path): \(policy ?? "no policy")")
+            }
         }
-        await upstream.shutdown()
     }
 
     @Test("the default profile is nyt-newswire: /results, keyed by the uri's UUID, guarded by num_results")
@@ -80,26 +30,27 @@ struct OptionDefaultsTests {
         let story = NewswireFeed.story(
             7, section: "Science", title: "A story with a real uri", uri: "nyt://article/\(uuid)")
         let upstream = try await LiveFeedUpstream(document: NewswireFeed.document([story], version: 10))
-        let feedweb = try await FeedwebProcess(arguments: ["--upstream", upstream.url])
-        defer { feedweb.kill() }
-        try await FeedwebProbe.waitUntilReady(port: feedweb.port)
-        try await FeedwebProbe.waitForState(upstream.document, port: feedweb.port)
+        try await InProcessFeedweb.run(options: ["--upstream", upstream.url]) { feedweb in
+            try await FeedwebProbe.waitUntilReady(port: feedweb.port)
+            try await FeedwebProbe.waitForState(upstream.document, port: feedweb.port)
 
-        let items = try await FeedwebProbe.items(port: feedweb.port)
-        #expect(items.count == 1)
-        #expect(items.first?["key"]?.stringValue == uuid)
-        #expect(items.first?["title"]?.stringValue == "A story with a real uri")
-        #expect(items.first?["section"]?.stringValue == "Science")
-        #expect(items.first?["url"]?.stringValue == "https://www.nytimes.com/2026/11/22/world/story-7.html")
-        #expect(try await HTTPTestClient.get(port: feedweb.port, "/items/\(uuid)").status == 200)
+            let items = try await FeedwebProbe.items(port: feedweb.port)
+            #expect(items.count == 1)
+            #expect(items.first?["key"]?.stringValue == uuid)
+            #expect(items.first?["title"]?.stringValue == "A story with a real uri")
+            #expect(items.first?["section"]?.stringValue == "Science")
+            #expect(items.first?["url"]?.stringValue == "https://www.nytimes.com/2026/11/22/world/story-7.html")
+            #expect(try await HTTPTestClient.get(port: feedweb.port, "/items/\(uuid)").status == 200)
 
-        // num_results is the version: lower is mirrored but not published.
-        try await upstream.change(
-            [Patch.replace("/num_results", .int(9)), Patch.replace("/results/0/title", .string("Older"))],
-            bumpVersion: false)
-        try await FeedwebProbe.waitForState(upstream.document, port: feedweb.port)
-        #expect(
-            try await FeedwebProbe.items(port: feedweb.port).first?["title"]?.stringValue == "A story with a real uri")
+            // num_results is the version: lower is mirrored but not published.
+            try await upstream.change(
+                [Patch.replace("/num_results", .int(9)), Patch.replace("/results/0/title", .string("Older"))],
+                bumpVersion: false)
+            try await FeedwebProbe.waitForState(upstream.document, port: feedweb.port)
+            #expect(
+                try await FeedwebProbe.items(port: feedweb.port).first?["title"]?.stringValue
+                    == "A story with a real uri")
+        }
         await upstream.shutdown()
     }
 
@@ -114,15 +65,15 @@ struct OptionDefaultsTests {
         let all = (1...205).map(Self.appendEvent).joined()
         let server = try await ScriptedSSEServer.start(script: [.stream([.text(all)], ending: .stayOpen)])
         defer { server.shutdownNow() }
-        let feedweb = try await FeedwebProcess(arguments: ["--upstream", server.url("/rc"), "--mode", "append"])
-        defer { feedweb.kill() }
-        let titles = try await Eventually.value("item 205 on top", within: 10) { () -> [String]? in
-            let items = try await FeedwebProbe.state(port: feedweb.port).document["items"]?.arrayValue ?? []
-            let titles = items.compactMap { $0["title"]?.stringValue }
-            return titles.first == "Page 205" ? titles : nil
+        try await InProcessFeedweb.run(options: ["--upstream", server.url("/rc"), "--mode", "append"]) { feedweb in
+            let titles = try await Eventually.value("item 205 on top", within: 10) { () -> [String]? in
+                let items = try await FeedwebProbe.state(port: feedweb.port).document["items"]?.arrayValue ?? []
+                let titles = items.compactMap { $0["title"]?.stringValue }
+                return titles.first == "Page 205" ? titles : nil
+            }
+            #expect(titles == (6...205).reversed().map { "Page \($0)" })
+            #expect(try await FeedwebProbe.items(port: feedweb.port).count == 200)
         }
-        #expect(titles == (6...205).reversed().map { "Page \($0)" })
-        #expect(try await FeedwebProbe.items(port: feedweb.port).count == 200)
     }
 
     @Test("--history keeps the last 1000 changes for resuming clients")
@@ -133,32 +84,34 @@ struct OptionDefaultsTests {
         let stream = SSEText.event("data", data: #"{"n":0}"#, id: "d") + patches.joined()
         let server = try await ScriptedSSEServer.start(script: [.stream([.text(stream)], ending: .stayOpen)])
         defer { server.shutdownNow() }
-        let feedweb = try await FeedwebProcess(arguments: ["--upstream", server.url("/feed")])
-        defer { feedweb.kill() }
-        try await FeedwebProbe.waitForState(.object(["n": .int(1005)]), port: feedweb.port, within: 15)
-        let head = try await FeedwebProbe.state(port: feedweb.port).id
-        let dash = try #require(head.lastIndex(of: "-"), "an EPOCH-SEQ id: \(head)")
-        let epoch = String(head[..<dash])
-        let seq = try #require(Int(head[head.index(after: dash)...]), "an EPOCH-SEQ id: \(head)")
-        try #require(seq > 1001)
+        try await InProcessFeedweb.run(options: ["--upstream", server.url("/feed")]) { feedweb in
+            try await FeedwebProbe.waitForState(.object(["n": .int(1005)]), port: feedweb.port, within: 15)
+            let head = try await FeedwebProbe.state(port: feedweb.port).id
+            let dash = try #require(head.lastIndex(of: "-"), "an EPOCH-SEQ id: \(head)")
+            let epoch = String(head[..<dash])
+            let seq = try #require(Int(head[head.index(after: dash)...]), "an EPOCH-SEQ id: \(head)")
+            try #require(seq > 1001)
 
-        // 1000 changes behind: exactly the 1000 missed patches, no snapshot.
-        let resumed = try await SSETestClient(port: feedweb.port, headers: ["Last-Event-ID": "\(epoch)-\(seq - 1000)"])
-        var replayed: [SSEEvent] = []
-        while replayed.last?.id != head {
-            replayed.append(try await resumed.next(before: Date().addingTimeInterval(10)))
+            // 1000 changes behind: exactly the 1000 missed patches, no snapshot.
+            let resumed = try await SSETestClient(
+                port: feedweb.port, headers: ["Last-Event-ID": "\(epoch)-\(seq - 1000)"])
+            var replayed: [SSEEvent] = []
+            while replayed.last?.id != head {
+                replayed.append(try await resumed.next(before: Date().addingTimeInterval(10)))
+            }
+            #expect(replayed.count == 1000)
+            #expect(replayed.allSatisfy { $0.type == "patch" })
+            #expect(replayed.first?.id == "\(epoch)-\(seq - 999)")
+            resumed.close()
+
+            // 1001 behind: the first missed change is gone, so a fresh snapshot.
+            let tooOld = try await SSETestClient(
+                port: feedweb.port, headers: ["Last-Event-ID": "\(epoch)-\(seq - 1001)"])
+            let first = try await tooOld.next(before: Date().addingTimeInterval(10))
+            #expect(first.type == "data")
+            #expect(try JSONValue(parsing: first.data) == .object(["n": .int(1005)]))
+            tooOld.close()
         }
-        #expect(replayed.count == 1000)
-        #expect(replayed.allSatisfy { $0.type == "patch" })
-        #expect(replayed.first?.id == "\(epoch)-\(seq - 999)")
-        resumed.close()
-
-        // 1001 behind: the first missed change is gone, so a fresh snapshot.
-        let tooOld = try await SSETestClient(port: feedweb.port, headers: ["Last-Event-ID": "\(epoch)-\(seq - 1001)"])
-        let first = try await tooOld.next(before: Date().addingTimeInterval(10))
-        #expect(first.type == "data")
-        #expect(try JSONValue(parsing: first.data) == .object(["n": .int(1005)]))
-        tooOld.close()
     }
 
     @Test("--poll fetches every 5 s by default")
@@ -167,11 +120,11 @@ struct OptionDefaultsTests {
             .status(200, headers: [("Content-Type", "application/json")], body: #"{"items":[]}"#)
         }
         defer { server.shutdownNow() }
-        let feedweb = try await FeedwebProcess(arguments: ["--poll", server.url("/api")])
-        defer { feedweb.kill() }
-        let requests = try await server.waitForRequests(2, timeout: .seconds(10))
-        let gap = requests[1].receivedAt - requests[0].receivedAt
-        #expect(gap > .milliseconds(4500) && gap < .milliseconds(6500), "polls \(gap) apart")
+        try await InProcessFeedweb.run(options: ["--poll", server.url("/api")]) { feedweb in
+            let requests = try await server.waitForRequests(2, timeout: .seconds(10))
+            let gap = requests[1].receivedAt - requests[0].receivedAt
+            #expect(gap > .milliseconds(4500) && gap < .milliseconds(6500), "polls \(gap) apart")
+        }
     }
 
     @Test("an upstream that answers 204 is retried after the 30 s maximum backoff")
@@ -184,20 +137,20 @@ struct OptionDefaultsTests {
             return .status(204)
         }
         defer { server.shutdownNow() }
-        let feedweb = try await FeedwebProcess(arguments: ["--upstream", server.url("/feed")])
-        defer { feedweb.kill() }
-        _ = try await server.waitForRequests(1)
-        let upstream = try await Eventually.value("the upstream status to say it was asked to stop") {
-            () -> JSONValue? in
-            let status = try await FeedwebProbe.readiness(port: feedweb.port).body["upstream"]
-            return status?["state"]?.stringValue == "stopped-by-upstream" ? status : nil
+        try await InProcessFeedweb.run(options: ["--upstream", server.url("/feed")]) { feedweb in
+            _ = try await server.waitForRequests(1)
+            let upstream = try await Eventually.value("the upstream status to say it was asked to stop") {
+                () -> JSONValue? in
+                let status = try await FeedwebProbe.readiness(port: feedweb.port).body["upstream"]
+                return status?["state"]?.stringValue == "stopped-by-upstream" ? status : nil
+            }
+            let text = try #require(upstream["next_attempt"]?.stringValue)
+            let next = try Date.ISO8601FormatStyle().parse(text)
+            let wait = next.timeIntervalSince(try #require(answered.withLockedValue { $0 }))
+            // Seconds precision in the status.
+            #expect(wait > 28.5 && wait <= 31, "next attempt \(wait) s after the 204 (\(text))")
+            #expect(server.requests.count == 1, "no second attempt yet")
         }
-        let text = try #require(upstream["next_attempt"]?.stringValue)
-        let next = try Date.ISO8601FormatStyle().parse(text)
-        let wait = next.timeIntervalSince(try #require(answered.withLockedValue { $0 }))
-        // Seconds precision in the status.
-        #expect(wait > 28.5 && wait <= 31, "next attempt \(wait) s after the 204 (\(text))")
-        #expect(server.requests.count == 1, "no second attempt yet")
     }
 
     @Test("an upstream event up to 16 MiB is taken; a larger one drops the connection and is reported")
@@ -212,28 +165,29 @@ struct OptionDefaultsTests {
         let server = try await ScriptedSSEServer.start(
             script: [.stream([.text(data)], ending: .stayOpen)], then: .silent)
         defer { server.shutdownNow() }
-        let feedweb = try await FeedwebProcess(arguments: ["--upstream", server.url("/feed")])
-        defer { feedweb.kill() }
-        try await FeedwebProbe.waitForState(document, port: feedweb.port, within: 10)
+        try await InProcessFeedweb.run(options: ["--upstream", server.url("/feed")]) { feedweb in
+            try await FeedwebProbe.waitForState(document, port: feedweb.port, within: 10)
 
-        // Just under 16 MiB, then a change: both taken on the same connection.
-        let change = SSEText.event(
-            "patch", data: #"[{"op":"replace","path":"/status","value":"after the big event"}]"#, id: "2")
-        try await server.push(monitor(bytes: mebibytes16 - 64 * 1024) + change, toConnection: 0, timeout: .seconds(20))
-        let changed: JSONValue = .object([
-            "status": .string("after the big event"), "num_results": .int(1),
-            "results": .array([NewswireFeed.story(1)]),
-        ])
-        try await FeedwebProbe.waitForState(changed, port: feedweb.port, within: 20)
-        #expect(server.requests.count == 1, "the connection was kept")
+            // Just under 16 MiB, then a change: both taken on the same connection.
+            let change = SSEText.event(
+                "patch", data: #"[{"op":"replace","path":"/status","value":"after the big event"}]"#, id: "2")
+            try await server.push(
+                monitor(bytes: mebibytes16 - 64 * 1024) + change, toConnection: 0, timeout: .seconds(20))
+            let changed: JSONValue = .object([
+                "status": .string("after the big event"), "num_results": .int(1),
+                "results": .array([NewswireFeed.story(1)]),
+            ])
+            try await FeedwebProbe.waitForState(changed, port: feedweb.port, within: 20)
+            #expect(server.requests.count == 1, "the connection was kept")
 
-        // Just over 16 MiB: the connection is dropped and the limit reported.
-        try await server.push(monitor(bytes: mebibytes16 + 64 * 1024), toConnection: 0, timeout: .seconds(20))
-        try await Eventually.check("the oversized event to be reported with the 16 MiB limit", within: 20) {
-            let status = try await FeedwebProbe.readiness(port: feedweb.port).body["upstream"]
-            return status?["last_error"]?.stringValue?.contains("16777216") == true
+            // Just over 16 MiB: the connection is dropped and the limit reported.
+            try await server.push(monitor(bytes: mebibytes16 + 64 * 1024), toConnection: 0, timeout: .seconds(20))
+            try await Eventually.check("the oversized event to be reported with the 16 MiB limit", within: 20) {
+                let status = try await FeedwebProbe.readiness(port: feedweb.port).body["upstream"]
+                return status?["last_error"]?.stringValue?.contains("16777216") == true
+            }
+            try await server.waitForClose(ofConnection: 0)
+            #expect(try await FeedwebProbe.state(port: feedweb.port).document == changed, "the state is kept")
         }
-        try await server.waitForClose(ofConnection: 0)
-        #expect(try await FeedwebProbe.state(port: feedweb.port).document == changed, "the state is kept")
     }
 }

@@ -3,8 +3,11 @@ import Foundation
 import TestSupport
 import Testing
 
+@testable import feedweb
+
 /// `--items-path`, `--key-path`, `--version-path` and `--field NAME=/pointer` (and their
-/// `FEEDWEB_…` variables) through the real binary, on a feed that is not NYT-shaped: its
+/// `FEEDWEB_…` variables) at work, in feedweb configured by them in this process
+/// (``InProcessFeedweb/run(options:environment:_:)``), on a feed that is not NYT-shaped: its
 /// entries sit at `/data/entries`, are identified by `ident`, carry `headline` and `desk`,
 /// and the document's version is `/v`.
 @Suite(.timeLimit(.minutes(2)), .onThreadsOfItsOwn)
@@ -46,17 +49,20 @@ struct ProfileOptionsTests {
         "FEEDWEB_VERSION_PATH": "/v", "FEEDWEB_FIELD": "title=/headline\nsection=/desk",
     ]
 
-    /// Starts a live upstream with ``document(version:entries:)`` at version 3 and feedweb
-    /// on it with `arguments` and `environment`, caught up.
-    static func start(arguments: [String], environment: [String: String] = [:]) async throws -> (
-        LiveFeedUpstream, FeedwebProcess
-    ) {
+    /// Runs `body` with a live upstream serving ``document(version:entries:)`` at version 3
+    /// and feedweb on it, configured by `arguments` and `environment` and caught up.
+    static func withFeedweb(
+        arguments: [String], environment: [String: String] = [:],
+        _ body: (LiveFeedUpstream, InProcessFeedweb) async throws -> Void
+    ) async throws {
         let upstream = try await LiveFeedUpstream(document: document(version: 3))
-        let feedweb = try await FeedwebProcess(
-            arguments: ["--upstream", upstream.url] + arguments, environment: environment)
-        try await FeedwebProbe.waitUntilReady(port: feedweb.port)
-        try await FeedwebProbe.waitForState(upstream.document, port: feedweb.port)
-        return (upstream, feedweb)
+        try await InProcessFeedweb.run(options: ["--upstream", upstream.url] + arguments, environment: environment) {
+            feedweb in
+            try await FeedwebProbe.waitUntilReady(port: feedweb.port)
+            try await FeedwebProbe.waitForState(upstream.document, port: feedweb.port)
+            try await body(upstream, feedweb)
+        }
+        await upstream.shutdown()
     }
 
     /// Whether `key` uses only the characters a URL path segment needs no escaping for.
@@ -107,36 +113,32 @@ struct ProfileOptionsTests {
 
     @Test("--items-path, --key-path, --version-path and --field choose the items, keys, guard and fields")
     func commandLineOptions() async throws {
-        let (upstream, feedweb) = try await Self.start(arguments: Self.options)
-        defer { feedweb.kill() }
-        try await Self.expectEntries(port: feedweb.port)
-        let page = try await HTTPTestClient.get(port: feedweb.port, "/items/a1")
-        #expect(page.status == 200)
-        #expect(page.text.contains("Rates rise again"))
-        try await Self.expectVersionGuard(upstream: upstream, port: feedweb.port)
-        await upstream.shutdown()
+        try await Self.withFeedweb(arguments: Self.options) { upstream, feedweb in
+            try await Self.expectEntries(port: feedweb.port)
+            let page = try await HTTPTestClient.get(port: feedweb.port, "/items/a1")
+            #expect(page.status == 200)
+            #expect(page.text.contains("Rates rise again"))
+            try await Self.expectVersionGuard(upstream: upstream, port: feedweb.port)
+        }
     }
 
     @Test("FEEDWEB_ITEMS_PATH, FEEDWEB_KEY_PATH, FEEDWEB_VERSION_PATH and FEEDWEB_FIELD do the same")
     func environmentVariables() async throws {
-        let (upstream, feedweb) = try await Self.start(arguments: [], environment: Self.variables)
-        defer { feedweb.kill() }
-        try await Self.expectEntries(port: feedweb.port)
-        try await Self.expectVersionGuard(upstream: upstream, port: feedweb.port)
-        await upstream.shutdown()
+        try await Self.withFeedweb(arguments: [], environment: Self.variables) { upstream, feedweb in
+            try await Self.expectEntries(port: feedweb.port)
+            try await Self.expectVersionGuard(upstream: upstream, port: feedweb.port)
+        }
     }
 
     @Test("--key-path none keys every item by a hash of its JSON, not by the profile's fallback ids")
     func keyPathNone() async throws {
-        let (upstream, feedweb) = try await Self.start(arguments: [
-            "--profile", "generic", "--items-path", "/data/entries", "--key-path", "none",
-        ])
-        defer { feedweb.kill() }
-        let keys = try await FeedwebProbe.items(port: feedweb.port).compactMap { $0["key"]?.stringValue }
-        // The generic profile would take each entry's `id` ("generic-id-…") without the option.
-        #expect(keys == Self.entries.map { ItemKey.make(id: nil, item: $0) })
-        #expect(!keys.contains { $0.hasPrefix("generic-id") })
-        await upstream.shutdown()
+        let arguments = ["--profile", "generic", "--items-path", "/data/entries", "--key-path", "none"]
+        try await Self.withFeedweb(arguments: arguments) { _, feedweb in
+            let keys = try await FeedwebProbe.items(port: feedweb.port).compactMap { $0["key"]?.stringValue }
+            // The generic profile would take each entry's `id` ("generic-id-…") without the option.
+            #expect(keys == Self.entries.map { ItemKey.make(id: nil, item: $0) })
+            #expect(!keys.contains { $0.hasPrefix("generic-id") })
+        }
     }
 
     @Test("each option wins over its variable")
@@ -147,11 +149,10 @@ struct ProfileOptionsTests {
             "FEEDWEB_PROFILE": "generic", "FEEDWEB_ITEMS_PATH": "/archive", "FEEDWEB_KEY_PATH": "/id",
             "FEEDWEB_VERSION_PATH": "none", "FEEDWEB_FIELD": "title=/desk\nsection=/headline",
         ]
-        let (upstream, feedweb) = try await Self.start(arguments: Self.options, environment: elsewhere)
-        defer { feedweb.kill() }
-        try await Self.expectEntries(port: feedweb.port)
-        try await Self.expectVersionGuard(upstream: upstream, port: feedweb.port)
-        await upstream.shutdown()
+        try await Self.withFeedweb(arguments: Self.options, environment: elsewhere) { upstream, feedweb in
+            try await Self.expectEntries(port: feedweb.port)
+            try await Self.expectVersionGuard(upstream: upstream, port: feedweb.port)
+        }
     }
 }
 

@@ -5,8 +5,9 @@ import Testing
 
 /// No secret in any log line or error message: the real binary, given upstream URLs with a
 /// user name and password and secret-looking query values (and a secret header), connects,
-/// fails, is redirected and reconnects at the most verbose log level; every line it writes,
-/// `/readyz`, and the exit-2 message of an invalid URL are searched for the secrets.
+/// fails, is redirected and reconnects at the most verbose log level; every line it writes
+/// and `/readyz` are searched for the secrets. (The exit-2 message of an invalid URL:
+/// ``OptionResolverTests``.)
 @Suite(.serialized, .timeLimit(.minutes(2)), .onThreadsOfItsOwn)
 struct SecretRedactionTests {
     static let secrets = ["PASSWD", "SECRETKEY", "SECRETTWO", "SECRETREDIRECT", "HEADERSECRET"]
@@ -84,23 +85,5 @@ struct SecretRedactionTests {
         }
         #expect(Self.leaks(refused).isEmpty, "leaked \(Self.leaks(refused)):\n\(refused)")
         #expect(!refused.contains("errno"), "no errno in the words")
-    }
-
-    @Test(
-        "an invalid URL exits 2 naming the option, without the secrets",
-        arguments: [
-            ["--upstream", "ftp://alice:PASSWD@example.com/feed?token=SECRETKEY"],
-            ["--poll", "ws://alice:PASSWD@example.com/feed?api-key=SECRETTWO"],
-            ["--upstream", "http://alice:PASSWD@/feed?token=SECRETKEY"],
-            ["--upstream", "wss://alice:PASSWD@example.com/x?token=SECRETKEY", "--mode", "firebase"],
-        ])
-    func invalidURL(arguments: [String]) async throws {
-        let run = try await FeedwebRun.run(arguments)
-        #expect(run.status == 2)
-        let option = arguments[0]
-        let named = arguments.count > 2 ? "--mode" : option
-        #expect(run.standardError.contains(named), "\(run.standardError)")
-        let output = run.standardError + run.standardOutput
-        #expect(Self.leaks(output).isEmpty, "leaked \(Self.leaks(output)): \(output)")
     }
 }

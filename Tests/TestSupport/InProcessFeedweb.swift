@@ -32,14 +32,22 @@ public final class InProcessFeedweb: @unchecked Sendable {
 
     /// Starts feedweb on `source`, serving `publicDirectory`; `configure` adjusts the
     /// configuration first.
-    public init(
+    public convenience init(
         source: FeedwebConfiguration.Source, publicDirectory: String = InProcessFeedweb.publicDirectory,
         configure: (inout FeedwebConfiguration) -> Void = { _ in }
     ) throws {
-        var configuration = FeedwebConfiguration(
-            listen: try ListenAddress(parsing: "127.0.0.1:0"), source: source, profile: .nytNewswire,
-            publicDirectory: publicDirectory)
+        var configuration = FeedwebConfiguration()
+        configuration.source = source
+        configuration.publicDirectory = publicDirectory
         configure(&configuration)
+        try self.init(configuration: configuration)
+    }
+
+    /// Starts feedweb with `configuration` (as the command line resolved it, say), but on
+    /// `127.0.0.1:0`.
+    public init(configuration: FeedwebConfiguration) throws {
+        var configuration = configuration
+        configuration.listen = try ListenAddress(parsing: "127.0.0.1:0")
         var logger = Logger(label: "feedweb-in-process")
         logger.logLevel = .critical
         let application = FeedwebApplication(configuration: configuration, logger: logger)

@@ -10,8 +10,8 @@ import NIOConcurrencyHelpers
 /// stays bounded and the log stays a sequence of every change or a fresh document, never a
 /// gap.
 ///
-/// One producer, one consumer. The lock guards `State` only; the consumer's continuation
-/// is resumed after it is released.
+/// One producer, one consumer. The lock guards `State` only; the waiting consumer is
+/// resumed after it is released (see ``Waiter``).
 final class AppendQueue: Sendable {
     /// One change waiting.
     enum Pending: Sendable {
@@ -43,7 +43,8 @@ final class AppendQueue: Sendable {
         var pending: [Pending] = []
         var bytes = 0
         var finished = false
-        var consumer: CheckedContinuation<Void, Never>?
+        /// The appender, waiting for a change.
+        var consumer = Waiter()
         /// Times the waiting changes were replaced by a document.
         var collapses = 0
     }
@@ -60,27 +61,30 @@ final class AppendQueue: Sendable {
 
     /// Adds `change` (never waits).
     func add(_ change: FeedChange) {
-        let consumer = state.withLockedValue { state -> CheckedContinuation<Void, Never>? in
-            guard !state.finished else { return nil }
-            let item = Pending.change(change)
-            state.pending.append(item)
-            state.bytes += item.byteCount
-            if state.bytes > maxPendingBytes, state.pending.count > 1 {
-                let changes = state.pending.reduce(0) { total, item in
-                    switch item {
-                    case .change(let change): return total + change.upstreamChanges
-                    case .document(_, _, let changes): return total + changes
-                    }
-                }
-                let document = Pending.document(change.snapshot, position: change.upstreamPosition, changes: changes)
-                state.pending = [document]
-                state.bytes = document.byteCount
-                state.collapses += 1
-            }
-            defer { state.consumer = nil }
-            return state.consumer
+        state.withLockedValue { state in
+            if !state.finished { append(change, to: &state) }
+            return state.consumer.take()
         }
-        consumer?.resume()
+        .resume()
+    }
+
+    /// Appends `change` to what is waiting; past ``maxPendingBytes``, everything waiting
+    /// becomes one document of the newest state.
+    private func append(_ change: FeedChange, to state: inout State) {
+        let item = Pending.change(change)
+        state.pending.append(item)
+        state.bytes += item.byteCount
+        guard state.bytes > maxPendingBytes, state.pending.count > 1 else { return }
+        let changes = state.pending.reduce(0) { total, item in
+            switch item {
+            case .change(let change): return total + change.upstreamChanges
+            case .document(_, _, let changes): return total + changes
+            }
+        }
+        let document = Pending.document(change.snapshot, position: change.upstreamPosition, changes: changes)
+        state.pending = [document]
+        state.bytes = document.byteCount
+        state.collapses += 1
     }
 
     /// Up to `maxCount` waiting changes (and about `maxBytes`, at least one), oldest first,
@@ -103,28 +107,18 @@ final class AppendQueue: Sendable {
             }
             if let taken { return taken }
             if finished || Task.isCancelled { return nil }
-            await withTaskCancellationHandler {
-                await withCheckedContinuation { continuation in
-                    let resume = state.withLockedValue { state -> Bool in
-                        guard state.pending.isEmpty, !state.finished else { return true }
-                        state.consumer = continuation
-                        return false
-                    }
-                    if resume { continuation.resume() }
-                }
-            } onCancel: {
-                finish()
-            }
+            await state.wait(in: \.consumer, unless: { !$0.pending.isEmpty || $0.finished }, cancellable: true)
+            // A cancelled consumer takes nothing more: the queue ends with it.
+            if Task.isCancelled { finish() }
         }
     }
 
     /// Ends the queue: nothing more is accepted, the consumer is released.
     func finish() {
-        let consumer = state.withLockedValue { state -> CheckedContinuation<Void, Never>? in
+        state.withLockedValue { state in
             state.finished = true
-            defer { state.consumer = nil }
-            return state.consumer
+            return state.consumer.take()
         }
-        consumer?.resume()
+        .resume()
     }
 }

@@ -34,11 +34,6 @@ struct MirrorItems: Sendable {
     /// How many keys more than one element carries (then the first one is the item).
     private var repeatedKeys = 0
 
-    /// How many changes were derived from the patch, and how many needed a full
-    /// extraction and diff (for tests and the benchmarks).
-    private(set) var incrementalCount = 0
-    private(set) var fullCount = 0
-
     /// The items of `document`, extracted in full.
     init(document: MirrorDocument, extractor: ItemExtractor) {
         elements = []
@@ -53,7 +48,6 @@ struct MirrorItems: Sendable {
     mutating func replaceAll(with document: MirrorDocument, extractor: ItemExtractor) -> [ItemChange] {
         let before = items
         rebuild(from: document, extractor: extractor)
-        fullCount += 1
         return ItemChange.between(before, items)
     }
 
@@ -61,12 +55,8 @@ struct MirrorItems: Sendable {
     /// item changes it made.
     mutating func apply(_ patch: JSONPatch, to document: MirrorDocument, extractor: ItemExtractor) -> [ItemChange] {
         let before = items
-        if let changes = applyIncrementally(patch, to: document, extractor: extractor) {
-            incrementalCount += 1
-            return changes
-        }
+        if let changes = applyIncrementally(patch, to: document, extractor: extractor) { return changes }
         rebuild(from: document, extractor: extractor)
-        fullCount += 1
         return ItemChange.between(before, items)
     }
 
@@ -115,9 +105,10 @@ struct MirrorItems: Sendable {
         }
     }
 
-    /// `nil` when the patch does something this path does not follow; `self` is then
-    /// left for the caller to rebuild.
-    private mutating func applyIncrementally(
+    /// The item changes `patch` made, derived from its paths; `nil` when the patch does
+    /// something this path does not follow (`self` is then left for the caller to rebuild).
+    /// Internal, not private, so that tests can tell which path a patch takes.
+    mutating func applyIncrementally(
         _ patch: JSONPatch, to document: MirrorDocument, extractor: ItemExtractor
     ) -> [ItemChange]? {
         guard repeatedKeys == 0 else { return nil }

@@ -28,7 +28,12 @@ public final class FeedStore: Sendable {
         /// The most encoded patch bytes kept for resuming clients.
         public var historyBytes: Int
 
-        public init(profile: ItemProfile, historyCount: Int = 1000, historyBytes: Int = 64 * 1024 * 1024) {
+        /// Changes kept for resuming clients unless told otherwise.
+        public static let defaultHistoryCount = 1000
+
+        public init(
+            profile: ItemProfile, historyCount: Int = defaultHistoryCount, historyBytes: Int = 64 * 1024 * 1024
+        ) {
             self.profile = profile
             self.historyCount = historyCount
             self.historyBytes = historyBytes
@@ -304,12 +309,6 @@ public final class FeedStore: Sendable {
             guard id.epoch == state.epoch else { return .needsSnapshot }
             return state.history.resume(after: id.seq, current: through)
         }
-    }
-
-    /// How many changes had their item changes derived from the patch, and how many needed
-    /// a full extraction and diff (each change is counted once, whatever reads it).
-    public var itemChangeComputations: (incremental: Int, full: Int) {
-        writeLock.withLock { mirror.withLockedValue { ($0.incrementalCount, $0.fullCount) } }
     }
 
     /// What an `/events/items` client that last saw the published view `id` needs to reach

@@ -22,8 +22,8 @@ extension HTTPTransport {
 /// GET that follows redirects per ``UpstreamRedirects``.
 enum HTTPUpstream {
     /// TLS with the system's CA store plus `caFile`, connect and read timeouts from
-    /// `readTimeout`, HTTP/1.1, no redirects (followed and checked by ``get(_:redirects:deadline:logger:headers:)``),
-    /// no silent connection retries.
+    /// `readTimeout`, HTTP/1.1, no redirects (followed and checked by
+    /// ``get(_:redirects:deadline:session:headers:)``), no silent connection retries.
     static func clientConfiguration(tls: TLSConfiguration, readTimeout: Duration) -> HTTPClient.Configuration {
         let timeout = HTTPClient.Configuration.Timeout(
             connect: timeAmount(min(.seconds(10), readTimeout)), read: timeAmount(readTimeout))
@@ -32,19 +32,6 @@ enum HTTPUpstream {
         configuration.httpVersion = .http1Only
         configuration.connectionPool.retryConnectionEstablishment = false
         return configuration
-    }
-
-    /// The client TLS settings: the system's CA store plus the certificates in `caFile`.
-    static func tlsConfiguration(caFile: String?) throws(UpstreamError) -> TLSConfiguration {
-        var tls = TLSConfiguration.makeClientConfiguration()
-        if let caFile {
-            do {
-                tls.additionalTrustRoots = [.certificates(try NIOSSLCertificate.fromPEMFile(caFile))]
-            } catch {
-                throw .unreadableCAFile(caFile)
-            }
-        }
-        return tls
     }
 
     /// GETs `redirects.url`, following redirects (each hop logged with its URL redacted)
@@ -61,7 +48,7 @@ enum HTTPUpstream {
             guard UpstreamRedirects.isRedirect(status) else { return response }
             try redirects.follow(status: status, location: response.headers.first(name: "Location"))
             session.logger.debug(
-                "upstream: redirect \(status) to \(UpstreamSettings.redacted(redirects.url.absoluteString))")
+                "upstream: redirect \(status) to \(URLRedaction.redacted(redirects.url.absoluteString))")
         }
     }
 

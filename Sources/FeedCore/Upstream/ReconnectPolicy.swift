@@ -21,7 +21,7 @@ public struct ReconnectPolicy: Sendable, Equatable {
     /// Consecutive attempts since the last connection that delivered an event.
     public private(set) var failures: Int = 0
 
-    public init(retryInterval: Duration = .seconds(1), maxBackoff: Duration = .seconds(30)) {
+    public init(retryInterval: Duration = .seconds(1), maxBackoff: Duration = UpstreamConfiguration.defaultMaxBackoff) {
         self.retryInterval = retryInterval
         self.maxBackoff = maxBackoff
     }

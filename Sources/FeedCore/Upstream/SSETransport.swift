@@ -47,7 +47,7 @@ struct SSETransport: HTTPTransport {
                 let contentType = response.headers.first(name: "Content-Type")
                 guard Self.isEventStream(contentType) else { throw UpstreamError.wrongContentType(contentType) }
                 session.publish(.opened(at: Date()))
-                session.logger.info("upstream: connected to \(UpstreamSettings.redacted(redirects.url.absoluteString))")
+                session.logger.info("upstream: connected to \(URLRedaction.redacted(redirects.url.absoluteString))")
                 try await read(response.body, session: session)
                 throw UpstreamError.endOfStream
             default:
@@ -84,7 +84,7 @@ struct SSETransport: HTTPTransport {
                     }
                 }
                 session.publish(.received(bytes: UInt64(count)))
-                let read = UpstreamEventQueue.Read(
+                let read = UpstreamReadQueue.Read(
                     events: events.map { ($0, dialect.interpret($0)) }, lastEventID: parser.lastEventID,
                     reconnectionTime: parser.reconnectionTime, byteCount: count)
                 guard await queue.put(read) else { return }  // the committer stopped

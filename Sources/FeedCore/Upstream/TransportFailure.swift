@@ -24,7 +24,7 @@ enum TransportFailure {
             if error == .remoteConnectionClosed { return .transport("upstream closed the connection") }
         }
         if let message = describe(error, place: place) { return .transport(message) }
-        let text = UpstreamSettings.redactingURLs(in: withoutFileLocations(String(describing: error)))
+        let text = URLRedaction.redactingURLs(in: withoutFileLocations(String(describing: error)))
         return .transport(String(text.prefix(300)))
     }
 

@@ -2,7 +2,7 @@ import Foundation
 
 /// Carries out what a stream delivers, in two stages that overlap: the reader (a child
 /// task the transport supplies) turns each read of the stream into events and their
-/// commands and puts them in an ``UpstreamEventQueue``; the committer (the calling task)
+/// commands and puts them in an ``UpstreamReadQueue``; the committer (the calling task)
 /// takes everything parsed so far at once and commits it to the store, items that arrived
 /// together as one change. Shared by the SSE and WebSocket transports.
 ///
@@ -26,8 +26,8 @@ struct UpstreamCommitter: Sendable {
 
     /// Runs `reader` into a queue and commits what it puts there until the reader ends
     /// (then returns) or either stage throws (then rethrows).
-    func run(reader: @escaping @Sendable (UpstreamEventQueue) async throws -> Void) async throws {
-        let queue = UpstreamEventQueue(limitBytes: max(4 * 1024 * 1024, session.configuration.maxEventBytes))
+    func run(reader: @escaping @Sendable (UpstreamReadQueue) async throws -> Void) async throws {
+        let queue = UpstreamReadQueue(limitBytes: max(4 * 1024 * 1024, session.configuration.maxEventBytes))
         try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask {
                 defer { queue.finish() }
@@ -48,7 +48,7 @@ struct UpstreamCommitter: Sendable {
 
     /// Carries out `reads` in order, the items among them as one change. The stream's
     /// position (last event id, retry) becomes theirs first; a resync clears the id again.
-    private func commit(_ reads: [UpstreamEventQueue.Read]) throws(UpstreamError) {
+    private func commit(_ reads: [UpstreamReadQueue.Read]) throws(UpstreamError) {
         guard let last = reads.last else { return }
         session.advance(
             lastEventID: last.lastEventID, retry: reads.lazy.compactMap(\.reconnectionTime).last)

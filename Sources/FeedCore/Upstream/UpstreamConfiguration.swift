@@ -22,9 +22,14 @@ public struct UpstreamConfiguration: Sendable {
     /// (``FeedStore/adopt(_:)``), so every relay under one root hands out the same ids.
     public var passesIDsThrough = false
 
+    /// The largest event, message or document: 16 MiB, the SSE parser's own bound.
+    public static let defaultMaxEventBytes = SSEParser.defaultMaxEventBytes
+    public static let defaultMaxBackoff: Duration = .seconds(30)
+    public static let defaultReadTimeout: Duration = .seconds(45)
+
     public init(
-        url: String, headers: [(name: String, value: String)] = [], maxEventBytes: Int = 16 * 1024 * 1024,
-        maxBackoff: Duration = .seconds(30), readTimeout: Duration = .seconds(45), caFile: String? = nil
+        url: String, headers: [(name: String, value: String)] = [], maxEventBytes: Int = defaultMaxEventBytes,
+        maxBackoff: Duration = defaultMaxBackoff, readTimeout: Duration = defaultReadTimeout, caFile: String? = nil
     ) {
         self.url = url
         self.headers = headers

@@ -25,7 +25,7 @@ import Logging
 /// ``run()`` owns the transport's resources (an HTTP client): made when it starts, released
 /// when the task is cancelled, so a connection that is never run holds none. Call
 /// ``run()`` once at a time. Nothing logged or published carries a password, an API key or
-/// a header value: URLs are redacted (``UpstreamSettings/redacted(_:)``).
+/// a header value: URLs are redacted (``URLRedaction/redacted(_:)``).
 public final class UpstreamConnection: UpstreamSource {
     public let configuration: UpstreamConfiguration
     /// Where what happens to the subscription is published, and the status it folds to.
@@ -40,7 +40,7 @@ public final class UpstreamConnection: UpstreamSource {
     ) throws(UpstreamError) {
         let endpoint = try UpstreamEndpoint(
             url: configuration.url, headers: configuration.headers, transport: kind.transport)
-        let tls = try HTTPUpstream.tlsConfiguration(caFile: configuration.caFile)
+        let tls = try UpstreamTrust.tlsConfiguration(caFile: configuration.caFile)
         let http = HTTPUpstream.clientConfiguration(tls: tls, readTimeout: configuration.readTimeout)
         var policy = ReconnectPolicy(maxBackoff: configuration.maxBackoff)
         switch kind {

@@ -61,7 +61,7 @@ public struct UpstreamEndpoint: Sendable {
     /// else why not (the URL redacted: it may carry a password or an API key).
     public static func problem(withURL url: String, transport: Transport) -> String? {
         guard absoluteURL(url, schemes: transport.schemes) == nil else { return nil }
-        return "'\(UpstreamSettings.redacted(url))' is not an absolute \(transport.schemesText) URL"
+        return "'\(URLRedaction.redacted(url))' is not an absolute \(transport.schemesText) URL"
     }
 
     /// `nil` when `name` and `value` can be sent as a request header, else why not (never

@@ -2,7 +2,7 @@
 ///
 /// Descriptions are shown on pages, in `/readyz` and in the log: they never carry a
 /// password, an API key or a header value (URLs are redacted, see
-/// ``UpstreamSettings/redacted(_:)``), nor a file path from inside a library.
+/// ``URLRedaction/redacted(_:)``), nor a file path from inside a library.
 public enum UpstreamError: Error, CustomStringConvertible, Equatable {
     /// Upstream answered a status that is not 2xx (nor a followed redirect).
     case httpStatus(Int)
@@ -56,7 +56,7 @@ public enum UpstreamError: Error, CustomStringConvertible, Equatable {
                 "upstream answered Content-Type \(type.map { String($0.prefix(100)) } ?? "(none)"), not text/event-stream"
         case .redirectWithoutLocation(let status): return "upstream answered redirect \(status) without a Location"
         case .tooManyRedirects: return "more than 5 redirects"
-        case .invalidURL(let url): return "not an absolute http(s) URL: \(UpstreamSettings.redacted(url))"
+        case .invalidURL(let url): return "not an absolute http(s) URL: \(URLRedaction.redacted(url))"
         case .invalidHeader(let name): return "invalid request header \"\(name)\""
         case .unreadableCAFile(let path): return "cannot read CA file \(path)"
         case .eventTooLarge(let limit): return "an event exceeded \(limit) bytes"

@@ -41,7 +41,7 @@ final class UpstreamSession: Sendable {
         var libraryLogger = logger
         libraryLogger.logLevel = max(logger.logLevel, .info)
         self.libraryLogger = libraryLogger
-        shownURL = UpstreamSettings.redacted(endpoint.url.absoluteString)
+        shownURL = URLRedaction.redacted(endpoint.url.absoluteString)
         publisher = UpstreamStatusPublisher(source: shownURL)
         state = NIOLockedValueBox(State(policy: policy))
     }

@@ -84,7 +84,7 @@ struct WebSocketTransport: UpstreamTransport {
                         event = SSEEvent(type: "binary", data: "")
                         command = webSocketProtocol.interpret(.binary(byteCount: byteCount))
                     }
-                    let read = UpstreamEventQueue.Read(
+                    let read = UpstreamReadQueue.Read(
                         events: [(event, command)], lastEventID: "", reconnectionTime: nil, byteCount: byteCount)
                     guard await queue.put(read) else { return }  // the committer stopped
                 }

@@ -1,6 +1,10 @@
 import FeedCore
 
-/// Everything `feedweb` needs to run, as the command line resolved it.
+/// Everything `feedweb` needs to run. Each setting's default is its initial value here,
+/// or, where a module's own configuration sets it (the store's, the upstream's, the
+/// server's), read from there: `FeedwebConfiguration()` is feedweb without options, and
+/// the command line's options (`FeedwebOptions` in the executable) take their defaults,
+/// and what `--help` says of them, from these values.
 public struct FeedwebConfiguration: Sendable {
     /// Where the feed comes from.
     public enum Source: Sendable {
@@ -25,12 +29,12 @@ public struct FeedwebConfiguration: Sendable {
         public var label: String {
             switch self {
             case .demo: return "demo newswire"
-            case .sse(let url): return UpstreamSettings.redacted(url)
-            case .append(let url, _): return "append " + UpstreamSettings.redacted(url)
-            case .firebase(let url): return "firebase " + UpstreamSettings.redacted(url)
-            case .poll(let url, _): return "poll " + UpstreamSettings.redacted(url)
-            case .webSocket(let url, .document): return UpstreamSettings.redacted(url)
-            case .webSocket(let url, .append): return "append " + UpstreamSettings.redacted(url)
+            case .sse(let url): return URLRedaction.redacted(url)
+            case .append(let url, _): return "append " + URLRedaction.redacted(url)
+            case .firebase(let url): return "firebase " + URLRedaction.redacted(url)
+            case .poll(let url, _): return "poll " + URLRedaction.redacted(url)
+            case .webSocket(let url, .document): return URLRedaction.redacted(url)
+            case .webSocket(let url, .append): return "append " + URLRedaction.redacted(url)
             }
         }
 
@@ -48,46 +52,56 @@ public struct FeedwebConfiguration: Sendable {
         }
     }
 
-    public var listen: ListenAddress
-    public var source: Source
-    public var profile: ItemProfile
+    /// Where to serve (`--listen`).
+    public var listen = FeedwebConfiguration.loopback
+    /// Where the feed comes from (`--upstream`, `--poll`, `--mode`).
+    public var source = Source.demo
+    /// How items are read from the document (`--profile` and the options over it).
+    public var profile = ItemProfile.nytNewswire
     /// Changes kept for resuming clients (`--history`).
-    public var history: Int = 1000
+    public var history = FeedStore.Configuration.defaultHistoryCount
     /// Concurrent SSE streams (`--max-clients`).
-    public var maxClients: Int = 10_000
+    public var maxClients = 10_000
     /// How long a client connection may take to deliver a complete request, from its
     /// connect or (keep-alive) the end of its previous response (`--head-timeout`).
-    public var headTimeout: Duration = .seconds(10)
+    public var headTimeout = FeedwebConfiguration.server.headTimeout
     /// Unsent bytes per stream client: past it, an `/events` or `/events/items` client gets
     /// the newest state in place of its backlog (a fresh `data` or `snapshot`); a page
     /// stream client is dropped. A client that takes nothing for 5 s is dropped either way.
-    public var maxQueuedBytesPerClient: Int = 4 * 1024 * 1024
-    /// Who may frame the pages (`--frame-ancestors`).
-    public var frameAncestors: String = "'self'"
-    /// The directory served under `/static/`.
-    public var publicDirectory: String
+    public var maxQueuedBytesPerClient = 4 * 1024 * 1024
+    /// Who may frame the pages (`--frame-ancestors`): the `frame-ancestors` directive's value.
+    public var frameAncestors = "'self'"
+    /// The directory served under `/static/` (`--public-dir`): the first `Public/` next to
+    /// the executable or above it.
+    public var publicDirectory = PublicDirectory.locate()
     /// Request headers for upstream (`--header`).
     public var headers: [(name: String, value: String)] = []
-    public var maxEventBytes: Int = 16 * 1024 * 1024
-    public var maxBackoff: Duration = .seconds(30)
-    public var readTimeout: Duration = .seconds(45)
+    /// The largest upstream event, WebSocket message or polled document (`--max-event-bytes`).
+    public var maxEventBytes = UpstreamConfiguration.defaultMaxEventBytes
+    /// The longest wait between upstream retries (`--max-backoff`).
+    public var maxBackoff = UpstreamConfiguration.defaultMaxBackoff
+    /// Upstream silence after which the connection counts as dead (`--read-timeout`).
+    public var readTimeout = UpstreamConfiguration.defaultReadTimeout
+    /// A PEM file of CA certificates trusted besides the system's (`--ca-file`).
     public var caFile: String?
-    /// Seconds between demo newswire steps.
+    /// Time between demo newswire steps (`--demo-interval`).
     public var demoInterval: Duration = .seconds(4)
     /// Where the mirror is saved and restored from (`--state-file`), if anywhere.
     public var stateFile: String?
-    /// Seconds between heartbeat comments on every stream.
+    /// Time between heartbeat comments on every stream.
     public var heartbeatInterval: Duration = .seconds(15)
     /// The cluster's PostgreSQL (`--cluster`): this feedweb is one node of a cluster that
     /// shares its log there; `nil`: it runs alone.
     public var cluster: PostgresClusterSettings?
-    /// The node's name in the cluster (`nil`: this machine's host name and the port).
+    /// The node's name in the cluster (`--cluster-node`; `nil`: this machine's host name and
+    /// the port).
     public var clusterNode: String?
 
-    public init(listen: ListenAddress, source: Source, profile: ItemProfile, publicDirectory: String) {
-        self.listen = listen
-        self.source = source
-        self.profile = profile
-        self.publicDirectory = publicDirectory
-    }
+    /// feedweb without options: every setting its default.
+    public init() {}
+
+    /// `127.0.0.1:8080`.
+    private static let loopback = try! ListenAddress(parsing: "127.0.0.1:8080")
+    /// The server's own defaults (its tunables are set in ``HTTPServer/Configuration``).
+    private static let server = HTTPServer.Configuration(address: loopback, maxStreams: 1)
 }

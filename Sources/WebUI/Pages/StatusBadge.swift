@@ -53,7 +53,4 @@ struct StatusBadge: Hashable, Sendable {
                 .prefix(5)
         }
     }
-
-    /// `datetime` for the badge's `<time>`, if it has a time.
-    var sinceMachine: String? { since.map(RelativeTime.machine) }
 }

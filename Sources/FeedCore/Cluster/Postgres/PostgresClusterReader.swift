@@ -145,14 +145,13 @@ final class PostgresClusterReader: ClusterLogReader {
 
 /// A wake-up that is kept until taken (at most one), or a failure that is kept for good.
 /// One waiter at a time. The lock guards `State` only; the waiter is resumed after it is
-/// released.
+/// released (see ``Waiter``).
 final class WakeSignal: Sendable {
     private struct State {
         var pending = false
         var signalled = false
         var failure: ClusterLogError?
-        var waiter: (id: UInt64, continuation: CheckedContinuation<Void, Never>)?
-        var nextWaiterID: UInt64 = 0
+        var waiter = Waiter()
     }
 
     private let state = NIOLockedValueBox(State())
@@ -161,51 +160,28 @@ final class WakeSignal: Sendable {
     var wasSignalled: Bool { state.withLockedValue { $0.signalled } }
 
     func signal() {
-        let waiter = state.withLockedValue { state -> CheckedContinuation<Void, Never>? in
+        state.withLockedValue { state in
             state.pending = true
             state.signalled = true
-            defer { state.waiter = nil }
-            return state.waiter?.continuation
+            return state.waiter.take()
         }
-        waiter?.resume()
+        .resume()
     }
 
     func fail(_ failure: ClusterLogError) {
-        let waiter = state.withLockedValue { state -> CheckedContinuation<Void, Never>? in
+        state.withLockedValue { state in
             if state.failure == nil { state.failure = failure }
-            defer { state.waiter = nil }
-            return state.waiter?.continuation
+            return state.waiter.take()
         }
-        waiter?.resume()
+        .resume()
     }
 
     /// Returns once signalled (taking the signal), after `timeout`, or when the task is
     /// cancelled; throws the failure, if any.
     func wait(within timeout: Duration) async throws(ClusterLogError) {
         if try take() { return }
-        let id = state.withLockedValue { state -> UInt64 in
-            state.nextWaiterID += 1
-            return state.nextWaiterID
-        }
-        await withTaskCancellationHandler {
-            await withCheckedContinuation { continuation in
-                let resumeNow = state.withLockedValue { state -> Bool in
-                    guard !state.pending, state.failure == nil, !Task.isCancelled else { return true }
-                    state.waiter = (id, continuation)
-                    return false
-                }
-                if resumeNow {
-                    continuation.resume()
-                    return
-                }
-                Task {
-                    try? await Task.sleep(for: timeout)
-                    self.wake(waiter: id)
-                }
-            }
-        } onCancel: {
-            wake(waiter: id)
-        }
+        await state.wait(
+            in: \.waiter, unless: { $0.pending || $0.failure != nil }, cancellable: true, timeout: timeout)
         _ = try take()
     }
 
@@ -217,15 +193,5 @@ final class WakeSignal: Sendable {
         }
         if let failure { throw failure }
         return pending
-    }
-
-    /// Resumes waiter `id` if it is still waiting.
-    private func wake(waiter id: UInt64) {
-        let waiter = state.withLockedValue { state -> CheckedContinuation<Void, Never>? in
-            guard let waiter = state.waiter, waiter.id == id else { return nil }
-            state.waiter = nil
-            return waiter.continuation
-        }
-        waiter?.resume()
     }
 }

@@ -13,7 +13,7 @@ public struct PostgresClusterSettings: Sendable, Equatable {
     public var password: String?
     public var database: String
     public var requiresTLS: Bool
-    /// The URL redacted (``UpstreamSettings/redacted(_:)``).
+    /// The URL redacted (``URLRedaction/redacted(_:)``).
     public var shown: String
 
     /// Why a cluster URL is unusable, in words that never carry the password.
@@ -22,7 +22,7 @@ public struct PostgresClusterSettings: Sendable, Equatable {
     }
 
     public init(url text: String) throws(Problem) {
-        let shown = UpstreamSettings.redacted(text)
+        let shown = URLRedaction.redacted(text)
         guard let components = URLComponents(string: text), let scheme = components.scheme?.lowercased(),
             scheme == "postgres" || scheme == "postgresql"
         else {

@@ -1,20 +1,8 @@
 import Foundation
-import NIOSSL
 
-/// Upstream settings the command line checks before starting, and the one redaction of
-/// secrets from URLs that every log line, error message, page and status uses.
-public enum UpstreamSettings {
-    /// `nil` when `path` is a readable PEM file with at least one certificate, else why not.
-    public static func problemWithCAFile(_ path: String) -> String? {
-        guard FileManager.default.isReadableFile(atPath: path) else { return "cannot read '\(path)'" }
-        do {
-            let certificates = try NIOSSLCertificate.fromPEMFile(path)
-            return certificates.isEmpty ? "'\(path)' holds no PEM certificate" : nil
-        } catch {
-            return "'\(path)' is not a PEM certificate file"
-        }
-    }
-
+/// The one redaction of secrets from URLs that every log line, error message, page and
+/// status uses: no user information, no secret-looking query value.
+public enum URLRedaction {
     /// Query parameter names that hold secrets when a name contains one of them
     /// (case-insensitive): `api-key`, `apikey`, `token`, `access_token`, `X-Sd-Token`,
     /// `secret`, `password`, `auth`, …

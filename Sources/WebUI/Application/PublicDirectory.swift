@@ -1,6 +1,7 @@
 import Foundation
 
-/// Finds the `Public/` directory when `--public-dir` is not given.
+/// Finds the `Public/` directory when `--public-dir` is not given (the default of
+/// ``FeedwebConfiguration/publicDirectory``).
 enum PublicDirectory {
     /// The first `Public/` found next to the executable or in one of its parent
     /// directories (so `.build/debug/feedweb` finds the project's), else `./Public`.

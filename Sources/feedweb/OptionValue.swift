@@ -1,0 +1,189 @@
+import FeedCore
+import Foundation
+import WebUI
+
+/// How the options' texts are read and checked: each function takes what was typed (or
+/// set in a variable) and gives the value, or the ``FeedwebOption/Problem`` an exit-2
+/// message says after the option's name. Nothing here knows which option it reads.
+enum OptionValue {
+    typealias Problem = FeedwebOption.Problem
+
+    /// The longest duration any option takes; longer values count as this (no overflow).
+    static let longestDuration: Double = 365 * 24 * 3600
+
+    /// A number of seconds, at least 0.05, with a fraction if wanted; over a year counts as
+    /// a year.
+    static func seconds(_ text: String) throws(Problem) -> Duration {
+        guard let seconds = Double(text.trimmingCharacters(in: .whitespaces)), seconds.isFinite, seconds > 0 else {
+            throw Problem("must be a positive number of seconds, not '\(text)'")
+        }
+        guard seconds >= 0.05 else { throw Problem("must be at least 0.05 seconds, not '\(text)'") }
+        return .milliseconds(Int64(min(seconds, longestDuration) * 1000))
+    }
+
+    /// `duration` in seconds as an option takes it: `30`, `0.5`.
+    static func secondsText(_ duration: Duration) -> String {
+        let (seconds, attoseconds) = duration.components
+        guard attoseconds != 0 else { return String(seconds) }
+        return String(Double(seconds) + Double(attoseconds) / 1e18)
+    }
+
+    static func wholeNumber(_ text: String, in range: ClosedRange<Int>) throws(Problem) -> Int {
+        guard let number = Int(text.trimmingCharacters(in: .whitespaces)), range.contains(number) else {
+            throw Problem("must be a whole number from \(range.lowerBound) to \(range.upperBound), not '\(text)'")
+        }
+        return number
+    }
+
+    static func listenAddress(_ text: String) throws(Problem) -> ListenAddress {
+        do {
+            return try ListenAddress(parsing: text)
+        } catch {
+            throw Problem("'\(text)' is not HOST:PORT (e.g. 127.0.0.1:8080 or [::1]:8080)")
+        }
+    }
+
+    /// A source URL: of `transport`'s schemes, or (`nil`) of any source's: http, https, ws
+    /// or wss. A wrong one is named redacted (it may hold a password or an API key).
+    static func sourceURL(_ text: String, transport: UpstreamEndpoint.Transport?) throws(Problem) -> String {
+        let checked = transport ?? UpstreamEndpoint.transport(of: text)
+        guard UpstreamEndpoint.problem(withURL: text, transport: checked) != nil else { return text }
+        let schemes =
+            transport == nil && checked == .http
+            ? "http(s) or ws(s)" : (checked == .http ? "http or https" : "ws or wss")
+        throw Problem("'\(URLRedaction.redacted(text))' is not an absolute \(schemes) URL")
+    }
+
+    static func pointer(_ text: String) throws(Problem) -> JSONPointer {
+        do {
+            return try JSONPointer(text)
+        } catch {
+            throw Problem("'\(text)' is not a JSON Pointer (\(error); e.g. /results)")
+        }
+    }
+
+    /// A JSON Pointer, or none: `""` or `none`.
+    static func pointerOrNone(_ text: String) throws(Problem) -> PointerChoice {
+        if text.isEmpty || text == "none" { return .nowhere }
+        return .at(try pointer(text))
+    }
+
+    static func profile(_ name: String) throws(Problem) -> ItemProfile {
+        guard let profile = ItemProfile.named(name) else {
+            throw Problem("unknown profile '\(name)'; profiles are \(ItemProfile.names.joined(separator: ", "))")
+        }
+        return profile
+    }
+
+    /// `NAME=/pointer` mappings, in order; `NAME=` or `NAME=none` drops the field.
+    static func fields(_ mappings: [String]) throws(Problem) -> [(field: ItemProfile.Field, pointer: JSONPointer?)] {
+        var fields: [(field: ItemProfile.Field, pointer: JSONPointer?)] = []
+        for mapping in mappings {
+            guard let equals = mapping.firstIndex(of: "=") else {
+                throw Problem("'\(mapping)' is not NAME=/pointer (e.g. title=/headline)")
+            }
+            let fieldName = String(mapping[..<equals]).trimmingCharacters(in: .whitespaces)
+            let pointerText = String(mapping[mapping.index(after: equals)...])
+            guard let field = ItemProfile.Field(rawValue: fieldName) else {
+                let names = ItemProfile.Field.allCases.map(\.rawValue).joined(separator: ", ")
+                throw Problem("unknown field '\(fieldName)'; fields are \(names)")
+            }
+            if pointerText.isEmpty || pointerText == "none" {
+                fields.append((field, nil))
+                continue
+            }
+            do {
+                fields.append((field, try JSONPointer(pointerText)))
+            } catch {
+                throw Problem("'\(pointerText)' for \(fieldName) is not a JSON Pointer (\(error))")
+            }
+        }
+        return fields
+    }
+
+    /// `LABEL:/pointer=value` marks.
+    static func marks(_ texts: [String]) throws(Problem) -> [ItemMark] {
+        var marks: [ItemMark] = []
+        for text in texts {
+            do {
+                marks.append(try ItemMark(parsing: text))
+            } catch {
+                throw Problem("'\(text)' \(error.description); use LABEL:/pointer=value, e.g. 'New user:/type=newuser'")
+            }
+        }
+        return marks
+    }
+
+    /// `Name: value` header lines (values are never echoed: they may be secrets).
+    static func headers(_ lines: [String]) throws(Problem) -> [(name: String, value: String)] {
+        var headers: [(name: String, value: String)] = []
+        for (index, line) in lines.enumerated() {
+            guard let colon = line.firstIndex(of: ":") else {
+                throw Problem("header \(index + 1) is not \"Name: value\" (there is no colon)")
+            }
+            let name = String(line[..<colon]).trimmingCharacters(in: .whitespaces)
+            let value = String(line[line.index(after: colon)...]).trimmingCharacters(in: .whitespaces)
+            if let problem = UpstreamEndpoint.problem(withHeaderName: name, value: value) { throw Problem(problem) }
+            headers.append((name, value))
+        }
+        return headers
+    }
+
+    /// CSP sources as typed (see ``FrameAncestors``): every word given, each split at spaces.
+    static func frameAncestors(_ words: [String]) throws(Problem) -> String {
+        do {
+            return try FrameAncestors(parsing: words).directiveValue
+        } catch {
+            throw Problem(error.description)
+        }
+    }
+
+    static func directory(_ path: String) throws(Problem) -> String {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue else {
+            throw Problem("'\(path)' is not a directory")
+        }
+        return path
+    }
+
+    /// A file to write: its directory must exist and be writable; it must not be a
+    /// directory itself.
+    static func stateFile(_ path: String) throws(Problem) -> String {
+        guard !path.isEmpty, !path.hasSuffix("/") else { throw Problem("'\(path)' is not a file path") }
+        var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue {
+            throw Problem("'\(path)' is a directory")
+        }
+        let directory = path.lastIndex(of: "/").map { String(path[..<$0]) }.map { $0.isEmpty ? "/" : $0 } ?? "."
+        guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory), isDirectory.boolValue
+        else {
+            throw Problem("the directory '\(directory)' does not exist")
+        }
+        guard FileManager.default.isWritableFile(atPath: directory) else {
+            throw Problem("cannot write in the directory '\(directory)'")
+        }
+        return path
+    }
+
+    /// A readable PEM file with at least one certificate.
+    static func caFile(_ path: String) throws(Problem) -> String {
+        if let problem = UpstreamTrust.problem(withCAFile: path) { throw Problem(problem) }
+        return path
+    }
+
+    static func cluster(_ url: String) throws(Problem) -> PostgresClusterSettings {
+        do {
+            return try PostgresClusterSettings(url: url)
+        } catch {
+            throw Problem(error.description)
+        }
+    }
+
+    /// A name of 1 to 100 characters on one line.
+    static func nodeName(_ name: String) throws(Problem) -> String {
+        guard !name.isEmpty, name.count <= 100, name.allSatisfy({ !$0.isNewline && $0 != "\0" }) else {
+            throw Problem("must be a name of 1 to 100 characters on one line")
+        }
+        return name
+    }
+}

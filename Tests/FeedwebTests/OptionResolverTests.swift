@@ -1,0 +1,394 @@
+import FeedCore
+import Foundation
+import Testing
+import WebUI
+
+@testable import feedweb
+
+/// The command line and the environment resolved in this process, without starting
+/// feedweb: every kind of wrong option or value is a message naming it (and the variable
+/// it came from); the environment's rules; what the options set.
+@Suite
+struct OptionResolverTests {
+    /// `arguments` and `environment` resolved as `feedweb ARGUMENTS` with that environment
+    /// would resolve them.
+    static func resolve(
+        _ arguments: [String], environment: [String: String] = [:]
+    ) throws(FeedwebOptions.Failure) -> FeedwebOptions.Resolved {
+        guard case .run(let values) = try CommandLineRequest(parsing: arguments) else {
+            throw FeedwebOptions.Failure(option: nil, message: "\(arguments) asks for no run")
+        }
+        return try FeedwebOptions.resolve(commandLine: values, environment: environment)
+    }
+
+    /// What feedweb says of `arguments` and `environment` before exiting with status 2, or
+    /// `nil` when they resolve.
+    static func failure(_ arguments: [String], environment: [String: String] = [:]) -> String? {
+        do throws(FeedwebOptions.Failure) {
+            _ = try resolve(arguments, environment: environment)
+            return nil
+        } catch {
+            return error.description
+        }
+    }
+
+    /// The configuration `arguments` resolve to.
+    static func configuration(
+        _ arguments: [String], environment: [String: String] = [:]
+    ) throws -> FeedwebConfiguration {
+        try resolve(arguments, environment: environment).configuration
+    }
+
+    /// A wrong command line and what the message must contain.
+    struct BadCase: Sendable, CustomTestStringConvertible {
+        let arguments: [String]
+        let expected: [String]
+        var testDescription: String { arguments.joined(separator: " ") }
+    }
+
+    static let badCases: [BadCase] = [
+        BadCase(arguments: ["--bogus"], expected: ["Unknown option '--bogus'"]),
+        BadCase(arguments: ["--lisen", "x"], expected: ["Unknown option '--lisen'. Did you mean '--listen'?"]),
+        BadCase(arguments: ["-x"], expected: ["Unknown option '-x'"]),
+        BadCase(arguments: ["stray"], expected: ["Unexpected argument 'stray'"]),
+        BadCase(arguments: ["--", "--listen"], expected: ["Unexpected argument '--listen'"]),
+        BadCase(arguments: ["--interval"], expected: ["Missing value for '--interval SECONDS'"]),
+        BadCase(arguments: ["--interval", "--keep", "3"], expected: ["Missing value for '--interval SECONDS'"]),
+        BadCase(arguments: ["--frame-ancestors", "--keep", "3"], expected: ["Missing value for '--frame-ancestors"]),
+        BadCase(arguments: ["--interval", "abc"], expected: ["--interval: must be a positive number of seconds"]),
+        BadCase(arguments: ["--interval", "0"], expected: ["--interval: must be a positive number of seconds"]),
+        BadCase(arguments: ["--interval", "0.01"], expected: ["--interval: must be at least 0.05 seconds"]),
+        BadCase(
+            arguments: ["--max-backoff", "nan"], expected: ["--max-backoff: must be a positive number of seconds"]),
+        BadCase(arguments: ["--read-timeout", "inf"], expected: ["--read-timeout:"]),
+        BadCase(
+            arguments: ["--head-timeout", "0"], expected: ["--head-timeout: must be a positive number of seconds"]),
+        BadCase(
+            arguments: ["--field", "foo=/x"], expected: ["--field: unknown field 'foo'; fields are title, section"]),
+        BadCase(arguments: ["--field", "title"], expected: ["--field:", "NAME=/pointer"]),
+        BadCase(arguments: ["--field", "title=headline"], expected: ["--field:", "not a JSON Pointer"]),
+        BadCase(arguments: ["--items-path", "results"], expected: ["--items-path: 'results' is not a JSON Pointer"]),
+        BadCase(arguments: ["--key-path", "id"], expected: ["--key-path:", "not a JSON Pointer"]),
+        BadCase(arguments: ["--version-path", "n"], expected: ["--version-path:", "not a JSON Pointer"]),
+        BadCase(arguments: ["--profile", "nope"], expected: ["--profile: unknown profile 'nope'", "nyt-newswire"]),
+        BadCase(arguments: ["--mode", "sideways"], expected: ["--mode: must be document, append or firebase"]),
+        BadCase(
+            arguments: ["--mode", "firebase", "--poll", "http://127.0.0.1:9/x"],
+            expected: ["--mode: firebase reads an SSE feed", "not --poll"]),
+        BadCase(
+            arguments: ["--mode", "firebase", "--upstream", "ws://127.0.0.1:9/x"],
+            expected: ["--mode: firebase reads an SSE feed (http or https), not a WebSocket"]),
+        BadCase(arguments: ["--upstream", "ws:///no-host"], expected: ["--upstream:", "ws or wss"]),
+        BadCase(
+            arguments: ["--poll", "ws://127.0.0.1:9/x"], expected: ["--poll:", "not an absolute http or https URL"]),
+        BadCase(arguments: ["--mark", "New user"], expected: ["--mark: 'New user' has no ':/pointer'"]),
+        BadCase(arguments: ["--mark", "New user:/type"], expected: ["--mark:", "no '=value'"]),
+        BadCase(arguments: ["--mark", ":/type=newuser"], expected: ["--mark:", "empty label"]),
+        BadCase(arguments: ["--mark", "X:/a~2=1"], expected: ["--mark:", "not a JSON Pointer"]),
+        BadCase(arguments: ["--mode", "append"], expected: ["--mode:", "--upstream"]),
+        BadCase(
+            arguments: ["--mode", "append", "--poll", "http://127.0.0.1:9/x"], expected: ["--mode:", "not --poll"]),
+        BadCase(
+            arguments: ["--upstream", "http://127.0.0.1:9/a", "--mode", "append", "--items-path", "/results"],
+            expected: ["--items-path: append mode keeps its items at /items, not at '/results'"]),
+        BadCase(
+            arguments: ["--upstream", "http://127.0.0.1:9/a", "--poll", "http://127.0.0.1:9/b"],
+            expected: ["--poll: cannot be combined with --upstream"]),
+        BadCase(arguments: ["--upstream", "ftp://example.com/x"], expected: ["--upstream:", "http"]),
+        BadCase(arguments: ["--poll", "not a url"], expected: ["--poll:"]),
+        BadCase(arguments: ["--listen", "nowhere"], expected: ["--listen: 'nowhere' is not HOST:PORT"]),
+        BadCase(arguments: ["--keep", "0"], expected: ["--keep: must be a whole number from 1"]),
+        BadCase(arguments: ["--history", "many"], expected: ["--history: must be a whole number"]),
+        BadCase(arguments: ["--max-clients", "99999999999999999999999"], expected: ["--max-clients:"]),
+        BadCase(
+            arguments: ["--max-event-bytes", "10"], expected: ["--max-event-bytes: must be a whole number from 1024"]),
+        BadCase(arguments: ["--header", "NoColonHere"], expected: ["--header:", "Name: value"]),
+        BadCase(arguments: ["--header", "Bad Name: x"], expected: ["--header: 'Bad Name' is not a valid header name"]),
+        BadCase(arguments: ["--ca-file", "/nonexistent/ca.pem"], expected: ["--ca-file: cannot read"]),
+        BadCase(
+            arguments: ["--state-file", "/nonexistent/dir/state.json"], expected: ["--state-file:", "does not exist"]),
+        BadCase(arguments: ["--state-file", "/tmp"], expected: ["--state-file: '/tmp' is a directory"]),
+        BadCase(arguments: ["--frame-ancestors", "'self'; script-src *"], expected: ["--frame-ancestors:"]),
+        BadCase(
+            arguments: ["--frame-ancestors", "'unsafe-inline'"],
+            expected: ["--frame-ancestors: 'unsafe-inline' is not allowed in frame-ancestors"]),
+        BadCase(
+            arguments: ["--frame-ancestors", "none", "https://intranet.example"],
+            expected: ["--frame-ancestors: 'none' cannot be combined"]),
+        BadCase(
+            arguments: ["--frame-ancestors", "https://intra_net.example"],
+            expected: ["--frame-ancestors: 'https://intra_net.example' is not a CSP source"]),
+        BadCase(
+            arguments: ["--frame-ancestors", "https://a.example,https://b.example"],
+            expected: ["--frame-ancestors:", "is not a CSP source"]),
+        BadCase(arguments: ["--frame-ancestors", ""], expected: ["--frame-ancestors: needs at least one source"]),
+        BadCase(arguments: ["--demo-interval", "0"], expected: ["--demo-interval: must be a positive number"]),
+        BadCase(arguments: ["--log-level", "loud"], expected: ["--log-level: unknown level 'loud'"]),
+        BadCase(
+            arguments: ["--public-dir", "/nonexistent"], expected: ["--public-dir: '/nonexistent' is not a directory"]),
+        BadCase(arguments: ["--cluster", "mysql://x@h/db"], expected: ["--cluster:"]),
+        BadCase(arguments: ["--cluster-node", ""], expected: ["--cluster-node: must be a name of 1 to 100"]),
+    ]
+
+    @Test("a wrong option or value is a message naming it", arguments: badCases)
+    func badOption(_ bad: BadCase) {
+        let message = Self.failure(bad.arguments)
+        for text in bad.expected {
+            #expect(message?.contains(text) == true, "message: \(message ?? "none: the options resolved")")
+        }
+    }
+
+    @Test(
+        "an invalid source URL or cluster URL is named without its secrets",
+        arguments: [
+            (["--upstream", "ftp://alice:PASSWD@example.com/feed?token=SECRETKEY"], "--upstream"),
+            (["--poll", "ws://alice:PASSWD@example.com/feed?api-key=SECRETTWO"], "--poll"),
+            (["--upstream", "http://alice:PASSWD@/feed?token=SECRETKEY"], "--upstream"),
+            (["--upstream", "wss://alice:PASSWD@example.com/x?token=SECRETKEY", "--mode", "firebase"], "--mode"),
+            (["--cluster", "postgres://u:PASSWD@/nodb"], "--cluster"),
+        ] as [([String], String)])
+    func secretsNotEchoed(arguments: [String], named: String) throws {
+        let message = try #require(Self.failure(arguments))
+        #expect(message.contains(named), "\(message)")
+        for secret in ["PASSWD", "SECRETKEY", "SECRETTWO"] {
+            #expect(!message.contains(secret), "\(message)")
+        }
+    }
+
+    @Test("a wrong value from an environment variable names the option and the variable")
+    func badEnvironment() {
+        #expect(
+            Self.failure([], environment: ["FEEDWEB_INTERVAL": "soon"])?.contains(
+                "--interval (from FEEDWEB_INTERVAL): must be a positive number") == true)
+        #expect(
+            Self.failure([], environment: ["FEEDWEB_MARK": "New user:/type=newuser\nbroken"])?.contains(
+                "--mark (from FEEDWEB_MARK): 'broken' has no ':/pointer'") == true)
+        #expect(
+            Self.failure([], environment: ["FEEDWEB_FIELD": "title=/t\nbogus=/x"])?.contains(
+                "--field (from FEEDWEB_FIELD): unknown field 'bogus'") == true)
+        #expect(
+            Self.failure([], environment: ["FEEDWEB_CLUSTER": "mysql://x@h/db"])?.contains("FEEDWEB_CLUSTER") == true)
+
+        let both = Self.failure(
+            [], environment: ["FEEDWEB_UPSTREAM": "http://127.0.0.1:9/a", "FEEDWEB_POLL": "http://127.0.0.1:9/b"])
+        #expect(
+            both == "--poll (from FEEDWEB_POLL): cannot be combined with --upstream (from FEEDWEB_UPSTREAM): "
+                + "feedweb reads one source")
+
+        // The option wins: a bad command-line value is not excused by a good variable.
+        let overridden = Self.failure(["--log-level", "loud"], environment: ["FEEDWEB_LOG_LEVEL": "info"])
+        #expect(overridden?.hasPrefix("--log-level: unknown level 'loud'") == true, "\(overridden ?? "")")
+        #expect(overridden?.contains("FEEDWEB_LOG_LEVEL") == false)
+    }
+
+    @Test("a variable is used when its option is absent, not read when it is given; an empty one counts as unset")
+    func environmentFallback() throws {
+        let environment = [
+            "FEEDWEB_FRAME_ANCESTORS": "https://env.example", "FEEDWEB_DEMO_INTERVAL": "60",
+            "FEEDWEB_FRAME_ANCESTRY": "typo", "FEEDWEB_HISTORY": "",
+        ]
+        let fromVariable = try Self.resolve([], environment: environment)
+        #expect(fromVariable.configuration.frameAncestors == "https://env.example")
+        #expect(fromVariable.configuration.demoInterval == .seconds(60))
+        #expect(fromVariable.configuration.history == 1000, "an empty variable counts as unset")
+        #expect(
+            fromVariable.warnings == [
+                "the environment variable FEEDWEB_FRAME_ANCESTRY is not a feedweb option; ignored"
+            ])
+
+        let fromOption = try Self.configuration(
+            ["--frame-ancestors", "https://option.example"], environment: ["FEEDWEB_FRAME_ANCESTORS": "bad;value"])
+        #expect(fromOption.frameAncestors == "https://option.example", "the variable is not even checked")
+    }
+
+    @Test("a repeatable option's variable holds one value per line; the command line replaces them all")
+    func repeatableEnvironment() throws {
+        let environment = ["FEEDWEB_HEADER": "X-One: 1\r\nX-Two: 2\n\n"]
+        let fromVariable = try Self.configuration([], environment: environment)
+        #expect(fromVariable.headers.map { $0.name } == ["X-One", "X-Two"])
+        #expect(fromVariable.headers.map { $0.value } == ["1", "2"])
+        let fromOption = try Self.configuration(["--header", "X-Three: 3"], environment: environment)
+        #expect(fromOption.headers.map { $0.name } == ["X-Three"])
+    }
+
+    @Test("a source on the command line overrides the environment's source")
+    func commandLineSourceWins() throws {
+        let configuration = try Self.configuration(
+            ["--poll", "http://127.0.0.1:9/api", "--interval", "10"],
+            environment: ["FEEDWEB_UPSTREAM": "http://127.0.0.1:9/never"])
+        guard case .poll(let url, let interval) = configuration.source else {
+            Issue.record("source: \(configuration.source.label)")
+            return
+        }
+        #expect(url == "http://127.0.0.1:9/api")
+        #expect(interval == .seconds(10))
+    }
+
+    @Test(
+        "--frame-ancestors takes CSP sources as a shell passes them and sends keywords quoted",
+        arguments: [
+            (["--frame-ancestors", "self", "https://intranet.example"], [:], "'self' https://intranet.example"),
+            (["--frame-ancestors", "'self' https://intranet.example"], [:], "'self' https://intranet.example"),
+            (["--frame-ancestors", "'NONE'"], [:], "'none'"),
+            (
+                ["--frame-ancestors=self", "https://a.example", "--frame-ancestors", "b.example"], [:],
+                "'self' https://a.example b.example"
+            ),
+            ([], ["FEEDWEB_FRAME_ANCESTORS": "self *.example.com:8443 https:"], "'self' *.example.com:8443 https:"),
+        ] as [([String], [String: String], String)])
+    func frameAncestorsAsTyped(arguments: [String], environment: [String: String], sources: String) throws {
+        #expect(try Self.configuration(arguments, environment: environment).frameAncestors == sources)
+    }
+
+    @Test("without options: the defaults the contract states")
+    func defaults() throws {
+        let resolved = try Self.resolve([])
+        let configuration = resolved.configuration
+        #expect(configuration.listen.description == "127.0.0.1:8080")
+        #expect(configuration.source.label == "demo newswire")
+        #expect(configuration.profile == .nytNewswire)
+        #expect(configuration.history == 1000)
+        #expect(configuration.maxClients == 10_000)
+        #expect(configuration.headTimeout == .seconds(10))
+        #expect(configuration.maxEventBytes == 16 * 1024 * 1024)
+        #expect(configuration.maxBackoff == .seconds(30))
+        #expect(configuration.readTimeout == .seconds(45))
+        #expect(configuration.demoInterval == .seconds(4))
+        #expect(configuration.frameAncestors == "'self'")
+        #expect(configuration.headers.isEmpty && configuration.stateFile == nil && configuration.caFile == nil)
+        #expect(configuration.cluster == nil && configuration.clusterNode == nil)
+        #expect(resolved.logLevel == .info)
+        #expect(resolved.warnings.isEmpty)
+
+        guard case .poll(_, let interval) = try Self.configuration(["--poll", "http://127.0.0.1:9/api"]).source else {
+            Issue.record("--poll is not a polled source")
+            return
+        }
+        #expect(interval == .seconds(5))
+        let append = try Self.configuration(["--upstream", "http://127.0.0.1:9/rc", "--mode", "append"])
+        guard case .append(_, let keep) = append.source else {
+            Issue.record("--mode append is not an append source: \(append.source.label)")
+            return
+        }
+        #expect(keep == 200)
+        #expect(append.profile.name == "wikimedia-recentchange")
+        #expect(append.profile.itemsPath == JSONPointer(tokens: ["items"]))
+    }
+
+    @Test("the application's own defaults are the binary's: one FeedwebConfiguration() for both")
+    func configurationDefaultsAreTheBinarys() throws {
+        let resolved = try Self.configuration([])
+        let inProcess = FeedwebConfiguration()
+        #expect(resolved.listen == inProcess.listen)
+        #expect(resolved.history == inProcess.history)
+        #expect(resolved.maxClients == inProcess.maxClients)
+        #expect(resolved.headTimeout == inProcess.headTimeout)
+        #expect(resolved.maxEventBytes == inProcess.maxEventBytes)
+        #expect(resolved.maxBackoff == inProcess.maxBackoff)
+        #expect(resolved.readTimeout == inProcess.readTimeout)
+        #expect(resolved.demoInterval == inProcess.demoInterval)
+        #expect(resolved.frameAncestors == inProcess.frameAncestors)
+        #expect(resolved.profile == inProcess.profile)
+        #expect(resolved.publicDirectory == inProcess.publicDirectory)
+    }
+
+    @Test("the source each combination of --upstream, --poll and --mode names")
+    func sources() throws {
+        let labels = try [
+            ["--upstream", "http://127.0.0.1:9/feed"],
+            ["--upstream", "http://127.0.0.1:9/feed", "--mode", "firebase"],
+            ["--upstream", "http://127.0.0.1:9/rc", "--mode", "append", "--keep", "7"],
+            ["--upstream", "ws://127.0.0.1:9/ws"],
+            ["--upstream", "wss://127.0.0.1:9/ws", "--mode", "append"],
+            ["--poll", "http://127.0.0.1:9/api"],
+        ].map { try Self.configuration($0).source.label }
+        #expect(
+            labels == [
+                "http://127.0.0.1:9/feed", "firebase http://127.0.0.1:9/feed", "append http://127.0.0.1:9/rc",
+                "ws://127.0.0.1:9/ws", "append wss://127.0.0.1:9/ws", "poll http://127.0.0.1:9/api",
+            ])
+    }
+
+    @Test("--items-path, --key-path, --version-path, --field and --mark over the profile, from options or variables")
+    func profileOptions() throws {
+        let options = [
+            "--profile", "generic", "--items-path", "/data/entries", "--key-path", "/ident", "--version-path", "/v",
+            "--field", "title=/headline", "--field", "section=/desk", "--field", "byline=",
+            "--mark", "Big:/size=large",
+        ]
+        let variables = [
+            "FEEDWEB_PROFILE": "generic", "FEEDWEB_ITEMS_PATH": "/data/entries", "FEEDWEB_KEY_PATH": "/ident",
+            "FEEDWEB_VERSION_PATH": "/v", "FEEDWEB_FIELD": "title=/headline\nsection=/desk\nbyline=",
+            "FEEDWEB_MARK": "Big:/size=large",
+        ]
+        var expected = ItemProfile.generic
+        expected.itemsPath = try JSONPointer("/data/entries")
+        expected.keyPath = try JSONPointer("/ident")
+        expected.versionPath = try JSONPointer("/v")
+        expected.fields[.title] = try JSONPointer("/headline")
+        expected.fields[.section] = try JSONPointer("/desk")
+        expected.fields[.byline] = nil
+        expected.marks = [try ItemMark(parsing: "Big:/size=large")]
+        #expect(try Self.configuration(options).profile == expected)
+        #expect(try Self.configuration([], environment: variables).profile == expected)
+
+        // Each option wins over its variable, which points elsewhere.
+        let elsewhere = [
+            "FEEDWEB_PROFILE": "google-books", "FEEDWEB_ITEMS_PATH": "/archive", "FEEDWEB_KEY_PATH": "/id",
+            "FEEDWEB_VERSION_PATH": "none", "FEEDWEB_FIELD": "title=/desk", "FEEDWEB_MARK": "Small:/size=small",
+        ]
+        #expect(try Self.configuration(options, environment: elsewhere).profile == expected)
+    }
+
+    @Test(
+        "--key-path none keys items by a hash, not by the profile's fallback ids; --version-path none drops the guard")
+    func pointersToNothing() throws {
+        let profile = try Self.configuration(["--profile", "generic", "--key-path", "none", "--version-path", ""])
+            .profile
+        #expect(profile.keyPath == nil)
+        #expect(profile.fallbackKeyPaths.isEmpty)
+        #expect(profile.versionPath == nil)
+    }
+
+    @Test("huge values are taken: durations as a year at most, numbers up to their bounds")
+    func hugeValues() throws {
+        let configuration = try Self.configuration([
+            "--max-backoff", "1e300", "--read-timeout", "1e300", "--demo-interval", "1e300", "--head-timeout", "1e300",
+            "--history", "1000000", "--max-clients", "1000000", "--max-event-bytes", "1073741824",
+        ])
+        let year: Duration = .seconds(365 * 24 * 3600)
+        #expect(configuration.maxBackoff == year)
+        #expect(configuration.readTimeout == year)
+        #expect(configuration.demoInterval == year)
+        #expect(configuration.headTimeout == year)
+        #expect(configuration.history == 1_000_000)
+        #expect(configuration.maxClients == 1_000_000)
+        #expect(configuration.maxEventBytes == 1 << 30)
+    }
+
+    @Test("an option the source does not use is a warning when typed, not when it comes from a variable")
+    func unusedOptions() throws {
+        let typed = try Self.resolve(["--interval", "3", "--keep", "9", "--cluster-node", "n1"]).warnings
+        #expect(
+            typed == [
+                "--interval only applies with --poll; ignored", "--keep only applies with --mode append; ignored",
+                "--cluster-node only applies with --cluster; ignored",
+            ])
+        let demo = try Self.resolve(["--upstream", "http://127.0.0.1:9/feed", "--demo-interval", "9"]).warnings
+        #expect(demo == ["--demo-interval only applies with the demo (no --upstream or --poll); ignored"])
+        #expect(try Self.resolve([], environment: ["FEEDWEB_INTERVAL": "3"]).warnings.isEmpty)
+    }
+
+    @Test("the command line's words: --name=value, the last of a single option, -h, --help and --version first")
+    func commandLineWords() throws {
+        #expect(try Self.configuration(["--history=7", "--history", "8"]).history == 8)
+        #expect(try Self.configuration(["--header", "A: 1", "--header=B: 2"]).headers.map { $0.name } == ["A", "B"])
+        let dash = Self.failure(["--key-path", "-"])
+        #expect(dash?.hasPrefix("--key-path: '-' is not a JSON Pointer") == true, "- is a value: \(dash ?? "")")
+        #expect(try CommandLineRequest(parsing: ["-h"]) == .help)
+        #expect(try CommandLineRequest(parsing: ["--bogus", "--help"]) == .help)
+        #expect(try CommandLineRequest(parsing: ["--listen", "nowhere", "--version"]) == .version)
+        #expect(Self.failure(["--", "--help"]) == "Unexpected argument '--help'")
+        #expect(try CommandLineRequest(parsing: []) == .run([:]))
+    }
+}
