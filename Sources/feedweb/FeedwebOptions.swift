@@ -13,8 +13,8 @@ import WebUI
 ///
 /// Adding an option is one entry here, at the setting it sets (and that setting, with its
 /// default, where the application reads it), such as
-/// `.wholeNumber("threads", at: \.configuration.threads, in: 1...4096, help: "…",
-/// shownDefault: "the cores this process may run on")` or `.choice("inspect", "on|off",
+/// `.wholeNumber("max-clients", at: \.configuration.maxClients, in: 1...1_000_000, help: "…")`
+/// or `.choice("inspect", "on|off",
 /// at: \.configuration.inspect, among: [("on", true), ("off", false)], help: "…") { "must be on
 /// or off, not '\($0)'" }`, and its row in README's table. What an option means together with
 /// others (the source, the profile) is put together in ``resolve(commandLine:environment:)``.
@@ -102,6 +102,13 @@ enum FeedwebOptions {
         .wholeNumber(
             "max-clients", at: \.configuration.maxClients, in: 1...1_000_000,
             help: "Most concurrent SSE clients; more get 503."),
+        .wholeNumber(
+            "threads", at: \.configuration.threads, in: 1...1024,
+            help: """
+                Shards to serve and write streams from, each a thread accepting connections and answering \
+                requests and a thread writing its share of the streams.
+                """,
+            shownDefault: "the cores this process may run on"),
         .seconds(
             "head-timeout", at: \.configuration.headTimeout,
             help: """

@@ -48,6 +48,8 @@ struct OptionResolverTests {
 
     static let badCases: [BadCase] = [
         BadCase(arguments: ["--bogus"], expected: ["Unknown option '--bogus'"]),
+        BadCase(
+            arguments: ["--threads", "0"], expected: ["--threads: must be a whole number from 1 to 1024, not '0'"]),
         BadCase(arguments: ["--lisen", "x"], expected: ["Unknown option '--lisen'. Did you mean '--listen'?"]),
         BadCase(arguments: ["-x"], expected: ["Unknown option '-x'"]),
         BadCase(arguments: ["stray"], expected: ["Unexpected argument 'stray'"]),
@@ -348,6 +350,13 @@ struct OptionResolverTests {
         #expect(profile.keyPath == nil)
         #expect(profile.fallbackKeyPaths.isEmpty)
         #expect(profile.versionPath == nil)
+    }
+
+    @Test("--threads sets the shards; by default one per core this process may run on")
+    func threads() throws {
+        #expect(try Self.configuration(["--threads", "3"]).threads == 3)
+        #expect(try Self.configuration([], environment: ["FEEDWEB_THREADS": "5"]).threads == 5)
+        #expect(try Self.configuration([]).threads == HTTPServer.Configuration.availableCores())
     }
 
     @Test("huge values are taken: durations as a year at most, numbers up to their bounds")

@@ -64,6 +64,8 @@ public final class FeedwebApplication: Sendable {
             address: configuration.listen, maxStreams: configuration.maxClients)
         serverConfiguration.connectionTimeout = 60
         serverConfiguration.headTimeout = configuration.headTimeout
+        serverConfiguration.requestThreads = configuration.threads
+        serverConfiguration.streamSenders = configuration.threads
         handlers = WebHandlers(
             store: store, demo: demo?.stream, staticFiles: staticFiles, frameAncestors: configuration.frameAncestors,
             sourceLabel: label, maxQueuedBytesPerClient: configuration.maxQueuedBytesPerClient,

@@ -62,6 +62,10 @@ public struct FeedwebConfiguration: Sendable {
     public var history = FeedStore.Configuration.defaultHistoryCount
     /// Concurrent SSE streams (`--max-clients`).
     public var maxClients = 10_000
+    /// Shards of the server (`--threads`): each has a front door, a libmicrohttpd daemon and
+    /// a stream sender with its share of the programs' streams. Default: the cores this
+    /// process may run on (its CPU affinity).
+    public var threads = HTTPServer.Configuration.availableCores()
     /// How long a client connection may take to deliver a complete request, from its
     /// connect or (keep-alive) the end of its previous response (`--head-timeout`).
     public var headTimeout = FeedwebConfiguration.server.headTimeout

@@ -1,3 +1,4 @@
+import CMicroHTTPD
 import Foundation
 
 /// A thread that one server part starts and waits for: the part keeps its own running flag
@@ -9,14 +10,15 @@ struct OwnedThread: Sendable {
     private let exited = DispatchSemaphore(value: 0)
 
     /// Runs `loop` on a new thread with `stackSize` bytes of stack, named `name` (15 bytes
-    /// show in `top -H`) unless `nil` (the loop names itself).
+    /// show in `top -H`, `perf` and `/proc/PID/task/*/comm`) unless `nil` (the loop names
+    /// itself). Foundation's `Thread.name` does not reach the system's name on Linux.
     func start(name: String?, stackSize: Int, _ loop: @escaping @Sendable () -> Void) {
         let exited = self.exited
         let thread = Thread {
+            if let name { _ = feedweb_current_thread_setup(name, 0) }
             loop()
             exited.signal()
         }
-        if let name { thread.name = name }
         thread.stackSize = stackSize
         thread.start()
     }
