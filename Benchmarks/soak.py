@@ -14,6 +14,9 @@ Load, for --minutes:
     then nothing for 60 s, longer than the kernel's buffers last at this rate: feedweb drops a
     client that takes nothing for 5 s while events wait; they resume), all applying every
     patch too.
+  - /inspect open the whole run: --inspectors page streams of its view
+    (/events/page?v=inspect: the tree, the event log, the exchanges and the screens, re-rendered
+    as the feed and the crowd move), and the page itself fetched at every sample.
 Every --sample seconds: feedweb's RSS (VmRSS) and open descriptors (/proc/PID/fd).
 
 At the end: the load stops, the upstream is stopped (the mirror stays as it is), every
@@ -374,6 +377,7 @@ async def main():
     parser.add_argument("--checkers", type=int, default=20)
     parser.add_argument("--laggards", type=int, default=10)
     parser.add_argument("--stallers", type=int, default=10)
+    parser.add_argument("--inspectors", type=int, default=2)
     parser.add_argument("--sample", type=float, default=5)
     parser.add_argument("--max-growth-mb", type=float, default=5)
     parser.add_argument("--out", default=".")
@@ -420,6 +424,11 @@ async def main():
         sseload, "--url", f"http://127.0.0.1:{args.port}/events", "--clients", str(args.steady),
         "--ramp", "15", "--settle", "0", "--duration", str(2 * load_seconds + 3600), "--grace", "0",
         "--quiet", "--json", stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.DEVNULL)
+    inspectors = await asyncio.create_subprocess_exec(
+        sseload, "--url", f"http://127.0.0.1:{args.port}/events/page?v=inspect", "--clients", str(args.inspectors),
+        "--ramp", "1", "--settle", "0", "--duration", str(2 * load_seconds + 3600), "--grace", "0",
+        "--quiet", stdout=asyncio.subprocess.DEVNULL, stderr=asyncio.subprocess.DEVNULL)
+    inspect_pages = 0
     churn_paths = ["/events", "/events/items", "/events/page?view=list"]
     churn = []
     churn_started = 0
@@ -442,6 +451,11 @@ async def main():
         if now >= next_sample:
             rss, fds = proc_figures(args.pid)
             samples.append((now, rss, fds))
+            try:
+                status, _, _ = http_get(args.port, "/inspect", timeout=10)
+                inspect_pages += status == 200
+            except OSError:
+                pass
             next_sample = max(next_sample + args.sample, now)
             if now - last_print >= 60:
                 last_print = now
@@ -475,6 +489,9 @@ async def main():
             await asyncio.wait_for(process.wait(), 15)
         except asyncio.TimeoutError:
             process.kill()
+    if inspectors.returncode is None:
+        inspectors.send_signal(signal.SIGINT)
+    figures["inspect_pages_fetched"] = inspect_pages
     if steady.returncode is None:
         steady.send_signal(signal.SIGINT)  # it ends its clients and prints its summary
     try:
@@ -483,6 +500,10 @@ async def main():
     except (asyncio.TimeoutError, ValueError):
         steady.kill()
         steady_summary = {}
+    try:
+        await asyncio.wait_for(inspectors.wait(), 15)
+    except asyncio.TimeoutError:
+        inspectors.kill()
     figures["steady_clients"] = args.steady
     figures["steady_connected"] = steady_summary.get("connected")
     figures["steady_dropped"] = steady_summary.get("dropped")

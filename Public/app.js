@@ -78,6 +78,8 @@
   var spec = body.dataset.stream || "";
   var isKiosk = spec === "kiosk";
   var view = viewName();
+  // The name this page gave itself (`?screen=lobby-left`), shown on /inspect.
+  var screen = screenName();
   var retryTimer = null;
   var disconnectedAt = null;
   var maxDelay = 30000;
@@ -89,10 +91,20 @@
   function viewName() {
     if (!spec) return "";
     if (spec.indexOf("item:") === 0) return spec;
-    if (spec === "stats") return "stats";
+    if (spec === "stats" || spec === "inspect") return spec;
     var list = document.getElementById("stories");
     var section = (list && list.dataset.section) || body.dataset.section || "";
     return (isKiosk ? "kiosk" : "list") + (section ? ":" + section : "");
+  }
+
+  function screenName() {
+    var name = "";
+    try {
+      name = new URLSearchParams(window.location.search).get("screen") || "";
+    } catch (error) {
+      return "";
+    }
+    return /^[A-Za-z0-9._:-]{1,64}$/.test(name) ? name : "";
   }
 
   // Whether this page's view belongs in the stream: shown, or a kiosk (never left out).
@@ -136,6 +148,7 @@
       else if (type === "gone") applyGone();
       else if (type === "status") applyStatus(data.html);
       else if (type === "stats") applyFragments(data);
+      else if (type === "inspect") applyInspect(data);
     } catch (error) {
       if (window.console) console.warn("feedweb: could not apply " + type + " event", error);
     }
@@ -282,6 +295,35 @@
     });
   }
 
+  // /inspect: its parts swapped by id; the document tree keeps what the reader folded and
+  // unfolded (by each node's JSON Pointer), so a live feed does not undo it.
+  function applyInspect(data) {
+    if (!data.html || typeof data.html !== "object") return;
+    var tree = document.getElementById("inspect-tree");
+    var folds = {};
+    if (tree && data.html["inspect-tree"]) {
+      tree.querySelectorAll("details[data-path]").forEach(function (el) {
+        if (el.dataset.touched) folds[el.dataset.path] = el.open;
+      });
+    }
+    applyFragments(data);
+    tree = document.getElementById("inspect-tree");
+    if (!tree) return;
+    tree.querySelectorAll("details[data-path]").forEach(function (el) {
+      var path = el.dataset.path;
+      if (Object.prototype.hasOwnProperty.call(folds, path)) {
+        el.open = folds[path];
+        el.dataset.touched = "1";
+      }
+    });
+  }
+
+  // A fold the reader made by hand is kept across updates.
+  document.addEventListener("click", function (event) {
+    var summary = event.target && event.target.closest ? event.target.closest("#inspect-tree summary") : null;
+    if (summary && summary.parentElement) summary.parentElement.dataset.touched = "1";
+  });
+
   // The badge while we are cut off: reconnecting, then stale since the moment we lost it.
   function showDisconnected() {
     var status = document.getElementById("status");
@@ -322,10 +364,21 @@
     return Object.keys(views).sort();
   }
 
-  function streamURL(views) {
+  // The names the pages served gave themselves.
+  function wantedScreens() {
+    var screens = {};
+    if (screen) screens[screen] = true;
+    if (share && share.leading) share.screens(screens);
+    return Object.keys(screens).sort().slice(0, 16);
+  }
+
+  function streamURL(views, screens) {
     var params = new URLSearchParams();
     views.forEach(function (name) {
       params.append("v", lastIds[name] ? name + "@" + lastIds[name] : name);
+    });
+    screens.forEach(function (name) {
+      params.append("screen", name);
     });
     return "/events/page?" + params.toString();
   }
@@ -335,7 +388,8 @@
     if (typeof EventSource === "undefined") return;
     if (share && !share.leading) return;
     var views = wantedViews();
-    var key = views.join("\n");
+    var screens = wantedScreens();
+    var key = views.join("\n") + "\n\n" + screens.join("\n");
     if (source && key === sourceViews) return;
     closeSource();
     sourceViews = key;
@@ -344,7 +398,7 @@
       return;
     }
     clearTimeout(retryTimer);
-    source = new EventSource(streamURL(views));
+    source = new EventSource(streamURL(views, screens));
     setStreamState("connecting");
     source.onopen = function () {
       attempt = 0;
@@ -362,7 +416,7 @@
         connect();
       }, delay / 2 + Math.random() * delay / 2);
     };
-    ["items", "item", "gone", "status", "stats", "reload"].forEach(function (type) {
+    ["items", "item", "gone", "status", "stats", "inspect", "reload"].forEach(function (type) {
       source.addEventListener(type, function (event) {
         if (share) share.relay(type, event.data, event.lastEventId);
         receive(type, event.data, event.lastEventId);
@@ -435,7 +489,7 @@
     }
 
     self.hello = function () {
-      post({ t: "hello", view: view, active: active() });
+      post({ t: "hello", view: view, active: active(), screen: screen });
     };
 
     self.activeViews = function (views) {
@@ -444,6 +498,13 @@
         var entry = pages[page];
         if (now - entry.seen > 30000) delete pages[page];
         else if (entry.active && entry.view) views[entry.view] = true;
+      });
+    };
+
+    self.screens = function (screens) {
+      Object.keys(pages).forEach(function (page) {
+        var entry = pages[page];
+        if (entry.active && entry.screen) screens[entry.screen] = true;
       });
     };
 
@@ -460,7 +521,9 @@
       if (!m || typeof m !== "object" || typeof m.t !== "string" || typeof m.p !== "string") return false;
       if (m.p.length > 64) return false;
       switch (m.t) {
-        case "hello": return typeof m.view === "string" && m.view.length <= 2048 && typeof m.active === "boolean";
+        case "hello":
+          return typeof m.view === "string" && m.view.length <= 2048 && typeof m.active === "boolean" &&
+            (m.screen === undefined || (typeof m.screen === "string" && m.screen.length <= 64));
         case "bye": case "ping": return true;
         case "beat": return typeof m.term === "number" && typeof m.state === "string";
         case "frame":
@@ -489,7 +552,7 @@
       if (!valid(m)) return;
       switch (m.t) {
         case "hello":
-          pages[m.p] = { view: m.view, active: m.active, seen: Date.now() };
+          pages[m.p] = { view: m.view, active: m.active, screen: m.screen || "", seen: Date.now() };
           if (self.leading && !handOverIfHidden()) {
             self.beat();
             viewsChanged();

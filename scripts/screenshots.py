@@ -45,10 +45,11 @@ def call(port, method, path, body=None):
 items = json.load(urllib.request.urlopen(base + "/api/items", timeout=10))
 story = next((i for i in items if i["multimedia"] and i["related"]), None) \
     or next((i for i in items if i["multimedia"]), items[0])
-pages = {"list": "/", "item": "/items/" + story["key"], "kiosk": "/kiosk", "stats": "/stats"}
+pages = {"list": "/", "item": "/items/" + story["key"], "kiosk": "/kiosk", "stats": "/stats",
+         "inspect": "/inspect"}
 sizes = {"1280": (1280, 800), "390": (390, 844), "1920": (1920, 1080)}
 # Which sizes each page is shown at (all when not listed), and in which colour schemes.
-page_sizes = {"stats": ["1280", "1920"]}
+page_sizes = {"stats": ["1280", "1920"], "inspect": ["1280"]}
 dark_shots = {("stats", "1920")}
 if os.environ.get("PAGES"):
     pages = {name: path for name, path in pages.items() if name in os.environ["PAGES"].split(",")}

@@ -91,7 +91,8 @@ enum FeedwebOptions {
             shownDefault: nil, parse: OptionValue.marks),
         .wholeNumber("keep", at: \.keep, in: 1...100_000, help: "Items kept in append mode, newest first."),
         .wholeNumber(
-            "history", at: \.configuration.history, in: 0...1_000_000, help: "Changes kept for resuming clients."),
+            "history", at: \.configuration.history, in: 0...1_000_000,
+            help: "Changes kept for resuming clients, ?at= and /api/changes (and at most 64 MiB of them)."),
         .single(
             "state-file", "PATH", at: \.configuration.stateFile,
             help: """
@@ -109,6 +110,10 @@ enum FeedwebOptions {
                 requests and a thread writing its share of the streams.
                 """,
             shownDefault: "the cores this process may run on"),
+        .choice(
+            "inspect", "on|off", at: \.configuration.inspect, among: [("on", true), ("off", false)],
+            help: "Whether /inspect shows the document, the events, upstream and the screens (off: 404)."
+        ) { "must be on or off, not '\($0)'" },
         .seconds(
             "head-timeout", at: \.configuration.headTimeout,
             help: """

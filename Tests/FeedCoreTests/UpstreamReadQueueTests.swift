@@ -12,7 +12,7 @@ struct UpstreamReadQueueTests {
         let event = SSEEvent(type: "message", data: "{\"n\":\(n)}", id: "\(n)")
         return UpstreamReadQueue.Read(
             events: [(event, .ignore(reason: "test", counted: false))], lastEventID: "\(n)", reconnectionTime: nil,
-            byteCount: bytes)
+            byteCount: bytes, arrival: UpstreamArrival(received: 0, parsed: 0))
     }
 
     @Test("reads put while the committer is busy are taken together, in order")

@@ -20,7 +20,7 @@ struct ClusterTests {
         return events
     }
 
-    @Test("every node sends the same ids and bytes; a client resumes on another node; one upstream connection")
+    @Test("every node sends the same ids and bytes, answers ?at= alike; a client resumes on another node; one upstream")
     func identicalStreams() async throws {
         let cluster = try await FeedwebCluster()
         defer { Task { await cluster.shutdown() } }
@@ -59,6 +59,26 @@ struct ClusterTests {
         let readiness = try await FeedwebProbe.readiness(port: cluster.nodes[1].port).body
         #expect(readiness["cluster"]?["head"]?.int64Value == Int64(head.seq))
         #expect(["leader", "follower"].contains(readiness["cluster"]?["role"]?.stringValue ?? ""))
+
+        // The past: every node answers ?at= an id, and ?at= that id's time, with the same bytes.
+        for id in ids {
+            var answers: [(body: [UInt8], id: String?, time: String?)] = []
+            for node in cluster.nodes {
+                let response = try await HTTPTestClient.get(port: node.port, "/api/state?at=\(id)")
+                #expect(response.status == 200, "node \(node.port) ?at=\(id)")
+                answers.append(
+                    (response.body, response.headers["x-feedweb-event-id"], response.headers["x-feedweb-event-time"]))
+            }
+            #expect(answers.allSatisfy { $0.body == answers[0].body && $0.time == answers[0].time }, "?at=\(id)")
+            let time = try #require(answers[0].time)
+            var byTime: [[UInt8]] = []
+            for node in cluster.nodes {
+                let response = try await HTTPTestClient.get(port: node.port, "/api/state?at=\(time)")
+                #expect(response.headers["x-feedweb-event-id"] == id.description, "node \(node.port) ?at=\(time)")
+                byTime.append(response.body)
+            }
+            #expect(byTime.allSatisfy { $0 == byTime[0] })
+        }
         await cluster.shutdown()
     }
 

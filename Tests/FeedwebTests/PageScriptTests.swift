@@ -77,6 +77,15 @@ struct PageScriptTests {
                 return true;
                 """)
             #expect(try await browser.waitFor(Self.showsFirst("Story number 5"), seconds: 5))
+            // The stream's first frame names the state the page holds; only from then on has
+            // the page an id to resume from ("open" comes before it).
+            #expect(
+                try await browser.waitFor(
+                    "return window.feedweb.applied().some(function (f) { return f.id === '\(lastID)'; });",
+                    seconds: 5))
+            // The page may open its first stream after the recorder was installed (it waits
+            // for the stream lock it shares with other pages); only reconnects count below.
+            try await browser.execute("window.__streamURLs = []; return true")
 
             // The server goes away: the page says so and keeps what it showed.
             #expect(await first.stop()?.status == 0)

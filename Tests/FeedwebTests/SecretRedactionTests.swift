@@ -5,8 +5,9 @@ import Testing
 
 /// No secret in any log line or error message: the real binary, given upstream URLs with a
 /// user name and password and secret-looking query values (and a secret header), connects,
-/// fails, is redirected and reconnects at the most verbose log level; every line it writes
-/// and `/readyz` are searched for the secrets. (The exit-2 message of an invalid URL:
+/// fails, is redirected and reconnects at the most verbose log level; every line it writes,
+/// `/readyz`, `/inspect` (the page and its stream) and `/api/changes` are searched for the
+/// secrets. (The exit-2 message of an invalid URL:
 /// ``OptionResolverTests``.)
 @Suite(.serialized, .timeLimit(.minutes(2)), .onThreadsOfItsOwn)
 struct SecretRedactionTests {
@@ -32,8 +33,25 @@ struct SecretRedactionTests {
         defer { feedweb.kill() }
         try await Eventually.check("the scenario to play out", within: 20) { try await done(feedweb) }
         let ready = try await HTTPTestClient.get(port: feedweb.port, "/readyz").text
+        let shown = try await shownToOperators(port: feedweb.port)
         #expect(await feedweb.stop()?.status == 0)
-        return feedweb.log + feedweb.standardOutput + ready
+        return feedweb.log + feedweb.standardOutput + ready + shown
+    }
+
+    /// What `/inspect` shows (the page, and its first frame on the page stream) and what
+    /// `/api/changes` gives, all in one text.
+    static func shownToOperators(port: UInt16) async throws -> String {
+        let page = try await HTTPTestClient.get(port: port, "/inspect")
+        #expect(page.status == 200)
+        let stream = try await SSETestClient(port: port, path: "/events/page?v=inspect")
+        defer { stream.close() }
+        let frames = try await stream.events(for: 1.0).map(\.data).joined(separator: "\n")
+        #expect(frames.contains("inspect-exchanges"), "the page stream carried /inspect")
+        let state = try await HTTPTestClient.get(port: port, "/api/state")
+        let epoch = (state.headers["etag"] ?? "\"x-1\"").trimmingCharacters(in: CharacterSet(charactersIn: "\""))
+            .split(separator: "-").dropLast().joined(separator: "-")
+        let changes = try await HTTPTestClient.get(port: port, "/api/changes?since=\(epoch)-1").text
+        return page.text + frames + changes
     }
 
     @Test("SSE: connected, redirected, refused with 503, reconnected: no secret in the log or /readyz")

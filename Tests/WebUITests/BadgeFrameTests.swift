@@ -24,10 +24,10 @@ struct BadgeFrameTests {
 
         upstream.publish(.connecting)
         upstream.publish(.opened(at: Date()))
-        try await Eventually.check("the frame for the live badge", within: 5) { pages.frames.frames >= 1 }
+        try await Eventually.check("the frame for the live badge", within: 5) { pages.pacer.renderedFrames >= 1 }
         // Let any frame already asked for run out.
         try await Task.sleep(for: .milliseconds(200))
-        let settled = pages.frames.frames
+        let settled = pages.pacer.renderedFrames
 
         for _ in 0..<200 {
             upstream.publish(.received(bytes: 512))
@@ -35,13 +35,13 @@ struct BadgeFrameTests {
             upstream.publish(.ignored)
         }
         try await Task.sleep(for: .milliseconds(300))
-        #expect(pages.frames.frames == settled, "600 events that leave the badge live made frames")
+        #expect(pages.pacer.renderedFrames == settled, "600 events that leave the badge live made frames")
         #expect(handlers.stats.totals().bytesReceived == 200 * 512, "every read is still counted for /stats")
 
         let now = Date()
         upstream.publish(.backingOff(until: now + 30, error: "upstream closed the connection", at: now))
         try await Eventually.check("a frame for the reconnecting badge", within: 5) {
-            pages.frames.frames > settled
+            pages.pacer.renderedFrames > settled
         }
         #expect(pages.stream.broadcaster.state?.badge.kind == .reconnecting)
     }

@@ -46,6 +46,26 @@ struct HostileContentTests {
         }
     }
 
+    @Test func inspectKeepsHostileStringsAsText() async throws {
+        let response = try await HTTPTestClient.get(port: server.port, "/inspect")
+        #expect(response.status == 200)
+        let page = try await HTMLChecker.parse(response.text)
+        #expect(page.errors.isEmpty, "/inspect is not well-formed HTML5: \(page.errors.prefix(3))")
+        let scripts = page.elements.filter { $0.tag == "script" }
+        #expect(scripts.count == 1 && (scripts.first?.attributes["src"] ?? "").hasPrefix("/static/app.js"))
+        for tag in ["iframe", "object", "embed", "base", "form"] {
+            #expect(!page.elements.contains { $0.tag == tag }, "/inspect has an injected <\(tag)>")
+        }
+        for element in page.elements {
+            for name in element.attributes.keys {
+                #expect(!name.lowercased().hasPrefix("on"), "/inspect: <\(element.tag) \(name)>")
+            }
+        }
+        // The tree shows the whole document: every hostile string, as text only.
+        for markup in HostileFeed.markup { #expect(!response.text.contains(markup), "raw \(markup)") }
+        #expect(page.text.contains(HostileFeed.markup[0]), "shown literally")
+    }
+
     @Test func hostileStringsAreShownLiterally() async throws {
         let response = try await HTTPTestClient.get(port: server.port, "/items/" + HostileFeed.keys[0])
         let page = try await HTMLChecker.parse(response.text)

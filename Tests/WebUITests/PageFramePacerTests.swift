@@ -25,7 +25,7 @@ import Testing
         try await Eventually.check("the requests' frame", within: 5) { renders.withLockedValue { $0 } == 3 }
         #expect(ContinuousClock.now - first >= .milliseconds(300), "no sooner than one interval after the first")
         #expect(renders.withLockedValue { $0 } == 3, "1,000 requests, one frame")
-        #expect(pacer.frames == 3)
+        #expect(pacer.renderedFrames == 3)
         loop.cancel()
         await loop.value
     }
@@ -40,6 +40,6 @@ import Testing
         }
         loop.cancel()
         try await Eventually.check("the loop to end", within: 5) { ended.withLockedValue { $0 } }
-        #expect(pacer.frames == 0)
+        #expect(pacer.renderedFrames == 0)
     }
 }

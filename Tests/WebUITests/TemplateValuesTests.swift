@@ -63,12 +63,17 @@ import Testing
         Self.check(badge)
         Self.check(
             PageRenderer.KioskContext(
-                title: "kiosk", section: "World", badge: badge, stories: [], emptyText: "empty", nowMachine: "m",
+                title: "kiosk", stream: "kiosk", past: Self.banner, section: "World", badge: badge, stories: [],
+                emptyText: "empty", nowMachine: "m",
                 nowText: "t", assetVersion: "v1"))
         Self.check(PageRenderer.BadgeContext(badge: badge, updatedMachine: "m", updatedText: "t"))
     }
 
+    static let banner = PageRenderer.PastBanner(
+        id: EventID(epoch: "e", seq: 3), time: WallTime(microseconds: 1_795_000_000_000_000), liveHref: "/")
+
     @Test func pageFrameListAndErrorValuesAnswerEveryField() {
+        Self.check(Self.banner)
         let link = PageRenderer.SectionLink(name: "World", href: "/?section=World", current: true)
         Self.check(link)
         Self.check(
@@ -78,7 +83,8 @@ import Testing
         Self.check(PageRenderer.ErrorContext(code: 404, heading: "Not found", message: "gone"))
         Self.check(
             PageRenderer.Frame(
-                title: "t", bodyClass: "page-list", stream: "list", navLatest: true, navStats: false,
+                title: "t", bodyClass: "page-list", stream: "list", past: Self.banner, navLatest: true,
+                navStats: false,
                 badge: PageRenderer.BadgeView(kind: "live", label: "Live"), updatedMachine: "m", updatedText: "t",
                 main: "<main>", footer: "feedweb", assetVersion: "v1"))
     }
@@ -99,5 +105,34 @@ import Testing
         for entry in view.rate.legend { Self.check(entry) }
         if let ticker = view.ticker { Self.check(ticker) }
         Self.check(PageRenderer.TickerContext(ticker: view.ticker))
+    }
+
+    @Test func inspectValuesAnswerEveryField() throws {
+        let store = FeedStore(configuration: .init(profile: .generic), epoch: "e")
+        let change = try #require(store.replaceDocument(.object(["a": .int(1)])))
+        let event = InspectedEvent(
+            id: change.snapshot.id, kind: .data, operations: 0, bytes: 7, arrivedAt: WallTime(microseconds: 1),
+            stages: Stages(received: 1, parsed: 2, committed: 3, firstWrite: 5, lastWrite: 6, queued: 4),
+            eventBytes: [1])
+        let screens = ScreenList(
+            pageStreams: [
+                .init(
+                    views: ["list"], screens: ["lobby"], since: WallTime(microseconds: 5), pendingBytes: 3,
+                    stalledFor: 1.5)
+            ],
+            morePageStreams: 2,
+            groups: [.init(name: "/events", clients: 3, oldest: WallTime(microseconds: 9), pendingBytes: 0, stalled: 1)]
+        )
+        let frame = InspectFrame(
+            snapshot: change.snapshot, eventsVersion: 1, events: [event], exchangesVersion: 1,
+            exchanges: [UpstreamExchange(kind: .connect, startedAt: Date(), status: 200, bytes: 10, error: "x")],
+            screens: screens)
+        let view = InspectView(frame, parts: (true, true, true, true), now: Date())
+        Self.check(view)
+        for row in view.events { Self.check(row) }
+        for row in view.exchanges { Self.check(row) }
+        for row in view.pages { Self.check(row) }
+        for row in view.groups { Self.check(row) }
+        #expect(!view.events.isEmpty && !view.exchanges.isEmpty && !view.pages.isEmpty && !view.groups.isEmpty)
     }
 }

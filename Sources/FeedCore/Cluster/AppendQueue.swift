@@ -16,15 +16,16 @@ final class AppendQueue: Sendable {
     /// One change waiting.
     enum Pending: Sendable {
         case change(FeedChange)
-        /// The newest state, in place of the changes it replaced.
-        case document(FeedSnapshot, position: String?, changes: Int)
+        /// The newest state, in place of the changes it replaced, with the time of the
+        /// newest of them.
+        case document(FeedSnapshot, position: String?, changes: Int, time: WallTime)
 
         var byteCount: Int {
             switch self {
             case .change(let change):
                 if case .patch(_, let encoded) = change.kind { return encoded.count }
                 return change.snapshot.encodedByteCount
-            case .document(let snapshot, _, _): return snapshot.encodedByteCount
+            case .document(let snapshot, _, _, _): return snapshot.encodedByteCount
             }
         }
 
@@ -32,9 +33,10 @@ final class AppendQueue: Sendable {
         func entry(seq: UInt64) -> ClusterLogEntry {
             switch self {
             case .change(let change): return ClusterLogEntry(change: change, seq: seq)
-            case .document(let snapshot, let position, let changes):
+            case .document(let snapshot, let position, let changes, let time):
                 return ClusterLogEntry(
-                    seq: seq, kind: .data, body: snapshot.encodedDocument, upstreamPosition: position, changes: changes)
+                    seq: seq, kind: .data, body: snapshot.encodedDocument, upstreamPosition: position, changes: changes,
+                    time: time)
             }
         }
     }
@@ -78,10 +80,11 @@ final class AppendQueue: Sendable {
         let changes = state.pending.reduce(0) { total, item in
             switch item {
             case .change(let change): return total + change.upstreamChanges
-            case .document(_, _, let changes): return total + changes
+            case .document(_, _, let changes, _): return total + changes
             }
         }
-        let document = Pending.document(change.snapshot, position: change.upstreamPosition, changes: changes)
+        let document = Pending.document(
+            change.snapshot, position: change.upstreamPosition, changes: changes, time: change.time)
         state.pending = [document]
         state.bytes = document.byteCount
         state.collapses += 1

@@ -22,13 +22,20 @@ public struct ClusterLogEntry: Sendable, Equatable {
     public let upstreamPosition: String?
     /// How many upstream changes it carries (``FeedChange/upstreamChanges``), at least 1.
     public let changes: Int
+    /// When the leader committed it (``FeedChange/time``); `nil` for a row whose time is
+    /// the log's own (a seed).
+    public let time: WallTime?
 
-    public init(seq: UInt64, kind: Kind, body: [UInt8], upstreamPosition: String? = nil, changes: Int = 1) {
+    public init(
+        seq: UInt64, kind: Kind, body: [UInt8], upstreamPosition: String? = nil, changes: Int = 1,
+        time: WallTime? = nil
+    ) {
         self.seq = seq
         self.kind = kind
         self.body = body
         self.upstreamPosition = upstreamPosition.flatMap { $0.isEmpty ? nil : $0 }
         self.changes = max(1, changes)
+        self.time = time
     }
 
     /// The row for an accepted `change` of the leader's upstream pipeline, at `seq`.
@@ -37,11 +44,11 @@ public struct ClusterLogEntry: Sendable, Equatable {
         case .snapshot:
             self.init(
                 seq: seq, kind: .data, body: change.snapshot.encodedDocument,
-                upstreamPosition: change.upstreamPosition, changes: change.upstreamChanges)
+                upstreamPosition: change.upstreamPosition, changes: change.upstreamChanges, time: change.time)
         case .patch(_, let encoded):
             self.init(
                 seq: seq, kind: .patch, body: encoded, upstreamPosition: change.upstreamPosition,
-                changes: change.upstreamChanges)
+                changes: change.upstreamChanges, time: change.time)
         }
     }
 
@@ -55,7 +62,7 @@ public struct ClusterLogEntry: Sendable, Equatable {
                 let document = try JSONValue(parsing: body)
                 return PublishedChange(
                     id: id, body: .document(document, encoded: body), upstreamChanges: changes,
-                    upstreamPosition: upstreamPosition)
+                    upstreamPosition: upstreamPosition, time: time)
             } catch {
                 throw .corrupt("row \(seq) of epoch \(epoch) is not a JSON document: \(error)")
             }
@@ -64,7 +71,7 @@ public struct ClusterLogEntry: Sendable, Equatable {
                 let patch = try JSONPatch(parsing: body)
                 return PublishedChange(
                     id: id, body: .patch(patch, encoded: body), upstreamChanges: changes,
-                    upstreamPosition: upstreamPosition)
+                    upstreamPosition: upstreamPosition, time: time)
             } catch {
                 throw .corrupt("row \(seq) of epoch \(epoch) is not a JSON Patch: \(error)")
             }

@@ -508,9 +508,10 @@ public final class ClusterNode: UpstreamSource {
         }
         guard leading else { return }
         // Its phase (and so its reconnects) is published through the health; its handled
-        // events are counted as every node counts them, when the rows are applied.
+        // events are counted as every node counts them, when the rows are applied. Its
+        // answers (`/inspect`'s exchanges on the leader) go through as they are.
         switch event {
-        case .received, .rejected, .upstreamError, .ignored:
+        case .received, .rejected, .upstreamError, .ignored, .answered, .polled:
             statusPublisher.publish(event)
         case .connecting, .reconnecting, .opened, .eventHandled, .backingOff, .stoppedByUpstream, .stopped,
             .leaderChanged:

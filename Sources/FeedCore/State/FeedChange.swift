@@ -23,16 +23,27 @@ public struct FeedChange: Sendable {
     /// none (a WebSocket). A cluster leader stores it with the change, so that the next
     /// leader resumes upstream right after it.
     public let upstreamPosition: String?
+    /// When the upstream event it came from reached feedweb, if it came from upstream.
+    public let arrival: UpstreamArrival?
+    /// When it was committed (``MonotonicTime``, nanoseconds).
+    public let committedAt: UInt64
+    /// When it was committed, on the wall clock (never before the change before it; a
+    /// cluster node's adopted change keeps the leader's time).
+    public let time: WallTime
 
     public init(
         kind: Kind, snapshot: FeedSnapshot, previousPublished: PublishedView?, upstreamChanges: Int = 1,
-        upstreamPosition: String? = nil
+        upstreamPosition: String? = nil, arrival: UpstreamArrival? = nil, committedAt: UInt64 = MonotonicTime.now(),
+        time: WallTime = .now()
     ) {
         self.kind = kind
         self.snapshot = snapshot
         self.previousPublished = previousPublished
         self.upstreamChanges = max(1, upstreamChanges)
         self.upstreamPosition = upstreamPosition
+        self.arrival = arrival
+        self.committedAt = committedAt
+        self.time = time
     }
 
     /// Whether this change advanced the published view.

@@ -19,6 +19,9 @@ public final class FeedSnapshot: Sendable {
     /// `document`, once made from an item list.
     private let madeDocument = NIOLockedValueBox<JSONValue?>(nil)
     private let encoded = NIOLockedValueBox<[UInt8]?>(nil)
+    /// Whether `encoded` holds bytes published elsewhere (an adopted document), which are
+    /// kept for good: they are what clients of that feedweb got.
+    private let encodingAdopted: Bool
 
     /// - Parameter encodedByteCount: the length of `document`'s compact JSON text, if the
     ///   caller knows it; else it is counted here.
@@ -37,7 +40,29 @@ public final class FeedSnapshot: Sendable {
         self.mirror = mirror
         self.published = published
         self.encodedByteCount = encodedByteCount ?? JSONByteCount.of(mirror.json)
+        self.encodingAdopted = encodedDocument != nil
         if let encodedDocument { encoded.withLockedValue { $0 = encodedDocument } }
+    }
+
+    /// Lets go of what was made from the mirror on first use (the whole document of an
+    /// item list, the encoding), as the store does once a newer state is current: the state
+    /// stays in the past (``FeedPast``), sharing the mirror with its neighbours, without a
+    /// copy of the whole document each. Adopted bytes stay. Readers make them again if asked.
+    public func forgetMadeCopies() {
+        madeDocument.withLockedValue { $0 = nil }
+        if !encodingAdopted { encoded.withLockedValue { $0 = nil } }
+        published.forgetCaches()
+    }
+
+    /// The document's compact JSON, as ``encodedDocument`` gives it, but keeping nothing
+    /// made for it (a state of the past, asked for once).
+    public func encodedDocumentKeepingNothing() -> [UInt8] {
+        if let bytes = encoded.withLockedValue({ $0 }) { return bytes }
+        if let made = madeDocument.withLockedValue({ $0 }) { return made.serializedBytes() }
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(encodedByteCount)
+        JSONSerializer.serialize(mirror.json, into: &bytes)
+        return bytes
     }
 
     /// The mirror: the document exactly as upstream has it. Made on first use when the

@@ -45,6 +45,8 @@ public final class FeedStore: Sendable {
         var epoch: String
         var snapshot: FeedSnapshot?
         var history: ChangeHistory
+        /// The state after each of the last changes, for `?at=` and `/api/changes`.
+        var past: FeedPast
         var observers: [@Sendable (FeedChange) -> Void] = []
     }
 
@@ -76,7 +78,8 @@ public final class FeedStore: Sendable {
         self.state = NIOLockedValueBox(
             State(
                 epoch: epoch,
-                history: ChangeHistory(maxEntries: configuration.historyCount, maxBytes: configuration.historyBytes)))
+                history: ChangeHistory(maxEntries: configuration.historyCount, maxBytes: configuration.historyBytes),
+                past: FeedPast(maxEntries: configuration.historyCount, maxBytes: configuration.historyBytes)))
     }
 
     /// The current state, or `nil` before the first document.
@@ -96,8 +99,10 @@ public final class FeedStore: Sendable {
     /// clients and the history stay continuous. Returns `nil` when nothing changed.
     /// `position` is upstream's position after it (see ``FeedChange/upstreamPosition``).
     @discardableResult
-    public func replaceDocument(_ document: JSONValue, position: String? = nil) -> FeedChange? {
-        commit { base in
+    public func replaceDocument(
+        _ document: JSONValue, position: String? = nil, arrival: UpstreamArrival? = nil
+    ) -> FeedChange? {
+        commit(arrival: arrival) { base in
             guard let base else {
                 return Prepared(
                     base: nil, document: .value(document), patch: nil, byteCount: JSONByteCount.of(document),
@@ -115,8 +120,10 @@ public final class FeedStore: Sendable {
     /// is no document yet or the patch does not apply. An empty patch is accepted and is
     /// not a change (`nil`). `position` is upstream's position after it.
     @discardableResult
-    public func apply(_ patch: JSONPatch, position: String? = nil) throws(FeedStoreError) -> FeedChange? {
-        try commit { base throws(FeedStoreError) in
+    public func apply(
+        _ patch: JSONPatch, position: String? = nil, arrival: UpstreamArrival? = nil
+    ) throws(FeedStoreError) -> FeedChange? {
+        try commit(arrival: arrival) { base throws(FeedStoreError) in
             guard let base else { throw .noDocument }
             guard !patch.operations.isEmpty else { return nil }
             let (document, byteCount) = try Self.patched(base, with: patch)
@@ -166,9 +173,9 @@ public final class FeedStore: Sendable {
     ///   atomically (``FeedStoreError/patchRejected(_:)``), and its `encoded` bytes are
     ///   what the history and every client get.
     @discardableResult
-    public func adopt(_ change: PublishedChange) throws(FeedStoreError) -> FeedChange {
+    public func adopt(_ change: PublishedChange, arrival: UpstreamArrival? = nil) throws(FeedStoreError) -> FeedChange {
         let id = change.id
-        let made = try commit { base throws(FeedStoreError) -> Prepared? in
+        let made = try commit(arrival: arrival, time: change.time) { base throws(FeedStoreError) -> Prepared? in
             switch change.body {
             case .document(let document, let encoded):
                 return Prepared(
@@ -195,8 +202,10 @@ public final class FeedStore: Sendable {
     /// Append mode: puts `item` first in the document's `items` array and keeps the newest
     /// `keep` (at least 1). See ``prependItems(_:keep:)``.
     @discardableResult
-    public func prependItem(_ item: JSONValue, keep: Int, position: String? = nil) -> FeedChange {
-        prependItems(CollectionOfOne(item), keep: keep, position: position)
+    public func prependItem(
+        _ item: JSONValue, keep: Int, position: String? = nil, arrival: UpstreamArrival? = nil
+    ) -> FeedChange {
+        prependItems(CollectionOfOne(item), keep: keep, position: position, arrival: arrival)
     }
 
     /// Append mode: puts `items` (oldest first, as they arrived) first in the document's
@@ -212,12 +221,14 @@ public final class FeedStore: Sendable {
     /// one through a diff. Returns the change. `items` must not be empty. `position` is
     /// upstream's position after the last of them.
     @discardableResult
-    public func prependItems(_ items: some Collection<JSONValue>, keep: Int, position: String? = nil) -> FeedChange {
+    public func prependItems(
+        _ items: some Collection<JSONValue>, keep: Int, position: String? = nil, arrival: UpstreamArrival? = nil
+    ) -> FeedChange {
         precondition(!items.isEmpty, "prependItems needs at least one item")
         let keep = max(1, keep)
         let arrived = items.count
         let newestFirst = Array(items.suffix(keep).reversed())
-        let change = commit { base in
+        let change = commit(arrival: arrival) { base in
             Self.prepend(newestFirst, to: base, keep: keep, arrived: arrived, position: position)
         }
         // A batch always changes the document; `commit` returns `nil` only for no change.
@@ -297,6 +308,8 @@ public final class FeedStore: Sendable {
                 $0.epoch = epoch
                 $0.snapshot = snapshot
                 $0.history.removeAll()
+                // What a client held after the restored change: the restored document.
+                $0.past.append(snapshot, change: .document, at: Self.commitTime(after: $0.past.latest?.time))
             }
         }
     }
@@ -363,6 +376,26 @@ public final class FeedStore: Sendable {
         return changes + removed
     }
 
+    /// The state after change `id`, if the past still holds it.
+    public func past(at id: EventID) -> FeedPast.Lookup {
+        state.withLockedValue { $0.past.entry(for: id) }
+    }
+
+    /// The state after the last change committed at or before `time`.
+    public func past(atOrBefore time: WallTime) -> FeedPast.Lookup {
+        state.withLockedValue { $0.past.entry(atOrBefore: time) }
+    }
+
+    /// The changes after `id` (see ``FeedPast/changes(after:maxCount:maxBytes:)``).
+    public func changes(after id: EventID, maxCount: Int, maxBytes: Int) -> FeedPast.Changes {
+        state.withLockedValue { $0.past.changes(after: id, maxCount: maxCount, maxBytes: maxBytes) }
+    }
+
+    /// The number of changes and the bytes the past holds.
+    public var pastUsage: (count: Int, bytes: Int) {
+        state.withLockedValue { ($0.past.count, $0.past.byteCount) }
+    }
+
     /// The number of changes and encoded bytes the history holds.
     public var historyUsage: (count: Int, bytes: Int) {
         state.withLockedValue { ($0.history.count, $0.history.byteCount) }
@@ -372,6 +405,14 @@ public final class FeedStore: Sendable {
     /// document, the patch that leads there (`nil`: a snapshot, a first document) and its
     /// compact JSON encoding, the new document's encoded length. Committed only while
     /// `base` is still the state.
+    /// The wall time of a change committed now (or `given`, an adopted change's), never
+    /// before `previous`: the past's times do not go backwards, whatever the clock does.
+    private static func commitTime(after previous: WallTime?, given: WallTime? = nil) -> WallTime {
+        let time = given ?? .now()
+        guard let previous else { return time }
+        return max(time, previous)
+    }
+
     private struct Prepared {
         let base: FeedSnapshot?
         let document: MirrorDocument
@@ -414,13 +455,13 @@ public final class FeedStore: Sendable {
     /// it under the write lock if no other write came first, else works it out again.
     /// `prepare` returns `nil` when there is nothing to change; so does this.
     private func commit<Failure: Error>(
-        _ prepare: (FeedSnapshot?) throws(Failure) -> Prepared?
+        arrival: UpstreamArrival?, time: WallTime? = nil, _ prepare: (FeedSnapshot?) throws(Failure) -> Prepared?
     ) throws(Failure) -> FeedChange? {
         while true {
             guard let prepared = try prepare(snapshot) else { return nil }
             let committed = write { () -> (result: FeedChange?, change: FeedChange?) in
                 guard snapshot === prepared.base else { return (nil, nil) }  // another write came first
-                let change = commitLocked(prepared)
+                let change = commitLocked(prepared, arrival: arrival, time: time)
                 return (change, change)
             }
             if let committed { return committed }
@@ -430,7 +471,7 @@ public final class FeedStore: Sendable {
     /// Makes a prepared change the new state: the item changes (from the patch where it
     /// can), the published view, the history entry. The caller holds the write lock and
     /// delivers the change.
-    private func commitLocked(_ prepared: Prepared) -> FeedChange {
+    private func commitLocked(_ prepared: Prepared, arrival: UpstreamArrival?, time given: WallTime?) -> FeedChange {
         let (document, patch) = (prepared.document, prepared.patch)
         let previous = snapshot
         let id = prepared.id ?? EventID(epoch: epoch, seq: (previous?.id.seq ?? 0) + 1)
@@ -451,9 +492,16 @@ public final class FeedStore: Sendable {
             encodedDocument: prepared.encodedDocument)
         let kind: FeedChange.Kind =
             if let patch, let encoded = prepared.encodedPatch { .patch(patch, encoded: encoded) } else { .snapshot }
-        state.withLockedValue { state in
+        let committedAt = MonotonicTime.now()
+        let time = state.withLockedValue { state -> WallTime in
             state.epoch = id.epoch
             state.snapshot = snapshot
+            // The past: the state after this change, at a wall time that never goes back.
+            let time = Self.commitTime(after: state.past.latest?.time, given: given)
+            switch kind {
+            case .snapshot: state.past.append(snapshot, change: .document, at: time)
+            case .patch(_, let encoded): state.past.append(snapshot, change: .patch(encoded), at: time)
+            }
             switch kind {
             case .snapshot: state.history.removeAll()
             case .patch(_, let encoded):
@@ -465,10 +513,14 @@ public final class FeedStore: Sendable {
                 }
                 state.history.append(seq: seq, encodedPatch: encoded, published: step)
             }
+            return time
         }
+        // The state before is in the past now: it keeps what it shares, not its copies.
+        previous?.forgetMadeCopies()
         return FeedChange(
             kind: kind, snapshot: snapshot, previousPublished: previousView,
-            upstreamChanges: prepared.upstreamChanges, upstreamPosition: prepared.position)
+            upstreamChanges: prepared.upstreamChanges, upstreamPosition: prepared.position, arrival: arrival,
+            committedAt: committedAt, time: time)
     }
 
     /// Runs `commit` under the write lock, then delivers the change it made (if any) to

@@ -19,11 +19,17 @@ public struct PublishedChange: Sendable {
     public let upstreamChanges: Int
     /// Upstream's position after it (``FeedChange/upstreamPosition``).
     public let upstreamPosition: String?
+    /// When it was committed where it was first accepted (the cluster leader), if known:
+    /// the time its adopter gives it too, so every node answers `?at=TIME` alike.
+    public let time: WallTime?
 
-    public init(id: EventID, body: Body, upstreamChanges: Int = 1, upstreamPosition: String? = nil) {
+    public init(
+        id: EventID, body: Body, upstreamChanges: Int = 1, upstreamPosition: String? = nil, time: WallTime? = nil
+    ) {
         self.id = id
         self.body = body
         self.upstreamChanges = max(1, upstreamChanges)
         self.upstreamPosition = upstreamPosition
+        self.time = time
     }
 }

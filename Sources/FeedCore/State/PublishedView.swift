@@ -60,6 +60,14 @@ public final class PublishedView: Sendable {
     /// The id of the change that published this view.
     public var id: EventID { EventID(epoch: epoch, seq: seq) }
 
+    /// Lets go of the sections and the index by key made on first use (a view of the
+    /// past, kept by ``FeedPast``, keeps only what it shares with its neighbours); they are
+    /// made again if asked for.
+    public func forgetCaches() {
+        sectionCache.withLockedValue { $0 = nil }
+        keyIndex.withLockedValue { $0 = nil }
+    }
+
     /// The distinct sections of the items, in feed order: computed once per view, when first
     /// asked for.
     public var sections: [String] {

@@ -29,6 +29,7 @@ struct PollTransport: HTTPTransport {
         var redirects = UpstreamRedirects(start: session.endpoint.url)
         let sent = validators.value
         let maxBodyBytes = session.configuration.maxEventBytes
+        let requestedAt = Date()
         do {
             let deadline = NIODeadline.now() + HTTPUpstream.timeAmount(session.configuration.readTimeout)
             let response = try await HTTPUpstream.get(
@@ -41,6 +42,10 @@ struct PollTransport: HTTPTransport {
             }
             let code = Int(response.status.code)
             var body: [UInt8] = []
+            defer {
+                session.publish(
+                    .polled(status: code, bytes: UInt64(body.count), requestedAt: requestedAt, at: Date()))
+            }
             if PollingProtocol.wantsBody(status: code) {
                 let buffer: ByteBuffer
                 do {
@@ -51,14 +56,17 @@ struct PollTransport: HTTPTransport {
                 body = Array(buffer.readableBytesView)
                 session.publish(.received(bytes: UInt64(body.count)))
             }
+            let received = MonotonicTime.now()
             let headers = response.headers.map { (name: $0.name, value: $0.value) }
-            switch PollingProtocol.interpret(status: code, headers: headers, body: body, sent: sent) {
+            let answer = PollingProtocol.interpret(status: code, headers: headers, body: body, sent: sent)
+            let arrival = UpstreamArrival(received: received, parsed: MonotonicTime.now())
+            switch answer {
             case .notModified:
                 session.logger.debug("upstream: 304 not modified")
             case .document(let document, let validators):
                 self.validators.value = validators
                 if let change = session.store.replaceDocument(
-                    document, position: UpstreamPosition.encode(validators))
+                    document, position: UpstreamPosition.encode(validators), arrival: arrival)
                 {
                     session.logger.debug("upstream: new document, change \(change.snapshot.id.seq)")
                 }

@@ -20,6 +20,7 @@ struct SSETransport: HTTPTransport {
         let configured = session.endpoint.headers
         let configuredNames = Set(configured.map { $0.name.lowercased() })
         var redirects = UpstreamRedirects(start: session.endpoint.url)
+        let requestedAt = Date()
         do {
             let response = try await HTTPUpstream.get(
                 client, redirects: &redirects, deadline: .distantFuture, session: session
@@ -40,6 +41,7 @@ struct SSETransport: HTTPTransport {
                 return headers + redirects.headers(configured)
             }
             let code = Int(response.status.code)
+            session.publish(.answered(status: code, requestedAt: requestedAt, at: Date()))
             switch code {
             case 204:
                 throw UpstreamError.noContent
@@ -70,6 +72,7 @@ struct SSETransport: HTTPTransport {
             var dialect = makeDialect()
             var events: [SSEEvent] = []
             for try await buffer in body {
+                let received = MonotonicTime.now()
                 let count = buffer.readableBytes
                 events.removeAll(keepingCapacity: true)
                 // Events completed before an oversized one in the same read still count.
@@ -84,9 +87,10 @@ struct SSETransport: HTTPTransport {
                     }
                 }
                 session.publish(.received(bytes: UInt64(count)))
+                let interpreted = events.map { ($0, dialect.interpret($0)) }
                 let read = UpstreamReadQueue.Read(
-                    events: events.map { ($0, dialect.interpret($0)) }, lastEventID: parser.lastEventID,
-                    reconnectionTime: parser.reconnectionTime, byteCount: count)
+                    events: interpreted, lastEventID: parser.lastEventID, reconnectionTime: parser.reconnectionTime,
+                    byteCount: count, arrival: UpstreamArrival(received: received, parsed: MonotonicTime.now()))
                 guard await queue.put(read) else { return }  // the committer stopped
                 if failure != nil { throw UpstreamError.eventTooLarge(limit: maxEventBytes) }
             }

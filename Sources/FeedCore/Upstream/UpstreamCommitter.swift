@@ -62,9 +62,11 @@ struct UpstreamCommitter: Sendable {
         var items: [JSONValue] = []
         var keep = 0
         var itemsPosition = ""
+        var itemsArrival: UpstreamArrival?
         func commitItems() {
             guard !items.isEmpty else { return }
-            session.store.prependItems(items, keep: keep, position: Self.position(itemsPosition))
+            session.store.prependItems(
+                items, keep: keep, position: Self.position(itemsPosition), arrival: itemsArrival)
             handled += items.count
             delivered = true
             items.removeAll(keepingCapacity: true)
@@ -75,11 +77,12 @@ struct UpstreamCommitter: Sendable {
                     items.append(item)
                     keep = itemKeep
                     itemsPosition = event.id
+                    itemsArrival = read.arrival  // items committed together: the last one's
                     continue
                 }
                 commitItems()
                 handled += 1  // a rejected event counts too: rejecting it is handling it
-                try handle(command, of: event)
+                try handle(command, of: event, arrival: read.arrival)
                 delivered = true
             }
         }
@@ -89,28 +92,30 @@ struct UpstreamCommitter: Sendable {
     /// Carries out one event's command; throws ``UpstreamError/resync(_:)`` to end the
     /// connection when the state may have drifted, ``UpstreamError/endedByUpstream(_:)``
     /// when upstream ended the stream.
-    private func handle(_ command: UpstreamCommand, of event: SSEEvent) throws(UpstreamError) {
+    private func handle(
+        _ command: UpstreamCommand, of event: SSEEvent, arrival: UpstreamArrival
+    ) throws(UpstreamError) {
         let logger = session.logger
         let position = Self.position(event.id)
         switch command {
         case .replaceDocument(let document):
             if session.configuration.passesIDsThrough {
-                try relay(.document(document, encoded: nil), of: event)
+                try relay(.document(document, encoded: nil), of: event, arrival: arrival)
             } else {
-                session.store.replaceDocument(document, position: position)
+                session.store.replaceDocument(document, position: position, arrival: arrival)
             }
         case .applyPatch(let patch):
             if session.configuration.passesIDsThrough {
-                try relay(.patch(patch, encoded: Array(event.data.utf8)), of: event)
+                try relay(.patch(patch, encoded: Array(event.data.utf8)), of: event, arrival: arrival)
                 return
             }
             do {
-                try session.store.apply(patch, position: position)
+                try session.store.apply(patch, position: position, arrival: arrival)
             } catch {
                 try rejectAndResync("\(error)")
             }
         case .prependItem(let item, let keep):
-            session.store.prependItem(item, keep: keep, position: position)
+            session.store.prependItem(item, keep: keep, position: position, arrival: arrival)
         case .reportError(let message):
             logger.warning("upstream sent an error: \(message)")
             session.publish(.upstreamError(message: message))
@@ -132,7 +137,9 @@ struct UpstreamCommitter: Sendable {
 
     /// Relay mode: publishes `body` with the id of `event` when it is feedweb's own (see
     /// the type's notes for events without one).
-    private func relay(_ body: PublishedChange.Body, of event: SSEEvent) throws(UpstreamError) {
+    private func relay(
+        _ body: PublishedChange.Body, of event: SSEEvent, arrival: UpstreamArrival
+    ) throws(UpstreamError) {
         let store = session.store
         let position = Self.position(event.id)
         guard let id = EventID(parsing: event.id) else {
@@ -142,18 +149,18 @@ struct UpstreamCommitter: Sendable {
                 // Ids of the root's epoch must not be minted here: start over in one of ours.
                 let own = EventID(epoch: EventID.randomEpoch(), seq: 1)
                 do {
-                    try store.adopt(PublishedChange(id: own, body: body, upstreamPosition: position))
+                    try store.adopt(PublishedChange(id: own, body: body, upstreamPosition: position), arrival: arrival)
                 } catch {
                     try rejectAndResync("\(error)")
                 }
                 session.adoptedEpoch = nil
             case .document(let document, _):
-                store.replaceDocument(document, position: position)
+                store.replaceDocument(document, position: position, arrival: arrival)
             case .patch where relaying:
                 try rejectAndResync("a patch without an id of the upstream feedweb's epoch")
             case .patch(let patch, _):
                 do {
-                    try store.apply(patch, position: position)
+                    try store.apply(patch, position: position, arrival: arrival)
                 } catch {
                     try rejectAndResync("\(error)")
                 }
@@ -161,7 +168,7 @@ struct UpstreamCommitter: Sendable {
             return
         }
         do {
-            try store.adopt(PublishedChange(id: id, body: body, upstreamPosition: position))
+            try store.adopt(PublishedChange(id: id, body: body, upstreamPosition: position), arrival: arrival)
             session.adoptedEpoch = id.epoch
         } catch {
             try rejectAndResync("\(error)")

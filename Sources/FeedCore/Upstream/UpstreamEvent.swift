@@ -19,6 +19,13 @@ public enum UpstreamEvent: Sendable, Equatable {
     /// Upstream answered: the SSE stream is open, or a poll succeeded after none or a
     /// failure.
     case opened(at: Date)
+    /// A stream's request was answered (an SSE response head, a WebSocket upgrade): HTTP
+    /// `status`, `requestedAt` when the request went out, `at` when the answer came. Every
+    /// answer counts, a refusal too; `/inspect` lists them as upstream exchanges.
+    case answered(status: Int, requestedAt: Date, at: Date)
+    /// One poll's whole exchange: HTTP `status`, the body's `bytes`, from `requestedAt`
+    /// to `at` (its body read).
+    case polled(status: Int, bytes: UInt64, requestedAt: Date, at: Date)
     /// Body bytes arrived: one read of the SSE stream (framing, comments and heartbeats
     /// included), or the body of one poll's answer.
     case received(bytes: UInt64)

@@ -28,6 +28,9 @@ final class UpstreamReadQueue: Sendable {
         var reconnectionTime: Int?
         /// The bytes this read carried.
         var byteCount: Int
+        /// When the read returned and when its events were parsed: each change made of
+        /// them carries it (``FeedChange/arrival``).
+        var arrival: UpstreamArrival
     }
 
     private struct State {

@@ -99,7 +99,7 @@ public struct UpstreamStatus: Sendable, Equatable {
         case .stopped:
             phase = .stopped
             connectedSince = nil
-        case .leaderChanged:
+        case .leaderChanged, .answered, .polled:
             break
         }
     }

@@ -57,13 +57,16 @@ struct WebSocketTransport: UpstreamTransport {
             configuration.additionalHeaders.append(HTTPField(name: name, value: header.value))
         }
         let webSocketProtocol = self.protocol
+        let requestedAt = Date()
         let client = WebSocketClient(
             url: url, configuration: configuration, tlsConfiguration: tls, logger: session.libraryLogger
         ) { inbound, outbound, _ in
+            session.publish(.answered(status: 101, requestedAt: requestedAt, at: Date()))
             session.publish(.opened(at: Date()))
             session.logger.info("upstream: connected to \(session.shownURL)")
             try await UpstreamCommitter(session: session).run { queue in
                 for try await message in inbound.messages(maxSize: limit) {
+                    let received = MonotonicTime.now()
                     let byteCount: Int
                     switch message {
                     case .text(let text): byteCount = text.utf8.count
@@ -85,7 +88,8 @@ struct WebSocketTransport: UpstreamTransport {
                         command = webSocketProtocol.interpret(.binary(byteCount: byteCount))
                     }
                     let read = UpstreamReadQueue.Read(
-                        events: [(event, command)], lastEventID: "", reconnectionTime: nil, byteCount: byteCount)
+                        events: [(event, command)], lastEventID: "", reconnectionTime: nil, byteCount: byteCount,
+                        arrival: UpstreamArrival(received: received, parsed: MonotonicTime.now()))
                     guard await queue.put(read) else { return }  // the committer stopped
                 }
             }

@@ -70,7 +70,7 @@ public final class FeedwebApplication: Sendable {
             store: store, demo: demo?.stream, staticFiles: staticFiles, frameAncestors: configuration.frameAncestors,
             sourceLabel: label, maxQueuedBytesPerClient: configuration.maxQueuedBytesPerClient,
             restoredAt: restoredAt, statsPollInterval: pollInterval, stateFile: stateWriter,
-            shards: serverConfiguration.streamSenders,
+            shards: serverConfiguration.streamSenders, inspect: configuration.inspect,
             upstreamStatus: {
                 // Shown under the configured source's name, never the raw URL (it may
                 // carry an API key) nor the demo's loopback address.
@@ -82,6 +82,7 @@ public final class FeedwebApplication: Sendable {
         let server = HTTPServer(configuration: serverConfiguration, responder: handlers.router, logger: logger)
         self.server = server
         handlers.connections.connect { [weak server] in server?.connectionCounts ?? ConnectionCounts() }
+        handlers.inspector?.events.writeMarks.connect(server.writeMarks)
     }
 
     /// Restores the store from the state file; logs and ignores a missing, unreadable,
@@ -191,6 +192,7 @@ public final class FeedwebApplication: Sendable {
         }
         let broadcasters = handlers.streams.broadcasters
         let pageStreams = handlers.pageStreams
+        let eventLog = handlers.inspector?.events
         let assets = handlers.assets
         let heartbeat = configuration.heartbeatInterval
         let logger = self.logger
@@ -206,10 +208,12 @@ public final class FeedwebApplication: Sendable {
         services.append(
             ApplicationService("stream sweeps") {
                 // Once a second: drop clients that have taken nothing for 5 s while events
-                // wait, and push status changes that time alone brings to the pages.
+                // wait, count the settled events' stage times, and push status changes that
+                // time alone brings to the pages.
                 while !Task.isCancelled {
                     do { try await Task.sleep(for: .seconds(1)) } catch { return }
                     for broadcaster in broadcasters { broadcaster.dropStalled(olderThan: 5_000_000_000) }
+                    eventLog?.settle()
                     pageStreams.requestFrame()
                 }
             })

@@ -66,6 +66,8 @@ public struct FeedwebConfiguration: Sendable {
     /// a stream sender with its share of the programs' streams. Default: the cores this
     /// process may run on (its CPU affinity).
     public var threads = HTTPServer.Configuration.availableCores()
+    /// Whether `/inspect` is served (`--inspect on|off`; 404 when off).
+    public var inspect = true
     /// How long a client connection may take to deliver a complete request, from its
     /// connect or (keep-alive) the end of its previous response (`--head-timeout`).
     public var headTimeout = FeedwebConfiguration.server.headTimeout

@@ -60,7 +60,8 @@ final class StatsRecorder: Sendable {
         case .reconnecting(let reason): counted = .reconnect(reason: reason)
         case .rejected(let reason): counted = .rejectedPatch(reason: reason)
         case .leaderChanged(let node, let term): counted = .leaderChange(detail: "\(node) leads (term \(term))")
-        case .connecting, .opened, .eventHandled, .upstreamError, .ignored, .backingOff, .stoppedByUpstream, .stopped:
+        case .connecting, .opened, .eventHandled, .upstreamError, .ignored, .backingOff, .stoppedByUpstream, .stopped,
+            .answered, .polled:
             return
         }
         state.withLockedValue { $0.statistics.record(counted, at: time) }

@@ -23,6 +23,8 @@ struct WebHandlers: Sendable {
     let connections = ConnectionCountsSource()
     /// The store's one observer: hands each change to the consumers above, in order.
     let fanout: FanoutStage
+    /// `/inspect`'s sources (`nil`: `--inspect off`).
+    let inspector: Inspector?
 
     /// - Parameters:
     ///   - demo: the demo's `/demo/upstream` stream, when the source is the demo.
@@ -37,10 +39,11 @@ struct WebHandlers: Sendable {
     ///   - stateFile: the state file's writer, told of every change (last of the consumers).
     ///   - shards: how many shards the programs' streams are spread over: one per stream
     ///     sender of the server (``HTTPServer/Configuration/streamSenders``).
+    ///   - inspect: whether `/inspect` is on (`--inspect`).
     init(
         store: FeedStore, demo: DocumentEventStream?, staticFiles: StaticFiles, frameAncestors: String,
         sourceLabel: String, maxQueuedBytesPerClient: Int, restoredAt: Date?, statsPollInterval: TimeInterval = 5,
-        stateFile: StateFileWriter? = nil, shards: Int = 1,
+        stateFile: StateFileWriter? = nil, shards: Int = 1, inspect: Bool = true,
         upstreamStatus: @escaping @Sendable () -> UpstreamStatus,
         clusterStatus: @escaping @Sendable () -> ClusterStatus? = { nil }
     ) {
@@ -57,32 +60,46 @@ struct WebHandlers: Sendable {
         let assets = StaticAssets(files: staticFiles, securityHeaders: security, notFound: errors.notFound)
         self.assets = assets
 
+        let inspectSource = InspectFrameSource()
         let pageEvents = PageEventStream(
             renderer: renderer, epoch: store.epoch,
             initial: PageEventStream.State(
                 view: store.snapshot?.published, badge: badges.badge(), stats: stats.window(), ticker: stats.ticker),
             itemChanges: { [store] old, new in store.itemChanges(from: old, to: new) },
-            onPublish: metrics.fanoutObserver(stream: "page"))
+            inspectSource: inspectSource, onPublish: metrics.fanoutObserver(stream: "page"))
         self.pageStreams = PageStreamPublisher(stream: pageEvents, store: store, badges: badges, stats: stats)
         let events = DocumentEventStream(
             store: store, shards: shards, onPublish: metrics.fanoutObserver(stream: "events"))
         let items = ItemEventStream(store: store, shards: shards, onPublish: metrics.fanoutObserver(stream: "items"))
         let streams = StreamHandlers(
             events: events, items: items, pages: pageEvents, demo: demo,
-            maxQueuedBytesPerClient: maxQueuedBytesPerClient, errors: errors)
+            maxQueuedBytesPerClient: maxQueuedBytesPerClient, errors: errors, inspects: inspect)
         self.streams = streams
+        let inspector =
+            inspect
+            ? Inspector(store: store, streams: streams, events: EventLog(observe: metrics.stageObserver())) : nil
+        self.inspector = inspector
+        if let inspector { inspectSource.connect { [weak inspector] in inspector?.frame() } }
         self.pages = PageHandlers(
             store: store, stats: stats, cache: PageCache(onRender: metrics.renderObserver), badges: badges,
-            assets: assets, sourceLabel: sourceLabel, htmlHeaders: htmlHeaders, notFound: errors.notFound)
+            assets: assets, sourceLabel: sourceLabel, htmlHeaders: htmlHeaders, notFound: errors.notFound,
+            badRequest: errors.badRequest, inspector: inspector)
         self.api = APIHandlers(store: store, stats: stats, jsonHeaders: jsonHeaders, notFound: errors.notFoundJSON)
         // The consumers of every change, in the order written down at `FanoutStage`.
         let pageStreams = self.pageStreams
-        var consumers: [FanoutStage.Consumer] = [
-            .init(name: "/stats counts") { stats.record($0.change) },
+        var consumers: [FanoutStage.Consumer] = [.init(name: "/stats counts") { stats.record($0.change) }]
+        if let log = inspector?.events {
+            consumers.append(
+                .init(name: "/inspect: arrived") { log.arrived($0, eventBytes: events.eventBytes(for: $0)) })
+        }
+        consumers += [
             .init(name: "page frames") { pageStreams.deliver($0) },
             .init(name: "/events") { events.deliver($0) },
             .init(name: "/events/items") { items.deliver($0) },
         ]
+        if let log = inspector?.events {
+            consumers.append(.init(name: "/inspect: queued") { log.queued($0.snapshot.id) })
+        }
         if let stateFile { consumers.append(.init(name: "state file") { _ in stateFile.changed() }) }
         self.fanout = FanoutStage(store: store, consumers: consumers)
         self.health = HealthHandlers(
@@ -96,6 +113,7 @@ struct WebHandlers: Sendable {
     func upstreamEventOccurred(_ event: UpstreamEvent, status: UpstreamStatus) {
         stats.record(event)
         health.metrics.record(event)
+        inspector?.exchanges.record(event)
         pageStreams.upstreamStatusChanged(status)
     }
 

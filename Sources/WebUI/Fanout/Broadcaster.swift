@@ -31,6 +31,11 @@ public final class Broadcaster<Channel: Hashable & Sendable, State: Sendable>: S
     ///       → libmicrohttpd's own (MHD_resume_connection) and DaemonLoop's wake-up
     ///     Broadcaster.lock → StreamSender.lock (a leaf: the clients a fan-out made
     ///       ready, handed over in batches after each client's lock is released)
+    ///     EventLog's state → WriteMarks' (each sender's marks, leaves), for `/inspect`
+    ///
+    /// `/inspect`'s frame (``Inspector/frame(now:)``) is taken holding nothing: it reads the
+    /// event log, then each broadcaster's clients (``clients()``, releasing this lock
+    /// before each client's own is taken), never under this lock.
     ///
     /// - Taken holding nothing (a fan-out consumer publishing `/events` or `/events/items`,
     ///   one broadcaster per shard, shards in parallel; subscribe and unsubscribe on a
@@ -47,6 +52,7 @@ public final class Broadcaster<Channel: Hashable & Sendable, State: Sendable>: S
     /// Every other WebUI lock is a leaf: nothing is taken while it is held (the page and
     /// API caches, the static files, the refused-stream count, `PageFramePacer`,
     /// `StatsRecorder`, `FeedwebMetrics`, `HTTPServer`'s state, `DaemonLoop`'s state,
+    /// `UpstreamExchanges`, the `Inspector`'s screens, the `InspectFrameSource`,
     /// `HangupWatcher`, `ConnectionReaper`'s state and its `sockets` lock, which it takes
     /// only after releasing its state). libmicrohttpd is called holding no feedweb lock but
     /// a stream's (`MHD_resume_connection`, above, and `MHD_suspend_connection` in its
@@ -221,6 +227,12 @@ public final class Broadcaster<Channel: Hashable & Sendable, State: Sendable>: S
                 totals.catchUps += 1
             }
         }
+    }
+
+    /// Every client now, with the channels it is subscribed to (for `/inspect`; each
+    /// stream is then read under its own lock, after this one is released).
+    func clients() -> [(stream: StreamConnection, channels: [Channel])] {
+        lock.withLock { subscriptions.values.map { ($0.stream, $0.channels) } }
     }
 
     /// Drops clients that have had bytes waiting for longer than `nanoseconds`.

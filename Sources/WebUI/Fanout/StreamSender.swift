@@ -1,4 +1,5 @@
 import CMicroHTTPD
+import FeedCore
 import Foundation
 import Glibc
 import NIOConcurrencyHelpers
@@ -47,6 +48,9 @@ final class StreamSender: @unchecked Sendable {
         /// Whether the stream is to be serviced again once its write is done (it had more
         /// queued, or is closing).
         var again = false
+        /// The events (``WriteMarks/address(of:)``) in the chunk being written, remainder
+        /// included: marked written when the kernel reports it.
+        var writingEvents: [UInt] = []
     }
 
     /// The thread's name (`top -H`, `perf report`; 15 bytes show).
@@ -77,7 +81,10 @@ final class StreamSender: @unchecked Sendable {
     private let writes: SocketWrites
     /// One pass's chunks by the first bytes they carry: a chunk made of one shared event
     /// is assembled once per pass, not once per client.
-    private var frames: [UnsafeRawPointer: (event: [UInt8], frame: [UInt8])] = [:]
+    private var frames: [UInt: (event: [UInt8], frame: [UInt8])] = [:]
+    /// When this sender wrote each recent event (for `/inspect`), and this pass's marks.
+    let writeMarks = WriteMarks()
+    private var pass = WriteMarks.Pass()
 
     /// The most payload bytes put in one chunk (one write).
     static let maxChunkBytes = 256 * 1024
@@ -219,6 +226,8 @@ final class StreamSender: @unchecked Sendable {
     /// Sends the pass's writes and handles what the kernel reports on each.
     private func flush() {
         writes.submit { token, result in completed(token, result) }
+        writeMarks.publish(pass)
+        pass.reset()
         frames.removeAll(keepingCapacity: true)
     }
 
@@ -261,6 +270,7 @@ final class StreamSender: @unchecked Sendable {
         case .send(let chunks, let byteCount, let more):
             record.writing = true
             record.again = more
+            record.writingEvents = chunks.compactMap(WriteMarks.address(of:))
             records[token] = record
             writes.enqueue(token: token, fd: record.fd, bytes: frame(chunks, byteCount: byteCount)) { token, result in
                 completed(token, result)
@@ -285,10 +295,16 @@ final class StreamSender: @unchecked Sendable {
         let again = record.again
         record.again = false
         let bytes = report.bytes
+        if report.result > 0 {
+            // The kernel took (some of) the chunk now: its events were written to this socket.
+            let now = MonotonicTime.now()
+            for event in record.writingEvents { pass.wrote(event, at: now) }
+        }
         let reschedule: Bool
         switch report.result {
         case bytes.count:
             record.remainder = []
+            record.writingEvents = []
             reschedule = record.stream.didSend(bytes: bytes.count, blocked: false, reschedule: again)
             setWaitingForRoom(&record, false)
         case 0..<bytes.count:
@@ -346,9 +362,9 @@ final class StreamSender: @unchecked Sendable {
             frame.append(contentsOf: [13, 10])
             return frame
         }
-        guard chunks.count == 1, let event = chunks.first,
-            let key = event.withUnsafeBytes({ $0.baseAddress.map(UnsafeRawPointer.init) })
-        else { return make() }
+        guard chunks.count == 1, let event = chunks.first, let key = WriteMarks.address(of: event) else {
+            return make()
+        }
         // The cache keeps the event itself, so its address cannot be reused this pass.
         if let cached = frames[key] { return cached.frame }
         let made = make()

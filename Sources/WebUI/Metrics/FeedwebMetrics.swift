@@ -31,7 +31,9 @@ import struct Prometheus.PrometheusMetricsFactory
 /// and the views they carry in all), `changes_total`,
 /// `item_changes_total{kind}` (`added`, `updated`, `removed`), `polling_equivalent_bytes_total`,
 /// `new_sections_total`, `guard_regressions_total`, `marks_total` (items that matched a
-/// `--mark`), `page_render_seconds`, `fanout_seconds{stream}`, `process_resident_memory_bytes`,
+/// `--mark`), `page_render_seconds`, `fanout_seconds{stream}`, `event_stage_seconds{stage}`
+/// (how long after the read that carried it each event was `parsed`, `committed`, and in its
+/// `first_write` and `last_write` to a socket), `process_resident_memory_bytes`,
 /// `process_open_fds`, `http_connections`, `http_connections_waiting` (for a request),
 /// `http_connections_closed_total{reason}` (`head_timeout`, `room`: slow clients closed;
 /// `stalled_answer`: a client that took no byte of an answer; `limit`: refused at the
@@ -90,7 +92,12 @@ final class FeedwebMetrics: Sendable {
             .microseconds(2500), .milliseconds(5), .milliseconds(10), .milliseconds(25), .milliseconds(50),
             .milliseconds(100), .milliseconds(250), .seconds(1),
         ]
-        factory.durationHistogramBuckets = ["feedweb_page_render_seconds": fine, "feedweb_fanout_seconds": fine]
+        // An event's way from upstream to the last socket: microseconds to seconds.
+        let stages =
+            fine + [.milliseconds(500), .seconds(1), .milliseconds(2500), .seconds(5)].filter { !fine.contains($0) }
+        factory.durationHistogramBuckets = [
+            "feedweb_page_render_seconds": fine, "feedweb_fanout_seconds": fine, "feedweb_event_stage_seconds": stages,
+        ]
         self.factory = factory
         pageRender = Timer(label: "feedweb_page_render_seconds", factory: factory)
         pulled = NIOLockedValueBox(PulledMetrics(factory: factory))
@@ -106,6 +113,16 @@ final class FeedwebMetrics: Sendable {
     func fanoutObserver(stream: String) -> @Sendable (UInt64) -> Void {
         let timer = Timer(label: "feedweb_fanout_seconds", dimensions: [("stream", stream)], factory: factory)
         return { nanoseconds in timer.recordNanoseconds(Int64(clamping: nanoseconds)) }
+    }
+
+    /// A recorder of `feedweb_event_stage_seconds{stage}`: how long after the read that
+    /// carried it an event passed each stage (``Stages/names``), in nanoseconds.
+    func stageObserver() -> @Sendable (_ stage: String, _ nanoseconds: UInt64) -> Void {
+        let timers = Dictionary(
+            uniqueKeysWithValues: Stages.names.map {
+                ($0, Timer(label: "feedweb_event_stage_seconds", dimensions: [("stage", $0)], factory: factory))
+            })
+        return { stage, nanoseconds in timers[stage]?.recordNanoseconds(Int64(clamping: nanoseconds)) }
     }
 
     /// A recorder for ``pageRender``, in nanoseconds.
@@ -154,7 +171,7 @@ private struct UpstreamMetrics: Sendable {
         case .eventHandled(let count, _): events.increment(by: Int64(count))
         case .rejected: rejectedPatches.increment()
         case .upstreamError: errors.increment()
-        case .ignored, .leaderChanged: break
+        case .ignored, .leaderChanged, .answered, .polled: break
         }
     }
 }

@@ -1,11 +1,16 @@
 import FeedCore
 import Foundation
 
-/// The HTML pages: `/`, `/kiosk`, `/stats` and `/items/{key}`.
+/// The HTML pages: `/`, `/kiosk`, `/stats`, `/items/{key}` and `/inspect`.
 ///
 /// Each page is rendered once per ``PageCache/Stamp`` (what it shows: the published
 /// sequence, the badge, the asset version, and for `/stats` the window) and the same
 /// prepared response answers every request until the stamp moves.
+///
+/// `/`, `/kiosk` and `/items/{key}` take `?at=ID|TIME` (``PastMoment``): the page as the
+/// published view was after that change, with a banner saying when and no stream; rendered
+/// per request (the past is asked for rarely), 410 outside what is kept, 400 for an `at`
+/// that is not a moment.
 struct PageHandlers: Sendable {
     let store: FeedStore
     /// The `/stats` figures and ticker.
@@ -20,10 +25,29 @@ struct PageHandlers: Sendable {
     /// The 404 page, for an item not in the published view (or a render that failed to
     /// allocate).
     let notFound: PreparedResponse
+    /// The 400 page, for an `at` that is not a moment.
+    let badRequest: PreparedResponse
+    /// `/inspect`'s sources (`nil`: `--inspect off`, and `/inspect` is 404).
+    let inspector: Inspector?
+
+    /// `/inspect`: rendered per request (it moves with every event), never cached.
+    func inspect() -> PreparedResponse {
+        guard let inspector else { return notFound }
+        let page = PageRenderer(assetVersion: assets.version).inspect(
+            frame: inspector.frame(), badge: badges.badge(), source: sourceLabel, now: Date())
+        return PreparedResponse(status: 200, body: page, headers: htmlHeaders) ?? notFound
+    }
 
     /// `/?section=`: the published stories, optionally of one section.
     func list(_ request: HTTPRequest) -> PreparedResponse {
         let section = request.sectionFilter
+        if let moment = request.pastMoment {
+            return past(moment, live: "/" + Self.sectionQuery(section)) { renderer, view, banner in
+                renderer.list(
+                    view: view, section: section, badge: badges.badge(), source: sourceLabel, now: Date(),
+                    past: banner)
+            }
+        }
         let view = store.snapshot?.published
         let stamp = self.stamp(published: view?.id)
         let route = section.map { "list?section=" + $0 } ?? "list"
@@ -35,6 +59,11 @@ struct PageHandlers: Sendable {
     /// `/kiosk?section=`: the newest stories for a wall screen.
     func kiosk(_ request: HTTPRequest) -> PreparedResponse {
         let section = request.sectionFilter
+        if let moment = request.pastMoment {
+            return past(moment, live: "/kiosk" + Self.sectionQuery(section)) { renderer, view, banner in
+                renderer.kiosk(view: view, section: section, badge: badges.badge(), now: Date(), past: banner)
+            }
+        }
         let view = store.snapshot?.published
         let stamp = self.stamp(published: view?.id)
         let route = section.map { "kiosk?section=" + $0 } ?? "kiosk"
@@ -57,12 +86,57 @@ struct PageHandlers: Sendable {
     }
 
     /// `/items/{key}`: one story, or 404 when it is not in the published view.
-    func detail(key: String) -> PreparedResponse {
+    func detail(key: String, request: HTTPRequest) -> PreparedResponse {
+        if let moment = request.pastMoment {
+            // Item keys are URL-safe (ItemKey): the link needs no escaping.
+            return past(moment, live: "/items/" + key) { renderer, view, banner in
+                view.item(forKey: key).map {
+                    renderer.detail(
+                        item: $0, badge: badges.badge(), updated: view.publishedAt, source: sourceLabel, now: Date(),
+                        past: banner)
+                }
+            }
+        }
         guard let view = store.snapshot?.published, let item = view.item(forKey: key) else { return notFound }
         let stamp = self.stamp(published: view.id)
         return render("item/" + key, stamp: stamp) { renderer in
             renderer.detail(item: item, badge: stamp.badge, updated: view.publishedAt, source: sourceLabel, now: Date())
         }
+    }
+
+    /// The page of the past `moment`: `body` rendered from the published view as it was then
+    /// (`nil`: not found there, 404), with its banner; 400 for no moment, 410 outside what
+    /// is kept.
+    private func past(
+        _ moment: PastMoment?, live: String,
+        body: (PageRenderer, PublishedView, PageRenderer.PastBanner) -> [UInt8]?
+    ) -> PreparedResponse {
+        guard let moment else { return badRequest }
+        let lookup: FeedPast.Lookup
+        switch moment {
+        case .change(let id): lookup = store.past(at: id)
+        case .time(let time): lookup = store.past(atOrBefore: time)
+        }
+        let renderer = PageRenderer(assetVersion: assets.version)
+        switch lookup {
+        case .found(let entry):
+            let banner = PageRenderer.PastBanner(id: entry.id, time: entry.time, liveHref: live)
+            guard let page = body(renderer, entry.snapshot.published, banner) else { return notFound }
+            return PreparedResponse(status: 200, body: page, headers: htmlHeaders) ?? notFound
+        case .outside(let earliest):
+            let kept =
+                earliest.map {
+                    "The earliest kept is change \($0.id), of \(APIHandlers.timeText($0.time))."
+                } ?? "Nothing is kept yet."
+            let page = renderer.error(
+                code: 410, heading: "Not kept", message: "This moment is older than what feedweb keeps. \(kept)")
+            return PreparedResponse(status: 410, body: page, headers: htmlHeaders) ?? notFound
+        }
+    }
+
+    /// `?section=NAME` for a live link, or nothing.
+    private static func sectionQuery(_ section: String?) -> String {
+        section.map { "?section=" + StoryView.queryEscape($0) } ?? ""
     }
 
     /// The cache stamp of a page showing the view `published`, now.

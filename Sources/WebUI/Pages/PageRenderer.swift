@@ -9,10 +9,31 @@ struct PageRenderer: Sendable {
     /// Where a missing or broken thumbnail points.
     let placeholder = "/static/placeholder.svg"
 
+    /// What a page of the past (`?at=`) says above its content, in place of the live badge.
+    struct PastBanner {
+        /// The change shown, `EPOCH-SEQ`.
+        let id: String
+        /// When it was committed, RFC 3339 (the script shows it in the viewer's zone).
+        let timeMachine: String
+        /// The same, `HH:MM:SS UTC`, for a page without script.
+        let timeText: String
+        /// The live page.
+        let liveHref: String
+
+        init(id: EventID, time: WallTime, liveHref: String) {
+            self.id = id.description
+            self.timeMachine = time.description
+            // `2026-11-24T14:03:12.345Z` → `14:03:12 UTC`
+            self.timeText = String(time.description.dropFirst(11).prefix(8)) + " UTC"
+            self.liveHref = liveHref
+        }
+    }
+
     struct Frame {
         let title: String
         let bodyClass: String
         let stream: String
+        let past: PastBanner?
         let navLatest: Bool
         let navStats: Bool
         let badge: BadgeView
@@ -51,8 +72,10 @@ struct PageRenderer: Sendable {
         let message: String
     }
 
-    /// The list page, optionally filtered to one section.
-    func list(view: PublishedView?, section: String?, badge: StatusBadge, source: String, now: Date) -> [UInt8] {
+    /// The list page, optionally filtered to one section; of the past (no stream) with `past`.
+    func list(
+        view: PublishedView?, section: String?, badge: StatusBadge, source: String, now: Date, past: PastBanner? = nil
+    ) -> [UInt8] {
         let items = view?.items(inSection: section) ?? []
         let sectionNames = (view?.sections ?? []).sorted()
         let context = ListContext(
@@ -72,7 +95,7 @@ struct PageRenderer: Sendable {
         return page(
             title: section.map { "\($0) · feedweb" } ?? "Latest · feedweb", bodyClass: "page-list",
             stream: "list", navLatest: section == nil, badge: badge, updated: view?.publishedAt, main: main,
-            source: source)
+            source: source, past: past)
     }
 
     struct KioskStoryView {
@@ -82,6 +105,8 @@ struct PageRenderer: Sendable {
 
     struct KioskContext {
         let title: String
+        let stream: String
+        let past: PastBanner?
         let section: String?
         let badge: BadgeView
         let stories: [KioskStoryView]
@@ -95,11 +120,15 @@ struct PageRenderer: Sendable {
     /// scrollbar); the page script cycles the highlight through them.
     static let kioskLimit = 7
 
-    /// The kiosk board, optionally filtered to one section.
-    func kiosk(view: PublishedView?, section: String?, badge: StatusBadge, now: Date) -> [UInt8] {
+    /// The kiosk board, optionally filtered to one section; of the past (no stream) with
+    /// `past`.
+    func kiosk(view: PublishedView?, section: String?, badge: StatusBadge, now: Date, past: PastBanner? = nil)
+        -> [UInt8]
+    {
         let items = (view?.items(inSection: section) ?? []).prefix(Self.kioskLimit)
         let context = KioskContext(
             title: section.map { "\($0) · feedweb kiosk" } ?? "feedweb kiosk",
+            stream: past == nil ? "kiosk" : "", past: past,
             section: section,
             badge: BadgeView(kind: badge.kind.rawValue, label: badge.label),
             stories: items.enumerated().map { index, item in
@@ -113,13 +142,15 @@ struct PageRenderer: Sendable {
         return Array((Templates.library.render(context, withTemplate: "kiosk") ?? "").utf8)
     }
 
-    /// The detail page of one item.
-    func detail(item: FeedItem, badge: StatusBadge, updated: Date?, source: String, now: Date) -> [UInt8] {
+    /// The detail page of one item; of the past (no stream) with `past`.
+    func detail(
+        item: FeedItem, badge: StatusBadge, updated: Date?, source: String, now: Date, past: PastBanner? = nil
+    ) -> [UInt8] {
         let context = DetailView(item, now: now, placeholder: placeholder)
         let main = Templates.library.render(context, withTemplate: "detail") ?? ""
         return page(
             title: "\(item.title ?? "Story") · feedweb", bodyClass: "page-detail", stream: "item:" + item.key,
-            navLatest: false, badge: badge, updated: updated, main: main, source: source)
+            navLatest: false, badge: badge, updated: updated, main: main, source: source, past: past)
     }
 
     /// A 4xx page.
@@ -212,13 +243,16 @@ struct PageRenderer: Sendable {
         count == 1 ? "1 story" : "\(count) stories"
     }
 
-    private func page(
+    /// The page frame around `main`. A page of the past (`past`) has no stream and no live
+    /// badge: its banner says which moment it shows.
+    func page(
         title: String, bodyClass: String, stream: String, navLatest: Bool, navStats: Bool = false, badge: StatusBadge,
-        updated: Date?, main: String, source: String, showBadge: Bool = true
+        updated: Date?, main: String, source: String, showBadge: Bool = true, past: PastBanner? = nil
     ) -> [UInt8] {
         let frame = Frame(
-            title: title, bodyClass: bodyClass, stream: stream, navLatest: navLatest, navStats: navStats,
-            badge: BadgeView(kind: showBadge ? badge.kind.rawValue : "hidden", label: badge.label),
+            title: title, bodyClass: bodyClass, stream: past == nil ? stream : "", past: past, navLatest: navLatest,
+            navStats: navStats,
+            badge: BadgeView(kind: showBadge && past == nil ? badge.kind.rawValue : "hidden", label: badge.label),
             updatedMachine: updated.map(RelativeTime.machine),
             updatedText: updated.map { RelativeTime.describeSeconds($0, now: Date()) },
             main: main,

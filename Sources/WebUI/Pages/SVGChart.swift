@@ -191,25 +191,6 @@ struct SVGChart {
         return String(format: "%.1f", rounded)
     }
 
-    /// `text` escaped for XML text and quoted attributes, as the templates escape for HTML
-    /// (`& < > " '`), and without the characters XML 1.0 forbids even escaped (C0 controls
-    /// other than tab, line feed and carriage return; U+FFFE, U+FFFF), which become U+FFFD.
-    static func escape(_ text: String) -> String {
-        var out = ""
-        out.reserveCapacity(text.utf8.count)
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            case "\"": out += "&quot;"
-            case "'": out += "&#39;"
-            case "\t", "\n", "\r": out.unicodeScalars.append(scalar)
-            case _ where scalar.value < 0x20 || scalar.value == 0xFFFE || scalar.value == 0xFFFF:
-                out += "\u{FFFD}"
-            default: out.unicodeScalars.append(scalar)
-            }
-        }
-        return out
-    }
+    /// `text` escaped for XML text and quoted attributes (``HTMLEscaping/escape(_:)``).
+    static func escape(_ text: String) -> String { HTMLEscaping.escape(text) }
 }

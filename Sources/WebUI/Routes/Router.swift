@@ -32,12 +32,14 @@ struct Router: HTTPResponder {
         case "/readyz": return .prepared(health.readiness())
         case "/metrics": return .prepared(health.exposition())
         case "/api/state": return .prepared(api.state(request))
+        case "/api/changes": return .prepared(api.changes(request))
+        case "/inspect": return .prepared(pages.inspect())
         case "/api/items": return .prepared(api.items())
         case "/api/stats": return .prepared(api.statistics())
         default: break
         }
         if let key = path.dropPrefix("/items/") {
-            return .prepared(pages.detail(key: key))
+            return .prepared(pages.detail(key: key, request: request))
         }
         if let key = path.dropPrefix("/api/items/") {
             return .prepared(api.item(key: key))

@@ -221,6 +221,9 @@ public final class HTTPServer: @unchecked Sendable {
 
     private var allSenders: [StreamSender] { senders + (pageSender.map { [$0] } ?? []) }
 
+    /// When each stream sender wrote each recent event (`/inspect`'s waterfall).
+    var writeMarks: [WriteMarks] { allSenders.map(\.writeMarks) }
+
     /// Whether every stream sender writes through io_uring.
     public var sendersUseIOUring: Bool { allSenders.allSatisfy(\.usesIOUring) }
 

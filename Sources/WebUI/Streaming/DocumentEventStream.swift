@@ -98,6 +98,12 @@ public final class DocumentEventStream: Sendable {
         broadcasters[shard % broadcasters.count].unsubscribe(stream)
     }
 
+    /// The event every patch-mode client gets for `change`: its `patch`, or the `data` of
+    /// its state (made now and cached, the same bytes the clients then get).
+    func eventBytes(for change: FanoutChange) -> [UInt8] {
+        change.patchEvent ?? dataEvent(for: change.snapshot)
+    }
+
     private func dataEvent(for snapshot: FeedSnapshot) -> [UInt8] {
         if let cached = dataEventCache.withLockedValue({ $0 }), cached.id == snapshot.id {
             return cached.bytes

@@ -39,6 +39,8 @@ final class PageEventStream: Sendable {
         case kiosk(section: String?)
         case item(key: String)
         case stats
+        /// `/inspect`: the document, the event log, upstream's exchanges, the screens.
+        case inspect
 
         /// The view from its name in a page (`data-stream` and the `v` parameter):
         /// `list`, `list:SECTION`, `kiosk`, `kiosk:SECTION`, `item:KEY`, `stats`; `nil`
@@ -51,6 +53,7 @@ final class PageEventStream: Sendable {
             case "list": self = .list(section: argument)
             case "kiosk": self = .kiosk(section: argument)
             case "stats" where argument == nil && !spec.contains(":"): self = .stats
+            case "inspect" where argument == nil && !spec.contains(":"): self = .inspect
             case "item":
                 guard let argument else { return nil }
                 self = .item(key: argument)
@@ -67,6 +70,7 @@ final class PageEventStream: Sendable {
             case .kiosk(let section?): "kiosk:" + section
             case .item(let key): "item:" + key
             case .stats: "stats"
+            case .inspect: "inspect"
             }
         }
     }
@@ -81,10 +85,14 @@ final class PageEventStream: Sendable {
         var stats: StatsWindow?
         /// The story `/stats` shows in its ticker.
         var ticker: TickerEntry?
+        /// What `/inspect` shows (only while a page shows it).
+        var inspect: InspectFrame? = nil
     }
 
     let broadcaster: Broadcaster<Channel, State>
     private let renderer: PageRenderer
+    /// Where a new `/inspect` page's first frame comes from when no frame carried one.
+    let inspectSource: InspectFrameSource
     /// The epoch of the ids sent before any view exists (a view carries its own).
     private let epoch: String
     /// How the items of two published views differ (``FeedStore/itemChanges(from:to:)``:
@@ -127,9 +135,11 @@ final class PageEventStream: Sendable {
         itemChanges: @escaping @Sendable (PublishedView?, PublishedView) -> [ItemChange] = {
             $1.itemChanges(since: $0)
         },
+        inspectSource: InspectFrameSource = InspectFrameSource(),
         onPublish: (@Sendable (_ nanoseconds: UInt64) -> Void)? = nil
     ) {
         self.renderer = renderer
+        self.inspectSource = inspectSource
         self.epoch = epoch
         self.itemChanges = itemChanges
         self.broadcaster = Broadcaster(initial: initial, onPublish: onPublish)
@@ -140,6 +150,11 @@ final class PageEventStream: Sendable {
     /// Views the open page streams carry, summed over the streams.
     var viewCount: Int { broadcaster.channelCount }
 
+    /// What `/inspect` shows now, while a page shows it (`nil`: none does, or it is off).
+    func inspectFrameIfShown() -> InspectFrame? {
+        broadcaster.count(in: .inspect) > 0 ? inspectSource.frame() : nil
+    }
+
     /// Publishes a new state: fragments for what changed in each channel.
     func publish(_ state: State) {
         publishLock.withLock {
@@ -148,7 +163,9 @@ final class PageEventStream: Sendable {
             let badgeChanged = previous?.badge != state.badge
             let statsChanged = previous?.stats?.endIndex != state.stats?.endIndex
             let tickerChanged = previous?.ticker != state.ticker
-            guard viewChanged || badgeChanged || statsChanged || tickerChanged else { return }
+            let inspectChanged = state.inspect.map { $0.changes(since: previous?.inspect) }
+            let inspectMoved = inspectChanged.map { $0.tree || $0.events || $0.exchanges || $0.screens } ?? false
+            guard viewChanged || badgeChanged || statsChanged || tickerChanged || inspectMoved else { return }
             let now = Date()
             let id = (state.view?.id ?? EventID(epoch: epoch, seq: 0)).description
             let changes: [ItemChange]
@@ -202,7 +219,7 @@ final class PageEventStream: Sendable {
                                 channel: channel, items: after, render: Self.fresh(after, since: before, visible),
                                 now: now, id: id)
                         }
-                    case .stats:
+                    case .stats, .inspect:
                         break
                     case .item(let key):
                         let old = previous?.view?.item(forKey: key)
@@ -217,6 +234,9 @@ final class PageEventStream: Sendable {
                 if channel == .stats, statsChanged || tickerChanged {
                     bytes += statsEvent(
                         state: state, now: now, id: id, fragments: statsChanged, ticker: tickerChanged)
+                }
+                if channel == .inspect, let frame = state.inspect, let parts = inspectChanged {
+                    bytes += inspectEvent(frame, parts: parts, now: now, id: id)
                 }
                 if viewChanged || badgeChanged { bytes += status(for: channel) }
                 return bytes
@@ -240,12 +260,15 @@ final class PageEventStream: Sendable {
     /// status badge when it resumes at the current published id (the pages have the rest;
     /// `/stats` always gets its whole state, which changes with time alone).
     func subscribe(_ stream: StreamConnection, views: [Subscription]) {
+        // `/inspect`'s first frame is taken here, outside the broadcaster's lock (it reads
+        // the broadcasters' clients).
+        let inspect = views.contains { $0.channel == .inspect } ? inspectSource.frame() : nil
         broadcaster.subscribe(stream, to: views.map(\.channel)) { state in
             var first = [SSEEncoder.retry(milliseconds: DocumentEventStream.retryMilliseconds)]
             guard let state else { return first }
             for view in views {
                 if let resumed = view.resumesAfter, let current = state.view?.id, resumed == current,
-                    view.channel != .stats
+                    view.channel != .stats, view.channel != .inspect
                 {
                     let id = current.description
                     first.append(
@@ -253,7 +276,7 @@ final class PageEventStream: Sendable {
                             "status", channel: view.channel, id: id,
                             ["html": .string(statusFragment(channel: view.channel, state: state, now: Date()))]))
                 } else {
-                    first.append(wholeState(of: view.channel, state))
+                    first.append(wholeState(of: view.channel, state, inspect: inspect))
                 }
             }
             return first
@@ -264,7 +287,23 @@ final class PageEventStream: Sendable {
     /// client too far behind gets in place of its backlog (the page script treats it as it
     /// does on connect: a whole `items` order, the detail, every `/stats` fragment, the
     /// badge). Rendered once per channel and stamp, then taken from `initialCache`.
-    private func wholeState(of channel: Channel, _ state: State) -> [UInt8] {
+    ///
+    /// Runs under `Broadcaster.lock`: `/inspect`'s frame is `inspect` or the state's, taken
+    /// before (never read from the ``inspectSource`` here).
+    private func wholeState(of channel: Channel, _ state: State, inspect: InspectFrame? = nil) -> [UInt8] {
+        if channel == .inspect {
+            // Never cached: it moves with every event.
+            let now = Date()
+            let id = (state.view?.id ?? EventID(epoch: epoch, seq: 0)).description
+            var bytes: [UInt8] = []
+            if let frame = inspect ?? state.inspect {
+                bytes += inspectEvent(frame, parts: (true, true, true, true), now: now, id: id)
+            }
+            bytes += Self.event(
+                "status", channel: channel, id: id,
+                ["html": .string(statusFragment(channel: channel, state: state, now: now))])
+            return bytes
+        }
         let stamp = PageCache.Stamp(
             published: state.view?.id, badge: state.badge, assetVersion: "",
             statsWindow: channel == .stats ? state.stats?.endIndex ?? 0 : 0)
@@ -286,6 +325,8 @@ final class PageEventStream: Sendable {
             }
         case .stats:
             bytes += statsEvent(state: state, now: now, id: id, fragments: true, ticker: true)
+        case .inspect:
+            break
         }
         bytes += Self.event(
             "status", channel: channel, id: id,
@@ -314,7 +355,7 @@ final class PageEventStream: Sendable {
             return view?.items(inSection: section) ?? []
         case .kiosk(let section):
             return ChunkedArray((view?.items(inSection: section) ?? []).prefix(PageRenderer.kioskLimit))
-        case .item, .stats:
+        case .item, .stats, .inspect:
             return []
         }
     }
@@ -401,6 +442,19 @@ final class PageEventStream: Sendable {
         }
         guard !html.isEmpty else { return [] }
         return Self.event("stats", channel: .stats, id: id, ["html": .object(html)])
+    }
+
+    /// The `inspect` event: the parts of `/inspect` that changed, by element id.
+    private func inspectEvent(
+        _ frame: InspectFrame, parts: (tree: Bool, events: Bool, exchanges: Bool, screens: Bool), now: Date,
+        id: String
+    ) -> [UInt8] {
+        let fragments = renderer.inspectFragments(frame, parts: parts, now: now)
+        guard !fragments.isEmpty else { return [] }
+        countRenders(fragments.count)
+        var html = JSONObject()
+        for (element, fragment) in fragments { html[element] = .string(fragment) }
+        return Self.event("inspect", channel: .inspect, id: id, ["html": .object(html)])
     }
 
     /// The status badge as `channel`'s view shows it (the kiosk's banner, or the badge).

@@ -1,3 +1,4 @@
+import FeedCore
 import NIOConcurrencyHelpers
 
 /// Coalesces requests to re-render the page streams into frames: however many changes
@@ -12,7 +13,8 @@ import NIOConcurrencyHelpers
 final class PageFramePacer: Sendable {
     private struct State {
         var requested = false
-        var waiter: CheckedContinuation<Void, Never>?
+        /// The run loop, waiting for a request.
+        var loop = Waiter()
     }
 
     /// The average time between frames under sustained requests.
@@ -20,8 +22,8 @@ final class PageFramePacer: Sendable {
     /// The most frames started back to back after a quiet spell.
     static let burst = 2
     /// Guards `requested` and the waiting run loop. A leaf: no other lock is taken while it
-    /// is held, and the waiter is resumed after it is released. Requests take it holding
-    /// `FeedStore.deliveryLock` (the store's observer) or nothing.
+    /// is held, and the loop is resumed after it is released (``Waiter``). Requests take it
+    /// holding nothing (the fan-out stage's consumer, the upstream's status, the sweeps).
     private let state = NIOLockedValueBox(State())
     /// Guards the count of frames rendered. A leaf.
     private let frameCount = NIOLockedValueBox<UInt64>(0)
@@ -31,16 +33,15 @@ final class PageFramePacer: Sendable {
     }
 
     /// Frames rendered since start.
-    var frames: UInt64 { frameCount.withLockedValue { $0 } }
+    var renderedFrames: UInt64 { frameCount.withLockedValue { $0 } }
 
     /// Asks for a frame with the newest state.
     func request() {
-        let waiter = state.withLockedValue { state -> CheckedContinuation<Void, Never>? in
+        state.withLockedValue { state in
             state.requested = true
-            defer { state.waiter = nil }
-            return state.waiter
+            return state.loop.take()
         }
-        waiter?.resume()
+        .resume()
     }
 
     /// Renders a frame whenever one was requested, at most once per `interval` on average
@@ -48,24 +49,7 @@ final class PageFramePacer: Sendable {
     func run(render: @Sendable () -> Void) async {
         var schedule = FrameSchedule(interval: interval, burst: Self.burst)
         while !Task.isCancelled {
-            await withTaskCancellationHandler {
-                await withCheckedContinuation { continuation in
-                    // Checked under the lock the cancellation handler takes, so a cancel
-                    // either finds this waiter or is seen here.
-                    let ready = state.withLockedValue { state -> Bool in
-                        if state.requested || Task.isCancelled { return true }
-                        state.waiter = continuation
-                        return false
-                    }
-                    if ready { continuation.resume() }
-                }
-            } onCancel: {
-                let waiter = state.withLockedValue { state -> CheckedContinuation<Void, Never>? in
-                    defer { state.waiter = nil }
-                    return state.waiter
-                }
-                waiter?.resume()
-            }
+            await state.wait(in: \.loop, unless: \.requested, cancellable: true)
             guard !Task.isCancelled else { return }
             // Requests made meanwhile are served by the same frame; the time a frame takes
             // to render counts towards the interval, so a change waits at most one interval

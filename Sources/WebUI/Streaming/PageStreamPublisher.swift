@@ -12,7 +12,7 @@ final class PageStreamPublisher: Sendable {
     /// The page streams published to.
     let stream: PageEventStream
     /// Coalesces frame requests (20 frames a second at most on average, newest state).
-    let frames = PageFramePacer(interval: .milliseconds(50))
+    let pacer = PageFramePacer(interval: .milliseconds(50))
     private let store: FeedStore
     private let badges: StatusBadgeSource
     private let stats: StatsRecorder
@@ -36,7 +36,7 @@ final class PageStreamPublisher: Sendable {
     /// Asks for a frame with the newest state, coalesced with every other request in the
     /// same frame. Cheap and never blocks: observers call it.
     func requestFrame() {
-        frames.request()
+        pacer.request()
     }
 
     /// Asks for a frame when `status` (the upstream's, after an event) changes what the
@@ -50,11 +50,12 @@ final class PageStreamPublisher: Sendable {
     func refresh() {
         stream.publish(
             PageEventStream.State(
-                view: store.snapshot?.published, badge: badges.badge(), stats: stats.window(), ticker: stats.ticker))
+                view: store.snapshot?.published, badge: badges.badge(), stats: stats.window(), ticker: stats.ticker,
+                inspect: stream.inspectFrameIfShown()))
     }
 
     /// Renders the requested frames until the task is cancelled.
     func run() async {
-        await frames.run { [self] in refresh() }
+        await pacer.run { [self] in refresh() }
     }
 }

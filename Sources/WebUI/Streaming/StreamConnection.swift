@@ -1,4 +1,5 @@
 import CMicroHTTPD
+import FeedCore
 import Glibc
 import NIOConcurrencyHelpers
 
@@ -54,10 +55,41 @@ public final class StreamConnection: @unchecked Sendable {
     /// The bound on unsent bytes before the client is dropped.
     public let maxQueuedBytes: Int
 
+    /// When the stream was opened.
+    public let openedAt = WallTime.now()
+    /// What the client says it is (a page stream's screen names), for `/inspect`; set
+    /// before the stream is subscribed, then only read.
+    private var label: String = ""
+
     /// Creates a stream whose queue holds at most `maxQueuedBytes` unsent bytes.
     public init(maxQueuedBytes: Int) {
         self.maxQueuedBytes = maxQueuedBytes
         self.machine = StreamStateMachine(maxQueuedBytes: maxQueuedBytes)
+    }
+
+    /// How `/inspect` sees a stream now.
+    struct Observation: Sendable, Equatable {
+        let openedAt: WallTime
+        let label: String
+        /// Bytes queued and not yet written.
+        let pendingBytes: Int
+        /// How long bytes have waited without the client taking any (nanoseconds); `nil`:
+        /// nothing waits.
+        let waiting: UInt64?
+    }
+
+    /// The stream now, as `/inspect` lists it.
+    func observe(now: UInt64) -> Observation {
+        lock.withLock {
+            Observation(
+                openedAt: openedAt, label: label, pendingBytes: machine.pendingBytes, waiting: machine.waiting(now: now)
+            )
+        }
+    }
+
+    /// Names the client (a page stream's screens) for `/inspect`.
+    func setLabel(_ text: String) {
+        lock.withLock { label = text }
     }
 
     /// The stream's state.
@@ -323,9 +355,8 @@ public final class StreamConnection: @unchecked Sendable {
         }
     }
 
+    /// Now, in monotonic nanoseconds (``MonotonicTime``).
     static func now() -> UInt64 {
-        var ts = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &ts)
-        return UInt64(ts.tv_sec) &* 1_000_000_000 &+ UInt64(ts.tv_nsec)
+        MonotonicTime.now()
     }
 }

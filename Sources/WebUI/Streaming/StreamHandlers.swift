@@ -19,6 +19,8 @@ final class StreamHandlers: Sendable {
     let demo: DocumentEventStream?
     /// The bound on each client's unsent bytes (`--max-queued-bytes`).
     private let maxQueuedBytesPerClient: Int
+    /// Whether `/inspect` is on (else its view is refused).
+    private let inspects: Bool
     private let headers = ResponseHeaders.eventStream
     /// The answer to a HEAD on any stream: the stream's headers, no body.
     private let head: PreparedResponse
@@ -30,8 +32,9 @@ final class StreamHandlers: Sendable {
 
     init(
         events: DocumentEventStream, items: ItemEventStream, pages: PageEventStream, demo: DocumentEventStream?,
-        maxQueuedBytesPerClient: Int, errors: ErrorResponses
+        maxQueuedBytesPerClient: Int, errors: ErrorResponses, inspects: Bool = true
     ) {
+        self.inspects = inspects
         self.events = events
         self.items = items
         self.pages = pages
@@ -66,15 +69,18 @@ final class StreamHandlers: Sendable {
         }
     }
 
-    /// `/events/page?v=SPEC[@ID]&v=…`: every view the open pages of one browser partition
-    /// show (see ``PageEventStream``); `?view=list|kiosk|item|stats&section=…&key=…` asks
+    /// `/events/page?v=SPEC[@ID]&v=…&screen=NAME…`: every view the open pages of one
+    /// browser partition show (see ``PageEventStream``), and the names they gave themselves; `?view=list|kiosk|item|stats&section=…&key=…` asks
     /// for one, as pages of earlier versions do. 400 for an unknown view, an item view
-    /// without a key, or more than ``PageEventStream/maxViews``.
+    /// without a key, more than ``PageEventStream/maxViews``, or `inspect` when it is off.
     func pageEvents(_ request: HTTPRequest) -> HTTPResponse {
         if request.method == "HEAD" { return .prepared(head) }
-        guard let views = Self.pageViews(of: request) else { return .prepared(errors.badRequest) }
+        guard let views = Self.pageViews(of: request), inspects || !views.contains(where: { $0.channel == .inspect })
+        else { return .prepared(errors.badRequest) }
+        let screens = Self.screenNames(of: request).joined(separator: " ")
         let target = pages
         return start(for: .person) { stream, _ in
+            stream.setLabel(screens)
             target.subscribe(stream, views: views)
             return { target.unsubscribe(stream) }
         }
@@ -112,6 +118,23 @@ final class StreamHandlers: Sendable {
             views.append(.init(channel: channel, resumesAfter: resumesAfter))
         }
         return views
+    }
+
+    /// The names the pages of a page stream gave themselves (`&screen=lobby-left`, one per
+    /// page that has one), for `/inspect`: at most 16, each 1 to 64 of `A-Z a-z 0-9 . _ : -`;
+    /// others are left out.
+    static func screenNames(of request: HTTPRequest) -> [String] {
+        var names: [String] = []
+        for name in request.queries("screen") where names.count < 16 && !names.contains(name) {
+            guard (1...64).contains(name.utf8.count),
+                name.utf8.allSatisfy({ byte in
+                    (byte >= 0x30 && byte <= 0x3A) || (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A)
+                        || byte == 0x2E || byte == 0x5F || byte == 0x2D
+                })
+            else { continue }
+            names.append(name)
+        }
+        return names
     }
 
     /// A new stream refused because the server is at `--max-clients` or stopping: counted,

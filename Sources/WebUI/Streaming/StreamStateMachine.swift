@@ -93,6 +93,13 @@ struct StreamStateMachine {
     /// Bytes queued and not yet sent (in flight included).
     var pendingBytes: Int { queuedBytes + inFlightBytes }
 
+    /// How long bytes have been waiting by `now` without the client taking any
+    /// (nanoseconds); `nil` when nothing waits.
+    func waiting(now: UInt64) -> UInt64? {
+        guard state == .open, pendingBytes > 0, let since = waitingSince else { return nil }
+        return now > since ? now - since : 0
+    }
+
     /// Bound to a libmicrohttpd connection on `socket`, sending, handed to a sender later
     /// when `hasSender`.
     mutating func attached(socket: Int32, hasSender: Bool) {

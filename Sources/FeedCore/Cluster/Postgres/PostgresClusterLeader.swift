@@ -69,6 +69,8 @@ final class PostgresClusterLeader: ClusterLogLeader {
         let bodies = entries.map { String(decoding: $0.body, as: UTF8.self) }
         let positions = entries.map { $0.upstreamPosition ?? "" }
         let changes = entries.map { Int32(clamping: $0.changes) }
+        // The leader's commit time, to the microsecond (0: none, the log's own `now()`).
+        let times = entries.map { $0.time?.microseconds ?? 0 }
         let lastSeq = Int64(clamping: last.seq)
         let rows = try await session.rows(
             "appending \(entries.count) rows",
@@ -81,11 +83,13 @@ final class PostgresClusterLeader: ClusterLogLeader {
                 RETURNING epoch),
             notified AS (SELECT pg_notify('feedweb_log', \(String(lastSeq))) FROM meta),
             appended AS (
-                INSERT INTO feedweb_log (epoch, seq, kind, body, upstream_position, changes, term)
+                INSERT INTO feedweb_log (epoch, seq, kind, body, upstream_position, changes, term, at)
                 SELECT meta.epoch, r.seq, r.kind, r.body, NULLIF(r.position, ''), r.changes,
-                    \(Int64(clamping: lease.term))
+                    \(Int64(clamping: lease.term)),
+                    CASE WHEN r.micros = 0 THEN now()
+                        ELSE timestamptz 'epoch' + r.micros * interval '1 microsecond' END
                 FROM meta, unnest(\(seqs)::int8[], \(kinds)::int2[], \(bodies)::text[], \(positions)::text[],
-                    \(changes)::int4[]) AS r(seq, kind, body, position, changes)
+                    \(changes)::int4[], \(times)::int8[]) AS r(seq, kind, body, position, changes, micros)
                 RETURNING 1)
             SELECT (SELECT count(*) FROM appended), (SELECT count(*) FROM notified)
             """)

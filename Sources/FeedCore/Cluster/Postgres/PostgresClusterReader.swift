@@ -87,21 +87,23 @@ final class PostgresClusterReader: ClusterLogReader {
         let rows = try await session.rows(
             "reading rows",
             """
-            SELECT seq, kind, body, upstream_position, changes FROM feedweb_log
+            SELECT seq, kind, body, upstream_position, changes,
+                (extract(epoch FROM at) * 1000000)::int8 FROM feedweb_log
             WHERE epoch = \(epoch) AND seq > \(Int64(clamping: seq)) ORDER BY seq LIMIT \(Int64(limit))
             """)
         var entries: [ClusterLogEntry] = []
         entries.reserveCapacity(rows.count)
         for row in rows {
             do {
-                let (seq, kind, body, position, changes) = try row.decode((Int64, Int16, String, String?, Int32).self)
+                let (seq, kind, body, position, changes, micros) = try row.decode(
+                    (Int64, Int16, String, String?, Int32, Int64).self)
                 guard let kind = ClusterLogEntry.Kind(rawValue: kind), seq > 0 else {
                     throw ClusterLogError.corrupt("row \(seq) of epoch \(epoch) has kind \(kind)")
                 }
                 entries.append(
                     ClusterLogEntry(
                         seq: UInt64(seq), kind: kind, body: Array(body.utf8), upstreamPosition: position,
-                        changes: Int(changes)))
+                        changes: Int(changes), time: WallTime(microseconds: micros)))
             } catch let error as ClusterLogError {
                 throw error
             } catch {

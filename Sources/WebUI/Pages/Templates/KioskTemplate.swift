@@ -13,8 +13,8 @@ extension Templates {
         <link rel="stylesheet" href="/static/kiosk.css?v={{assetVersion}}">
         <script src="/static/app.js?v={{assetVersion}}" defer></script>
         </head>
-        <body class="page-kiosk" data-stream="kiosk" data-section="{{section}}">
-        {{>kioskStatus}}
+        <body class="page-kiosk" data-stream="{{stream}}" data-section="{{section}}">
+        {{^past}}{{>kioskStatus}}{{/past}}{{#past}}{{>pastBanner}}{{/past}}
         <main class="board" id="main">
         <header class="board-head">
         <p class="board-brand"><span class="brand-mark" aria-hidden="true"></span>feedweb{{#section}} · {{section}}{{/section}}</p>

@@ -25,6 +25,7 @@ extension Templates {
         {{>badge}}
         </div>
         </header>
+        {{#past}}{{>pastBanner}}{{/past}}
         <main id="main" tabindex="-1">
         {{{main}}}
         </main>
@@ -34,6 +35,11 @@ extension Templates {
         </body>
         </html>
 
+        """#
+
+    /// What a page of the past says: which moment it shows, and the way back to live.
+    static let pastBanner = #"""
+        <p class="past-banner" id="past" role="note">As of <time datetime="{{timeMachine}}" data-clock>{{timeText}}</time> <span class="past-id">(change {{id}})</span> — <a href="{{liveHref}}">back to live</a></p>
         """#
 
     /// The upstream status badge; swapped whole by the page script.

@@ -12,6 +12,7 @@ extension PageRenderer.Frame: MustacheParent {
         case "title": self.title
         case "bodyClass": self.bodyClass
         case "stream": self.stream
+        case "past": self.past
         case "navLatest": self.navLatest
         case "navStats": self.navStats
         case "badge": self.badge
@@ -20,6 +21,18 @@ extension PageRenderer.Frame: MustacheParent {
         case "main": self.main
         case "footer": self.footer
         case "assetVersion": self.assetVersion
+        default: nil
+        }
+    }
+}
+
+extension PageRenderer.PastBanner: MustacheParent {
+    func child(named name: String) -> Any? {
+        switch name {
+        case "id": self.id
+        case "timeMachine": self.timeMachine
+        case "timeText": self.timeText
+        case "liveHref": self.liveHref
         default: nil
         }
     }
@@ -86,6 +99,8 @@ extension PageRenderer.KioskContext: MustacheParent {
     func child(named name: String) -> Any? {
         switch name {
         case "title": self.title
+        case "stream": self.stream
+        case "past": self.past
         case "section": self.section
         case "badge": self.badge
         case "stories": self.stories
@@ -255,6 +270,92 @@ extension StatsView.Event: MustacheParent {
         case "detail": self.detail
         case "timeMachine": self.timeMachine
         case "timeText": self.timeText
+        default: nil
+        }
+    }
+}
+
+extension InspectView: MustacheParent {
+    func child(named name: String) -> Any? {
+        switch name {
+        case "treeID": self.treeID
+        case "tree": self.tree
+        case "hasTree": self.hasTree
+        case "eventCapacity": self.eventCapacity
+        case "exchangeCapacity": self.exchangeCapacity
+        case "stageNames": self.stageNames
+        case "events": self.events
+        case "hasEvents": self.hasEvents
+        case "exchanges": self.exchanges
+        case "hasExchanges": self.hasExchanges
+        case "pages": self.pages
+        case "morePages": self.morePages
+        case "hasPages": self.hasPages
+        case "groups": self.groups
+        case "hasGroups": self.hasGroups
+        default: nil
+        }
+    }
+}
+
+extension InspectView.EventRow: MustacheParent {
+    func child(named name: String) -> Any? {
+        switch name {
+        case "id": self.id
+        case "kind": self.kind
+        case "operations": self.operations
+        case "bytes": self.bytes
+        case "arrivedMachine": self.arrivedMachine
+        case "arrivedText": self.arrivedText
+        case "stages": self.stages
+        case "stagesNanos": self.stagesNanos
+        case "waterfall": self.waterfall
+        default: nil
+        }
+    }
+}
+
+extension InspectView.ExchangeRow: MustacheParent {
+    func child(named name: String) -> Any? {
+        switch name {
+        case "startedMachine": self.startedMachine
+        case "startedText": self.startedText
+        case "kind": self.kind
+        case "status": self.status
+        case "duration": self.duration
+        case "bytes": self.bytes
+        case "error": self.error
+        case "failed": self.failed
+        default: nil
+        }
+    }
+}
+
+extension InspectView.PageRow: MustacheParent {
+    func child(named name: String) -> Any? {
+        switch name {
+        case "screens": self.screens
+        case "views": self.views
+        case "sinceMachine": self.sinceMachine
+        case "sinceText": self.sinceText
+        case "pendingBytes": self.pendingBytes
+        case "state": self.state
+        case "stalled": self.stalled
+        default: nil
+        }
+    }
+}
+
+extension InspectView.GroupRow: MustacheParent {
+    func child(named name: String) -> Any? {
+        switch name {
+        case "name": self.name
+        case "clients": self.clients
+        case "oldestMachine": self.oldestMachine
+        case "oldestText": self.oldestText
+        case "pendingBytes": self.pendingBytes
+        case "stalled": self.stalled
+        case "hasStalled": self.hasStalled
         default: nil
         }
     }

@@ -7,10 +7,12 @@ enum Templates {
     static let library: MustacheLibrary = {
         var library = MustacheLibrary()
         let sources: [(String, String)] = [
-            ("layout", layout), ("badge", badge), ("list", list), ("story", story),
+            ("layout", layout), ("pastBanner", pastBanner), ("badge", badge), ("list", list), ("story", story),
             ("detail", detail), ("error", error), ("kiosk", kiosk), ("kioskStory", kioskStory),
             ("kioskStatus", kioskStatus), ("stats", stats), ("statsTicker", statsTicker),
             ("statsSummary", statsSummary), ("statsChart", statsChart), ("statsEvents", statsEvents),
+            ("inspect", inspect), ("inspectTree", inspectTree), ("inspectEvents", inspectEvents),
+            ("inspectExchanges", inspectExchanges), ("inspectScreens", inspectScreens),
         ]
         for (name, source) in sources {
             do {

@@ -1,0 +1,43 @@
+import FeedCore
+import NIOConcurrencyHelpers
+
+/// What `/inspect` shows at one moment: the document, the event log, the upstream
+/// exchanges and the connected screens, each with what tells a change of it (the
+/// document's id, the log's and the exchanges' versions, the list itself).
+struct InspectFrame: Sendable {
+    /// The mirror (`nil` before the first document).
+    let snapshot: FeedSnapshot?
+    let eventsVersion: UInt64
+    /// Oldest first.
+    let events: [InspectedEvent]
+    let exchangesVersion: UInt64
+    /// Oldest first.
+    let exchanges: [UpstreamExchange]
+    let screens: ScreenList
+
+    /// Which parts differ from `previous` (all of them when there is none).
+    func changes(since previous: InspectFrame?) -> (tree: Bool, events: Bool, exchanges: Bool, screens: Bool) {
+        guard let previous else { return (true, true, true, true) }
+        return (
+            previous.snapshot?.id != snapshot?.id, previous.eventsVersion != eventsVersion,
+            previous.exchangesVersion != exchangesVersion, previous.screens != screens
+        )
+    }
+}
+
+/// Where the page streams take an ``InspectFrame`` from when one is needed outside a
+/// frame (a new `/inspect` page's first event): connected once the ``Inspector`` exists;
+/// none when `--inspect off`.
+final class InspectFrameSource: Sendable {
+    private let read = NIOLockedValueBox<(@Sendable () -> InspectFrame?)?>(nil)
+
+    /// From now on frames come from `read`.
+    func connect(_ read: @escaping @Sendable () -> InspectFrame?) {
+        self.read.withLockedValue { $0 = read }
+    }
+
+    /// A frame now, if connected.
+    func frame() -> InspectFrame? {
+        read.withLockedValue { $0 }?()
+    }
+}

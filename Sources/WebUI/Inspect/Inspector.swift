@@ -1,0 +1,44 @@
+import FeedCore
+import NIOConcurrencyHelpers
+
+/// `/inspect`'s sources, built once with the handlers: the event log (fed by the fan-out
+/// stage), the upstream exchanges (fed by the upstream's events) and the streams whose
+/// clients it lists. ``frame()`` takes what the page shows now.
+///
+/// The connected screens are gathered at most once per ``screensEvery`` (each client is
+/// read under its own lock): cheap with thousands of clients and a page open.
+final class Inspector: Sendable {
+    /// How often the screens are gathered again (nanoseconds).
+    static let screensEvery: UInt64 = 500_000_000
+
+    let events: EventLog
+    let exchanges = UpstreamExchanges()
+    private let store: FeedStore
+    private let streams: StreamHandlers
+    /// The screens last gathered, and when. A leaf.
+    private let screens = NIOLockedValueBox<(at: UInt64, list: ScreenList)?>(nil)
+
+    init(store: FeedStore, streams: StreamHandlers, events: EventLog) {
+        self.store = store
+        self.streams = streams
+        self.events = events
+    }
+
+    /// What `/inspect` shows now.
+    func frame(now: UInt64 = MonotonicTime.now()) -> InspectFrame {
+        let (eventsVersion, listed) = events.events()
+        let (exchangesVersion, exchanged) = exchanges.exchanges()
+        return InspectFrame(
+            snapshot: store.snapshot, eventsVersion: eventsVersion, events: listed,
+            exchangesVersion: exchangesVersion, exchanges: exchanged, screens: connectedScreens(now: now))
+    }
+
+    private func connectedScreens(now: UInt64) -> ScreenList {
+        if let last = screens.withLockedValue({ $0 }), now >= last.at, now - last.at < Self.screensEvery {
+            return last.list
+        }
+        let list = ScreenList(streams: streams, now: now)
+        screens.withLockedValue { $0 = (now, list) }
+        return list
+    }
+}

@@ -1,0 +1,201 @@
+import FeedCore
+import Foundation
+
+/// `/inspect`'s values for the templates (``Templates/inspect``): an ``InspectFrame`` in
+/// words and numbers. Times of day are UTC (the page script shows them in the viewer's zone
+/// where it can); stage times in microseconds after the read that carried the event.
+struct InspectView {
+    struct EventRow {
+        let id: String
+        let kind: String
+        let operations: Int
+        let bytes: Int
+        let arrivedMachine: String
+        let arrivedText: String
+        /// Each stage after the read, in microseconds ("–": not yet).
+        let stages: [String]
+        /// Every stage's absolute time (``MonotonicTime``, ns), read first, space separated
+        /// ("-": not yet): for tools and tests.
+        let stagesNanos: String
+        /// The stages as bars, an SVG drawn here.
+        let waterfall: String
+    }
+
+    struct ExchangeRow {
+        let startedMachine: String
+        let startedText: String
+        let kind: String
+        let status: String
+        let duration: String
+        let bytes: UInt64
+        let error: String
+        let failed: Bool
+    }
+
+    struct PageRow {
+        let screens: String
+        let views: String
+        let sinceMachine: String
+        let sinceText: String
+        let pendingBytes: Int
+        let state: String
+        let stalled: Bool
+    }
+
+    struct GroupRow {
+        let name: String
+        let clients: Int
+        let oldestMachine: String?
+        let oldestText: String?
+        let pendingBytes: Int
+        let stalled: Int
+        var hasStalled: Bool { stalled > 0 }
+    }
+
+    // The tree.
+    let treeID: String
+    let tree: String
+    var hasTree: Bool { !tree.isEmpty }
+
+    // The events.
+    let eventCapacity = EventLog.capacity
+    let exchangeCapacity = UpstreamExchanges.capacity
+    let stageNames = Stages.names.map { $0.replacingOccurrences(of: "_", with: " ") + " µs" }
+    let events: [EventRow]
+    var hasEvents: Bool { !events.isEmpty }
+
+    // The exchanges.
+    let exchanges: [ExchangeRow]
+    var hasExchanges: Bool { !exchanges.isEmpty }
+
+    // The screens.
+    let pages: [PageRow]
+    let morePages: Int?
+    var hasPages: Bool { !pages.isEmpty }
+    let groups: [GroupRow]
+    var hasGroups: Bool { !groups.isEmpty }
+
+    /// The view of `frame`, drawing only `parts` (the others stay empty).
+    init(_ frame: InspectFrame, parts: (tree: Bool, events: Bool, exchanges: Bool, screens: Bool), now: Date) {
+        treeID = frame.snapshot?.id.description ?? ""
+        tree = parts.tree ? frame.snapshot.map { JSONTreeHTML.render($0.document) } ?? "" : ""
+        events = parts.events ? frame.events.reversed().map(Self.eventRow) : []
+        exchanges = parts.exchanges ? frame.exchanges.reversed().map { Self.exchangeRow($0, now: now) } : []
+        if parts.screens {
+            pages = frame.screens.pageStreams.map { Self.pageRow($0, now: now) }
+            morePages = frame.screens.morePageStreams > 0 ? frame.screens.morePageStreams : nil
+            groups = frame.screens.groups.map { Self.groupRow($0, now: now) }
+        } else {
+            (pages, morePages, groups) = ([], nil, [])
+        }
+    }
+
+    private static func eventRow(_ event: InspectedEvent) -> EventRow {
+        let stages = event.stages
+        let offsets = stages.offsets
+        let absolute = [
+            stages.received, stages.parsed, stages.committed, stages.queued, stages.firstWrite, stages.lastWrite,
+        ]
+        return EventRow(
+            id: event.id.description, kind: event.kind.rawValue, operations: event.operations, bytes: event.bytes,
+            arrivedMachine: event.arrivedAt.description, arrivedText: clock(event.arrivedAt),
+            stages: offsets.map { $0.map { String($0 / 1000) } ?? "–" },
+            stagesNanos: stages.absolute.map { $0.map(String.init) ?? "-" }.joined(separator: " "),
+            waterfall: waterfall(offsets))
+    }
+
+    /// The stages as consecutive bars on one line, scaled to the last stage known: each
+    /// bar runs from the stage before to its own.
+    static func waterfall(_ offsets: [UInt64?]) -> String {
+        let width = 160.0
+        let known = offsets.compactMap { $0 }
+        let total = Double(max(known.max() ?? 0, 1))
+        var svg =
+            "<svg class=\"waterfall\" viewBox=\"0 0 \(Int(width)) 10\" width=\"\(Int(width))\" height=\"10\" role=\"img\" aria-label=\"waterfall\">"
+        var start = 0.0
+        for (index, offset) in offsets.enumerated() {
+            guard let offset else { continue }
+            let end = Double(offset) / total * width
+            let x = min(start, width - 1)
+            let barWidth = max(end - start, 1)
+            svg +=
+                "<rect class=\"wf-\(index)\" x=\"\(format(x))\" y=\"0\" width=\"\(format(barWidth))\" height=\"10\"/>"
+            start = max(start, end)
+        }
+        return svg + "</svg>"
+    }
+
+    private static func exchangeRow(_ exchange: UpstreamExchange, now: Date) -> ExchangeRow {
+        let started = WallTime(exchange.startedAt)
+        let duration = exchange.duration(now: now)
+        return ExchangeRow(
+            startedMachine: started.description, startedText: clock(started), kind: exchange.kind.rawValue,
+            status: exchange.status.map(String.init) ?? "–",
+            duration: (exchange.endedAt == nil ? "open, " : "") + seconds(duration), bytes: exchange.bytes,
+            error: exchange.error ?? "", failed: exchange.error != nil)
+    }
+
+    private static func pageRow(_ page: ScreenList.PageStream, now: Date) -> PageRow {
+        PageRow(
+            screens: page.screens.joined(separator: " "), views: page.views.joined(separator: " "),
+            sinceMachine: page.since.description, sinceText: RelativeTime.describe(page.since.date, now: now),
+            pendingBytes: page.pendingBytes,
+            state: page.stalledFor.map { "stalled " + seconds($0) } ?? "reading", stalled: page.stalledFor != nil)
+    }
+
+    private static func groupRow(_ group: ScreenList.ClientGroup, now: Date) -> GroupRow {
+        GroupRow(
+            name: group.name, clients: group.clients, oldestMachine: group.oldest?.description,
+            oldestText: group.oldest.map { RelativeTime.describe($0.date, now: now) }, pendingBytes: group.pendingBytes,
+            stalled: group.stalled)
+    }
+
+    /// `14:03:12.345` (UTC) of `time`.
+    private static func clock(_ time: WallTime) -> String {
+        String(time.description.dropFirst(11).prefix(12))
+    }
+
+    /// `0.42 s`, `12 s`, `3 min`.
+    private static func seconds(_ value: Double) -> String {
+        if value < 10 { return String(format: "%.2f s", value) }
+        if value < 120 { return "\(Int(value)) s" }
+        return "\(Int(value / 60)) min"
+    }
+
+    private static func format(_ value: Double) -> String {
+        String(format: "%.1f", value)
+    }
+}
+
+extension PageRenderer {
+    /// `/inspect`.
+    func inspect(frame: InspectFrame, badge: StatusBadge, source: String, now: Date) -> [UInt8] {
+        let view = InspectView(frame, parts: (true, true, true, true), now: now)
+        let main = Templates.library.render(view, withTemplate: "inspect") ?? ""
+        return page(
+            title: "Inspect · feedweb", bodyClass: "page-inspect", stream: "inspect", navLatest: false, badge: badge,
+            updated: frame.snapshot?.published.publishedAt, main: main, source: source)
+    }
+
+    /// The parts of `/inspect` that changed (`parts`), by element id.
+    func inspectFragments(
+        _ frame: InspectFrame, parts: (tree: Bool, events: Bool, exchanges: Bool, screens: Bool), now: Date
+    ) -> [(id: String, html: String)] {
+        var fragments: [(id: String, html: String)] = []
+        let view = InspectView(frame, parts: parts, now: now)
+        if parts.tree {
+            fragments.append(("inspect-tree", Templates.library.render(view, withTemplate: "inspectTree") ?? ""))
+        }
+        if parts.events {
+            fragments.append(("inspect-events", Templates.library.render(view, withTemplate: "inspectEvents") ?? ""))
+        }
+        if parts.exchanges {
+            fragments.append(
+                ("inspect-exchanges", Templates.library.render(view, withTemplate: "inspectExchanges") ?? ""))
+        }
+        if parts.screens {
+            fragments.append(("inspect-screens", Templates.library.render(view, withTemplate: "inspectScreens") ?? ""))
+        }
+        return fragments
+    }
+}
