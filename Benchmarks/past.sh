@@ -7,7 +7,8 @@
 # Upstream: timed_upstream --append at RATE (50) items/s, Wikimedia-shaped (~1.2 KB each);
 # feedweb runs `--mode append --profile wikimedia-recentchange --keep KEEP (1000) --history
 # HISTORY (2000)`, so every state of the past is a document of KEEP items, and changes keep
-# coming while it is asked. Once more than BACK changes are kept: ROUNDS (3) rounds, each
+# coming while it is asked. Once more than BACK + KEEP changes are kept (every state asked for
+# holds KEEP items): ROUNDS (3) rounds, each
 # the past then now (interleaved), of REQUESTS (2000) requests from CONCURRENCY (8)
 # keep-alive clients (past_client.py); each past request asks for a random id between BACK
 # and BACK+100 changes ago. Latency per request (send → whole body read), p50/p99/max per
@@ -21,7 +22,9 @@ REQUESTS=${REQUESTS:-2000} CONCURRENCY=${CONCURRENCY:-8}
 binary=$1
 out=${OUT:-$(mktemp -d /tmp/feedweb-past.XXXXXX)}
 mkdir -p "$out"
-fill=$(( (BACK + 150) / RATE + 5 ))
+# Long enough that the states asked for already hold KEEP items (after BACK + KEEP changes):
+# with only BACK, the first round asked for documents of ~400 items and looked twice as fast.
+fill=$(( (BACK + KEEP + 150) / RATE + 5 ))
 start_upstream "$out/upstream.log" --append --rate "$RATE" --duration $((fill + ROUNDS * 120)) --heartbeat 0
 start_feedweb "$binary" "$out/feedweb.log" "http://127.0.0.1:$UP_PORT/stream" --mode append \
   --profile wikimedia-recentchange --keep "$KEEP" --history "$HISTORY" --log-level error

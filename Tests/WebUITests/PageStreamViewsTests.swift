@@ -114,7 +114,9 @@ struct PageStreamViewsTests {
         #expect(events.allSatisfy { $0.data["view"] == .string("kiosk:World") })
     }
 
-    @Test("/metrics counts page streams and the views they carry; a heartbeat reaches a stream once")
+    @Test(
+        "/metrics counts page streams, the views they carry and the fragments rendered; a heartbeat reaches a stream once"
+    )
     func countedAndHeartbeatOnce() async throws {
         let first = try await SSETestClient(port: server.port, path: "/events/page?v=list&v=stats&v=kiosk")
         _ = try await firstFrames(first, views: 3)
@@ -124,6 +126,9 @@ struct PageStreamViewsTests {
             parsing: try await HTTPTestClient.get(port: server.port, "/metrics").text)
         #expect(metrics.value("feedweb_page_streams") == 2)
         #expect(metrics.value("feedweb_page_stream_views") == 4)
+        let rendered = server.handlers.pageStreams.stream.fragmentRenderCount
+        #expect(rendered > 0, "the first frames' fragments")
+        #expect(metrics.value("feedweb_page_fragments_rendered_total") == Double(rendered))
 
         server.handlers.pageStreams.stream.broadcaster.broadcastToAll(SSEEncoder.event(type: "reload", data: "v2"))
         #expect(try await first.next(type: "reload", within: 5).data == "v2")

@@ -28,7 +28,8 @@ import struct Prometheus.PrometheusMetricsFactory
 /// `stream_dropped_clients_total{stream}`, `stream_catchups_total{stream}` (a client too far
 /// behind given the newest state in place of its backlog), `stream_refused_total`,
 /// `page_streams` and `page_stream_views` (the page streams open, one per browser partition,
-/// and the views they carry in all), `changes_total`,
+/// and the views they carry in all), `page_fragments_rendered_total` (HTML fragments the page
+/// streams rendered: once per change and view, never per page), `changes_total`,
 /// `item_changes_total{kind}` (`added`, `updated`, `removed`), `polling_equivalent_bytes_total`,
 /// `new_sections_total`, `guard_regressions_total`, `marks_total` (items that matched a
 /// `--mark`), `page_render_seconds`, `fanout_seconds{stream}`, `event_stage_seconds{stage}`
@@ -60,6 +61,9 @@ final class FeedwebMetrics: Sendable {
         /// one per page where the browser lacks what sharing needs), and the views they
         /// carry in all.
         var pageStreams: (streams: Int, views: Int)
+        /// HTML fragments the page streams rendered since start (a story, an item, a badge,
+        /// a part of `/stats`): once per change and channel, however many pages show it.
+        var pageFragmentsRendered: UInt64 = 0
         /// New streams answered 503 because `--max-clients` was reached.
         var refusedStreams: UInt64
         /// The `/stats` counts since start.
@@ -195,6 +199,7 @@ private struct PulledMetrics {
     let openDescriptors: Gauge
     let pageStreams: Gauge
     let pageStreamViews: Gauge
+    var pageFragmentsRendered: MirroredCounter
     let connections: Gauge
     let waitingConnections: Gauge
     var closedAtDeadline: MirroredCounter
@@ -277,6 +282,7 @@ private struct PulledMetrics {
         openDescriptors = Gauge(label: "feedweb_process_open_fds", factory: factory)
         pageStreams = Gauge(label: "feedweb_page_streams", factory: factory)
         pageStreamViews = Gauge(label: "feedweb_page_stream_views", factory: factory)
+        pageFragmentsRendered = MirroredCounter(label: "feedweb_page_fragments_rendered_total", factory: factory)
         connections = Gauge(label: "feedweb_http_connections", factory: factory)
         waitingConnections = Gauge(label: "feedweb_http_connections_waiting", factory: factory)
         closedAtDeadline = MirroredCounter(
@@ -308,6 +314,7 @@ private struct PulledMetrics {
         openDescriptors.record(sample.process.openDescriptors)
         pageStreams.record(sample.pageStreams.streams)
         pageStreamViews.record(sample.pageStreams.views)
+        pageFragmentsRendered.follow(sample.pageFragmentsRendered)
         connections.record(sample.connections.held)
         waitingConnections.record(sample.connections.waiting)
         closedAtDeadline.follow(UInt64(sample.connections.droppedAtDeadline))

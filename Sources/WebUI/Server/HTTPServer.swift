@@ -188,6 +188,8 @@ public final class HTTPServer: @unchecked Sendable {
     private let pageSender: StreamSender?
     /// Which sender the next stream goes to (round robin). A leaf.
     private let nextSender = NIOLockedValueBox(0)
+    /// Which daemon loop the next connection handed over goes to (round robin). A leaf.
+    private let nextLoop = NIOLockedValueBox(0)
 
     public init(configuration: Configuration, responder: any HTTPResponder, logger: Logger) {
         self.configuration = configuration
@@ -273,9 +275,13 @@ public final class HTTPServer: @unchecked Sendable {
             loops.append(loop)
         }
         let responder = self.responder
-        // One front door per daemon loop: a door hands its connections to its own loop.
+        // One front door per daemon loop, all accepting from the one listener. A door hands
+        // its connections to the loops in turn, not to its own: the door that wakes first
+        // accepts every connection pending (8 keep-alive clients connecting at once all
+        // went to one loop, and its thread served them all while the other core idled).
         var frontDoors: [FrontDoor] = []
-        for (index, loop) in loops.enumerated() {
+        let allLoops = loops
+        for index in allLoops.indices {
             let door = FrontDoor(
                 name: "fw-door-\(index)", listener: listener, paths: responder.directPaths,
                 maxHeadBytes: configuration.maxRequestHeadBytes, holdLimit: configuration.frontDoorHoldLimit,
@@ -286,7 +292,7 @@ public final class HTTPServer: @unchecked Sendable {
                         _ = close(handover.fd)
                         return
                     }
-                    self.handOver(handover, to: loop)
+                    self.handOver(handover, to: allLoops[self.nextLoopIndex(of: allLoops.count)])
                 })
             guard let door else {
                 for loop in loops { MHD_stop_daemon(loop.daemon.pointer) }
@@ -495,6 +501,14 @@ public final class HTTPServer: @unchecked Sendable {
             let result = MHD_queue_response(connection, UInt32(MHD_HTTP_OK), response)
             MHD_destroy_response(response)
             return result
+        }
+    }
+
+    /// The index of the loop, of `count`, that the next connection handed over goes to.
+    private func nextLoopIndex(of count: Int) -> Int {
+        nextLoop.withLockedValue { next in
+            defer { next = (next + 1) % max(1, count) }
+            return next % max(1, count)
         }
     }
 

@@ -117,7 +117,8 @@ final class PageEventStream: Sendable {
 
     /// How many HTML fragments (a story, a detail article, a badge, a part of `/stats`)
     /// this stream has rendered since start: what proves a change is rendered once per
-    /// channel, never once per client.
+    /// channel, never once per client. `/metrics` exports it as
+    /// `feedweb_page_fragments_rendered_total`.
     var fragmentRenderCount: UInt64 { fragmentRenders.withLockedValue { $0 } }
 
     /// Counts `count` fragments rendered.
