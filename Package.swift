@@ -10,6 +10,14 @@ let package = Package(
         .library(name: "FeedCore", targets: ["FeedCore"]),
         .library(name: "WebUI", targets: ["WebUI"]),
     ],
+    traits: [
+        .trait(
+            name: "PostgresCluster",
+            description:
+                "--cluster: the PostgreSQL cluster log (postgres-nio, and with it swift-crypto). `make run` builds without it (the demo sooner from a fresh clone)."
+        ),
+        .default(enabledTraits: ["PostgresCluster"]),
+    ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
@@ -34,7 +42,8 @@ let package = Package(
         .target(
             name: "FeedCore",
             dependencies: [
-                .product(name: "Collections", package: "swift-collections"),
+                .product(name: "DequeModule", package: "swift-collections"),
+                .product(name: "OrderedCollections", package: "swift-collections"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
@@ -44,7 +53,7 @@ let package = Package(
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "WSClient", package: "swift-websocket"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
-                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "PostgresNIO", package: "postgres-nio", condition: .when(traits: ["PostgresCluster"])),
             ]
         ),
         .target(

@@ -172,6 +172,7 @@ enum OptionValue {
     }
 
     static func cluster(_ url: String) throws(Problem) -> PostgresClusterSettings {
+        if let unavailability = PostgresClusterSettings.unavailability { throw Problem(unavailability) }
         do {
             return try PostgresClusterSettings(url: url)
         } catch {

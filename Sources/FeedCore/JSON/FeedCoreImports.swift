@@ -1,10 +1,8 @@
-// JSONValue.swift says `import Collections`, but since swift-collections 1.6 the
-// `Collections` module only declares typealiases for `OrderedDictionary`; its members live
-// in `OrderedCollections`. Without this re-export, the `@inlinable` accessors in
-// JSONValue.swift fail to compile ("subscript cannot be used in an '@inlinable' function
-// because 'OrderedCollections' was not imported by this file"). Only a re-export in a
-// sibling file satisfies that check (a plain or `public import` does not). Clients of
-// FeedCore get `OrderedDictionary`'s API as a side effect, which `JSONObject` needs anyway.
+// FeedCore re-exports OrderedCollections: `JSONObject` is an `OrderedDictionary`, and its
+// clients (WebUI, the tests) use its API. The package depends on swift-collections'
+// DequeModule and OrderedCollections products only: the whole `Collections` product built
+// five more modules (BitCollections, HashTreeCollections, _RopeModule, HeapModule and
+// Collections itself) that nothing here uses.
 @_exported import OrderedCollections
 
 #if canImport(Glibc)

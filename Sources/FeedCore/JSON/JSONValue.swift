@@ -1,4 +1,4 @@
-import Collections
+import OrderedCollections
 
 /// The members of a JSON object, in document order.
 ///

@@ -161,7 +161,7 @@ public final class FeedwebApplication: Sendable {
             let node = configuration.clusterNode ?? "\(Self.hostName):\(port)"
             let clusterNode = ClusterNode(
                 configuration: ClusterNode.Configuration(node: node, history: configuration.history), store: store,
-                log: try PostgresClusterLog(settings: cluster, logger: logger), source: configuration.source.label,
+                log: try cluster.makeLog(logger: logger), source: configuration.source.label,
                 logger: logger
             ) { upstreamStore in
                 try UpstreamConnection(configuration: upstream, kind: kind, store: upstreamStore, logger: logger)
