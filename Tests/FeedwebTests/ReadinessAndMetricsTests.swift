@@ -54,7 +54,13 @@ struct ReadinessAndMetricsTests {
     func metricsGrowWithEvents() async throws {
         let (upstream, feedweb) = try await LiveFeedUpstream.withFeedweb()
         defer { feedweb.kill() }
-        let first = try await Self.metrics(port: feedweb.port)
+        // The committer counts an event once the change is in place, so a scrape may see the
+        // document before the event that brought it is counted.
+        let first = try await Eventually.value("the first document to be counted", within: 5) {
+            () -> PrometheusText? in
+            let text = try await Self.metrics(port: feedweb.port)
+            return (text.value("feedweb_upstream_events_total") ?? 0) >= 1 ? text : nil
+        }
         for family in [
             "feedweb_upstream_events_total", "feedweb_upstream_bytes_total", "feedweb_upstream_reconnects_total",
             "feedweb_upstream_rejected_patches_total", "feedweb_stream_clients", "feedweb_stream_events_total",
@@ -83,9 +89,11 @@ struct ReadinessAndMetricsTests {
         }
         // One malformed patch: rejected, counted, state kept.
         try await upstream.server.push(bytes: SSEEncoder.event(type: "patch", data: "[{\"op\":\"frobnicate\"}]"))
-        let after = try await Eventually.value("the rejected patch to be counted", within: 5) { () -> PrometheusText? in
+        let after = try await Eventually.value("the rejected patch and the 4 events to be counted", within: 5) {
+            () -> PrometheusText? in
             let text = try await Self.metrics(port: feedweb.port)
-            return text.value("feedweb_upstream_rejected_patches_total") == 1 ? text : nil
+            let counted = (text.value("feedweb_upstream_events_total") ?? 0) >= eventsIn + 4
+            return text.value("feedweb_upstream_rejected_patches_total") == 1 && counted ? text : nil
         }
         #expect(after.value("feedweb_upstream_events_total") == eventsIn + 4)
         #expect(try #require(after.value("feedweb_upstream_bytes_total")) > bytesIn)
