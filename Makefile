@@ -19,10 +19,9 @@ RELEASE_BUILD = swift build -c release --static-swift-stdlib --product feedweb \
 # --cluster: postgres-nio and swift-crypto, whose BoringSSL alone took ~95 s of a first
 # build here, are not built), in a folder of its own so that it and `make test`'s build
 # never rebuild each other, with no index store and no debug information (the demo needs
-# neither; about a tenth of the build). A fresh clone's first `make run` served in 252 and 229 s
-# here (2026-11-27, 4594472; ~6.2 min for the whole debug product, ~9 for the static
-# release build). For a
-# server, `make release` or `make install`.
+# neither; about a tenth of the build). A fresh clone's first `make run` served in 252 and
+# 229 s here (2026-11-27, 4594472; ~6.2 min for the whole debug product, ~9 for the static
+# release build). For a server, `make release` or `make install`.
 run:
 	@scripts/install-deps.sh
 	swift build --product feedweb --scratch-path .build-run --disable-default-traits \
