@@ -35,7 +35,11 @@ new MutationObserver(function (records) {
       var match = title && /sent_ns=(\d+)/.exec(title.textContent);
       // Each sample with the page's role at that moment: the lead may move between the
       // windows while they are switched between (a hidden leader hands over).
-      if (match) window.__latencies.push([window.feedweb.role(), now - Number(match[1]) / 1e6]);
+      if (!match) return;
+      // How the frame that made it came: stream (the leader), port or channel.
+      var applied = window.feedweb.applied();
+      var via = applied.length ? (applied[applied.length - 1].via || '') : '';
+      window.__latencies.push([window.feedweb.role(), now - Number(match[1]) / 1e6, via]);
     });
   });
 }).observe(list, {childList: true});
@@ -93,11 +97,14 @@ try:
         run(port, session, OBSERVER)
     time.sleep(seconds)
     by_role = {}
+    # How the frames of the samples came: "stream" (the leader), "port" or "channel".
+    routes = {}
     for tab in (first, second):
         call(port, "POST", f"/session/{session}/window", {"handle": tab})
         roles[tab] = run(port, session, "return window.feedweb.role()")
-        for role, latency in run(port, session, "return window.__latencies"):
+        for role, latency, route in run(port, session, "return window.__latencies"):
             by_role.setdefault(role, []).append(latency)
+            routes[route] = routes.get(route, 0) + 1
     call(port, "DELETE", f"/session/{session}")
 finally:
     driver.terminate()
@@ -119,9 +126,11 @@ def summary(samples):
 
 result = summary(by_role["leader"])
 result["follower"] = summary(by_role["follower"])
+result["routes"] = routes
 for role, figures in (("leader", result), ("follower", result["follower"])):
     print("page DOM latency, %s: n=%d p50 %.1f p90 %.1f p99 %.1f max %.1f ms" % (
         role, figures["n"], figures["p50"], figures["p90"], figures["p99"], figures["max"]))
+print("samples by route: %s" % ", ".join("%s %d" % kv for kv in sorted(routes.items())))
 if out:
     with open(out, "w") as f:
         json.dump(result, f)

@@ -10,7 +10,8 @@
 # feedweb --mode append --profile wikimedia-recentchange. Per N: a fresh feedweb and
 # upstream, N sseload clients on /events (ramped at 1,000/s, then 2 s to settle), then the
 # page is opened and observed for WINDOW (20) s. ROUNDS (3) rounds per N, interleaved.
-# Prints each round and the medians of p50/p90/max per N.
+# Prints each round and the medians of p50/p90/max per N. FEEDWEB_ARGS: more feedweb options
+# (e.g. `--public-dir DIR`, to compare page scripts).
 set -uo pipefail
 bin=${1:?usage: Benchmarks/page_dom.sh FEEDWEB [N ...]}
 shift
@@ -30,7 +31,7 @@ for round in $(seq 1 "$rounds"); do
     life=$(awk -v r="$ramp" -v w="$window" 'BEGIN { printf "%.0f", r + w + 30 }')
     start_upstream "$out/up-$n-$round" --append --rate "$rate" --duration "$life" --heartbeat 0 || exit 1
     start_feedweb "$bin" "$out/fw-$n-$round" "http://127.0.0.1:$UP_PORT/stream" --mode append \
-      --profile wikimedia-recentchange --max-clients 20000 --log-level error || exit 1
+      --profile wikimedia-recentchange --max-clients 20000 --log-level error ${FEEDWEB_ARGS:-} || exit 1
     if [ "$n" -gt 0 ]; then
       "$TOOLS/sseload" --url "http://127.0.0.1:$FW_PORT/events" --clients "$n" --ramp "$ramp" --settle 2 \
         --duration "$(awk -v w="$window" 'BEGIN { print w + 15 }')" --grace 1 --quiet >"$out/sseload-$n-$round.txt" 2>&1 &

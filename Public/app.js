@@ -4,6 +4,9 @@
 (function () {
   "use strict";
 
+  // Where this script came from: the port broker is its sibling, of the same version.
+  var scriptURL = document.currentScript ? document.currentScript.src : "";
+
   // Broken thumbnails fall back to the placeholder named in data-fallback.
   function armImages(root) {
     root.querySelectorAll("img[data-fallback]").forEach(function (img) {
@@ -69,10 +72,13 @@
   // iframes, also inside another site's wall) elect one leader with the Web Locks API; it
   // holds /events/page with every view the pages show and relays each frame on a
   // BroadcastChannel (same-origin, partitioned like storage); every page applies its own
-  // view's frames. When the leader goes (closed, navigated, crashed: its lock is released;
-  // frozen: its heartbeat stops and the lock is stolen), the next page takes over and
-  // resumes each view from the id of its last frame. Without those APIs each page holds a
-  // stream of its own. See docs/behaviour.md.
+  // view's frames. Where SharedWorker exists, a worker that only introduces pages
+  // (Public/page-ports.js) gives the leader a MessagePort to each other page as well, and
+  // each frame also goes through those: renderer to renderer, without the browser
+  // process's hop that a BroadcastChannel message takes. When the leader goes (closed,
+  // navigated, crashed: its lock is released; frozen: its heartbeat stops and the lock is
+  // stolen), the next page takes over and resumes each view from the id of its last
+  // frame. Without those APIs each page holds a stream of its own. See docs/behaviour.md.
 
   var body = document.body;
   var spec = body.dataset.stream || "";
@@ -123,7 +129,9 @@
   // One frame from the stream (a view's event, or `reload`): notes its id and applies it
   // when it is this page's view. A content frame this page already has (a whole state
   // after a takeover, say) is skipped.
-  function receive(type, raw, id) {
+  // `via`: how the frame came ("stream", "channel" or "port"), kept with it for tests and
+  // Benchmarks/page_dom.py.
+  function receive(type, raw, id, via) {
     if (type === "reload") {
       window.location.reload();
       return;
@@ -140,7 +148,7 @@
     if (data.view !== view) return;
     var content = type === "items" || type === "item" || type === "gone";
     if (content && id && last && !newer(id, last)) return;
-    applied.push({ type: type, id: id, at: Date.now() });
+    applied.push({ type: type, id: id, at: Date.now(), via: via || "stream" });
     if (applied.length > 200) applied.shift();
     try {
       if (type === "items") applyItems(data);
@@ -476,7 +484,8 @@
       lastBeat: Date.now(),
       waiting: null, // the AbortController of this page's queued lock request
       resign: null,  // resolves the lock held while leading
-      requeue: false // to get back in line once the next leader beats
+      requeue: false, // to get back in line once the next leader beats
+      sent: 0 // frames relayed in this term
     };
 
     function post(message) {
@@ -488,6 +497,181 @@
       }
     }
 
+    // Direct ports. The broker (a SharedWorker: Public/page-ports.js) hands the leader of
+    // a term one end of a MessageChannel for each other page and that page the other end.
+    // The leader numbers its frames in the term (`k`: 1, 2, …) and sends each through
+    // every port it holds and on the channel. The channel carries every frame, in order;
+    // a port is only quicker. A page applies frame `k` once, from whichever way it comes
+    // first, and in order: a frame ahead of the one due waits (it came through the port
+    // before the one before it came on the channel), one already applied is dropped. The
+    // first frame due is the first the page gets on the channel, so nothing a port brings
+    // can make it skip one. Port or broker gone: the channel goes on alone.
+    var brokers = []; // connections to the broker, newest last (see announce)
+    var asked = 0; // announcements sent to the broker, and the last it answered
+    var answered = 0;
+    var peers = {}; // page -> MessagePort, while leading (for self.term)
+    var links = []; // { port, term }: ports from leaders, newest last
+    var nextK = 0; // the frame due from the leader of self.leaderTerm; 0 before the first
+    var ahead = {}; // k -> { m, via }: frames that came before the one due
+    var aheadCount = 0;
+    var aheadAtMost = 512;
+
+    function tellBroker(message) {
+      var broker = brokers[brokers.length - 1];
+      if (!broker) return;
+      message.p = me;
+      try {
+        broker.port.postMessage(message);
+      } catch (error) {
+        // A page being torn down may no longer post.
+      }
+    }
+
+    // Connects to the broker, keeping up to two earlier connections open: one that did not
+    // answer in time may only be slow, and the ports it still brings are used.
+    function openBroker() {
+      if (typeof SharedWorker === "undefined" || typeof MessageChannel === "undefined") return;
+      var url = /\/app\.js(\?|$)/.test(scriptURL)
+        ? scriptURL.replace(/\/app\.js(\?|$)/, "/page-ports.js$1")
+        : "/static/page-ports.js";
+      var opened;
+      try {
+        opened = new SharedWorker(url);
+      } catch (error) {
+        return; // e.g. not allowed in this context: the channel carries everything
+      }
+      brokers.push(opened);
+      while (brokers.length > 3) brokers.shift().port.close();
+      opened.onerror = function () {
+        var at = brokers.indexOf(opened);
+        if (at >= 0) brokers.splice(at, 1);
+      };
+      opened.port.onmessage = function (event) {
+        var m = event.data;
+        var port = event.ports && event.ports[0];
+        if (!m || typeof m !== "object") return;
+        if (!port) {
+          if (m.t === "ok" && typeof m.n === "number" && m.n > answered) answered = m.n;
+          return;
+        }
+        var fine = typeof m.term === "number" && typeof m.p === "string" && m.p.length <= 64;
+        if (fine && m.t === "follower") addPeer(m.p, m.term, port);
+        else if (fine && m.t === "leader") addLink(m.term, port);
+        else port.close();
+      };
+      opened.port.start();
+    }
+
+    // Tells the broker this page is here (`{t: "page"}`) or leads (`{t: "lead", term}`).
+    // A broker that does not answer within 2 s may be gone (it ran in the process of a
+    // leader that crashed): the page connects again, which reaches a new one if so, and
+    // tells it again.
+    function announce(message) {
+      if (brokers.length === 0) openBroker();
+      if (brokers.length === 0) return;
+      var n = ++asked;
+      message.n = n;
+      tellBroker(message);
+      setTimeout(function () {
+        if (answered >= n || asked !== n || unloading) return;
+        openBroker();
+        message.n = ++asked;
+        tellBroker(message);
+      }, 2000);
+    }
+
+    function closePeer(page) {
+      if (!peers[page]) return;
+      peers[page].close();
+      delete peers[page];
+    }
+
+    function closePeers() {
+      Object.keys(peers).forEach(closePeer);
+    }
+
+    // A new term: the ports of other terms closed, the frame count started afresh.
+    function newTerm(term) {
+      links = links.filter(function (link) {
+        if (link.term === term) return true;
+        link.port.close();
+        return false;
+      });
+      nextK = 0;
+      ahead = {};
+      aheadCount = 0;
+    }
+
+    function addPeer(page, term, port) {
+      if (!self.leading || term !== self.term || page === me) {
+        port.close();
+        return;
+      }
+      closePeer(page);
+      peers[page] = port;
+    }
+
+    // A port from the leader of `term` (which may come before this page hears of it).
+    function addLink(term, port) {
+      if (self.leading || term < self.leaderTerm) {
+        port.close();
+        return;
+      }
+      links.push({ port: port, term: term });
+      while (links.length > 4) links.shift().port.close();
+      port.onmessage = function (event) {
+        var m = event.data;
+        if (valid(m) && m.t === "frame" && m.term === term && typeof m.k === "number") take(m, "port");
+      };
+    }
+
+    // Frame `m.k` of the leader's term, through `via` ("channel" or "port").
+    function take(m, via) {
+      if (self.leading || m.term !== self.leaderTerm) return;
+      if (!nextK) {
+        if (via !== "channel") return keepAhead(m, via);
+        nextK = m.k;
+        Object.keys(ahead).forEach(function (k) {
+          if (Number(k) < nextK) {
+            delete ahead[k];
+            aheadCount -= 1;
+          }
+        });
+      }
+      if (m.k < nextK) return; // applied already
+      if (m.k > nextK) return keepAhead(m, via);
+      receive(m.type, m.data, m.id, via);
+      nextK += 1;
+      while (ahead[nextK]) {
+        var next = ahead[nextK];
+        delete ahead[nextK];
+        aheadCount -= 1;
+        receive(next.m.type, next.m.data, next.m.id, next.via);
+        nextK += 1;
+      }
+    }
+
+    // A frame that came early. Forgetting them all is always safe: the channel brings each.
+    function keepAhead(m, via) {
+      if (ahead[m.k]) return;
+      if (aheadCount >= aheadAtMost) {
+        ahead = {};
+        aheadCount = 0;
+      }
+      ahead[m.k] = { m: m, via: via };
+      aheadCount += 1;
+    }
+
+    // How this page gets its frames: "stream" (leading), "port" (a port from the leader,
+    // besides the channel) or "channel".
+    self.route = function () {
+      if (self.leading) return "stream";
+      var linked = links.some(function (link) {
+        return link.term === self.leaderTerm;
+      });
+      return linked ? "port" : "channel";
+    };
+
     self.hello = function () {
       post({ t: "hello", view: view, active: active(), screen: screen });
     };
@@ -496,7 +680,10 @@
       var now = Date.now();
       Object.keys(pages).forEach(function (page) {
         var entry = pages[page];
-        if (now - entry.seen > 30000) delete pages[page];
+        if (now - entry.seen > 30000) {
+          delete pages[page];
+          closePeer(page);
+        }
         else if (entry.active && entry.view) views[entry.view] = true;
       });
     };
@@ -513,7 +700,13 @@
     };
 
     self.relay = function (type, data, id) {
-      if (self.leading) post({ t: "frame", term: self.term, type: type, data: data, id: id || "" });
+      if (!self.leading) return;
+      self.sent += 1;
+      var frame = { t: "frame", term: self.term, k: self.sent, type: type, data: data, id: id || "", p: me };
+      Object.keys(peers).forEach(function (page) {
+        peers[page].postMessage(frame);
+      });
+      post(frame);
     };
 
     // Whether a message is well formed (anything else is ignored).
@@ -528,7 +721,7 @@
         case "beat": return typeof m.term === "number" && typeof m.state === "string";
         case "frame":
           return typeof m.term === "number" && typeof m.type === "string" && typeof m.data === "string" &&
-            typeof m.id === "string";
+            typeof m.id === "string" && (m.k === undefined || (typeof m.k === "number" && m.k >= 1));
         default: return false;
       }
     }
@@ -539,7 +732,9 @@
       if (m.term > self.leaderTerm) {
         self.leaderTerm = m.term;
         self.leaderPage = m.p;
+        newTerm(m.term);
         if (self.leading && m.term > self.term) stepDown(false);
+        if (!self.leading) announce({ t: "page" });
         if (self.requeue) queue(false);
         self.hello(); // the new leader learns this page's view
       }
@@ -561,6 +756,7 @@
         case "bye":
           // A leader that leaves releases its lock: the next page in line takes over.
           delete pages[m.p];
+          closePeer(m.p);
           if (self.leading) viewsChanged();
           break;
         case "ping":
@@ -572,7 +768,9 @@
           break;
         case "frame":
           if (!fromLeader(m) || self.leading) return;
-          receive(m.type, m.data, m.id);
+          // A leader of an older version numbers nothing: its frames as they come.
+          if (m.k === undefined) receive(m.type, m.data, m.id, "channel");
+          else take(m, "channel");
           break;
       }
     };
@@ -596,7 +794,11 @@
       self.term = Date.now() * 1000 + Math.floor(Math.random() * 1000);
       self.leaderTerm = self.term;
       self.leaderPage = me;
+      newTerm(0);
+      closePeers();
+      self.sent = 0;
       self.beat();
+      announce({ t: "lead", term: self.term });
       var held = new Promise(function (resolve) {
         self.resign = resolve;
       });
@@ -621,6 +823,7 @@
     function stepDown(handingOver) {
       if (!self.leading) return;
       self.leading = false;
+      closePeers();
       disconnect();
       if (self.resign) self.resign();
       self.resign = null;
@@ -683,10 +886,12 @@
     window.addEventListener("pagehide", function () {
       unloading = true;
       post({ t: "bye" });
+      tellBroker({ t: "bye" });
       if (self.leading) disconnect();
     });
 
     self.hello();
+    announce({ t: "page" });
     queue(false);
     return self;
   }
@@ -734,6 +939,7 @@
     disconnect: disconnect,
     // For tests: whether this page holds the stream, and the frames it applied.
     role: function () { return share ? (share.leading ? "leader" : "follower") : "alone"; },
+    route: function () { return share ? share.route() : "stream"; },
     applied: function () { return applied.slice(); }
   };
   armImages(document);

@@ -152,15 +152,18 @@ struct InspectTests {
                 return lastWrite != nil
             }
             let write = try #require(lastWrite)
-            #expect(latest + 1_000_000 >= write, "\(id): the last write is not after the last client read it")
             gaps.append((Double(latest) - Double(write)) / 1e6)
         }
         // This machine is a shared VM: a thread sleeping 0.2 ms at a time on an idle box here
         // now and then wakes 10 ms late (a C loop, 2026-11-27), and so does the measuring
-        // client. Most events must meet the 5 ms.
-        let within = gaps.filter { abs($0) <= 5 }
+        // client; the sender, too, can lose its core between its last write and reading the
+        // clock for it (seen: 3 ms, CI 2026-11-27). Most events must meet the 5 ms with the
+        // write before the read (1 ms for the clocks), and none may have its last write
+        // stamped 5 ms after a client read it: that would be a wrong stamp, not a late thread.
+        let within = gaps.filter { $0 >= -1 && $0 <= 5 }
         print("last write → last arrival (ms): \(gaps)")
         #expect(within.count >= 7, "\(gaps.count - within.count) of \(gaps.count) events beyond 5 ms: \(gaps)")
+        #expect(gaps.allSatisfy { $0 >= -5 }, "a last write stamped after the last client read it: \(gaps)")
     }
 
     @Test("a client that stops reading is marked stalled within 5 s, and leaves the list when it disconnects")

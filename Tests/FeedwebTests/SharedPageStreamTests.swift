@@ -142,6 +142,10 @@ struct SharedPageStreamTests {
         }
     }
 
+    /// Whether every page but the leader holds a port from it (its frames come through it
+    /// as well as on the channel).
+    static let direct = "var r = window.feedweb.route(); return r === 'port' || r === 'stream'"
+
     /// What shows a page has the change of ``wallAndTabs(wallHost:)``: the new story on a list
     /// or kiosk, in the `/stats` ticker, and the edited title on each detail.
     static func showsChange(_ path: String, edits: [String: String]) -> String {
@@ -181,6 +185,9 @@ struct SharedPageStreamTests {
             try await Eventually.check("one page stream per partition (\(expectedStreams))", within: 5) {
                 try await Self.metric("feedweb_page_streams", port: port) == expectedStreams
             }
+            // Each leader's frames reach the other pages of its partition through ports.
+            let onChannel = try await Self.waitInAll(pages, Self.direct, seconds: 5, browser)
+            #expect(onChannel.isEmpty, "without a port from the leader: \(onChannel)")
 
             // One change upstream, shown by every page within 1 s of reaching feedweb.
             let edits = [three: "Three, revised", one: "One, revised"]
@@ -306,6 +313,8 @@ struct SharedPageStreamTests {
                 #expect(Self.inOrder(frames), "\(page): \(frames.map { "\($0.type) \($0.id)" })")
             }
             #expect(try await Self.waitInAll(others, Self.live, seconds: 5, browser).isEmpty)
+            // The new leader's frames, too, come through ports of their own.
+            #expect(try await Self.waitInAll(others, Self.direct, seconds: 5, browser).isEmpty)
         }
     }
 
