@@ -580,6 +580,15 @@
       }, 2000);
     }
 
+    // A leader tells the broker once it knows of another page: a page on its own starts
+    // no worker. Followers tell it when they hear of a new leader.
+    var announcedTerm = 0;
+    function announceLead() {
+      if (!self.leading || announcedTerm === self.term || Object.keys(pages).length === 0) return;
+      announcedTerm = self.term;
+      announce({ t: "lead", term: self.term });
+    }
+
     function closePeer(page) {
       if (!peers[page]) return;
       peers[page].close();
@@ -748,6 +757,7 @@
       switch (m.t) {
         case "hello":
           pages[m.p] = { view: m.view, active: m.active, screen: m.screen || "", seen: Date.now() };
+          announceLead();
           if (self.leading && !handOverIfHidden()) {
             self.beat();
             viewsChanged();
@@ -798,7 +808,7 @@
       closePeers();
       self.sent = 0;
       self.beat();
-      announce({ t: "lead", term: self.term });
+      announceLead();
       var held = new Promise(function (resolve) {
         self.resign = resolve;
       });
@@ -891,7 +901,6 @@
     });
 
     self.hello();
-    announce({ t: "page" });
     queue(false);
     return self;
   }

@@ -5,8 +5,11 @@ import NIOConcurrencyHelpers
 
 /// Many SSE clients held open at once, each noting when every event reached it: the
 /// ``FeedCore/MonotonicTime`` (`CLOCK_MONOTONIC`, the clock feedweb stamps its stages with)
-/// of the read that completed the event. One thread of its own reads every socket (`poll`),
-/// so a busy cooperative pool cannot delay a reading.
+/// at which the kernel received the bytes that completed the event (`SO_TIMESTAMPNS`,
+/// taken as they enter the stack: on loopback, during the server's write), so that neither
+/// this process's reading nor its place in line for a core moves the time; a read without a
+/// timestamp counts at the moment it returned. One thread of its own reads every socket
+/// (`poll`), so a busy cooperative pool cannot delay a reading.
 ///
 /// Every wait is bounded; ``close()`` ends the thread and closes every socket.
 public final class StreamCrowd: @unchecked Sendable {
@@ -59,6 +62,8 @@ public final class StreamCrowd: @unchecked Sendable {
                 throw Failure(description: "client \(sockets.count): \(String(cString: strerror(errno)))")
             }
             _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
+            var on: Int32 = 1
+            _ = setsockopt(fd, SOL_SOCKET, Self.timestampOption, &on, socklen_t(MemoryLayout<Int32>.size))
             sockets.append(fd)
         }
         self.count = count
@@ -98,6 +103,39 @@ public final class StreamCrowd: @unchecked Sendable {
         while thread?.isFinished == false { usleep(1000) }
     }
 
+    /// `SO_TIMESTAMPNS` (and its control message's type) on Linux; glibc defines it through
+    /// a macro Swift does not import.
+    private static let timestampOption: Int32 = 35
+
+    /// `CLOCK_REALTIME` − `CLOCK_MONOTONIC` now, in ns: the kernel stamps receptions on the
+    /// first, feedweb its stages on the second.
+    private static func realtimeOffset() -> Int64 {
+        var realtime = timespec()
+        clock_gettime(CLOCK_REALTIME, &realtime)
+        let monotonic = Int64(MonotonicTime.now())
+        return Int64(realtime.tv_sec) * 1_000_000_000 + Int64(realtime.tv_nsec) - monotonic
+    }
+
+    /// The reception time in a `recvmsg` control buffer, as ``MonotonicTime`` ns, if any.
+    private static func receivedAt(_ control: UnsafeRawBufferPointer, length: Int, offset: Int64) -> UInt64? {
+        let header = MemoryLayout<cmsghdr>.size
+        var at = 0
+        while at + header <= length {
+            let entry = control.loadUnaligned(fromByteOffset: at, as: cmsghdr.self)
+            let entryLength = Int(entry.cmsg_len)
+            guard entryLength >= header, at + entryLength <= length else { return nil }
+            if entry.cmsg_level == SOL_SOCKET, entry.cmsg_type == timestampOption,
+                entryLength >= header + MemoryLayout<timespec>.size
+            {
+                let stamp = control.loadUnaligned(fromByteOffset: at + header, as: timespec.self)
+                let realtime = Int64(stamp.tv_sec) * 1_000_000_000 + Int64(stamp.tv_nsec)
+                return realtime - offset > 0 ? UInt64(realtime - offset) : nil
+            }
+            at += (entryLength + 7) & ~7
+        }
+        return nil
+    }
+
     private func readLoop() {
         // The measuring thread first in line for a core (where allowed: as root), so that on
         // a machine with few cores the times it notes are the network's, not its own wait
@@ -112,6 +150,9 @@ public final class StreamCrowd: @unchecked Sendable {
         var taken: [(fd: Int32, offset: Int, count: Int, at: UInt64)] = []
         taken.reserveCapacity(4 * sockets.count)
         var used = 0
+        let offset = Self.realtimeOffset()
+        let control = UnsafeMutableRawBufferPointer.allocate(byteCount: 128, alignment: 16)
+        defer { control.deallocate() }
         while !finished.withLockedValue({ $0 }) {
             // Reads are handed on only once no socket has more (or the arena is full), so a
             // burst is read at the pace it arrives.
@@ -126,9 +167,21 @@ public final class StreamCrowd: @unchecked Sendable {
             for index in descriptors.indices where descriptors[index].revents != 0 {
                 let fd = descriptors[index].fd
                 while used < arenaSize {
-                    let n = recv(fd, arena.baseAddress! + used, arenaSize - used, 0)
+                    var slice = iovec(iov_base: arena.baseAddress! + used, iov_len: arenaSize - used)
+                    var message = msghdr()
+                    let n = withUnsafeMutablePointer(to: &slice) { slicePointer in
+                        message.msg_iov = slicePointer
+                        message.msg_iovlen = 1
+                        message.msg_control = control.baseAddress
+                        message.msg_controllen = control.count
+                        return recvmsg(fd, &message, 0)
+                    }
                     if n > 0 {
-                        taken.append((fd, used, n, MonotonicTime.now()))
+                        let at =
+                            Self.receivedAt(
+                                UnsafeRawBufferPointer(control), length: Int(message.msg_controllen), offset: offset)
+                            ?? MonotonicTime.now()
+                        taken.append((fd, used, n, at))
                         used += n
                         continue
                     }
