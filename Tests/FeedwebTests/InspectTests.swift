@@ -158,8 +158,9 @@ struct InspectTests {
         // delays are out of the figure; the sender's are not: on this shared 2-core VM a
         // thread now and then loses its core for 5–10 ms (a C loop sleeping 0.2 ms at a
         // time, 2026-11-27), here between its last write and reading the clock for it
-        // (seen: 5.7 and 8.3 ms with Chromium tests beside). Most events must meet the 5 ms.
-        let within = gaps.filter { abs($0) <= 5 }
+        // (seen: 5.7 and 8.3 ms with Chromium tests beside). Most events must meet the 5 ms,
+        // with the last write stamped no more than 1 ms after the bytes reached the client.
+        let within = gaps.filter { $0 >= -1 && $0 <= 5 }
         print("last write → last arrival (ms): \(gaps)")
         #expect(within.count >= 7, "\(gaps.count - within.count) of \(gaps.count) events beyond 5 ms: \(gaps)")
     }
