@@ -4,14 +4,14 @@ import NIOConcurrencyHelpers
 import TestSupport
 import Testing
 
-/// Issue 32 in headless Chromium: the pages of one browser storage partition — tabs and the
-/// iframes of a wall, on feedweb's site or inside another site's page — share one page
-/// stream (a leader holds it, the others get its frames over a BroadcastChannel), all stay
-/// live past the browser's 6 connections per host, and another page takes over when the
-/// leader goes.
+/// Issue 32 in headless Chromium and headless Firefox: the pages of one browser storage
+/// partition — tabs and the iframes of a wall, on feedweb's site or inside another site's
+/// page — share one page stream (a leader holds it, the others get its frames through ports
+/// and a BroadcastChannel), all stay live past the browser's 6 connections per host, and
+/// another page takes over when the leader goes. Each test runs in every installed browser.
 @Suite(
     .serialized, .timeLimit(.minutes(4)), .onThreadsOfItsOwn,
-    .enabled(if: WebDriver.isAvailable, "needs chromium and chromium-driver"))
+    .enabled(if: !BrowserKind.installed.isEmpty, "needs chromium and chromium-driver, or firefox-esr"))
 struct SharedPageStreamTests {
     /// One page of the browser: a tab, or an iframe of the wall tab.
     struct Page: CustomStringConvertible {
@@ -90,7 +90,7 @@ struct SharedPageStreamTests {
     }
 
     /// Runs `script` in `page`.
-    static func run(_ script: String, in page: Page, _ browser: WebDriver) async throws -> JSONValue {
+    static func run(_ script: String, in page: Page, _ browser: any Browser) async throws -> JSONValue {
         try await browser.switchToWindow(page.tab)
         if let frame = page.frame {
             try await browser.switchToFrame(nil)
@@ -100,7 +100,7 @@ struct SharedPageStreamTests {
     }
 
     /// Waits until `script` is true in every one of `pages`; the pages where it never was.
-    static func waitInAll(_ pages: [Page], _ script: String, seconds: Double, _ browser: WebDriver) async throws
+    static func waitInAll(_ pages: [Page], _ script: String, seconds: Double, _ browser: any Browser) async throws
         -> [Page]
     {
         let deadline = ContinuousClock.now + .seconds(seconds)
@@ -116,7 +116,7 @@ struct SharedPageStreamTests {
 
     /// Opens `paths` in windows of their own, shown side by side (a background tab is
     /// hidden, and a hidden page leaves the stream); returns them as pages.
-    static func openWindows(_ paths: [String], port: UInt16, _ browser: WebDriver) async throws -> [Page] {
+    static func openWindows(_ paths: [String], port: UInt16, _ browser: any Browser) async throws -> [Page] {
         var pages: [Page] = []
         for path in paths {
             let tab = try await browser.newWindow()
@@ -130,7 +130,7 @@ struct SharedPageStreamTests {
     static let live = "return document.body.dataset.streamState === 'open'"
 
     /// The frames `page` applied since `since` (ms since 1970), as `(type, id, at)`.
-    static func applied(_ page: Page, since: Double, _ browser: WebDriver) async throws -> [(
+    static func applied(_ page: Page, since: Double, _ browser: any Browser) async throws -> [(
         type: String, id: String, at: Double
     )] {
         let list = try await run("return window.feedweb.applied()", in: page, browser).arrayValue ?? []
@@ -146,7 +146,7 @@ struct SharedPageStreamTests {
     /// as well as on the channel).
     static let direct = "var r = window.feedweb.route(); return r === 'port' || r === 'stream'"
 
-    /// What shows a page has the change of ``wallAndTabs(wallHost:)``: the new story on a list
+    /// What shows a page has the change of ``wallAndTabs(in:wallHost:)``: the new story on a list
     /// or kiosk, in the `/stats` ticker, and the edited title on each detail.
     static func showsChange(_ path: String, edits: [String: String]) -> String {
         if path.hasPrefix("/items/") {
@@ -163,8 +163,8 @@ struct SharedPageStreamTests {
 
     @Test(
         "a wall of 9 iframes and 3 more windows: every page live, a change shown everywhere within 1 s, one page stream per partition, a 13th page (a tab) loads in < 1 s",
-        arguments: ["localhost", "127.0.0.1"])
-    func wallAndTabs(wallHost: String) async throws {
+        arguments: BrowserKind.installed, ["localhost", "127.0.0.1"])
+    func wallAndTabs(in kind: BrowserKind, wallHost: String) async throws {
         let (wall, upstream, feedweb) = try await Self.start()
         defer { Self.stop(wall, upstream, feedweb) }
         let port = feedweb.port
@@ -174,7 +174,7 @@ struct SharedPageStreamTests {
             "/", "/kiosk", "/stats", "/items/\(three)", "/items/\(one)", "/", "/kiosk", "/items/\(three)", "/stats",
         ]
         wall.show(framed, of: port)
-        try await WebDriver.withSession(windowWidth: 1400, windowHeight: 1000) { browser in
+        try await kind.withSession(windowWidth: 1400, windowHeight: 1000) { browser in
             let wallTab = try await browser.currentWindow()
             try await browser.open("http://\(wallHost):\(wall.port)/")
             var pages = framed.indices.map { Page(tab: wallTab, frame: $0, path: framed[$0]) }
@@ -239,7 +239,7 @@ struct SharedPageStreamTests {
         return true
     }
 
-    /// How the leader leaves in ``takeover(_:)``.
+    /// How the leader leaves in ``takeover(in:_:)``.
     enum Departure: String, CaseIterable, CustomTestStringConvertible {
         case closed, crashed
         var testDescription: String { self == .closed ? "the leading tab closed" : "the leader's renderer killed" }
@@ -247,13 +247,13 @@ struct SharedPageStreamTests {
 
     @Test(
         "when the leader goes, another page takes over within 2 s and shows the next 10 changes in order, none lost or doubled",
-        arguments: Departure.allCases)
-    func takeover(_ departure: Departure) async throws {
+        arguments: BrowserKind.installed, Departure.allCases)
+    func takeover(in kind: BrowserKind, _ departure: Departure) async throws {
         let (wall, upstream, feedweb) = try await Self.start()
         defer { Self.stop(wall, upstream, feedweb) }
         let port = feedweb.port
         let three = try await Self.key(of: "Story number 3", port: port)
-        try await WebDriver.withSession { browser in
+        try await kind.withSession { browser in
             let pages = try await Self.openWindows(
                 ["/", "/kiosk", "/", "/items/\(three)", "/stats"], port: port, browser)
             #expect(try await Self.waitInAll(pages, Self.live, seconds: 10, browser).isEmpty)
@@ -271,7 +271,7 @@ struct SharedPageStreamTests {
             let left = ContinuousClock.now
             switch departure {
             case .closed: try await browser.closeWindow()
-            case .crashed: _ = try? await browser.devTools("Page.crash")
+            case .crashed: try await browser.crashPage()
             }
             // A new leader with an open stream.
             var took: Double?
@@ -320,7 +320,7 @@ struct SharedPageStreamTests {
 
     /// Makes `page` believe it is hidden (`true`), as a background tab is, or shown again,
     /// and tells it.
-    static func setHidden(_ hidden: Bool, _ page: Page, _ browser: WebDriver) async throws {
+    static func setHidden(_ hidden: Bool, _ page: Page, _ browser: any Browser) async throws {
         let script =
             hidden
             ? """
@@ -335,13 +335,15 @@ struct SharedPageStreamTests {
         _ = try await run(script, in: page, browser)
     }
 
-    @Test("hidden pages leave the stream, which closes when every page is hidden; a kiosk keeps it")
-    func hiddenPagesLeave() async throws {
+    @Test(
+        "hidden pages leave the stream, which closes when every page is hidden; a kiosk keeps it",
+        arguments: BrowserKind.installed)
+    func hiddenPagesLeave(in kind: BrowserKind) async throws {
         let (wall, upstream, feedweb) = try await Self.start()
         defer { Self.stop(wall, upstream, feedweb) }
         let port = feedweb.port
         let two = try await Self.key(of: "Story number 2", port: port)
-        try await WebDriver.withSession { browser in
+        try await kind.withSession { browser in
             let pages = try await Self.openWindows(["/", "/items/\(two)"], port: port, browser)
             #expect(try await Self.waitInAll(pages, Self.live, seconds: 10, browser).isEmpty)
             try await Eventually.check("one stream, two views", within: 5) {
@@ -370,13 +372,15 @@ struct SharedPageStreamTests {
         }
     }
 
-    @Test("a page opened on an item while others run gets that item's updates; closing it stops them")
-    func itemPageJoinsAndLeaves() async throws {
+    @Test(
+        "a page opened on an item while others run gets that item's updates; closing it stops them",
+        arguments: BrowserKind.installed)
+    func itemPageJoinsAndLeaves(in kind: BrowserKind) async throws {
         let (wall, upstream, feedweb) = try await Self.start()
         defer { Self.stop(wall, upstream, feedweb) }
         let port = feedweb.port
         let two = try await Self.key(of: "Story number 2", port: port)
-        try await WebDriver.withSession { browser in
+        try await kind.withSession { browser in
             let lists = try await Self.openWindows(["/", "/kiosk"], port: port, browser)
             #expect(try await Self.waitInAll(lists, Self.live, seconds: 10, browser).isEmpty)
             try await Eventually.check("two views on one stream", within: 5) {

@@ -3,11 +3,12 @@ import Foundation
 import Glibc
 
 /// Headless Chromium driven through chromedriver's W3C WebDriver protocol (JSON over
-/// HTTP on loopback). Debian's `chromium` and `chromium-driver` packages provide both.
+/// HTTP on loopback). Debian's `chromium` and `chromium-driver` packages provide both. One
+/// of the ``Browser``s (``Marionette`` drives Firefox); it adds DevTools and the console.
 ///
 /// Use ``withSession(windowWidth:windowHeight:_:)``, which always ends the browser; every
 /// call is `async` and bounded.
-public final class WebDriver: Sendable {
+public final class WebDriver: Browser {
     public struct Failure: Error, CustomStringConvertible {
         public let description: String
         public init(description: String) { self.description = description }
@@ -116,18 +117,6 @@ public final class WebDriver: Sendable {
             ?? .null
     }
 
-    /// Polls `script` until it returns `true`, for at most `seconds`; returns whether it did.
-    public func waitFor(_ script: String, seconds: Double) async throws -> Bool {
-        do {
-            try await Eventually.check("the page script to return true", within: seconds, poll: .milliseconds(50)) {
-                try await self.execute(script) == .bool(true)
-            }
-            return true
-        } catch is Eventually.TimedOut {
-            return false
-        }
-    }
-
     /// The browser console messages since the last call (level and text).
     public func consoleMessages() async throws -> [(level: String, message: String)] {
         let value =
@@ -135,15 +124,10 @@ public final class WebDriver: Sendable {
         return value.map { ($0["level"]?.stringValue ?? "", $0["message"]?.stringValue ?? "") }
     }
 
-    /// Opens a new tab (not switched to); returns its window handle. A tab the commands
-    /// are not sent to is a background tab: its page is hidden.
-    public func newTab() async throws -> String {
-        try await newWindow(type: "tab")
-    }
-
-    /// Opens a new window of its own (not switched to), shown beside the others; returns its
+    /// Opens a new window of its own (not switched to), shown beside the others, or a tab (a
+    /// tab the commands are not sent to is a background tab: its page is hidden); returns its
     /// handle.
-    public func newWindow(type: String = "window") async throws -> String {
+    public func newWindow(type: String) async throws -> String {
         let value = try await command("POST", "window/new", .object(["type": .string(type)]))["value"]
         guard let handle = value?["handle"]?.stringValue else { throw Failure(description: "no new \(type)") }
         return handle
@@ -168,6 +152,12 @@ public final class WebDriver: Sendable {
     /// to the top document).
     public func switchToFrame(_ index: Int?) async throws {
         _ = try await command("POST", "frame", .object(["id": index.map { .int(Int64($0)) } ?? .null]))
+    }
+
+    /// Crashes the renderer of the current window's page (DevTools' `Page.crash`; the
+    /// command itself fails as the renderer goes).
+    public func crashPage() async throws {
+        _ = try? await devTools("Page.crash")
     }
 
     /// Runs a Chrome DevTools Protocol command on the current window (chromedriver's

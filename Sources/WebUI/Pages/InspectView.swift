@@ -93,9 +93,6 @@ struct InspectView {
     private static func eventRow(_ event: InspectedEvent) -> EventRow {
         let stages = event.stages
         let offsets = stages.offsets
-        let absolute = [
-            stages.received, stages.parsed, stages.committed, stages.queued, stages.firstWrite, stages.lastWrite,
-        ]
         return EventRow(
             id: event.id.description, kind: event.kind.rawValue, operations: event.operations, bytes: event.bytes,
             arrivedMachine: event.arrivedAt.description, arrivedText: clock(event.arrivedAt),
