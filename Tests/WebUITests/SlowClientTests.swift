@@ -165,8 +165,14 @@ struct SlowClientTests {
         let unanswered = try await burst(16)
         let after = server.server.connectionCounts
         let refused = after.refusedAtLimit - before.refusedAtLimit
+        let dropped = after.droppedForRoom - before.droppedForRoom
         #expect(refused >= 1)
-        #expect(unanswered == refused + after.droppedForRoom - before.droppedForRoom, "\(after)")
+        // Every refused connection went unanswered, and every unanswered one was refused or
+        // dropped for room. Not `==`: the connection dropped for room can be one already
+        // answered whose close the server had not yet booked (it is still "waiting" for a
+        // next request): seen once in CI, 14 unanswered with 14 refused and 1 dropped.
+        #expect(unanswered >= refused, "\(after)")
+        #expect(unanswered <= refused + dropped, "\(after)")
         _ = server.store.replaceDocument(NewswireFeed.document(count: 4))
         for stream in streams {
             let next = try await stream.next(before: Date().addingTimeInterval(5))
