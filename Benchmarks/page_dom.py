@@ -9,9 +9,10 @@ upstream share this machine's clock.
 
     Benchmarks/page_dom.py BASE_URL SECONDS [OUT_JSON]
 
-Prints n, p50, p90, p99 and max in ms for the leader and for the follower, and writes them
-(and every sample) to OUT_JSON: the leader's at the top level (as before the follower was
-measured), the follower's under "follower".
+Prints n, p50, p90, p99 and max in ms for the leader, for the follower and for the lag (per
+item both showed, the follower's latency minus the leader's), and writes them (and every
+sample) to OUT_JSON: the leader's at the top level (as before the follower was measured),
+the follower's under "follower", the lag's under "lag".
 """
 import json
 import socket
@@ -39,7 +40,7 @@ new MutationObserver(function (records) {
       // How the frame that made it came: stream (the leader), port or channel.
       var applied = window.feedweb.applied();
       var via = applied.length ? (applied[applied.length - 1].via || '') : '';
-      window.__latencies.push([window.feedweb.role(), now - Number(match[1]) / 1e6, via]);
+      window.__latencies.push([window.feedweb.role(), now - Number(match[1]) / 1e6, via, match[1]]);
     });
   });
 }).observe(list, {childList: true});
@@ -97,13 +98,16 @@ try:
         run(port, session, OBSERVER)
     time.sleep(seconds)
     by_role = {}
+    # Each item's latency per role, for the follower's lag behind the leader on the same item.
+    by_item = {}
     # How the frames of the samples came: "stream" (the leader), "port" or "channel".
     routes = {}
     for tab in (first, second):
         call(port, "POST", f"/session/{session}/window", {"handle": tab})
         roles[tab] = run(port, session, "return window.feedweb.role()")
-        for role, latency, route in run(port, session, "return window.__latencies"):
+        for role, latency, route, item in run(port, session, "return window.__latencies"):
             by_role.setdefault(role, []).append(latency)
+            by_item.setdefault(item, {})[role] = latency
             routes[route] = routes.get(route, 0) + 1
     call(port, "DELETE", f"/session/{session}")
 finally:
@@ -126,8 +130,11 @@ def summary(samples):
 
 result = summary(by_role["leader"])
 result["follower"] = summary(by_role["follower"])
+# The lag: for each item both pages showed, the follower's latency minus the leader's. Its
+# median is the hop itself, free of the spread between items that the p50s carry.
+result["lag"] = summary([i["follower"] - i["leader"] for i in by_item.values() if {"follower", "leader"} <= set(i)])
 result["routes"] = routes
-for role, figures in (("leader", result), ("follower", result["follower"])):
+for role, figures in (("leader", result), ("follower", result["follower"]), ("lag", result["lag"])):
     print("page DOM latency, %s: n=%d p50 %.1f p90 %.1f p99 %.1f max %.1f ms" % (
         role, figures["n"], figures["p50"], figures["p90"], figures["p99"], figures["max"]))
 print("samples by route: %s" % ", ".join("%s %d" % kv for kv in sorted(routes.items())))

@@ -9,8 +9,11 @@
 # Upstream: timed_upstream --append at RATE (4) items/s, each stamped with its send time;
 # feedweb --mode append --profile wikimedia-recentchange. Per N: a fresh feedweb and
 # upstream, N sseload clients on /events (ramped at 1,000/s, then 2 s to settle), then the
-# page is opened and observed for WINDOW (20) s. ROUNDS (3) rounds per N, interleaved.
-# Prints each round and the medians of p50/p90/max per N. FEEDWEB_ARGS: more feedweb options
+# page is opened and observed for WINDOW (30) s. ROUNDS (3) rounds per N, interleaved.
+# Prints each round and the medians of p50/p90/max per N, and for the follower beside the
+# leader: the gap between their p50s per round, and the lag (per item both pages showed, the
+# follower's latency minus the leader's; its p50 is the hop itself, without the spread between
+# items that each page's p50 carries). FEEDWEB_ARGS: more feedweb options
 # (e.g. `--public-dir DIR`, to compare page scripts).
 set -uo pipefail
 bin=${1:?usage: Benchmarks/page_dom.sh FEEDWEB [N ...]}
@@ -24,7 +27,7 @@ raise_nofile
 out=${OUT:-$(mktemp -d /tmp/feedweb-pagedom.XXXXXX)}
 mkdir -p "$out"
 trap stop_all EXIT
-rate=${RATE:-4} window=${WINDOW:-20} rounds=${ROUNDS:-3}
+rate=${RATE:-4} window=${WINDOW:-30} rounds=${ROUNDS:-3}
 for round in $(seq 1 "$rounds"); do
   for n in "${sizes[@]}"; do
     ramp=$(awk -v n="$n" 'BEGIN { x = n / 1000; if (x < 1) x = 1; printf "%.1f", x }')
@@ -64,5 +67,14 @@ for n in sizes:
         med = lambda k: statistics.median(f[k] for f in figures)
         print("| %s | %s | %d | %s | %.1f | %.1f | %.1f | %d |" % (
             n, rate, len(figures), role, med("p50"), med("p90"), med("max"), min(f["n"] for f in figures)))
+    # The follower beside the leader: the gap between their p50s in each round, and the lag
+    # (per item both showed, the follower's latency minus the leader's: the hop itself).
+    pairs = [r for r in rs if r.get("follower")]
+    if pairs:
+        gaps = [r["follower"]["p50"] - r["p50"] for r in pairs]
+        lags = [r["lag"]["p50"] for r in pairs if r.get("lag", {}).get("n")]
+        print("| %s | %s | %d | follower − leader p50 | %+.1f (rounds %s) | lag p50 %s | | |" % (
+            n, rate, len(pairs), statistics.median(gaps), ", ".join("%+.1f" % g for g in gaps),
+            "%+.1f" % statistics.median(lags) if lags else "–"))
 print("results in", out)
 PY
