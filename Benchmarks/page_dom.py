@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """How late a new item reaches the DOM of a real page: headless Chromium (through
-chromedriver) opens feedweb's list page `/` in two windows, which share one page stream (one
-leads and holds it, the other follows: it gets each frame from the leader over a
+chromedriver; BROWSER=firefox: Firefox ESR through Marionette, Benchmarks/browsers.py) opens
+feedweb's list page `/` in two windows, which share one page stream (one leads and holds it,
+the other follows: it gets each frame from the leader through a port and a
 BroadcastChannel); a MutationObserver on `#stories` in each notes the moment each new entry
 is added, and the latency is that moment minus the send stamp that timed_upstream --append
 puts at the end of each item's title (`sent_ns=N`). Python stdlib only; the browser and the
@@ -15,11 +16,11 @@ sample) to OUT_JSON: the leader's at the top level (as before the follower was m
 the follower's under "follower", the lag's under "lag".
 """
 import json
-import socket
-import subprocess
+import os
 import sys
 import time
-import urllib.request
+
+import browsers
 
 base, seconds = sys.argv[1], float(sys.argv[2])
 out = sys.argv[3] if len(sys.argv) > 3 else None
@@ -48,54 +49,24 @@ return document.body.dataset.streamState || '';
 """
 
 
-def free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-def call(port, method, path, body=None):
-    data = json.dumps(body).encode() if body is not None else None
-    request = urllib.request.Request(f"http://127.0.0.1:{port}{path}", data=data, method=method,
-                                     headers={"Content-Type": "application/json"})
-    with urllib.request.urlopen(request, timeout=60) as response:
-        return json.load(response)
-
-
-def run(port, session, script):
-    return call(port, "POST", f"/session/{session}/execute/sync", {"script": script, "args": []})["value"]
-
-
-port = free_port()
-driver = subprocess.Popen(["chromedriver", f"--port={port}", "--allowed-ips=127.0.0.1"],
-                          stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+browser = browsers.start(os.environ.get("BROWSER", "chromium"))
 try:
-    for _ in range(100):
-        try:
-            call(port, "GET", "/status")
-            break
-        except OSError:
-            time.sleep(0.1)
-    session = call(port, "POST", "/session", {"capabilities": {"alwaysMatch": {
-        "browserName": "chrome",
-        "goog:chromeOptions": {"binary": "/usr/bin/chromium",
-                               "args": ["--headless=new", "--no-sandbox", "--disable-gpu"]}}}})["value"]["sessionId"]
-    call(port, "POST", f"/session/{session}/url", {"url": base + "/"})
-    first = call(port, "GET", f"/session/{session}/window")["value"]
+    browser.open(base + "/")
+    first = browser.current()
     # A window of its own, shown beside the first (a background tab is hidden, and a hidden
     # leader hands the stream to a shown page).
-    second = call(port, "POST", f"/session/{session}/window/new", {"type": "window"})["value"]["handle"]
-    call(port, "POST", f"/session/{session}/window", {"handle": second})
-    call(port, "POST", f"/session/{session}/url", {"url": base + "/"})
+    second = browser.new_window()
+    browser.switch(second)
+    browser.open(base + "/")
     roles = {}
     deadline = time.time() + 10
     for tab in (first, second):
-        call(port, "POST", f"/session/{session}/window", {"handle": tab})
-        while run(port, session, "return document.body.dataset.streamState || ''") != "open":
+        browser.switch(tab)
+        while browser.execute("return document.body.dataset.streamState || ''") != "open":
             if time.time() > deadline:
                 sys.exit("page_dom: a page's stream did not open within 10 s")
             time.sleep(0.1)
-        run(port, session, OBSERVER)
+        browser.execute(OBSERVER)
     time.sleep(seconds)
     by_role = {}
     # Each item's latency per role, for the follower's lag behind the leader on the same item.
@@ -103,16 +74,14 @@ try:
     # How the frames of the samples came: "stream" (the leader), "port" or "channel".
     routes = {}
     for tab in (first, second):
-        call(port, "POST", f"/session/{session}/window", {"handle": tab})
-        roles[tab] = run(port, session, "return window.feedweb.role()")
-        for role, latency, route, item in run(port, session, "return window.__latencies"):
+        browser.switch(tab)
+        roles[tab] = browser.execute("return window.feedweb.role()")
+        for role, latency, route, item in browser.execute("return window.__latencies"):
             by_role.setdefault(role, []).append(latency)
             by_item.setdefault(item, {})[role] = latency
             routes[route] = routes.get(route, 0) + 1
-    call(port, "DELETE", f"/session/{session}")
 finally:
-    driver.terminate()
-    driver.wait(timeout=10)
+    browser.quit()
 
 if not {"follower", "leader"} <= set(by_role):
     sys.exit("page_dom: expected samples of a leader and a follower, got %s" % sorted(by_role))

@@ -14,7 +14,7 @@
 # leader: the gap between their p50s per round, and the lag (per item both pages showed, the
 # follower's latency minus the leader's; its p50 is the hop itself, without the spread between
 # items that each page's p50 carries). FEEDWEB_ARGS: more feedweb options
-# (e.g. `--public-dir DIR`, to compare page scripts).
+# (e.g. `--public-dir DIR`, to compare page scripts). BROWSER: chromium (default) or firefox.
 set -uo pipefail
 bin=${1:?usage: Benchmarks/page_dom.sh FEEDWEB [N ...]}
 shift
