@@ -26,9 +26,10 @@ def free_port():
 
 
 class Chromium:
-    """Headless Chromium through chromedriver."""
+    """Headless Chromium through chromedriver; `args`: more Chromium switches. `command`
+    sends any other WebDriver command of the session (a screenshot, DevTools)."""
 
-    def __init__(self):
+    def __init__(self, args=()):
         self.port = free_port()
         self.driver = subprocess.Popen(["chromedriver", f"--port={self.port}", "--allowed-ips=127.0.0.1"],
                                        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
@@ -41,7 +42,7 @@ class Chromium:
         self.session = self._call("POST", "/session", {"capabilities": {"alwaysMatch": {
             "browserName": "chrome",
             "goog:chromeOptions": {"binary": "/usr/bin/chromium",
-                                   "args": ["--headless=new", "--no-sandbox", "--disable-gpu"]}}}})[
+                                   "args": ["--headless=new", "--no-sandbox", "--disable-gpu", *args]}}}})[
             "value"]["sessionId"]
 
     def _call(self, method, path, body=None):
@@ -51,23 +52,23 @@ class Chromium:
         with urllib.request.urlopen(request, timeout=60) as response:
             return json.load(response)
 
-    def _command(self, method, path, body=None):
+    def command(self, method, path, body=None):
         return self._call(method, f"/session/{self.session}/{path}", body)["value"]
 
     def open(self, url):
-        self._command("POST", "url", {"url": url})
+        self.command("POST", "url", {"url": url})
 
     def current(self):
-        return self._command("GET", "window")
+        return self.command("GET", "window")
 
     def new_window(self):
-        return self._command("POST", "window/new", {"type": "window"})["handle"]
+        return self.command("POST", "window/new", {"type": "window"})["handle"]
 
     def switch(self, handle):
-        self._command("POST", "window", {"handle": handle})
+        self.command("POST", "window", {"handle": handle})
 
     def execute(self, script):
-        return self._command("POST", "execute/sync", {"script": script, "args": []})
+        return self.command("POST", "execute/sync", {"script": script, "args": []})
 
     def quit(self):
         try:
@@ -105,7 +106,7 @@ class Firefox:
         greeting = self._read()
         if greeting.get("applicationType") != "gecko":
             raise RuntimeError("not Marionette: %r" % greeting)
-        self._command("WebDriver:NewSession", {"capabilities": {"alwaysMatch": {}}})
+        self.command("WebDriver:NewSession", {"capabilities": {"alwaysMatch": {}}})
 
     def _read(self):
         while True:
@@ -123,7 +124,7 @@ class Firefox:
             raise RuntimeError("Marionette closed the connection")
         self.unread += chunk
 
-    def _command(self, name, parameters=None):
+    def command(self, name, parameters=None):
         self.last += 1
         body = json.dumps([0, self.last, name, parameters or {}]).encode()
         self.sock.sendall(str(len(body)).encode() + b":" + body)
@@ -135,23 +136,23 @@ class Firefox:
                 return message[3]
 
     def open(self, url):
-        self._command("WebDriver:Navigate", {"url": url})
+        self.command("WebDriver:Navigate", {"url": url})
 
     def current(self):
-        return self._command("WebDriver:GetWindowHandle")["value"]
+        return self.command("WebDriver:GetWindowHandle")["value"]
 
     def new_window(self):
-        return self._command("WebDriver:NewWindow", {"type": "window"})["handle"]
+        return self.command("WebDriver:NewWindow", {"type": "window"})["handle"]
 
     def switch(self, handle):
-        self._command("WebDriver:SwitchToWindow", {"handle": handle, "focus": True})
+        self.command("WebDriver:SwitchToWindow", {"handle": handle, "focus": True})
 
     def execute(self, script):
-        return self._command("WebDriver:ExecuteScript", {"script": script, "args": []}).get("value")
+        return self.command("WebDriver:ExecuteScript", {"script": script, "args": []}).get("value")
 
     def quit(self):
         try:
-            self._command("Marionette:Quit", {"flags": ["eForceQuit"]})
+            self.command("Marionette:Quit", {"flags": ["eForceQuit"]})
             self.process.wait(timeout=10)
         except Exception:
             pass

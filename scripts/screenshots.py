@@ -18,28 +18,15 @@ import base64
 import calendar
 import json
 import os
-import socket
-import subprocess
 import sys
 import time
 import urllib.request
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "Benchmarks"))
+import browsers  # noqa: E402  (Benchmarks/browsers.py: chromedriver, shared with page_dom.py)
+
 base = sys.argv[1] if len(sys.argv) > 1 else "http://127.0.0.1:8080"
 out = sys.argv[2] if len(sys.argv) > 2 else "docs/screenshots"
-
-
-def free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-def call(port, method, path, body=None):
-    data = json.dumps(body).encode() if body is not None else None
-    request = urllib.request.Request(f"http://127.0.0.1:{port}{path}", data=data, method=method,
-                                     headers={"Content-Type": "application/json"})
-    with urllib.request.urlopen(request, timeout=60) as response:
-        return json.load(response)
 
 
 items = json.load(urllib.request.urlopen(base + "/api/items", timeout=10))
@@ -68,54 +55,37 @@ def wait_for_stats(seconds=90):
         time.sleep(remaining)
 
 
-def shoot(port, session, path, name):
-    call(port, "POST", f"/session/{session}/url", {"url": base + path})
+def shoot(browser, path, name):
+    browser.open(base + path)
     time.sleep(2.0)  # the page stream connects and the entrance animations finish
-    png = call(port, "GET", f"/session/{session}/screenshot")["value"]
+    png = browser.command("GET", "screenshot")
     with open(f"{out}/{name}.png", "wb") as f:
         f.write(base64.b64decode(png))
     print(f"{out}/{name}.png")
 
 
-def color_scheme(port, session, scheme):
-    call(port, "POST", f"/session/{session}/goog/cdp/execute", {
+def color_scheme(browser, scheme):
+    browser.command("POST", "goog/cdp/execute", {
         "cmd": "Emulation.setEmulatedMedia",
         "params": {"features": [{"name": "prefers-color-scheme", "value": scheme}]}})
 
 
 wait_for_stats()
 
-port = free_port()
-driver = subprocess.Popen(["chromedriver", f"--port={port}", "--allowed-ips=127.0.0.1"],
-                          stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+browser = browsers.Chromium(["--hide-scrollbars", "--force-device-scale-factor=1"])
 try:
-    for _ in range(100):
-        try:
-            call(port, "GET", "/status")
-            break
-        except OSError:
-            time.sleep(0.1)
-    session = call(port, "POST", "/session", {"capabilities": {"alwaysMatch": {
-        "browserName": "chrome",
-        "goog:chromeOptions": {"binary": "/usr/bin/chromium",
-                               "args": ["--headless=new", "--no-sandbox", "--disable-gpu",
-                                        "--hide-scrollbars", "--force-device-scale-factor=1"]}}}})["value"]["sessionId"]
     for size, (width, height) in sizes.items():
-        call(port, "POST", f"/session/{session}/window/rect", {"width": width, "height": height})
+        browser.command("POST", "window/rect", {"width": width, "height": height})
         # The window includes no browser chrome in headless mode; make the viewport exact.
-        inner = call(port, "POST", f"/session/{session}/execute/sync",
-                     {"script": "return [window.innerWidth, window.innerHeight]", "args": []})["value"]
-        call(port, "POST", f"/session/{session}/window/rect",
-             {"width": width * 2 - inner[0], "height": height * 2 - inner[1]})
+        inner = browser.execute("return [window.innerWidth, window.innerHeight]")
+        browser.command("POST", "window/rect", {"width": width * 2 - inner[0], "height": height * 2 - inner[1]})
         for name, path in pages.items():
             if size not in page_sizes.get(name, sizes):
                 continue
-            shoot(port, session, path, f"{prefix}{name}-{size}")
+            shoot(browser, path, f"{prefix}{name}-{size}")
             if (name, size) in dark_shots:
-                color_scheme(port, session, "dark")
-                shoot(port, session, path, f"{prefix}{name}-{size}-dark")
-                color_scheme(port, session, "light")
-    call(port, "DELETE", f"/session/{session}")
+                color_scheme(browser, "dark")
+                shoot(browser, path, f"{prefix}{name}-{size}-dark")
+                color_scheme(browser, "light")
 finally:
-    driver.terminate()
-    driver.wait(timeout=10)
+    browser.quit()

@@ -30,6 +30,18 @@ public protocol Browser: Sendable {
 }
 
 extension Browser {
+    /// Runs `body` with `browser`, then quits it whatever `body` did.
+    public static func ending<T>(_ browser: Self, _ body: (Self) async throws -> T) async throws -> T {
+        do {
+            let result = try await body(browser)
+            await browser.quit()
+            return result
+        } catch {
+            await browser.quit()
+            throw error
+        }
+    }
+
     /// Opens a new background tab (not switched to); returns its handle.
     public func newTab() async throws -> String {
         try await newWindow(type: "tab")
@@ -76,18 +88,15 @@ public enum BrowserKind: String, CaseIterable, Sendable, CustomTestStringConvert
     public func withSession<T>(
         windowWidth: Int = 1280, windowHeight: Int = 800, _ body: (any Browser) async throws -> T
     ) async throws -> T {
-        let browser: any Browser =
-            switch self {
-            case .chromium: try await WebDriver(windowWidth: windowWidth, windowHeight: windowHeight)
-            case .firefox: try await Marionette(windowWidth: windowWidth, windowHeight: windowHeight)
+        switch self {
+        case .chromium:
+            return try await WebDriver.withSession(windowWidth: windowWidth, windowHeight: windowHeight) {
+                try await body($0)
             }
-        do {
-            let result = try await body(browser)
-            await browser.quit()
-            return result
-        } catch {
-            await browser.quit()
-            throw error
+        case .firefox:
+            return try await Marionette.ending(Marionette(windowWidth: windowWidth, windowHeight: windowHeight)) {
+                try await body($0)
+            }
         }
     }
 }

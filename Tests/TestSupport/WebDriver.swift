@@ -30,15 +30,7 @@ public final class WebDriver: Browser {
     public static func withSession<T>(
         windowWidth: Int = 1280, windowHeight: Int = 800, _ body: (WebDriver) async throws -> T
     ) async throws -> T {
-        let browser = try await WebDriver(windowWidth: windowWidth, windowHeight: windowHeight)
-        do {
-            let result = try await body(browser)
-            await browser.quit()
-            return result
-        } catch {
-            await browser.quit()
-            throw error
-        }
+        try await ending(WebDriver(windowWidth: windowWidth, windowHeight: windowHeight), body)
     }
 
     /// Starts chromedriver on a free port and opens a headless browser session. End it
