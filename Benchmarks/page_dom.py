@@ -33,8 +33,9 @@ new MutationObserver(function (records) {
   records.forEach(function (record) {
     record.addedNodes.forEach(function (node) {
       if (!node.querySelector) return;
-      var title = node.querySelector('.story-title');
-      var match = title && /sent_ns=(\d+)/.exec(title.textContent);
+      // A new story's title carries the stamp; in a table (TABLE=ROWS), a changed row's
+      // `sent` cell.
+      var match = /sent_ns=(\d+)/.exec(node.textContent);
       // Each sample with the page's role at that moment: the lead may move between the
       // windows while they are switched between (a hidden leader hands over).
       if (!match) return;

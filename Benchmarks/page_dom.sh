@@ -15,6 +15,9 @@
 # follower's latency minus the leader's; its p50 is the hop itself, without the spread between
 # items that each page's p50 carries). FEEDWEB_ARGS: more feedweb options
 # (e.g. `--public-dir DIR`, to compare page scripts). BROWSER: chromium (default) or firefox.
+# TABLE=ROWS: a table feed instead (Benchmarks/table_upstream.py: ROWS rows, RATE of them
+# changed each second, each stamped), read by feedweb with no profile (it finds the rows):
+# the latency is that of the changed row swapped into the page's table.
 set -uo pipefail
 bin=${1:?usage: Benchmarks/page_dom.sh FEEDWEB [N ...]}
 shift
@@ -32,9 +35,17 @@ for round in $(seq 1 "$rounds"); do
   for n in "${sizes[@]}"; do
     ramp=$(awk -v n="$n" 'BEGIN { x = n / 1000; if (x < 1) x = 1; printf "%.1f", x }')
     life=$(awk -v r="$ramp" -v w="$window" 'BEGIN { printf "%.0f", r + w + 30 }')
-    start_upstream "$out/up-$n-$round" --append --rate "$rate" --duration "$life" --heartbeat 0 || exit 1
-    start_feedweb "$bin" "$out/fw-$n-$round" "http://127.0.0.1:$UP_PORT/stream" --mode append \
-      --profile wikimedia-recentchange --max-clients 20000 --log-level error ${FEEDWEB_ARGS:-} || exit 1
+    if [ -n "${TABLE:-}" ]; then
+      python3 Benchmarks/table_upstream.py "$TABLE" "$rate" >"$out/up-$n-$round.out" 2>"$out/up-$n-$round.err" &
+      UP_PID=$!; track "$UP_PID"
+      UP_PORT=$(port_of "$out/up-$n-$round.out" "table_upstream listening") || { echo "table_upstream did not start" >&2; exit 1; }
+      start_feedweb "$bin" "$out/fw-$n-$round" "http://127.0.0.1:$UP_PORT/stream" \
+        --max-clients 20000 --log-level error ${FEEDWEB_ARGS:-} || exit 1
+    else
+      start_upstream "$out/up-$n-$round" --append --rate "$rate" --duration "$life" --heartbeat 0 || exit 1
+      start_feedweb "$bin" "$out/fw-$n-$round" "http://127.0.0.1:$UP_PORT/stream" --mode append \
+        --profile wikimedia-recentchange --max-clients 20000 --log-level error ${FEEDWEB_ARGS:-} || exit 1
+    fi
     if [ "$n" -gt 0 ]; then
       "$TOOLS/sseload" --url "http://127.0.0.1:$FW_PORT/events" --clients "$n" --ramp "$ramp" --settle 2 \
         --duration "$(awk -v w="$window" 'BEGIN { print w + 15 }')" --grace 1 --quiet >"$out/sseload-$n-$round.txt" 2>&1 &

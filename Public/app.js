@@ -63,8 +63,9 @@
 
   // ---- The page stream ------------------------------------------------------------
   // The server sends rendered fragments with stable ids for each view (`list`,
-  // `list:SECTION`, `kiosk`, `kiosk:SECTION`, `item:KEY`, `stats`); this swaps in those of
-  // this page's view. While disconnected the last content stays on screen.
+  // `list:SECTION`, `table…` (the table's own spec, see viewName), `kiosk`,
+  // `kiosk:SECTION`, `item:KEY`, `stats`); this swaps in those of this page's view. While
+  // disconnected the last content stays on screen.
   //
   // One stream per browser storage partition, not per page: browsers open at most 6
   // HTTP/1.1 connections per host and feedweb has no HTTP/2, so a wall of iframes or a few
@@ -98,6 +99,9 @@
     if (!spec) return "";
     if (spec.indexOf("item:") === 0) return spec;
     if (spec === "stats" || spec === "inspect") return spec;
+    // A table page's spec names its view whole: `table`, `table:SECTION`,
+    // `table+sort=price+desc`, `table+page=2`.
+    if (spec.indexOf("table") === 0) return spec;
     var list = document.getElementById("stories");
     var section = (list && list.dataset.section) || body.dataset.section || "";
     return (isKiosk ? "kiosk" : "list") + (section ? ":" + section : "");
@@ -168,15 +172,36 @@
     return template.content.firstElementChild;
   }
 
-  // Whether two entries show the same thing (ignoring our own state classes/attributes).
+  // Whether two entries show the same thing (ignoring our own state classes/attributes,
+  // the cell marks of Public/cells.js among them).
   function sameContent(a, b) {
     function normal(el) {
       var copy = el.cloneNode(true);
       copy.classList.remove("is-new", "is-updated", "is-featured");
       copy.querySelectorAll("[data-armed]").forEach(function (n) { n.removeAttribute("data-armed"); });
+      if (window.feedwebCells && window.feedwebCells.strip) window.feedwebCells.strip(copy);
       return copy.outerHTML;
     }
     return normal(a) === normal(b);
+  }
+
+  // Marks the values of `fresh` that differ from those of `old` (Public/cells.js, when the
+  // page has it). How many it marked; -1 without it.
+  function markCells(old, fresh) {
+    var cells = window.feedwebCells;
+    if (!cells || typeof cells.mark !== "function") return -1;
+    try {
+      return cells.mark(old, fresh);
+    } catch (error) {
+      if (window.console) console.warn("feedweb: could not mark changed cells", error);
+      return -1;
+    }
+  }
+
+  // Table rows and kiosk tiles show which of their values changed, not that the whole
+  // entry did.
+  function hasCells(el) {
+    return el.matches("tr.row, li.tile");
   }
 
   function flash(el, cls) {
@@ -191,6 +216,8 @@
     var fresh = fragment(html);
     if (!fresh) return el;
     refreshTimes(fresh);
+    // Before comparing: the page's copy shows its times in the viewer's zone too.
+    localizeTimes(fresh);
     if (!el) {
       if (!isKiosk) flash(fresh, "is-new");
       armImages(fresh);
@@ -198,8 +225,9 @@
     }
     // Swap only what really changed (a reconnect resends everything).
     if (sameContent(el, fresh)) return el;
+    var marked = markCells(el, fresh);
     el.replaceWith(fresh);
-    if (!isKiosk) flash(fresh, "is-updated");
+    if (!isKiosk && (marked < 0 || !hasCells(fresh))) flash(fresh, "is-updated");
     armImages(fresh);
     return fresh;
   }
@@ -208,6 +236,7 @@
   // entries for the top, top first; `remove`: entries that went). `html` holds the
   // fragments of the entries that are new or changed.
   function applyItems(data) {
+    applyNotice(data.notice);
     var list = document.getElementById("stories");
     if (!list || !data.html || typeof data.html !== "object") return;
     if (data.order) {
@@ -219,6 +248,17 @@
     if (count && data.count) count.textContent = data.count;
     var empty = document.getElementById("empty");
     if (empty) empty.hidden = list.firstElementChild !== null;
+    // The kiosk's grid of tiles is sized by how many there are.
+    if (list.hasAttribute("data-count")) list.setAttribute("data-count", String(list.children.length));
+  }
+
+  // What the document holds instead of items, when it holds none ("" when fine): shown in
+  // #problem. Frames without `notice` leave it as it is.
+  function applyNotice(notice) {
+    var problem = document.getElementById("problem");
+    if (!problem || typeof notice !== "string") return;
+    if (problem.textContent !== notice) problem.textContent = notice;
+    problem.hidden = !notice;
   }
 
   function applyOrder(list, data) {
@@ -264,15 +304,44 @@
     });
   }
 
+  // An `item` event: the item page's #detail whole. The values that changed are marked;
+  // the folds of its field tree that the reader opened or closed stay so.
   function applyItem(data) {
     var detail = document.getElementById("detail");
     if (!detail || typeof data.html !== "string") return;
     var fresh = fragment(data.html);
     if (!fresh) return;
-    detail.replaceWith(fresh);
-    armImages(fresh);
     refreshTimes(fresh);
     localizeTimes(fresh);
+    markCells(detail, fresh);
+    keepFolds(detail, fresh);
+    detail.replaceWith(fresh);
+    armImages(fresh);
+  }
+
+  // The path of a fold in an item's field tree: the names of the fields it sits in.
+  function foldPath(el, root) {
+    var names = [];
+    for (var node = el; node && node !== root; node = node.parentElement) {
+      if (node.classList.contains("field")) {
+        var name = node.querySelector(":scope > dt");
+        names.unshift(name ? name.textContent : "");
+      }
+    }
+    return names.join("\u0000");
+  }
+
+  function keepFolds(old, fresh) {
+    var folds = {};
+    old.querySelectorAll("details[data-touched]").forEach(function (el) {
+      folds[foldPath(el, old)] = el.open;
+    });
+    fresh.querySelectorAll("details").forEach(function (el) {
+      var path = foldPath(el, fresh);
+      if (!Object.prototype.hasOwnProperty.call(folds, path)) return;
+      el.open = folds[path];
+      el.dataset.touched = "1";
+    });
   }
 
   function applyGone() {
@@ -328,7 +397,7 @@
 
   // A fold the reader made by hand is kept across updates.
   document.addEventListener("click", function (event) {
-    var summary = event.target && event.target.closest ? event.target.closest("#inspect-tree summary") : null;
+    var summary = event.target && event.target.closest ? event.target.closest("#inspect-tree summary, #detail summary") : null;
     if (summary && summary.parentElement) summary.parentElement.dataset.touched = "1";
   });
 

@@ -14,7 +14,8 @@ public enum BenchmarkEntry {
     /// The detail page of `item`.
     public static func itemPage(item: FeedItem, now: Date) -> [UInt8] {
         PageRenderer(assetVersion: "bench").detail(
-            item: item, badge: StatusBadge(kind: .live, since: now), updated: now, source: "bench", now: now)
+            item: item, profile: .nytNewswire, badge: StatusBadge(kind: .live, since: now), updated: now,
+            source: "bench", now: now)
     }
 
     /// Hands every change `store` accepts to `stream` on the writer's thread, as the fan-out

@@ -58,7 +58,10 @@ enum FeedwebOptions {
             shownDefault: nil, parse: OptionValue.headers),
         .single(
             "profile", "NAME", at: \.profile,
-            help: "Item profile: \(ItemProfile.names.joined(separator: ", ")).",
+            help: """
+                Item profile: \(ItemProfile.names.joined(separator: ", ")); without one, the shape of a built-in one \
+                in the first document with items, else a table of the items' own fields.
+                """,
             shownDefault: profileDefault, parse: OptionValue.profile),
         .single(
             "items-path", "POINTER", at: \.itemsPath,
@@ -89,6 +92,22 @@ enum FeedwebOptions {
                 e.g. 'New user:/type=newuser' (repeatable).
                 """,
             shownDefault: nil, parse: OptionValue.marks),
+        .values(
+            "column", "'LABEL=/pointer[:FORMAT]'", at: \.columns, repetition: .repeatable,
+            help: """
+                A column of the table the pages show the items in, in order, e.g. 'Price=/price:number' \
+                (repeatable; formats: \(ItemColumn.Format.names.joined(separator: ", ")); a status may name its \
+                words: 'CI=/state:status(green=good,red=bad)').
+                """,
+            shownDefault: "the items' own fields", parse: OptionValue.columns),
+        .single(
+            "sort", "COLUMN[:desc]", at: \.sort,
+            help: "The column the table is sorted by when the URL does not say (?sort=NAME&order=desc).",
+            shownDefault: "feed order", parse: OptionValue.sort),
+        .single(
+            "title", "TEXT", at: \.configuration.title,
+            help: "The board's name, in the masthead, the page titles and the kiosk.",
+            shownDefault: FeedwebSettings.initial.configuration.title, parse: OptionValue.title),
         .wholeNumber("keep", at: \.keep, in: 1...100_000, help: "Items kept in append mode, newest first."),
         .wholeNumber(
             "history", at: \.configuration.history, in: 0...1_000_000,
@@ -170,14 +189,10 @@ enum FeedwebOptions {
             parse: OptionValue.nodeName),
     ]
 
-    /// The configuration's profile, and the modes that have their own:
-    /// `nyt-newswire (wikimedia-recentchange in append mode)`.
-    private static var profileDefault: String {
-        let byMode = SourceMode.allCases.compactMap { mode in
-            mode.defaultProfile.map { "(\($0.name) in \(mode.rawValue) mode)" }
-        }
-        return ([FeedwebSettings.initial.configuration.profile.name] + byMode).joined(separator: " ")
-    }
+    /// What reads items without `--profile`: a built-in profile whose shape the first
+    /// document with items has, else a table of the items' fields (the demo's own:
+    /// ``FeedwebConfiguration/profile``).
+    private static let profileDefault = "found in the first document"
 
     /// The option named `name` (without `--`).
     static func named(_ name: String) -> FeedwebOption? {

@@ -23,8 +23,8 @@ struct FeedwebSettings: Sendable {
     var pollInterval: Duration = .seconds(5)
     /// `--keep`: the items kept in append mode.
     var keep = 200
-    /// `--profile`; `nil`: the mode's own (``SourceMode/defaultProfile``), else the
-    /// configuration's.
+    /// `--profile`; `nil`: found in the first document with items (the demo: the
+    /// configuration's).
     var profile: ItemProfile?
     /// `--items-path`, over the profile's.
     var itemsPath: JSONPointer?
@@ -36,6 +36,10 @@ struct FeedwebSettings: Sendable {
     var fields: [(field: ItemProfile.Field, pointer: JSONPointer?)] = []
     /// `--mark`.
     var marks: [ItemMark] = []
+    /// `--column`, in the order given.
+    var columns: [ItemColumn] = []
+    /// `--sort`.
+    var sort: ItemSort?
 
     /// The settings no option changed: where `--help` reads the defaults.
     static let initial = FeedwebSettings()
@@ -49,16 +53,7 @@ enum SourceMode: String, CaseIterable, Sendable {
     case append
     /// Firebase's streaming `put`/`patch` events (SSE only).
     case firebase
-
-    /// The profile this mode reads items with when `--profile` is not given; `nil`: the
-    /// configuration's.
-    var defaultProfile: ItemProfile? {
-        self == .append ? .wikimediaRecentChange : nil
-    }
 }
 
 /// The value of a pointer option that may also say "none" (`none` or `""`).
-enum PointerChoice: Sendable, Equatable {
-    case at(JSONPointer)
-    case nowhere
-}
+typealias PointerChoice = ItemProfile.Pointing

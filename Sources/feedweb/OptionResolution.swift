@@ -120,7 +120,7 @@ private struct Resolution {
     func configuration() throws(FeedwebOptions.Failure) -> FeedwebConfiguration {
         var configuration = settings.configuration
         if let source = try source() { configuration.source = source }
-        configuration.profile = try profile()
+        (configuration.profile, configuration.profileDetection) = try profile()
         return configuration
     }
 
@@ -154,35 +154,34 @@ private struct Resolution {
         return poll.map { .poll(url: $0, interval: settings.pollInterval) }
     }
 
-    /// The profile (`--profile`, else the mode's, else the configuration's) with
-    /// `--items-path`, `--key-path`, `--version-path`, `--field` and `--mark` over it.
-    func profile() throws(FeedwebOptions.Failure) -> ItemProfile {
+    /// The profile: `--profile` (or, for the demo, the configuration's) with
+    /// `--items-path`, `--key-path`, `--version-path`, `--field`, `--mark`, `--column` and
+    /// `--sort` over it; without `--profile`, those options over what the first document
+    /// with items shows (``ItemShapeDetector``).
+    func profile() throws(FeedwebOptions.Failure) -> (profile: ItemProfile, detection: ItemProfile.Overrides?) {
         let append = settings.mode == .append
-        var profile = settings.profile ?? settings.mode.defaultProfile ?? settings.configuration.profile
+        var overrides = ItemProfile.Overrides()
         if let items = settings.itemsPath {
             if append && items != Self.appendItems {
                 throw failure("items-path", "append mode keeps its items at /items, not at '\(items)'")
             }
-            profile.itemsPath = items
+            overrides.itemsPath = items
         }
-        if append { profile.itemsPath = Self.appendItems }
-        switch settings.keyPath {
-        case .at(let key)?: profile.keyPath = key
-        case .nowhere?:
-            // None means none: every item keyed by a hash of its JSON, not by the
-            // profile's fallbacks (`/id`, `/url`, …) either.
-            profile.keyPath = nil
-            profile.fallbackKeyPaths = []
-        case nil: break
+        if append {
+            overrides.itemsPath = Self.appendItems
+            overrides.itemsArriveAlone = true
         }
-        switch settings.versionPath {
-        case .at(let version)?: profile.versionPath = version
-        case .nowhere?: profile.versionPath = nil
-        case nil: break
+        overrides.keyPath = settings.keyPath
+        overrides.versionPath = settings.versionPath
+        overrides.fields = settings.fields.map { ItemProfile.FieldPointer(field: $0.field, pointer: $0.pointer) }
+        overrides.marks = settings.marks
+        overrides.columns = settings.columns
+        overrides.sort = settings.sort
+        let demo = settings.upstream == nil && settings.poll == nil
+        if let named = settings.profile ?? (demo ? settings.configuration.profile : nil) {
+            return (overrides.applied(to: named), nil)
         }
-        for (field, pointer) in settings.fields { profile.fields[field] = pointer }
-        profile.marks = settings.marks
-        return profile
+        return (overrides.applied(to: .table), overrides)
     }
 
     /// A warning for each option given on the command line that `configuration` does not use.

@@ -114,6 +114,41 @@ enum OptionValue {
         return marks
     }
 
+    /// `LABEL=/pointer[:FORMAT]` columns, in order.
+    static func columns(_ texts: [String]) throws(Problem) -> [ItemColumn] {
+        var columns: [ItemColumn] = []
+        for text in texts {
+            do {
+                columns.append(try ItemColumn(parsing: text))
+            } catch {
+                throw Problem(
+                    "'\(text)' \(error.description); use LABEL=/pointer or LABEL=/pointer:FORMAT, e.g. 'Price=/price:number'"
+                )
+            }
+        }
+        var names = Set<String>()
+        for column in columns where !names.insert(column.name).inserted {
+            throw Problem("two columns are called '\(column.name)'; give each column its own label")
+        }
+        return columns
+    }
+
+    /// A column to sort a table by: `NAME`, `NAME:desc`, `-NAME`.
+    static func sort(_ text: String) throws(Problem) -> ItemSort {
+        guard let sort = ItemSort(parsing: text) else {
+            throw Problem("'\(text)' is not a column to sort by; use NAME, NAME:desc or -NAME, e.g. price:desc")
+        }
+        return sort
+    }
+
+    /// A board's name: any text but an empty one, at most 200 characters.
+    static func title(_ text: String) throws(Problem) -> String {
+        let title = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard !title.isEmpty else { throw Problem("must not be empty") }
+        guard title.count <= 200 else { throw Problem("must be at most 200 characters, not \(title.count)") }
+        return title
+    }
+
     /// `Name: value` header lines (values are never echoed: they may be secrets).
     static func headers(_ lines: [String]) throws(Problem) -> [(name: String, value: String)] {
         var headers: [(name: String, value: String)] = []

@@ -87,6 +87,18 @@ struct OptionResolverTests {
         BadCase(arguments: ["--mark", "New user:/type"], expected: ["--mark:", "no '=value'"]),
         BadCase(arguments: ["--mark", ":/type=newuser"], expected: ["--mark:", "empty label"]),
         BadCase(arguments: ["--mark", "X:/a~2=1"], expected: ["--mark:", "not a JSON Pointer"]),
+        BadCase(arguments: ["--column", "Price"], expected: ["--column: 'Price' has no '=/pointer'"]),
+        BadCase(arguments: ["--column", "=/price"], expected: ["--column: '=/price' has an empty label"]),
+        BadCase(arguments: ["--column", "Price=price"], expected: ["--column: 'Price=price'", "not a JSON Pointer"]),
+        BadCase(arguments: ["--column", "Price=/a~7"], expected: ["--column: 'Price=/a~7'", "not a JSON Pointer"]),
+        BadCase(
+            arguments: ["--column", "Price=/price:money"],
+            expected: ["--column: 'Price=/price:money' has an unknown format 'money'", "number, percent"]),
+        BadCase(
+            arguments: ["--column", "Price=/price", "--column", "price=/last"],
+            expected: ["--column: two columns are called 'price'"]),
+        BadCase(arguments: ["--sort", ":desc"], expected: ["--sort: ':desc' is not a column to sort by"]),
+        BadCase(arguments: ["--title", "  "], expected: ["--title: must not be empty"]),
         BadCase(arguments: ["--mode", "append"], expected: ["--mode:", "--upstream"]),
         BadCase(
             arguments: ["--mode", "append", "--poll", "http://127.0.0.1:9/x"], expected: ["--mode:", "not --poll"]),
@@ -273,8 +285,9 @@ struct OptionResolverTests {
             return
         }
         #expect(keep == 200)
-        #expect(append.profile.name == "wikimedia-recentchange")
-        #expect(append.profile.itemsPath == JSONPointer(tokens: ["items"]))
+        // Found in the first document (Wikimedia's events are recognised), at /items.
+        #expect(append.profileDetection?.itemsPath == JSONPointer(tokens: ["items"]))
+        #expect(append.profileDetection?.itemsArriveAlone == true)
     }
 
     @Test("the application's own defaults are the binary's: one FeedwebConfiguration() for both")

@@ -98,7 +98,7 @@ struct OptionTableTests {
             ("listen", "127.0.0.1:8080"), ("interval", "5"), ("keep", "200"), ("history", "1000"),
             ("max-clients", "10000"), ("max-event-bytes", "16777216"), ("max-backoff", "30"), ("read-timeout", "45"),
             ("head-timeout", "10"), ("frame-ancestors", "'self'"), ("demo-interval", "4"), ("mode", "document"),
-            ("log-level", "info"), ("profile", "nyt-newswire (wikimedia-recentchange in append mode)"),
+            ("log-level", "info"), ("profile", "found in the first document"),
         ]
         for (name, shown) in contract {
             #expect(FeedwebOptions.named(name)?.shownDefault == shown, "--\(name)")
@@ -115,6 +115,6 @@ struct OptionTableTests {
             #expect(option.name.allSatisfy { $0.isLowercase || $0 == "-" }, "\(option.name)")
         }
         let repeatable = FeedwebOptions.all.filter { $0.repetition == .repeatable }.map(\.name)
-        #expect(repeatable == ["header", "field", "mark"])
+        #expect(repeatable == ["header", "field", "mark", "column"])
     }
 }

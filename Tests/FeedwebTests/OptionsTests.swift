@@ -34,6 +34,11 @@ struct OptionsTests {
             (["stray"], [:], "Error: Unexpected argument 'stray'"),
             (["--interval", "abc"], [:], "Error: --interval: must be a positive number of seconds, not 'abc'"),
             ([], ["FEEDWEB_INTERVAL": "soon"], "Error: --interval (from FEEDWEB_INTERVAL): must be a positive number"),
+            (
+                ["--column", "Price=/price:money"], [:],
+                "Error: --column: 'Price=/price:money' has an unknown format 'money'"
+            ),
+            ([], ["FEEDWEB_COLUMN": "Price"], "Error: --column (from FEEDWEB_COLUMN): 'Price' has no '=/pointer'"),
         ] as [([String], [String: String], String)])
     func badOption(arguments: [String], environment: [String: String], message: String) async throws {
         let run = try await FeedwebRun.run(arguments, environment: environment)

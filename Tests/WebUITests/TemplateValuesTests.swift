@@ -65,7 +65,7 @@ import Testing
             PageRenderer.KioskContext(
                 title: "kiosk", stream: "kiosk", past: Self.banner, section: "World", badge: badge, stories: [],
                 emptyText: "empty", nowMachine: "m",
-                nowText: "t", assetVersion: "v1"))
+                nowText: "t", assetVersion: "v1", brand: "Board", isTable: false, tiles: [], tileCount: 0))
         Self.check(PageRenderer.BadgeContext(badge: badge, updatedMachine: "m", updatedText: "t"))
     }
 
@@ -83,10 +83,46 @@ import Testing
         Self.check(PageRenderer.ErrorContext(code: 404, heading: "Not found", message: "gone"))
         Self.check(
             PageRenderer.Frame(
-                title: "t", bodyClass: "page-list", stream: "list", past: Self.banner, navLatest: true,
+                title: "t", brand: "Board", listLabel: "Latest", isTable: false, bodyClass: "page-list", stream: "list",
+                past: Self.banner, navLatest: true,
                 navStats: false,
                 badge: PageRenderer.BadgeView(kind: "live", label: "Live"), updatedMachine: "m", updatedText: "t",
                 main: "<main>", footer: "feedweb", assetVersion: "v1"))
+    }
+
+    @Test func tableValuesAnswerEveryField() throws {
+        let now = Date(timeIntervalSince1970: 1_795_000_000)
+        let document = try JSONValue(
+            parsing: #"""
+                [{"id": "a", "name": "Alpha <b>", "price": 1.5, "status": "failed", "url": "https://x.example/a",
+                  "seen": "2026-11-24T05:00:00Z", "logo": "https://x.example/a.png", "tags": ["x"]},
+                 {"id": "b", "name": "Beta", "price": 2, "status": "passed", "url": "https://x.example/b",
+                  "seen": "2026-11-24T06:00:00Z", "logo": "https://x.example/b.png", "tags": []},
+                 {"id": "c", "name": "Gamma", "price": 3, "status": "passed", "url": "https://x.example/c",
+                  "seen": "2026-11-24T07:00:00Z", "logo": "https://x.example/c.png", "tags": []},
+                 {"id": "d", "name": "Delta", "price": 4, "status": "running", "url": "https://x.example/d",
+                  "seen": "2026-11-24T08:00:00Z", "logo": "https://x.example/d.png", "tags": []}]
+                """#)
+        let reading = ItemShapeDetector.reading(of: document, overrides: .init())
+        let store = FeedStore(configuration: .init(profile: reading.profile), epoch: "e")
+        store.replaceDocument(document)
+        let view = try #require(store.snapshot?.published)
+        let table = TableView(
+            view: view, profile: reading.profile, query: TableQuery(sort: ItemSort(column: "price", descending: true)),
+            heading: "All", waiting: false, now: now)
+        Self.check(table)
+        #expect(!table.columns.isEmpty && !table.rows.isEmpty && table.hasSections)
+        for head in table.columns { Self.check(head) }
+        for row in table.rows {
+            Self.check(row)
+            for cell in row.cells { Self.check(cell) }
+        }
+        let kinds = Set(
+            table.rows.flatMap(\.cells).map { [$0.isPlain, $0.isLink, $0.isImage, $0.isTime, $0.isStatus] })
+        #expect(kinds.count == 5, "every kind of cell checked: \(kinds)")
+        let item = try #require(view.items.first)
+        Self.check(TableDetailView(item, profile: reading.profile, now: now))
+        Self.check(PageRenderer.KioskTileView(row: table.rows[0], featured: true))
     }
 
     @Test func statsValuesAnswerEveryField() {

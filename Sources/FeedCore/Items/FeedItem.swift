@@ -59,6 +59,11 @@ public struct FeedItem: Sendable, Equatable {
         /// The labels of the profile's chart marks (``ItemMark``) this item matches, in
         /// the profile's order; usually none.
         public var marks: [String] = []
+        /// The item's own JSON, as the feed sent it: what a table's columns, the item page
+        /// and the templates read any member from. Shared with the mirror (a reference
+        /// count, not a copy); part of the item's equality, so a change to any member of it
+        /// is an update.
+        public var raw: JSONValue = .null
     }
 
     /// Invariant: `fields` is only mutated while the box is uniquely referenced (see
@@ -102,8 +107,12 @@ public struct FeedItem: Sendable, Equatable {
         set { modify { $0[keyPath: field] = newValue } }
     }
 
-    /// The normalised item as JSON, as `/api/items` and `/events/items` carry it.
-    public var json: JSONValue {
+    /// The normalised item as JSON, as `/api/items` and `/events/items` carry it for news.
+    public var json: JSONValue { json(withOwn: false) }
+
+    /// The normalised item as JSON; with `withOwn`, its own JSON too, as the member `item`
+    /// (what `/api/items` and `/events/items` carry for a table, whose values are there).
+    public func json(withOwn: Bool) -> JSONValue {
         let fields = box.fields
         var object = JSONObject()
         object["key"] = .string(fields.key)
@@ -134,6 +143,7 @@ public struct FeedItem: Sendable, Equatable {
             fields.related.map { link in
                 .object(["text": .string(link.text), "url": .string(link.url)])
             })
+        if withOwn { object["item"] = fields.raw }
         return .object(object)
     }
 }

@@ -27,6 +27,7 @@ public struct ItemExtractor: Sendable {
     /// One item from its JSON.
     public func item(from element: JSONValue) -> FeedItem {
         var item = FeedItem(key: ItemKey.make(id: id(of: element), item: element))
+        item.raw = element
         func text(_ field: ItemProfile.Field) -> String? {
             guard let pointer = profile.fields[field] else { return nil }
             return Self.text(element.value(at: pointer))

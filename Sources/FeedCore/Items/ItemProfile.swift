@@ -27,11 +27,32 @@ public struct ItemProfile: Sendable, Equatable {
     /// Chart marks (`--mark`): an item matching one carries its label
     /// (``FeedItem/Fields/marks``), and `/stats` marks its arrival.
     public var marks: [ItemMark] = []
+    /// How the pages show the items.
+    public var layout: Layout = .news
+    /// The table's columns, in order (`--column`); empty: the items' own fields, read from
+    /// the first items (``ItemShapeDetector/columns(of:)``), or for news the profile's fields.
+    public var columns: [ItemColumn] = []
+    /// The table's order when the URL does not say (`--sort`); `nil`: feed order.
+    public var sort: ItemSort?
+    /// Whether a news item without a picture shows a placeholder in its place (feeds whose
+    /// items nearly all have one: the NYT, Google Books); otherwise it has no picture slot.
+    public var showsPlaceholder = true
+
+    /// How the pages show a feed's items.
+    public enum Layout: String, Sendable, Equatable {
+        /// Stories: a title, a kicker, an abstract, a byline, a picture.
+        case news
+        /// A table of the items' own values (``columns``).
+        case table
+    }
 
     public init(
         name: String, itemsPath: JSONPointer, keyPath: JSONPointer?, versionPath: JSONPointer?,
-        fields: [Field: JSONPointer], fallbackKeyPaths: [JSONPointer] = []
+        fields: [Field: JSONPointer], fallbackKeyPaths: [JSONPointer] = [], layout: Layout = .news,
+        showsPlaceholder: Bool = true
     ) {
+        self.layout = layout
+        self.showsPlaceholder = showsPlaceholder
         self.name = name
         self.itemsPath = itemsPath
         self.keyPath = keyPath
@@ -85,7 +106,7 @@ public struct ItemProfile: Sendable, Equatable {
             .title: pointer("/title"), .section: pointer("/wiki"), .subsection: pointer("/type"),
             .abstract: pointer("/comment"), .byline: pointer("/user"), .url: pointer("/meta/uri"),
             .published: pointer("/meta/dt"),
-        ], fallbackKeyPaths: [pointer("/id")])
+        ], fallbackKeyPaths: [pointer("/id")], showsPlaceholder: false)
 
     /// Any feed with an `items` array of objects with common field names; items are keyed
     /// by `id`, `guid` or `url`, whichever they have.
@@ -95,7 +116,13 @@ public struct ItemProfile: Sendable, Equatable {
             .title: pointer("/title"), .section: pointer("/section"), .subsection: pointer("/subsection"),
             .abstract: pointer("/summary"), .byline: pointer("/author"), .url: pointer("/url"),
             .thumbnail: pointer("/image"), .published: pointer("/published"), .updated: pointer("/updated"),
-        ], fallbackKeyPaths: [pointer("/id"), pointer("/guid"), pointer("/url")])
+        ], fallbackKeyPaths: [pointer("/id"), pointer("/guid"), pointer("/url")], showsPlaceholder: false)
+
+    /// A feed of any other items, shown as a table: the base of what ``ItemShapeDetector``
+    /// finds (the items' array, key, title and columns) in a feed no built-in profile reads.
+    public static let table = ItemProfile(
+        name: "table", itemsPath: .root, keyPath: nil, versionPath: nil, fields: [:], layout: .table,
+        showsPlaceholder: false)
 
     private static func pointer(_ text: String) -> JSONPointer {
         // Only called with the literals above, which are valid pointers.

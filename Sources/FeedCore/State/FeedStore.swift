@@ -22,7 +22,12 @@ import NIOConcurrencyHelpers
 public final class FeedStore: Sendable {
     /// How to read items and how much history to keep.
     public struct Configuration: Sendable {
+        /// How items are read, unless ``detection`` is set.
         public var profile: ItemProfile
+        /// When set, the profile is not ``profile`` but worked out from the first document
+        /// that holds items (``ItemShapeDetector``), with these options over it; until then
+        /// the published view has no items and says what the document holds instead.
+        public var detection: ItemProfile.Overrides?
         /// The most changes kept for resuming clients (`--history`).
         public var historyCount: Int
         /// The most encoded patch bytes kept for resuming clients.
@@ -32,8 +37,10 @@ public final class FeedStore: Sendable {
         public static let defaultHistoryCount = 1000
 
         public init(
-            profile: ItemProfile, historyCount: Int = defaultHistoryCount, historyBytes: Int = 64 * 1024 * 1024
+            profile: ItemProfile, historyCount: Int = defaultHistoryCount, historyBytes: Int = 64 * 1024 * 1024,
+            detection: ItemProfile.Overrides? = nil
         ) {
+            self.detection = detection
             self.profile = profile
             self.historyCount = historyCount
             self.historyBytes = historyBytes
@@ -56,25 +63,42 @@ public final class FeedStore: Sendable {
         state.withLockedValue { $0.epoch }
     }
     public let configuration: Configuration
-    private let extractor: ItemExtractor
     private let state: NIOLockedValueBox<State>
     /// Serialises writers: held for the commit only (the new state, its item changes, the
     /// history entry).
     ///
     /// Lock order: `writeLock` → `deliveryLock` (taken before `writeLock` is released, so
-    /// changes are delivered in commit order) → `mirror` → `state`. `mirror` and `state`
+    /// changes are delivered in commit order) → `reader` → `state`. `reader` and `state`
     /// are never held while another lock is taken. Observers are called holding
     /// `deliveryLock` only; they must not write to the store.
     private let writeLock = NIOLock()
     /// Serialises deliveries to observers, in commit order.
     private let deliveryLock = NIOLock()
-    /// The mirror's items, kept in step with each change; only used under `writeLock`.
-    private let mirror: NIOLockedValueBox<MirrorItems>
+    /// How items are read and the mirror's items, kept in step with each change; written
+    /// only under `writeLock` (read alone for ``itemReading``).
+    private let reader: NIOLockedValueBox<ItemsReader>
+
+    /// The mirror's items and what reads them from the document.
+    private struct ItemsReader: Sendable {
+        var reading: ItemReading
+        var extractor: ItemExtractor
+        var mirror: MirrorItems
+
+        init(reading: ItemReading) {
+            self.reading = reading
+            extractor = ItemExtractor(profile: reading.profile)
+            mirror = MirrorItems(document: .value(.null), extractor: extractor)
+        }
+    }
 
     public init(configuration: Configuration, epoch: String = EventID.randomEpoch()) {
         self.configuration = configuration
-        self.extractor = ItemExtractor(profile: configuration.profile)
-        self.mirror = NIOLockedValueBox(MirrorItems(document: .value(.null), extractor: extractor))
+        let reading =
+            configuration.detection.map {
+                ItemReading(
+                    profile: $0.applied(to: .table), origin: .undecided, notes: ["No document from upstream yet."])
+            } ?? .given(configuration.profile)
+        self.reader = NIOLockedValueBox(ItemsReader(reading: reading))
         self.state = NIOLockedValueBox(
             State(
                 epoch: epoch,
@@ -85,6 +109,12 @@ public final class FeedStore: Sendable {
     /// The current state, or `nil` before the first document.
     public var snapshot: FeedSnapshot? {
         state.withLockedValue { $0.snapshot }
+    }
+
+    /// How items are read now: the profile given, or found in the first document with
+    /// items, or still undecided (``Configuration/detection``).
+    public var itemReading: ItemReading {
+        reader.withLockedValue { $0.reading }
     }
 
     /// Calls `observer` with every change accepted from now on, in order, on the writer's
@@ -294,15 +324,20 @@ public final class FeedStore: Sendable {
     /// answers (and the epoch to `epoch`, when given). Observers are not called; it is the
     /// starting point, not a change.
     public func restore(document: JSONValue, seq: UInt64, epoch: String? = nil) {
+        let detected = configuration.detection.flatMap { overrides in
+            itemReading.isDecided ? nil : ItemShapeDetector.reading(of: document, overrides: overrides)
+        }
         writeLock.withLock {
-            let items = mirror.withLockedValue { mirror in
-                mirror = MirrorItems(document: .value(document), extractor: extractor)
-                return mirror.items
+            let (items, reading) = reader.withLockedValue { reader in
+                if let detected, !reader.reading.isDecided { reader = ItemsReader(reading: detected) }
+                reader.mirror = MirrorItems(document: .value(document), extractor: reader.extractor)
+                return (reader.mirror.items, reader.reading)
             }
             let epoch = epoch ?? self.epoch
             let published = PublishedView(
-                epoch: epoch, seq: seq, version: version(of: .value(document)), items: items,
-                previousSeq: nil, itemChanges: [])
+                epoch: epoch, seq: seq, version: Self.version(of: .value(document), reading: reading), items: items,
+                previousSeq: nil, itemChanges: [], reading: reading,
+                itemsProblem: reading.problem(in: .value(document)))
             let snapshot = FeedSnapshot(id: EventID(epoch: epoch, seq: seq), document: document, published: published)
             state.withLockedValue {
                 $0.epoch = epoch
@@ -431,6 +466,9 @@ public final class FeedStore: Sendable {
         /// Whether the state starts over: the history cleared, the published view made
         /// afresh (no version guard, no previous view), as for a restored state.
         let startsOver: Bool
+        /// How items are read from `document`, worked out while the store's reading is
+        /// undecided (``Configuration/detection``); `nil`: as now.
+        var reading: ItemReading?
 
         init(
             base: FeedSnapshot?, document: MirrorDocument, patch: JSONPatch?, byteCount: Int, upstreamChanges: Int = 1,
@@ -458,7 +496,12 @@ public final class FeedStore: Sendable {
         arrival: UpstreamArrival?, time: WallTime? = nil, _ prepare: (FeedSnapshot?) throws(Failure) -> Prepared?
     ) throws(Failure) -> FeedChange? {
         while true {
-            guard let prepared = try prepare(snapshot) else { return nil }
+            guard var prepared = try prepare(snapshot) else { return nil }
+            // Until a document with items decides how items are read, each change is
+            // looked at for them here, outside the locks.
+            if let overrides = configuration.detection, !itemReading.isDecided {
+                prepared.reading = ItemShapeDetector.reading(of: prepared.document.json, overrides: overrides)
+            }
             let committed = write { () -> (result: FeedChange?, change: FeedChange?) in
                 guard snapshot === prepared.base else { return (nil, nil) }  // another write came first
                 let change = commitLocked(prepared, arrival: arrival, time: time)
@@ -476,17 +519,26 @@ public final class FeedStore: Sendable {
         let previous = snapshot
         let id = prepared.id ?? EventID(epoch: epoch, seq: (previous?.id.seq ?? 0) + 1)
         let seq = id.seq
-        let (items, mirrorChanges) = mirror.withLockedValue { mirror in
+        let (items, mirrorChanges, reading) = reader.withLockedValue { reader in
+            if let detected = prepared.reading, !reader.reading.isDecided {
+                // Decided (or still not, with what this document holds instead): read every
+                // item afresh with the profile found.
+                let mirror = reader.mirror
+                reader = ItemsReader(reading: detected)
+                reader.mirror = mirror
+                let changes = reader.mirror.replaceAll(with: document, extractor: reader.extractor)
+                return (reader.mirror.items, changes, reader.reading)
+            }
             let changes =
-                patch.map { mirror.apply($0, to: document, extractor: extractor) }
-                ?? mirror.replaceAll(with: document, extractor: extractor)
-            return (mirror.items, changes)
+                patch.map { reader.mirror.apply($0, to: document, extractor: reader.extractor) }
+                ?? reader.mirror.replaceAll(with: document, extractor: reader.extractor)
+            return (reader.mirror.items, changes, reader.reading)
         }
         // Starting over: no view before this one, as for a first document.
         let previousView = prepared.startsOver ? nil : previous?.published
         let published = advancedView(
             from: previousView, mirrorSeq: prepared.startsOver ? nil : previous?.id.seq, document: document, id: id,
-            items: items, mirrorChanges: mirrorChanges)
+            items: items, mirrorChanges: mirrorChanges, reading: reading)
         let snapshot = FeedSnapshot(
             id: id, mirror: document, published: published, encodedByteCount: prepared.byteCount,
             encodedDocument: prepared.encodedDocument)
@@ -541,8 +593,8 @@ public final class FeedStore: Sendable {
     }
 
     /// The number at the profile's version path, if any.
-    private func version(of document: MirrorDocument) -> Double? {
-        configuration.profile.versionPath.flatMap { document.value(at: $0)?.doubleValue }
+    private static func version(of document: MirrorDocument, reading: ItemReading) -> Double? {
+        reading.profile.versionPath.flatMap { document.value(at: $0)?.doubleValue }
     }
 
     /// The version guard: the published view moves to `document` only when its version is
@@ -552,10 +604,11 @@ public final class FeedStore: Sendable {
     private func advancedView(
         from previous: PublishedView?, mirrorSeq: UInt64?, document: MirrorDocument, id: EventID,
         items: ChunkedArray<FeedItem>,
-        mirrorChanges: [ItemChange]
+        mirrorChanges: [ItemChange], reading: ItemReading
     ) -> PublishedView {
-        let version = version(of: document)
-        if let previous, let publishedVersion = previous.version {
+        let version = Self.version(of: document, reading: reading)
+        // A newly decided reading always publishes (the view before it had no items).
+        if let previous, let publishedVersion = previous.version, previous.reading?.origin == reading.origin {
             guard let version, version > publishedVersion else { return previous }
         }
         let changes =
@@ -563,7 +616,7 @@ public final class FeedStore: Sendable {
             ? mirrorChanges : ItemChange.between(previous?.items ?? [], items)
         return PublishedView(
             epoch: id.epoch, seq: id.seq, version: version, items: items, previousSeq: previous?.seq,
-            itemChanges: changes)
+            itemChanges: changes, reading: reading, itemsProblem: reading.problem(in: document))
     }
 }
 

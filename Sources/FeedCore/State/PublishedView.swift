@@ -26,6 +26,12 @@ public final class PublishedView: Sendable {
     /// How `items` differ from the items of the view at `previousSeq`, in
     /// ``ItemChange/between(_:_:)``'s order; every item `added` for the first view.
     public let itemChanges: [ItemChange]
+    /// How the items were read: the profile (news or a table, its columns), how it was
+    /// chosen. `nil` in views made without one (tests): read as news.
+    public let reading: ItemReading?
+    /// What the document holds where the items should be, in words, when it holds no
+    /// items array there (``ItemReading/problem(in:)``); `nil` when the items were read.
+    public let itemsProblem: String?
     private let sectionCache = NIOLockedValueBox<[String]?>(nil)
     /// `items` by key, made when first asked for (most views are never asked: building it
     /// for each change would cost a pass over every item).
@@ -35,19 +41,22 @@ public final class PublishedView: Sendable {
     /// `previous`).
     public convenience init(
         epoch: String, seq: UInt64, version: Double?, items: ChunkedArray<FeedItem>, previous: PublishedView? = nil,
-        publishedAt: Date = Date()
+        publishedAt: Date = Date(), reading: ItemReading? = nil
     ) {
         self.init(
             epoch: epoch, seq: seq, version: version, items: items,
             previousSeq: previous?.seq, itemChanges: ItemChange.between(previous?.items ?? [], items),
-            publishedAt: publishedAt)
+            publishedAt: publishedAt, reading: reading)
     }
 
     /// A view whose changes the caller already has.
     public init(
         epoch: String, seq: UInt64, version: Double?, items: ChunkedArray<FeedItem>,
-        previousSeq: UInt64?, itemChanges: [ItemChange], publishedAt: Date = Date()
+        previousSeq: UInt64?, itemChanges: [ItemChange], publishedAt: Date = Date(), reading: ItemReading? = nil,
+        itemsProblem: String? = nil
     ) {
+        self.reading = reading
+        self.itemsProblem = itemsProblem
         self.publishedAt = publishedAt
         self.epoch = epoch
         self.seq = seq
@@ -59,6 +68,10 @@ public final class PublishedView: Sendable {
 
     /// The id of the change that published this view.
     public var id: EventID { EventID(epoch: epoch, seq: seq) }
+
+    /// The profile the items were read with (the NYT newswire's for a view made without a
+    /// reading).
+    public var profile: ItemProfile { reading?.profile ?? .nytNewswire }
 
     /// Lets go of the sections and the index by key made on first use (a view of the
     /// past, kept by ``FeedPast``, keeps only what it shares with its neighbours); they are

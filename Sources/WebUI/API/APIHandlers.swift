@@ -174,14 +174,16 @@ final class APIHandlers: Sendable {
     func items() -> PreparedResponse {
         let view = store.snapshot?.published
         return cached("items", id: view?.id) {
-            JSONValue.array((view?.items ?? []).map(\.json)).serializedBytes()
+            let withOwn = view?.profile.layout == .table
+            return JSONValue.array((view?.items ?? []).map { $0.json(withOwn: withOwn) }).serializedBytes()
         }
     }
 
     /// `/api/items/{key}`: one published item, or the JSON 404.
     func item(key: String) -> PreparedResponse {
         guard let view = store.snapshot?.published, let item = view.item(forKey: key) else { return notFound }
-        return PreparedResponse(status: 200, body: item.json.serializedBytes(), headers: jsonHeaders) ?? notFound
+        let json = item.json(withOwn: view.profile.layout == .table)
+        return PreparedResponse(status: 200, body: json.serializedBytes(), headers: jsonHeaders) ?? notFound
     }
 
     /// `/api/stats`: the figures of `/stats` as JSON: the windows as the page draws them

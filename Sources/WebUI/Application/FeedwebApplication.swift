@@ -28,7 +28,10 @@ public final class FeedwebApplication: Sendable {
     public init(configuration: FeedwebConfiguration, logger: Logger) {
         self.configuration = configuration
         self.logger = logger
-        store = FeedStore(configuration: .init(profile: configuration.profile, historyCount: configuration.history))
+        store = FeedStore(
+            configuration: .init(
+                profile: configuration.profile, historyCount: configuration.history,
+                detection: configuration.profileDetection))
         let label = configuration.source.label
         if case .demo = configuration.source {
             demo = DemoUpstream(interval: configuration.demoInterval, logger: logger)
@@ -70,7 +73,8 @@ public final class FeedwebApplication: Sendable {
             store: store, demo: demo?.stream, staticFiles: staticFiles, frameAncestors: configuration.frameAncestors,
             sourceLabel: label, maxQueuedBytesPerClient: configuration.maxQueuedBytesPerClient,
             restoredAt: restoredAt, statsPollInterval: pollInterval, stateFile: stateWriter,
-            shards: serverConfiguration.streamSenders, inspect: configuration.inspect,
+            shards: serverConfiguration.streamSenders, inspect: configuration.inspect, title: configuration.title,
+            logger: logger,
             upstreamStatus: {
                 // Shown under the configured source's name, never the raw URL (it may
                 // carry an API key) nor the demo's loopback address.

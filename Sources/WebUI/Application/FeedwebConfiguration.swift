@@ -56,8 +56,14 @@ public struct FeedwebConfiguration: Sendable {
     public var listen = FeedwebConfiguration.loopback
     /// Where the feed comes from (`--upstream`, `--poll`, `--mode`).
     public var source = Source.demo
-    /// How items are read from the document (`--profile` and the options over it).
+    /// How items are read from the document (`--profile` and the options over it), unless
+    /// ``profileDetection`` is set.
     public var profile = ItemProfile.nytNewswire
+    /// When set (no `--profile` with an upstream), the profile is found in the first
+    /// document with items, with these options over it (``ItemShapeDetector``).
+    public var profileDetection: ItemProfile.Overrides?
+    /// The board's name (`--title`): in the masthead, the page titles and the kiosk.
+    public var title = "feedweb"
     /// Changes kept for resuming clients (`--history`).
     public var history = FeedStore.Configuration.defaultHistoryCount
     /// Concurrent SSE streams (`--max-clients`).

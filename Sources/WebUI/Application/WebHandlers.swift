@@ -1,5 +1,6 @@
 import FeedCore
 import Foundation
+import Logging
 
 /// feedweb's request handlers, and what feeds the page streams, each built once here from
 /// the store and the configuration and each holding only what it needs. The ``router``
@@ -40,10 +41,12 @@ struct WebHandlers: Sendable {
     ///   - shards: how many shards the programs' streams are spread over: one per stream
     ///     sender of the server (``HTTPServer/Configuration/streamSenders``).
     ///   - inspect: whether `/inspect` is on (`--inspect`).
+    ///   - title: the board's name (`--title`).
     init(
         store: FeedStore, demo: DocumentEventStream?, staticFiles: StaticFiles, frameAncestors: String,
         sourceLabel: String, maxQueuedBytesPerClient: Int, restoredAt: Date?, statsPollInterval: TimeInterval = 5,
-        stateFile: StateFileWriter? = nil, shards: Int = 1, inspect: Bool = true,
+        stateFile: StateFileWriter? = nil, shards: Int = 1, inspect: Bool = true, title: String = "feedweb",
+        logger: Logger = Logger(label: "feedweb"),
         upstreamStatus: @escaping @Sendable () -> UpstreamStatus,
         clusterStatus: @escaping @Sendable () -> ClusterStatus? = { nil }
     ) {
@@ -53,7 +56,7 @@ struct WebHandlers: Sendable {
         let security = ResponseHeaders.security(frameAncestors: frameAncestors)
         let htmlHeaders = ResponseHeaders.html(security: security)
         let jsonHeaders = ResponseHeaders.json(security: security)
-        let renderer = PageRenderer(assetVersion: staticFiles.version)
+        let renderer = PageRenderer(assetVersion: staticFiles.version, brand: title)
         let errors = ErrorResponses(renderer: renderer, htmlHeaders: htmlHeaders, jsonHeaders: jsonHeaders)
         self.errors = errors
         let badges = StatusBadgeSource(store: store, restoredAt: restoredAt, upstreamStatus: upstreamStatus)
@@ -83,11 +86,15 @@ struct WebHandlers: Sendable {
         self.pages = PageHandlers(
             store: store, stats: stats, cache: PageCache(onRender: metrics.renderObserver), badges: badges,
             assets: assets, sourceLabel: sourceLabel, htmlHeaders: htmlHeaders, notFound: errors.notFound,
-            badRequest: errors.badRequest, inspector: inspector)
+            badRequest: errors.badRequest, inspector: inspector, brand: title)
         self.api = APIHandlers(store: store, stats: stats, jsonHeaders: jsonHeaders, notFound: errors.notFoundJSON)
         // The consumers of every change, in the order written down at `FanoutStage`.
         let pageStreams = self.pageStreams
-        var consumers: [FanoutStage.Consumer] = [.init(name: "/stats counts") { stats.record($0.change) }]
+        let readingLog = ItemReadingLog(logger: logger)
+        var consumers: [FanoutStage.Consumer] = [
+            .init(name: "/stats counts") { stats.record($0.change) },
+            .init(name: "how items are read, logged when it changes") { readingLog.deliver($0) },
+        ]
         if let log = inspector?.events {
             consumers.append(
                 .init(name: "/inspect: arrived") { log.arrived($0, eventBytes: events.eventBytes(for: $0)) })

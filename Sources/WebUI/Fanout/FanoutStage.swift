@@ -9,14 +9,15 @@ import NIOConcurrencyHelpers
 /// The consumers of feedweb's store, in this order (``WebHandlers`` builds the list):
 /// 1. `/stats`' counts (``StatsRecorder``): first, so every later consumer, and every
 ///    page, sees the change counted;
-/// 2. `/inspect`'s log (``EventLog/arrived(_:eventBytes:)``), when it is on: the event
+/// 2. how items are read (``ItemReadingLog``), logged when it changes;
+/// 3. `/inspect`'s log (``EventLog/arrived(_:eventBytes:)``), when it is on: the event
 ///    listed, with the `/events` bytes whose socket writes it then follows;
-/// 3. the page streams (``PageStreamPublisher``): a frame requested, cheap, so a person's
+/// 4. the page streams (``PageStreamPublisher``): a frame requested, cheap, so a person's
 ///    page never waits behind a fan-out to thousands;
-/// 4. `/events` (``DocumentEventStream``), to every shard at once;
-/// 5. `/events/items` (``ItemEventStream``), likewise;
-/// 6. `/inspect`'s log again (``EventLog/queued(_:)``): every client has it queued;
-/// 7. the state file (``StateFileWriter``), when there is one.
+/// 5. `/events` (``DocumentEventStream``), to every shard at once;
+/// 6. `/events/items` (``ItemEventStream``), likewise;
+/// 7. `/inspect`'s log again (``EventLog/queued(_:)``): every client has it queued;
+/// 8. the state file (``StateFileWriter``), when there is one.
 ///
 /// Invariants: changes reach every consumer in commit order, each change once; a change is
 /// handed on only after every consumer is done with the one before. At most

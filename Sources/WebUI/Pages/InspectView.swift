@@ -52,6 +52,11 @@ struct InspectView {
         var hasStalled: Bool { stalled > 0 }
     }
 
+    // How items are read.
+    let itemsOrigin: String
+    let itemsNotes: [String]
+    let itemsProblem: String?
+
     // The tree.
     let treeID: String
     let tree: String
@@ -77,6 +82,7 @@ struct InspectView {
 
     /// The view of `frame`, drawing only `parts` (the others stay empty).
     init(_ frame: InspectFrame, parts: (tree: Bool, events: Bool, exchanges: Bool, screens: Bool), now: Date) {
+        (itemsOrigin, itemsNotes, itemsProblem) = Self.items(frame.snapshot?.published)
         treeID = frame.snapshot?.id.description ?? ""
         tree = parts.tree ? frame.snapshot.map { JSONTreeHTML.render($0.document) } ?? "" : ""
         events = parts.events ? frame.events.reversed().map(Self.eventRow) : []
@@ -88,6 +94,30 @@ struct InspectView {
         } else {
             (pages, morePages, groups) = ([], nil, [])
         }
+    }
+
+    /// How `view`'s items were read, in words: how the profile was chosen, what it reads,
+    /// and what the document holds instead of items when it holds none.
+    private static func items(_ view: PublishedView?) -> (origin: String, notes: [String], problem: String?) {
+        guard let view, let reading = view.reading else { return ("No document yet.", [], nil) }
+        let profile = reading.profile
+        let origin: String
+        var notes = reading.notes
+        switch reading.origin {
+        case .given:
+            origin = "Read with the profile \(profile.name), as given."
+            notes = [
+                "items: " + (profile.itemsPath.tokens.isEmpty ? "the document" : profile.itemsPath.description),
+                "key: " + (profile.keyPath?.description ?? "a hash of each item"),
+            ]
+        case .recognised: origin = "Read with a built-in profile whose shape the first document has."
+        case .found: origin = "Found in the first document with items; shown as a table."
+        case .undecided: origin = "Not decided yet: no document has held items."
+        }
+        if reading.origin != .undecided {
+            notes.append("\(view.items.count) items now, shown as \(profile.layout == .table ? "a table" : "news")")
+        }
+        return (origin, notes, reading.origin == .undecided ? nil : view.itemsProblem)
     }
 
     private static func eventRow(_ event: InspectedEvent) -> EventRow {
@@ -170,8 +200,9 @@ extension PageRenderer {
         let view = InspectView(frame, parts: (true, true, true, true), now: now)
         let main = Templates.library.render(view, withTemplate: "inspect") ?? ""
         return page(
-            title: "Inspect · feedweb", bodyClass: "page-inspect", stream: "inspect", navLatest: false, badge: badge,
-            updated: frame.snapshot?.published.publishedAt, main: main, source: source)
+            title: "Inspect · " + brand, bodyClass: "page-inspect", stream: "inspect", navLatest: false, badge: badge,
+            updated: frame.snapshot?.published.publishedAt, main: main, source: source,
+            layout: frame.snapshot?.published.profile.layout ?? .news)
     }
 
     /// The parts of `/inspect` that changed (`parts`), by element id.
@@ -181,6 +212,7 @@ extension PageRenderer {
         var fragments: [(id: String, html: String)] = []
         let view = InspectView(frame, parts: parts, now: now)
         if parts.tree {
+            fragments.append(("inspect-items", Templates.library.render(view, withTemplate: "inspectItems") ?? ""))
             fragments.append(("inspect-tree", Templates.library.render(view, withTemplate: "inspectTree") ?? ""))
         }
         if parts.events {

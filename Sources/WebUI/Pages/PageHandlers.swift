@@ -29,17 +29,28 @@ struct PageHandlers: Sendable {
     let badRequest: PreparedResponse
     /// `/inspect`'s sources (`nil`: `--inspect off`, and `/inspect` is 404).
     let inspector: Inspector?
+    /// The board's name (`--title`).
+    let brand: String
+
+    /// A renderer of pages linking the static files of `assetVersion`.
+    private func renderer(_ assetVersion: String) -> PageRenderer {
+        PageRenderer(assetVersion: assetVersion, brand: brand)
+    }
 
     /// `/inspect`: rendered per request (it moves with every event), never cached.
     func inspect() -> PreparedResponse {
         guard let inspector else { return notFound }
-        let page = PageRenderer(assetVersion: assets.version).inspect(
+        let page = renderer(assets.version).inspect(
             frame: inspector.frame(), badge: badges.badge(), source: sourceLabel, now: Date())
         return PreparedResponse(status: 200, body: page, headers: htmlHeaders) ?? notFound
     }
 
-    /// `/?section=`: the published stories, optionally of one section.
+    /// `/?section=`: the published stories, optionally of one section; for items that are
+    /// not news, the table (``table(_:view:profile:)``).
     func list(_ request: HTTPRequest) -> PreparedResponse {
+        let view = store.snapshot?.published
+        let profile = view?.profile ?? store.itemReading.profile
+        if profile.layout == .table { return table(request, view: view, profile: profile) }
         let section = request.sectionFilter
         if let moment = request.pastMoment {
             return past(moment, live: "/" + Self.sectionQuery(section)) { renderer, view, banner in
@@ -48,11 +59,36 @@ struct PageHandlers: Sendable {
                     past: banner)
             }
         }
-        let view = store.snapshot?.published
         let stamp = self.stamp(published: view?.id)
         let route = section.map { "list?section=" + $0 } ?? "list"
         return render(route, stamp: stamp) { renderer in
             renderer.list(view: view, section: section, badge: stamp.badge, source: sourceLabel, now: Date())
+        }
+    }
+
+    /// `/?section=&sort=&order=&page=`: one page of the table of items that are not news;
+    /// 400 naming the parameter that is wrong.
+    private func table(_ request: HTTPRequest, view: PublishedView?, profile: ItemProfile) -> PreparedResponse {
+        let query: TableQuery
+        do {
+            query = try TableQuery(
+                request: request, columns: TableColumns.columns(of: profile), defaultSort: profile.sort)
+        } catch {
+            let page = renderer(assets.version).error(
+                code: 400, heading: "Bad parameter: \(error.parameter)", message: error.message)
+            return PreparedResponse(status: 400, body: page, headers: htmlHeaders) ?? badRequest
+        }
+        if let moment = request.pastMoment {
+            return past(moment, live: query.href()) { renderer, view, banner in
+                renderer.table(
+                    view: view, profile: view.profile, query: query, badge: badges.badge(), source: sourceLabel,
+                    now: Date(), past: banner)
+            }
+        }
+        let stamp = self.stamp(published: view?.id)
+        return render(query.spec, stamp: stamp) { renderer in
+            renderer.table(
+                view: view, profile: profile, query: query, badge: stamp.badge, source: sourceLabel, now: Date())
         }
     }
 
@@ -81,7 +117,7 @@ struct PageHandlers: Sendable {
         return render("stats", stamp: stamp) { renderer in
             renderer.stats(
                 window: window, ticker: stats.ticker, badge: stamp.badge, updated: view?.publishedAt,
-                source: sourceLabel, now: Date())
+                source: sourceLabel, now: Date(), layout: view?.profile.layout ?? store.itemReading.profile.layout)
         }
     }
 
@@ -92,15 +128,17 @@ struct PageHandlers: Sendable {
             return past(moment, live: "/items/" + key) { renderer, view, banner in
                 view.item(forKey: key).map {
                     renderer.detail(
-                        item: $0, badge: badges.badge(), updated: view.publishedAt, source: sourceLabel, now: Date(),
-                        past: banner)
+                        item: $0, profile: view.profile, badge: badges.badge(), updated: view.publishedAt,
+                        source: sourceLabel, now: Date(), past: banner)
                 }
             }
         }
         guard let view = store.snapshot?.published, let item = view.item(forKey: key) else { return notFound }
         let stamp = self.stamp(published: view.id)
         return render("item/" + key, stamp: stamp) { renderer in
-            renderer.detail(item: item, badge: stamp.badge, updated: view.publishedAt, source: sourceLabel, now: Date())
+            renderer.detail(
+                item: item, profile: view.profile, badge: stamp.badge, updated: view.publishedAt, source: sourceLabel,
+                now: Date())
         }
     }
 
@@ -117,18 +155,18 @@ struct PageHandlers: Sendable {
         case .change(let id): lookup = store.past(at: id)
         case .time(let time): lookup = store.past(atOrBefore: time)
         }
-        let renderer = PageRenderer(assetVersion: assets.version)
+        let pastRenderer = renderer(assets.version)
         switch lookup {
         case .found(let entry):
             let banner = PageRenderer.PastBanner(id: entry.id, time: entry.time, liveHref: live)
-            guard let page = body(renderer, entry.snapshot.published, banner) else { return notFound }
+            guard let page = body(pastRenderer, entry.snapshot.published, banner) else { return notFound }
             return PreparedResponse(status: 200, body: page, headers: htmlHeaders) ?? notFound
         case .outside(let earliest):
             let kept =
                 earliest.map {
                     "The earliest kept is change \($0.id), of \(APIHandlers.timeText($0.time))."
                 } ?? "Nothing is kept yet."
-            let page = renderer.error(
+            let page = pastRenderer.error(
                 code: 410, heading: "Not kept", message: "This moment is older than what feedweb keeps. \(kept)")
             return PreparedResponse(status: 410, body: page, headers: htmlHeaders) ?? notFound
         }
@@ -151,7 +189,7 @@ struct PageHandlers: Sendable {
     {
         cache.response(for: route, stamp: stamp) {
             PreparedResponse(
-                status: 200, body: body(PageRenderer(assetVersion: stamp.assetVersion)), headers: htmlHeaders)
+                status: 200, body: body(renderer(stamp.assetVersion)), headers: htmlHeaders)
         } ?? notFound
     }
 }

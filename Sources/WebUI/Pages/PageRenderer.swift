@@ -6,6 +6,8 @@ import Foundation
 struct PageRenderer: Sendable {
     /// Appended to static URLs so browsers fetch new assets after they change.
     let assetVersion: String
+    /// The board's name (`--title`): the masthead's, the kiosk's, the end of every title.
+    var brand = "feedweb"
     /// Where a missing or broken thumbnail points.
     let placeholder = "/static/placeholder.svg"
 
@@ -31,6 +33,12 @@ struct PageRenderer: Sendable {
 
     struct Frame {
         let title: String
+        let brand: String
+        /// The masthead's name for `/`: "Latest" for news, "Items" for a table.
+        let listLabel: String
+        /// Whether the page shows items that are not news (and marks their changed values:
+        /// `Public/cells.js`).
+        let isTable: Bool
         let bodyClass: String
         let stream: String
         let past: PastBanner?
@@ -78,14 +86,17 @@ struct PageRenderer: Sendable {
     ) -> [UInt8] {
         let items = view?.items(inSection: section) ?? []
         let sectionNames = (view?.sections ?? []).sorted()
+        let showsPlaceholder = view?.profile.showsPlaceholder ?? true
         let context = ListContext(
             heading: section ?? "Latest",
-            countText: Self.countText(items.count),
+            countText: Self.countText(items.count, layout: .news),
             section: section,
             sections: sectionNames.map {
                 SectionLink(name: $0, href: "/?section=" + StoryView.queryEscape($0), current: $0 == section)
             },
-            stories: items.map { StoryView($0, now: now, placeholder: placeholder) },
+            stories: items.map {
+                StoryView($0, now: now, placeholder: placeholder, showsPlaceholder: showsPlaceholder)
+            },
             hasSections: !sectionNames.isEmpty,
             emptyText: view == nil
                 ? "Waiting for the first document from upstream…"
@@ -93,9 +104,26 @@ struct PageRenderer: Sendable {
         )
         let main = Templates.library.render(context, withTemplate: "list") ?? ""
         return page(
-            title: section.map { "\($0) · feedweb" } ?? "Latest · feedweb", bodyClass: "page-list",
+            title: (section ?? "Latest") + " · " + brand, bodyClass: "page-list",
             stream: "list", navLatest: section == nil, badge: badge, updated: view?.publishedAt, main: main,
             source: source, past: past)
+    }
+
+    /// `/` for items that are not news (``ItemProfile/Layout/table``): one page of the table
+    /// `query` asks for; of the past (no stream) with `past`. `profile` is the view's, or
+    /// the store's while there is no view.
+    func table(
+        view: PublishedView?, profile: ItemProfile, query: TableQuery, badge: StatusBadge, source: String, now: Date,
+        past: PastBanner? = nil
+    ) -> [UInt8] {
+        let heading = query.section ?? (brand == "feedweb" ? "All items" : brand)
+        let context = TableView(
+            view: view, profile: profile, query: query, heading: heading, waiting: view == nil, now: now)
+        let main = Templates.library.render(context, withTemplate: "table") ?? ""
+        return page(
+            title: (query.section.map { $0 + " · " } ?? "") + brand, bodyClass: "page-list page-table",
+            stream: query.spec, navLatest: query.section == nil, badge: badge, updated: view?.publishedAt,
+            main: main, source: source, past: past, layout: .table)
     }
 
     struct KioskStoryView {
@@ -114,43 +142,76 @@ struct PageRenderer: Sendable {
         let nowMachine: String
         let nowText: String
         let assetVersion: String
+        let brand: String
+        /// Whether the board shows tiles (items that are not news) rather than stories.
+        let isTable: Bool
+        let tiles: [KioskTileView]
+        let tileCount: Int
+    }
+
+    struct KioskTileView {
+        let row: RowView
+        let featured: Bool
     }
 
     /// The most stories the kiosk shows: one featured and six beside it (a TV has no
     /// scrollbar); the page script cycles the highlight through them.
     static let kioskLimit = 7
+    /// The most tiles the kiosk of a table shows (four by three on a TV).
+    static let kioskTileLimit = 12
 
     /// The kiosk board, optionally filtered to one section; of the past (no stream) with
     /// `past`.
     func kiosk(view: PublishedView?, section: String?, badge: StatusBadge, now: Date, past: PastBanner? = nil)
         -> [UInt8]
     {
-        let items = (view?.items(inSection: section) ?? []).prefix(Self.kioskLimit)
+        let profile = view?.profile
+        let isTable = profile?.layout == .table
+        let items = (view?.items(inSection: section) ?? []).prefix(isTable ? Self.kioskTileLimit : Self.kioskLimit)
+        let tiles: [KioskTileView]
+        if isTable, let profile {
+            let columns = TableColumns.columns(of: profile)
+            let link = TableColumns.linkColumn(of: columns, profile: profile)
+            tiles = items.enumerated().map { index, item in
+                KioskTileView(row: RowView(item, columns: columns, linkColumn: link, now: now), featured: index == 0)
+            }
+        } else {
+            tiles = []
+        }
+        let showsPlaceholder = profile?.showsPlaceholder ?? true
         let context = KioskContext(
-            title: section.map { "\($0) · feedweb kiosk" } ?? "feedweb kiosk",
+            title: (section.map { $0 + " · " } ?? "") + brand + " kiosk",
             stream: past == nil ? "kiosk" : "", past: past,
             section: section,
             badge: BadgeView(kind: badge.kind.rawValue, label: badge.label),
-            stories: items.enumerated().map { index, item in
-                KioskStoryView(story: StoryView(item, now: now, placeholder: placeholder), featured: index == 0)
-            },
-            emptyText: view == nil ? "Waiting for the feed…" : "No stories right now.",
+            stories: isTable
+                ? []
+                : items.enumerated().map { index, item in
+                    KioskStoryView(
+                        story: StoryView(item, now: now, placeholder: placeholder, showsPlaceholder: showsPlaceholder),
+                        featured: index == 0)
+                },
+            emptyText: view == nil
+                ? "Waiting for the feed…"
+                : (view?.itemsProblem ?? (isTable ? "No items right now." : "No stories right now.")),
             nowMachine: RelativeTime.machine(now),
             nowText: now.formatted(Date.ISO8601FormatStyle().time(includingFractionalSeconds: false)).prefix(5)
                 .description,
-            assetVersion: assetVersion)
+            assetVersion: assetVersion, brand: brand, isTable: isTable, tiles: tiles, tileCount: tiles.count)
         return Array((Templates.library.render(context, withTemplate: "kiosk") ?? "").utf8)
     }
 
     /// The detail page of one item; of the past (no stream) with `past`.
     func detail(
-        item: FeedItem, badge: StatusBadge, updated: Date?, source: String, now: Date, past: PastBanner? = nil
+        item: FeedItem, profile: ItemProfile, badge: StatusBadge, updated: Date?, source: String, now: Date,
+        past: PastBanner? = nil
     ) -> [UInt8] {
-        let context = DetailView(item, now: now, placeholder: placeholder)
-        let main = Templates.library.render(context, withTemplate: "detail") ?? ""
+        let main = detailFragment(item, profile: profile, now: now)
+        let isTable = profile.layout == .table
         return page(
-            title: "\(item.title ?? "Story") · feedweb", bodyClass: "page-detail", stream: "item:" + item.key,
-            navLatest: false, badge: badge, updated: updated, main: main, source: source, past: past)
+            title: "\(item.title ?? (isTable ? item.key : "Story")) · " + brand, bodyClass: "page-detail",
+            stream: "item:" + item.key, navLatest: false, badge: badge, updated: updated, main: main, source: source,
+            past: past, layout: profile.layout)
     }
 
     /// A 4xx page.
@@ -159,18 +220,19 @@ struct PageRenderer: Sendable {
             Templates.library.render(
                 ErrorContext(code: code, heading: heading, message: message), withTemplate: "error") ?? ""
         return page(
-            title: "\(heading) · feedweb", bodyClass: "page-error", stream: "", navLatest: false,
+            title: "\(heading) · " + brand, bodyClass: "page-error", stream: "", navLatest: false,
             badge: StatusBadge(kind: .live, since: nil), updated: nil, main: main, source: "", showBadge: false)
     }
 
     /// `/stats`: the charts of `window`, the ticker and the notable events.
     func stats(
-        window: StatsWindow, ticker: TickerEntry?, badge: StatusBadge, updated: Date?, source: String, now: Date
+        window: StatsWindow, ticker: TickerEntry?, badge: StatusBadge, updated: Date?, source: String, now: Date,
+        layout: ItemProfile.Layout = .news
     ) -> [UInt8] {
         let main = Templates.library.render(StatsView(window: window, ticker: ticker, now: now), withTemplate: "stats")
         return page(
-            title: "Stats · feedweb", bodyClass: "page-stats", stream: "stats", navLatest: false, navStats: true,
-            badge: badge, updated: updated, main: main ?? "", source: source)
+            title: "Stats · " + brand, bodyClass: "page-stats", stream: "stats", navLatest: false, navStats: true,
+            badge: badge, updated: updated, main: main ?? "", source: source, layout: layout)
     }
 
     // MARK: - Fragments for the page stream (the same templates as the pages)
@@ -198,20 +260,44 @@ struct PageRenderer: Sendable {
     }
 
     /// One list entry.
-    func storyFragment(_ item: FeedItem, now: Date) -> String {
-        Templates.library.render(StoryView(item, now: now, placeholder: placeholder), withTemplate: "story") ?? ""
+    func storyFragment(_ item: FeedItem, profile: ItemProfile, now: Date) -> String {
+        Templates.library.render(
+            StoryView(item, now: now, placeholder: placeholder, showsPlaceholder: profile.showsPlaceholder),
+            withTemplate: "story") ?? ""
     }
 
-    /// One kiosk entry (the page script decides which one is highlighted).
-    func kioskStoryFragment(_ item: FeedItem, now: Date) -> String {
+    /// One table row; `columns` and `linkColumn` as ``TableColumns`` gives them for the
+    /// view's profile (worked out once per frame, not per row).
+    func tableRowFragment(_ item: FeedItem, columns: [ItemColumn], linkColumn: Int, now: Date) -> String {
         Templates.library.render(
-            KioskStoryView(story: StoryView(item, now: now, placeholder: placeholder), featured: false),
+            RowView(item, columns: columns, linkColumn: linkColumn, now: now), withTemplate: "tableRow") ?? ""
+    }
+
+    /// One kiosk entry (the page script decides which one is highlighted): a story, or for
+    /// a table a tile.
+    func kioskStoryFragment(_ item: FeedItem, profile: ItemProfile, now: Date) -> String {
+        if profile.layout == .table {
+            let columns = TableColumns.columns(of: profile)
+            let row = RowView(
+                item, columns: columns, linkColumn: TableColumns.linkColumn(of: columns, profile: profile), now: now)
+            return Templates.library.render(KioskTileView(row: row, featured: false), withTemplate: "kioskTile") ?? ""
+        }
+        return Templates.library.render(
+            KioskStoryView(
+                story: StoryView(item, now: now, placeholder: placeholder, showsPlaceholder: profile.showsPlaceholder),
+                featured: false),
             withTemplate: "kioskStory") ?? ""
     }
 
-    /// The detail article of one item.
-    func detailFragment(_ item: FeedItem, now: Date) -> String {
-        Templates.library.render(DetailView(item, now: now, placeholder: placeholder), withTemplate: "detail") ?? ""
+    /// The detail article of one item: a story, or an item's values and fields.
+    func detailFragment(_ item: FeedItem, profile: ItemProfile, now: Date) -> String {
+        if profile.layout == .table {
+            return Templates.library.render(
+                TableDetailView(item, profile: profile, now: now), withTemplate: "detailTable") ?? ""
+        }
+        return Templates.library.render(
+            DetailView(item, now: now, placeholder: placeholder, showsPlaceholder: profile.showsPlaceholder),
+            withTemplate: "detail") ?? ""
     }
 
     struct BadgeContext {
@@ -238,19 +324,24 @@ struct PageRenderer: Sendable {
             withTemplate: "kioskStatus") ?? ""
     }
 
-    /// "1 story" / "N stories".
-    static func countText(_ count: Int) -> String {
-        count == 1 ? "1 story" : "\(count) stories"
+    /// "1 story" / "N stories" for news; "1 item" / "1,234 items" for a table.
+    static func countText(_ count: Int, layout: ItemProfile.Layout) -> String {
+        switch layout {
+        case .news: return count == 1 ? "1 story" : "\(count) stories"
+        case .table: return count == 1 ? "1 item" : TableView.number(count) + " items"
+        }
     }
 
     /// The page frame around `main`. A page of the past (`past`) has no stream and no live
     /// badge: its banner says which moment it shows.
     func page(
         title: String, bodyClass: String, stream: String, navLatest: Bool, navStats: Bool = false, badge: StatusBadge,
-        updated: Date?, main: String, source: String, showBadge: Bool = true, past: PastBanner? = nil
+        updated: Date?, main: String, source: String, showBadge: Bool = true, past: PastBanner? = nil,
+        layout: ItemProfile.Layout = .news
     ) -> [UInt8] {
         let frame = Frame(
-            title: title, bodyClass: bodyClass, stream: past == nil ? stream : "", past: past, navLatest: navLatest,
+            title: title, brand: brand, listLabel: layout == .table ? "Items" : "Latest", isTable: layout == .table,
+            bodyClass: bodyClass, stream: past == nil ? stream : "", past: past, navLatest: navLatest,
             navStats: navStats,
             badge: BadgeView(kind: showBadge && past == nil ? badge.kind.rawValue : "hidden", label: badge.label),
             updatedMachine: updated.map(RelativeTime.machine),

@@ -24,8 +24,11 @@ struct StoryView {
     let hasAbstract: Bool
     let hasByline: Bool
     let hasTime: Bool
+    /// Whether the story has a picture slot: a thumbnail, or a placeholder where the
+    /// profile's items usually have one (``ItemProfile/showsPlaceholder``).
+    let hasMedia: Bool
 
-    init(_ item: FeedItem, now: Date, placeholder: String) {
+    init(_ item: FeedItem, now: Date, placeholder: String, showsPlaceholder: Bool = true) {
         key = item.key
         domID = "item-" + item.key
         href = "/items/" + item.key
@@ -45,6 +48,7 @@ struct StoryView {
         hasAbstract = abstract != nil
         hasByline = byline != nil
         hasTime = timeMachine != nil
+        hasMedia = hasThumbnail || showsPlaceholder
     }
 
     /// Percent-encodes a query value (everything but unreserved characters).
@@ -92,8 +96,8 @@ struct DetailView {
     /// Stored, not computed: templates read stored values (TemplateValues.swift).
     let hasLinks: Bool
 
-    init(_ item: FeedItem, now: Date, placeholder: String) {
-        story = StoryView(item, now: now, placeholder: placeholder)
+    init(_ item: FeedItem, now: Date, placeholder: String, showsPlaceholder: Bool = true) {
+        story = StoryView(item, now: now, placeholder: placeholder, showsPlaceholder: showsPlaceholder)
         section = item.section
         subsection = item.subsection
         original = URLPolicy.safeURL(item.url)

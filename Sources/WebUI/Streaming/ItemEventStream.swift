@@ -46,7 +46,10 @@ public final class ItemEventStream: Sendable {
         // A client too far behind gets a fresh `snapshot` of its section in place of its backlog.
         EveryShard.run(broadcasters.count) { shard in
             broadcasters[shard].publish(
-                view, encode: { section, _ in Self.encode(changes, section: section, id: id) },
+                view,
+                encode: { section, view in
+                    Self.encode(changes, section: section, id: id, withOwn: view.profile.layout == .table)
+                },
                 catchUp: { section, view in self.snapshotEvent(view, section: section) })
         }
     }
@@ -62,7 +65,9 @@ public final class ItemEventStream: Sendable {
             {
                 for step in missed {
                     first.append(
-                        Self.encode(step.itemChanges, section: section, id: EventID(epoch: id.epoch, seq: step.seq)))
+                        Self.encode(
+                            step.itemChanges, section: section, id: EventID(epoch: id.epoch, seq: step.seq),
+                            withOwn: current.profile.layout == .table))
                 }
                 return first
             }
@@ -77,18 +82,21 @@ public final class ItemEventStream: Sendable {
 
     private func snapshotEvent(_ view: PublishedView, section: String?) -> [UInt8] {
         let items = view.items(inSection: section)
+        let withOwn = view.profile.layout == .table
         return SSEEncoder.event(
-            type: "snapshot", data: JSONValue.array(items.map(\.json)).serializedString(),
+            type: "snapshot", data: JSONValue.array(items.map { $0.json(withOwn: withOwn) }).serializedString(),
             id: view.id.description)
     }
 
-    static func encode(_ changes: [ItemChange], section: String?, id: EventID) -> [UInt8] {
+    /// The events of `changes` for a client of `section`; with `withOwn`, each item's own
+    /// JSON too (a table's: ``FeedItem/json(withOwn:)``).
+    static func encode(_ changes: [ItemChange], section: String?, id: EventID, withOwn: Bool) -> [UInt8] {
         var bytes: [UInt8] = []
         for change in changes {
             guard let visible = change.filtered(to: section) else { continue }
             let data: JSONValue
             switch visible.kind {
-            case .added, .updated: data = visible.item.json
+            case .added, .updated: data = visible.item.json(withOwn: withOwn)
             case .removed:
                 data = .object([
                     "key": .string(visible.item.key), "section": visible.item.section.map(JSONValue.string) ?? .null,

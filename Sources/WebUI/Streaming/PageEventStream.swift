@@ -36,6 +36,8 @@ final class PageEventStream: Sendable {
     /// stream that serves it.
     enum Channel: Hashable, Sendable {
         case list(section: String?)
+        /// `/` for items that are not news: one page of the table, filtered and sorted.
+        case table(TableQuery)
         case kiosk(section: String?)
         case item(key: String)
         case stats
@@ -43,9 +45,15 @@ final class PageEventStream: Sendable {
         case inspect
 
         /// The view from its name in a page (`data-stream` and the `v` parameter):
-        /// `list`, `list:SECTION`, `kiosk`, `kiosk:SECTION`, `item:KEY`, `stats`; `nil`
-        /// for anything else (an empty section counts as none, an item needs a key).
+        /// `list`, `list:SECTION`, `table…` (``TableQuery/spec``), `kiosk`, `kiosk:SECTION`,
+        /// `item:KEY`, `stats`; `nil` for anything else (an empty section counts as none,
+        /// an item needs a key).
         init?(spec: String) {
+            if spec.hasPrefix("table") {
+                guard let query = TableQuery(spec: spec) else { return nil }
+                self = .table(query)
+                return
+            }
             let kind = spec.prefix { $0 != ":" }
             let rest = spec.dropFirst(kind.count + 1)
             let argument = rest.isEmpty ? nil : String(rest)
@@ -66,6 +74,7 @@ final class PageEventStream: Sendable {
             switch self {
             case .list(nil): "list"
             case .list(let section?): "list:" + section
+            case .table(let query): query.spec
             case .kiosk(nil): "kiosk"
             case .kiosk(let section?): "kiosk:" + section
             case .item(let key): "item:" + key
@@ -111,6 +120,8 @@ final class PageEventStream: Sendable {
     /// Guards only the cache; taken under `Broadcaster.lock` (subscribe, and a publish's
     /// catch-up) and a leaf: the frame is rendered between a miss and the store, outside it.
     private let initialCache = NIOLockedValueBox<[Channel: (stamp: PageCache.Stamp, bytes: [UInt8])]>([:])
+    /// The rows each table view showed at the last two views (each frame sorts once).
+    private let tableRows = TableRowsMemo()
     /// Guards the count of fragments rendered. A leaf, taken under `publishLock` and
     /// `Broadcaster.lock`.
     private let fragmentRenders = NIOLockedValueBox<UInt64>(0)
@@ -169,6 +180,21 @@ final class PageEventStream: Sendable {
             guard viewChanged || badgeChanged || statsChanged || tickerChanged || inspectMoved else { return }
             let now = Date()
             let id = (state.view?.id ?? EventID(epoch: epoch, seq: 0)).description
+            // Items read another way (a profile found in the first document with items):
+            // every page's layout changes, so every page reloads, once.
+            if viewChanged, let before = previous?.view, let after = state.view,
+                before.reading?.profile != after.reading?.profile || before.reading?.origin != after.reading?.origin
+            {
+                broadcaster.publish(state) { _, _ in
+                    []
+                } catchUp: { _, _ in
+                    []
+                }
+                broadcaster.broadcastToAll(SSEEncoder.event(type: "reload", data: "items"))
+                return
+            }
+            let profile = state.view?.profile ?? .nytNewswire
+            let table = TableFrame(profile: profile)
             let changes: [ItemChange]
             if !viewChanged {
                 changes = []
@@ -199,17 +225,50 @@ final class PageEventStream: Sendable {
                             if !rendered.isEmpty {
                                 bytes += itemsDeltaEvent(
                                     channel: channel, count: after.count, prepend: [], remove: [], render: rendered,
-                                    now: now, id: id)
+                                    now: now, id: id, table: table, notice: state.view?.itemsProblem)
                             }
                         case .delta(let prepend, let remove):
                             let rendered = visible.filter { $0.kind != .removed }.map(\.item)
                             bytes += itemsDeltaEvent(
                                 channel: channel, count: after.count, prepend: prepend, remove: remove,
-                                render: rendered, now: now, id: id)
+                                render: rendered, now: now, id: id, table: table, notice: state.view?.itemsProblem)
                         case .reordered:
                             bytes += itemsEvent(
                                 channel: channel, items: after, render: Self.fresh(after, since: before, visible),
-                                now: now, id: id)
+                                now: now, id: id, table: table, notice: state.view?.itemsProblem)
+                        }
+                    case .table(let query):
+                        let before = tableRows.rows(of: previous?.view, query: query)
+                        let after = tableRows.rows(of: state.view, query: query)
+                        // Only the changes to rows of this page, before or after: every
+                        // change of the section while the section fits on one page.
+                        var visible = changes.compactMap { $0.filtered(to: query.section) }
+                        if before.total > TableQuery.pageSize || after.total > TableQuery.pageSize {
+                            let changed = Set(visible.map(\.item.key))
+                            var shown = Set<String>()
+                            for row in before.rows where changed.contains(row.key) { shown.insert(row.key) }
+                            for row in after.rows where changed.contains(row.key) { shown.insert(row.key) }
+                            visible = visible.filter { shown.contains($0.item.key) }
+                        }
+                        let counted = before.total != after.total
+                        switch ListOrderChange(before: before.rows, after: after.rows, changes: visible) {
+                        case .unchanged:
+                            let rendered = visible.map(\.item)
+                            if !rendered.isEmpty || counted {
+                                bytes += itemsDeltaEvent(
+                                    channel: channel, count: after.total, prepend: [], remove: [], render: rendered,
+                                    now: now, id: id, table: table, notice: state.view?.itemsProblem)
+                            }
+                        case .delta(let prepend, let remove):
+                            let rendered = visible.filter { $0.kind != .removed }.map(\.item)
+                            bytes += itemsDeltaEvent(
+                                channel: channel, count: after.total, prepend: prepend, remove: remove,
+                                render: rendered, now: now, id: id, table: table, notice: state.view?.itemsProblem)
+                        case .reordered:
+                            bytes += itemsEvent(
+                                channel: channel, items: after.rows,
+                                render: Self.fresh(after.rows, since: before.rows, visible), now: now, id: id,
+                                count: after.total, table: table, notice: state.view?.itemsProblem)
                         }
                     case .kiosk(let section):
                         let visible = changes.compactMap { $0.filtered(to: section) }
@@ -218,7 +277,7 @@ final class PageEventStream: Sendable {
                         if !visible.isEmpty || before.map(\.key) != after.map(\.key) {
                             bytes += itemsEvent(
                                 channel: channel, items: after, render: Self.fresh(after, since: before, visible),
-                                now: now, id: id)
+                                now: now, id: id, table: table, notice: state.view?.itemsProblem)
                         }
                     case .stats, .inspect:
                         break
@@ -226,7 +285,7 @@ final class PageEventStream: Sendable {
                         let old = previous?.view?.item(forKey: key)
                         let new = state.view?.item(forKey: key)
                         if let new, new != old {
-                            bytes += itemEvent(channel: channel, item: new, now: now, id: id)
+                            bytes += itemEvent(channel: channel, item: new, profile: profile, now: now, id: id)
                         } else if new == nil, old != nil {
                             bytes += Self.event("gone", channel: channel, id: id)
                         }
@@ -314,13 +373,22 @@ final class PageEventStream: Sendable {
         let now = Date()
         let id = (state.view?.id ?? EventID(epoch: epoch, seq: 0)).description
         var bytes: [UInt8] = []
+        let profile = state.view?.profile ?? .nytNewswire
+        let table = TableFrame(profile: profile)
         switch channel {
         case .list, .kiosk:
             let items = Self.visibleItems(state.view, channel: channel)
-            bytes += itemsEvent(channel: channel, items: items, render: items, now: now, id: id)
+            bytes += itemsEvent(
+                channel: channel, items: items, render: items, now: now, id: id, table: table,
+                notice: state.view?.itemsProblem)
+        case .table(let query):
+            let rows = tableRows.rows(of: state.view, query: query)
+            bytes += itemsEvent(
+                channel: channel, items: rows.rows, render: rows.rows, now: now, id: id, count: rows.total,
+                table: table, notice: state.view?.itemsProblem)
         case .item(let key):
             if let item = state.view?.item(forKey: key) {
-                bytes += itemEvent(channel: channel, item: item, now: now, id: id)
+                bytes += itemEvent(channel: channel, item: item, profile: profile, now: now, id: id)
             } else if state.view != nil {
                 bytes += Self.event("gone", channel: channel, id: id)
             }
@@ -355,9 +423,24 @@ final class PageEventStream: Sendable {
         case .list(let section):
             return view?.items(inSection: section) ?? []
         case .kiosk(let section):
-            return ChunkedArray((view?.items(inSection: section) ?? []).prefix(PageRenderer.kioskLimit))
-        case .item, .stats, .inspect:
+            let limit = view?.profile.layout == .table ? PageRenderer.kioskTileLimit : PageRenderer.kioskLimit
+            return ChunkedArray((view?.items(inSection: section) ?? []).prefix(limit))
+        case .table, .item, .stats, .inspect:
             return []
+        }
+    }
+
+    /// What rendering a frame's fragments needs of the view's profile, worked out once
+    /// per frame: the profile, and for a table its columns and the one linking each row.
+    struct TableFrame {
+        let profile: ItemProfile
+        let columns: [ItemColumn]
+        let linkColumn: Int
+
+        init(profile: ItemProfile) {
+            self.profile = profile
+            columns = TableColumns.columns(of: profile)
+            linkColumn = TableColumns.linkColumn(of: columns, profile: profile)
         }
     }
 
@@ -380,9 +463,21 @@ final class PageEventStream: Sendable {
     }
 
     /// The detail view's `item` event.
-    private func itemEvent(channel: Channel, item: FeedItem, now: Date, id: String) -> [UInt8] {
+    private func itemEvent(channel: Channel, item: FeedItem, profile: ItemProfile, now: Date, id: String) -> [UInt8] {
         countRenders(1)
-        return Self.event("item", channel: channel, id: id, ["html": .string(renderer.detailFragment(item, now: now))])
+        return Self.event(
+            "item", channel: channel, id: id,
+            ["html": .string(renderer.detailFragment(item, profile: profile, now: now))])
+    }
+
+    /// The fragment of one entry of `channel`: a story, a table row, a kiosk story or tile.
+    private func entryFragment(_ item: FeedItem, channel: Channel, table: TableFrame, now: Date) -> String {
+        switch channel {
+        case .kiosk: return renderer.kioskStoryFragment(item, profile: table.profile, now: now)
+        case .table:
+            return renderer.tableRowFragment(item, columns: table.columns, linkColumn: table.linkColumn, now: now)
+        default: return renderer.storyFragment(item, profile: table.profile, now: now)
+        }
     }
 
     /// A list frame as a ``ListOrderChange/delta(prepend:remove:)``: `{"view", "prepend":
@@ -390,12 +485,13 @@ final class PageEventStream: Sendable {
     /// text}`, with a fragment for each entry in `render` (those prepended and those
     /// updated).
     private func itemsDeltaEvent(
-        channel: Channel, count: Int, prepend: [String], remove: [String], render: [FeedItem], now: Date, id: String
+        channel: Channel, count: Int, prepend: [String], remove: [String], render: [FeedItem], now: Date, id: String,
+        table: TableFrame, notice: String?
     ) -> [UInt8] {
         var html = JSONObject()
         countRenders(render.count)
         for item in render {
-            html["item-" + item.key] = .string(renderer.storyFragment(item, now: now))
+            html["item-" + item.key] = .string(entryFragment(item, channel: channel, table: table, now: now))
         }
         return Self.event(
             "items", channel: channel, id: id,
@@ -403,27 +499,29 @@ final class PageEventStream: Sendable {
                 "prepend": .array(prepend.map { .string("item-" + $0) }),
                 "remove": .array(remove.map { .string("item-" + $0) }),
                 "html": .object(html),
-                "count": .string(PageRenderer.countText(count)),
+                "count": .string(PageRenderer.countText(count, layout: table.profile.layout)),
+                "notice": .string(notice ?? ""),
             ])
     }
 
+    /// A whole `items` order; `count` is the entries counted (a table's whole section,
+    /// not only its page), by default the order's.
     private func itemsEvent(
-        channel: Channel, items: ChunkedArray<FeedItem>, render: some Sequence<FeedItem>, now: Date, id: String
+        channel: Channel, items: ChunkedArray<FeedItem>, render: some Sequence<FeedItem>, now: Date, id: String,
+        count: Int? = nil, table: TableFrame, notice: String?
     ) -> [UInt8] {
         var html = JSONObject()
         for item in render {
             countRenders(1)
-            switch channel {
-            case .kiosk: html["item-" + item.key] = .string(renderer.kioskStoryFragment(item, now: now))
-            default: html["item-" + item.key] = .string(renderer.storyFragment(item, now: now))
-            }
+            html["item-" + item.key] = .string(entryFragment(item, channel: channel, table: table, now: now))
         }
         return Self.event(
             "items", channel: channel, id: id,
             [
                 "order": .array(items.map { .string("item-" + $0.key) }),
                 "html": .object(html),
-                "count": .string(PageRenderer.countText(items.count)),
+                "count": .string(PageRenderer.countText(count ?? items.count, layout: table.profile.layout)),
+                "notice": .string(notice ?? ""),
             ])
     }
 

@@ -19,13 +19,15 @@ final class TestHandlers: Sendable {
         .deletingLastPathComponent().appendingPathComponent("Public").path
 
     /// `document` (if any) is the store's first; the upstream status starts open, connected
-    /// now, under the source name `test`.
+    /// now, under the source name `test`. With `detection`, `profile` is not used: the
+    /// store reads items as it finds them in the first document with items.
     init(
         document: JSONValue?, profile: ItemProfile = .nytNewswire,
         publicDirectory: String = TestHandlers.publicDirectory,
-        frameAncestors: String = "'self'", maxQueuedBytesPerClient: Int = 1 << 20
+        frameAncestors: String = "'self'", maxQueuedBytesPerClient: Int = 1 << 20,
+        detection: ItemProfile.Overrides? = nil
     ) {
-        store = FeedStore(configuration: .init(profile: profile))
+        store = FeedStore(configuration: .init(profile: profile, detection: detection))
         if let document { store.replaceDocument(document) }
         var live = UpstreamStatus(source: "test")
         live.phase = .open

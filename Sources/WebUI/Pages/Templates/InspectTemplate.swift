@@ -11,12 +11,18 @@ extension Templates {
         <div class="inspect-grid">
         <section class="inspect-part inspect-document" aria-labelledby="inspect-document-heading">
         <h2 id="inspect-document-heading">Document</h2>
+        {{>inspectItems}}
         {{>inspectTree}}
         </section>
         {{>inspectEvents}}
         {{>inspectExchanges}}
         {{>inspectScreens}}
         </div>
+        """#
+
+    /// How items are read from the document: the profile and why.
+    static let inspectItems = #"""
+        <div class="inspect-items" id="inspect-items"><h3>Items</h3><p>{{itemsOrigin}}</p>{{#itemsNotes.first}}<ul>{{#itemsNotes}}<li>{{.}}</li>{{/itemsNotes}}</ul>{{/itemsNotes.first}}{{#itemsProblem}}<p class="notice">{{itemsProblem}}</p>{{/itemsProblem}}</div>
         """#
 
     /// The document as a tree.

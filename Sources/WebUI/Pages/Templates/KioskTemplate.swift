@@ -11,19 +11,25 @@ extension Templates {
         <title>{{title}}</title>
         <link rel="stylesheet" href="/static/style.css?v={{assetVersion}}">
         <link rel="stylesheet" href="/static/kiosk.css?v={{assetVersion}}">
+        <link rel="icon" href="/static/favicon.svg?v={{assetVersion}}" type="image/svg+xml">
+        {{#isTable}}<script src="/static/cells.js?v={{assetVersion}}" defer></script>{{/isTable}}
         <script src="/static/app.js?v={{assetVersion}}" defer></script>
         </head>
         <body class="page-kiosk" data-stream="{{stream}}" data-section="{{section}}">
         {{^past}}{{>kioskStatus}}{{/past}}{{#past}}{{>pastBanner}}{{/past}}
         <main class="board" id="main">
         <header class="board-head">
-        <p class="board-brand"><span class="brand-mark" aria-hidden="true"></span>feedweb{{#section}} · {{section}}{{/section}}</p>
+        <p class="board-brand"><span class="brand-mark" aria-hidden="true"></span>{{brand}}{{#section}} · {{section}}{{/section}}</p>
         <p class="board-clock"><time id="clock" datetime="{{nowMachine}}">{{nowText}}</time></p>
         </header>
-        <ol class="board-list" id="stories">
+        {{^isTable}}<ol class="board-list" id="stories">
         {{#stories}}{{>kioskStory}}{{/stories}}
         </ol>
-        {{^stories}}<p class="board-empty" id="empty">{{emptyText}}</p>{{/stories}}
+        {{^stories}}<p class="board-empty" id="empty">{{emptyText}}</p>{{/stories}}{{/isTable}}
+        {{#isTable}}<ol class="board-tiles" id="stories" data-count="{{tileCount}}">
+        {{#tiles}}{{>kioskTile}}{{/tiles}}
+        </ol>
+        {{^tiles}}<p class="board-empty" id="empty">{{emptyText}}</p>{{/tiles}}{{/isTable}}
         </main>
         </body>
         </html>
@@ -32,8 +38,8 @@ extension Templates {
 
     /// One story on the board (the first is highlighted until the script cycles).
     static let kioskStory = #"""
-        <li class="board-story{{#featured}} is-featured{{/featured}}" id="{{story.domID}}" data-key="{{story.key}}">
-        <div class="board-media">{{#story.hasThumbnail}}<img src="{{story.thumbnail}}" alt="" data-fallback="{{story.placeholder}}">{{/story.hasThumbnail}}{{^story.hasThumbnail}}<img src="{{story.placeholder}}" alt="">{{/story.hasThumbnail}}</div>
+        <li class="board-story{{#featured}} is-featured{{/featured}}{{^story.hasMedia}} no-media{{/story.hasMedia}}" id="{{story.domID}}" data-key="{{story.key}}">
+        {{#story.hasMedia}}<div class="board-media">{{#story.hasThumbnail}}<img src="{{story.thumbnail}}" alt="" data-fallback="{{story.placeholder}}">{{/story.hasThumbnail}}{{^story.hasThumbnail}}<img src="{{story.placeholder}}" alt="">{{/story.hasThumbnail}}</div>{{/story.hasMedia}}
         <div class="board-text">
         {{#story.hasKicker}}<p class="kicker">{{story.kicker}}</p>{{/story.hasKicker}}
         <h2 class="board-title">{{story.title}}</h2>

@@ -10,15 +10,16 @@ extension Templates {
         <title>{{title}}</title>
         <link rel="stylesheet" href="/static/style.css?v={{assetVersion}}">
         <link rel="icon" href="/static/favicon.svg?v={{assetVersion}}" type="image/svg+xml">
+        {{#isTable}}<script src="/static/cells.js?v={{assetVersion}}" defer></script>{{/isTable}}
         <script src="/static/app.js?v={{assetVersion}}" defer></script>
         </head>
         <body class="{{bodyClass}}" data-stream="{{stream}}">
         <a class="skip" href="#main">Skip to content</a>
         <header class="masthead">
         <div class="masthead-inner">
-        <a class="brand" href="/"><span class="brand-mark" aria-hidden="true"></span>feedweb</a>
+        <a class="brand" href="/"><span class="brand-mark" aria-hidden="true"></span>{{brand}}</a>
         <nav class="primary" aria-label="Primary">
-        <a href="/"{{#navLatest}} aria-current="page"{{/navLatest}}>Latest</a>
+        <a href="/"{{#navLatest}} aria-current="page"{{/navLatest}}>{{listLabel}}</a>
         <a href="/stats"{{#navStats}} aria-current="page"{{/navStats}}>Stats</a>
         <a href="/kiosk">Kiosk</a>
         </nav>

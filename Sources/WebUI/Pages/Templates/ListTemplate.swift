@@ -22,9 +22,9 @@ extension Templates {
 
     /// One story in the list: the fragment the page stream also sends.
     static let story = #"""
-        <li class="story" id="{{domID}}" data-key="{{key}}">
+        <li class="story{{^hasMedia}} no-media{{/hasMedia}}" id="{{domID}}" data-key="{{key}}">
         <article>
-        <a class="story-media" href="{{href}}" tabindex="-1" aria-hidden="true">{{#hasThumbnail}}<img src="{{thumbnail}}" alt="" loading="lazy" decoding="async" width="210" height="140" data-fallback="{{placeholder}}">{{/hasThumbnail}}{{^hasThumbnail}}<img src="{{placeholder}}" alt="" width="210" height="140">{{/hasThumbnail}}</a>
+        {{#hasMedia}}<a class="story-media" href="{{href}}" tabindex="-1" aria-hidden="true">{{#hasThumbnail}}<img src="{{thumbnail}}" alt="" loading="lazy" decoding="async" width="210" height="140" data-fallback="{{placeholder}}">{{/hasThumbnail}}{{^hasThumbnail}}<img src="{{placeholder}}" alt="" width="210" height="140">{{/hasThumbnail}}</a>{{/hasMedia}}
         <div class="story-body">
         {{#hasKicker}}<p class="kicker">{{kicker}}</p>{{/hasKicker}}
         <h2 class="story-title"><a href="{{href}}">{{title}}</a></h2>

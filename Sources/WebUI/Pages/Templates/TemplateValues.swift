@@ -10,6 +10,9 @@ extension PageRenderer.Frame: MustacheParent {
     func child(named name: String) -> Any? {
         switch name {
         case "title": self.title
+        case "brand": self.brand
+        case "listLabel": self.listLabel
+        case "isTable": self.isTable
         case "bodyClass": self.bodyClass
         case "stream": self.stream
         case "past": self.past
@@ -108,6 +111,10 @@ extension PageRenderer.KioskContext: MustacheParent {
         case "nowMachine": self.nowMachine
         case "nowText": self.nowText
         case "assetVersion": self.assetVersion
+        case "brand": self.brand
+        case "isTable": self.isTable
+        case "tiles": self.tiles
+        case "tileCount": self.tileCount
         default: nil
         }
     }
@@ -153,6 +160,7 @@ extension StoryView: MustacheParent {
         case "hasAbstract": self.hasAbstract
         case "hasByline": self.hasByline
         case "hasTime": self.hasTime
+        case "hasMedia": self.hasMedia
         default: nil
         }
     }
@@ -278,6 +286,9 @@ extension StatsView.Event: MustacheParent {
 extension InspectView: MustacheParent {
     func child(named name: String) -> Any? {
         switch name {
+        case "itemsOrigin": self.itemsOrigin
+        case "itemsNotes": self.itemsNotes
+        case "itemsProblem": self.itemsProblem
         case "treeID": self.treeID
         case "tree": self.tree
         case "hasTree": self.hasTree
@@ -356,6 +367,110 @@ extension InspectView.GroupRow: MustacheParent {
         case "pendingBytes": self.pendingBytes
         case "stalled": self.stalled
         case "hasStalled": self.hasStalled
+        default: nil
+        }
+    }
+}
+
+extension PageRenderer.KioskTileView: MustacheParent {
+    func child(named name: String) -> Any? {
+        switch name {
+        case "row": self.row
+        case "featured": self.featured
+        default: nil
+        }
+    }
+}
+
+extension TableView: MustacheParent {
+    func child(named name: String) -> Any? {
+        switch name {
+        case "heading": self.heading
+        case "countText": self.countText
+        case "filterLabel": self.filterLabel
+        case "section": self.section
+        case "allHref": self.allHref
+        case "sections": self.sections
+        case "hasSections": self.hasSections
+        case "columns": self.columns
+        case "rows": self.rows
+        case "emptyText": self.emptyText
+        case "problem": self.problem
+        case "hasProblem": self.hasProblem
+        case "pageText": self.pageText
+        case "previousHref": self.previousHref
+        case "nextHref": self.nextHref
+        case "hasPages": self.hasPages
+        default: nil
+        }
+    }
+}
+
+extension TableView.Head: MustacheParent {
+    func child(named name: String) -> Any? {
+        switch name {
+        case "name": self.name
+        case "label": self.label
+        case "numeric": self.numeric
+        case "href": self.href
+        case "sort": self.sort
+        case "arrow": self.arrow
+        default: nil
+        }
+    }
+}
+
+extension RowView: MustacheParent {
+    func child(named name: String) -> Any? {
+        switch name {
+        case "key": self.key
+        case "domID": self.domID
+        case "href": self.href
+        case "title": self.title
+        case "cells": self.cells
+        case "lead": self.lead
+        case "facts": self.facts
+        case "hasFacts": self.hasFacts
+        default: nil
+        }
+    }
+}
+
+extension CellView: MustacheParent {
+    func child(named name: String) -> Any? {
+        switch name {
+        case "name": self.name
+        case "label": self.label
+        case "text": self.text
+        case "full": self.full
+        case "value": self.value
+        case "classes": self.classes
+        case "tone": self.tone
+        case "isPlain": self.isPlain
+        case "isLink": self.isLink
+        case "isImage": self.isImage
+        case "isTime": self.isTime
+        case "isStatus": self.isStatus
+        case "href": self.href
+        case "linksItem": self.linksItem
+        case "src": self.src
+        case "timeMachine": self.timeMachine
+        case "relative": self.relative
+        default: nil
+        }
+    }
+}
+
+extension TableDetailView: MustacheParent {
+    func child(named name: String) -> Any? {
+        switch name {
+        case "key": self.key
+        case "title": self.title
+        case "section": self.section
+        case "sectionHref": self.sectionHref
+        case "original": self.original
+        case "cells": self.cells
+        case "fields": self.fields
         default: nil
         }
     }

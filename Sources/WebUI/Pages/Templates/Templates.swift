@@ -11,8 +11,10 @@ enum Templates {
             ("detail", detail), ("error", error), ("kiosk", kiosk), ("kioskStory", kioskStory),
             ("kioskStatus", kioskStatus), ("stats", stats), ("statsTicker", statsTicker),
             ("statsSummary", statsSummary), ("statsChart", statsChart), ("statsEvents", statsEvents),
-            ("inspect", inspect), ("inspectTree", inspectTree), ("inspectEvents", inspectEvents),
-            ("inspectExchanges", inspectExchanges), ("inspectScreens", inspectScreens),
+            ("inspect", inspect), ("inspectItems", inspectItems), ("inspectTree", inspectTree),
+            ("inspectEvents", inspectEvents),
+            ("inspectExchanges", inspectExchanges), ("inspectScreens", inspectScreens), ("table", table),
+            ("tableRow", tableRow), ("cell", cell), ("kioskTile", kioskTile), ("detailTable", detailTable),
         ]
         for (name, source) in sources {
             do {

@@ -1,0 +1,286 @@
+/// One column of the table that shows items that are not news (`--column
+/// 'LABEL=/pointer[:FORMAT]'`, or one found in the items themselves): what it is called,
+/// where an item keeps its value, and how the value is shown.
+public struct ItemColumn: Sendable, Equatable {
+    /// How a value is shown. The value itself is never changed: sorting, the item page and
+    /// the API use it as the feed sent it.
+    public enum Format: Sendable, Equatable {
+        /// From the value: numbers grouped, `true`/`false` as yes/no, http(s) URLs as links,
+        /// the rest as text.
+        case automatic
+        /// As the feed wrote it.
+        case text
+        /// Digits grouped by thousands (`1,234,567.5`).
+        case number
+        /// A number that is already a percentage: `1.234` shows as `1.23 %`.
+        case percent
+        /// A count of bytes in binary units (`1.5 MiB`).
+        case bytes
+        /// A length of time in ``DurationUnit`` (`3 min 12 s`).
+        case duration(DurationUnit)
+        /// A moment (RFC 3339 text, or seconds or milliseconds since 1970), shown as a date.
+        case date
+        /// A moment shown as the time since it (`3 min ago`), kept current on the page.
+        case relative
+        /// An http(s) URL, shown as a link.
+        case link
+        /// An http(s) URL of a picture, shown as a small picture.
+        case image
+        /// A word whose tone (good, bad, busy, neutral) colours it: `passed`, `failed`,
+        /// `running`.
+        case status(StatusTones)
+
+        /// The names `--column` takes after the pointer (`:number`); `status` may carry its own
+        /// words (`status(passed=good,failed=bad)`).
+        public static let names = [
+            "text", "number", "percent", "bytes", "duration", "duration-ms", "date", "relative", "link", "image",
+            "status",
+        ]
+
+        /// The format named `name` (one of ``names``; `status(WORD=TONE,…)` too), or `nil`.
+        public init?(name: String) {
+            switch name {
+            case "text": self = .text
+            case "number": self = .number
+            case "percent": self = .percent
+            case "bytes": self = .bytes
+            case "duration": self = .duration(.seconds)
+            case "duration-ms": self = .duration(.milliseconds)
+            case "date": self = .date
+            case "relative": self = .relative
+            case "link": self = .link
+            case "image": self = .image
+            case "status": self = .status(StatusTones())
+            default:
+                guard name.hasPrefix("status("), name.hasSuffix(")"),
+                    let tones = StatusTones(words: String(name.dropFirst(7).dropLast()))
+                else { return nil }
+                self = .status(tones)
+            }
+        }
+
+        /// The format's name as `--column` takes it; `nil` for ``automatic``.
+        public var name: String? {
+            switch self {
+            case .automatic: nil
+            case .text: "text"
+            case .number: "number"
+            case .percent: "percent"
+            case .bytes: "bytes"
+            case .duration(.seconds): "duration"
+            case .duration(.milliseconds): "duration-ms"
+            case .date: "date"
+            case .relative: "relative"
+            case .link: "link"
+            case .image: "image"
+            case .status: "status"
+            }
+        }
+
+        /// Whether values of this format are numbers, right-aligned in tabular figures.
+        public var isNumeric: Bool {
+            switch self {
+            case .number, .percent, .bytes, .duration: true
+            default: false
+            }
+        }
+    }
+
+    /// The unit of a ``Format/duration(_:)`` value.
+    public enum DurationUnit: Sendable, Equatable {
+        case seconds, milliseconds
+    }
+
+    /// The tone a status word is shown in.
+    public enum Tone: String, Sendable, Equatable, CaseIterable {
+        case good, bad, busy, neutral
+    }
+
+    /// Which status words are good, bad or busy (compared without case; any other word is
+    /// neutral). The built-in words cover CI systems, health checks and queues; words given
+    /// with the format (`status(green=good,red=bad)`) come first.
+    public struct StatusTones: Sendable, Equatable {
+        /// The words given, lower-cased, and their tones.
+        public private(set) var given: [String: Tone] = [:]
+
+        public init() {}
+
+        /// Reads `WORD=TONE,WORD=TONE`; `nil` when a pair is not one or a tone is unknown.
+        public init?(words: String) {
+            for pair in words.split(separator: ",") {
+                let parts = pair.split(separator: "=", maxSplits: 1)
+                guard parts.count == 2, let tone = Tone(rawValue: parts[1].trimmed.lowercased()),
+                    !parts[0].trimmed.isEmpty
+                else { return nil }
+                given[parts[0].trimmed.lowercased()] = tone
+            }
+            if given.isEmpty { return nil }
+        }
+
+        static let good: Set<String> = [
+            "passed", "pass", "success", "succeeded", "successful", "ok", "healthy", "up", "green", "done",
+            "completed", "complete", "active", "online", "ready", "open", "merged", "approved", "available",
+            "resolved",
+        ]
+        static let bad: Set<String> = [
+            "failed", "fail", "failure", "error", "errored", "broken", "down", "red", "critical", "unhealthy",
+            "offline", "rejected", "cancelled", "canceled", "timed_out", "timeout", "outage", "major_outage",
+            "degraded",
+        ]
+        static let busy: Set<String> = [
+            "running", "pending", "queued", "in_progress", "in-progress", "building", "started", "starting",
+            "waiting", "scheduled", "deploying", "yellow", "warning", "warn", "partial_outage", "maintenance",
+            "created",
+        ]
+
+        /// The tone of `word`.
+        public func tone(of word: String) -> Tone {
+            let lower = word.lowercased()
+            if let tone = given[lower] { return tone }
+            if Self.good.contains(lower) { return .good }
+            if Self.bad.contains(lower) { return .bad }
+            if Self.busy.contains(lower) { return .busy }
+            return .neutral
+        }
+
+        /// Whether `word` is one of the built-in status words.
+        static func isStatusWord(_ word: String) -> Bool {
+            let lower = word.lowercased()
+            return good.contains(lower) || bad.contains(lower) || busy.contains(lower)
+        }
+    }
+
+    /// The column's heading.
+    public var label: String
+    /// Its name in URLs (`?sort=NAME`): lower-case letters, digits, `-`, `_` and `.`.
+    public var name: String
+    /// Where an item keeps the value.
+    public var pointer: JSONPointer
+    public var format: Format
+
+    /// A column named after its label (``slug(_:)``), unless `name` is given.
+    public init(label: String, pointer: JSONPointer, format: Format = .automatic, name: String? = nil) {
+        self.label = label
+        self.pointer = pointer
+        self.format = format
+        self.name = name ?? Self.slug(label)
+    }
+
+    /// Why a `--column` value is not `LABEL=/pointer[:FORMAT]`.
+    public enum ParseError: Error, Equatable, CustomStringConvertible {
+        case noPointer
+        case emptyLabel
+        case invalidPointer(String)
+        case unknownFormat(String)
+
+        public var description: String {
+            switch self {
+            case .noPointer: return "has no '=/pointer' after the label"
+            case .emptyLabel: return "has an empty label"
+            case .invalidPointer(let reason): return "has a pointer that is not a JSON Pointer (\(reason))"
+            case .unknownFormat(let name):
+                return "has an unknown format '\(name)'; formats are \(Format.names.joined(separator: ", "))"
+                    + " (status may name its words: status(passed=good,failed=bad,running=busy))"
+            }
+        }
+    }
+
+    /// Parses `LABEL=/pointer` or `LABEL=/pointer:FORMAT`: the label runs to the first `=`,
+    /// the pointer to the last `:` that is followed by a word (a format's name), the format
+    /// is the rest. A pointer whose last token holds `:WORD` cannot be given this way.
+    public init(parsing text: String) throws(ParseError) {
+        guard let equals = text.firstIndex(of: "=") else { throw .noPointer }
+        let label = text[..<equals].trimmed
+        guard !label.isEmpty else { throw .emptyLabel }
+        var pointerText = String(text[text.index(after: equals)...])
+        var format = Format.automatic
+        if let colon = Self.formatColon(in: pointerText) {
+            let name = String(pointerText[pointerText.index(after: colon)...])
+            guard let named = Format(name: name) else { throw .unknownFormat(name) }
+            format = named
+            pointerText = String(pointerText[..<colon])
+        }
+        guard pointerText.hasPrefix("/") else {
+            if pointerText.isEmpty { throw .noPointer }
+            throw .invalidPointer(JSONPointerError.missingLeadingSlash.description)
+        }
+        let pointer: JSONPointer
+        do {
+            pointer = try JSONPointer(pointerText)
+        } catch {
+            throw .invalidPointer(error.description)
+        }
+        self.init(label: label, pointer: pointer, format: format)
+    }
+
+    /// The `:` that starts a format: the last one in the pointer's last token that is
+    /// followed by a lower-case word (and, for `status(…)`, its words).
+    private static func formatColon(in text: String) -> String.Index? {
+        let lastToken = text.lastIndex(of: "/").map { text[$0...] } ?? text[...]
+        // `status(a=good,b:c=bad)`: a colon inside the parentheses is not the format's.
+        let searched = lastToken.firstIndex(of: "(").map { lastToken[..<$0] } ?? lastToken
+        guard let colon = searched.lastIndex(of: ":") else { return nil }
+        let word = text[text.index(after: colon)...].prefix { $0 != "(" }
+        guard !word.isEmpty, word.allSatisfy({ ($0 >= "a" && $0 <= "z") || $0 == "-" || ($0 >= "A" && $0 <= "Z") })
+        else { return nil }
+        return colon
+    }
+
+    /// A URL name for `label`: lower case, runs of anything but letters and digits as one
+    /// `-` (`Change %` → `change`, `duration_s` → `duration_s`).
+    public static func slug(_ label: String) -> String {
+        var out = ""
+        var pendingDash = false
+        for scalar in label.lowercased().unicodeScalars {
+            let keep =
+                (scalar >= "a" && scalar <= "z") || (scalar >= "0" && scalar <= "9") || scalar == "_" || scalar == "."
+            if keep {
+                if pendingDash && !out.isEmpty { out += "-" }
+                pendingDash = false
+                out.unicodeScalars.append(scalar)
+            } else {
+                pendingDash = true
+            }
+        }
+        return out.isEmpty ? "column" : out
+    }
+}
+
+/// How a table is sorted: by a column's value, ascending or descending.
+public struct ItemSort: Sendable, Equatable, Hashable {
+    /// The column's ``ItemColumn/name`` (or the last token of its pointer).
+    public var column: String
+    public var descending: Bool
+
+    public init(column: String, descending: Bool) {
+        self.column = column
+        self.descending = descending
+    }
+
+    /// Reads `NAME`, `NAME:asc`, `NAME:desc` or `-NAME` (descending); `nil` for an empty name.
+    public init?(parsing text: String) {
+        var name = text.trimmed
+        var descending = false
+        if name.hasPrefix("-") {
+            descending = true
+            name.removeFirst()
+        } else if name.hasSuffix(":desc") {
+            descending = true
+            name.removeLast(5)
+        } else if name.hasSuffix(":asc") {
+            name.removeLast(4)
+        }
+        guard !name.isEmpty, !name.contains(":") else { return nil }
+        self.init(column: name, descending: descending)
+    }
+}
+
+extension StringProtocol {
+    /// Without leading and trailing spaces.
+    var trimmed: String {
+        var view = self[...]
+        while view.first == " " { view.removeFirst() }
+        while view.last == " " { view.removeLast() }
+        return String(view)
+    }
+}

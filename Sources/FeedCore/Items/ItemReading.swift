@@ -1,0 +1,49 @@
+/// How the store reads items from its documents: the profile, how it came to be the one,
+/// and why, in words (for the log and `/inspect`).
+///
+/// Decided once: from the options (`--profile`), or from the first document that holds
+/// items (``ItemShapeDetector``); until then ``origin`` is ``Origin/undecided`` and the
+/// pages say what the document holds instead.
+public struct ItemReading: Sendable, Equatable {
+    public enum Origin: String, Sendable, Equatable {
+        /// Named by the options (`--profile`, or the demo's own).
+        case given
+        /// A built-in profile whose shape the first document has.
+        case recognised
+        /// Found in the first document: its array of objects, their key, their fields.
+        case found
+        /// No document with items yet: ``notes`` says what the last one held.
+        case undecided
+    }
+
+    public let profile: ItemProfile
+    public let origin: Origin
+    /// What was chosen and why, a line each ("items: /quotes, the largest array of objects
+    /// (8)"); for an undecided reading, what the document holds instead of items.
+    public let notes: [String]
+
+    public init(profile: ItemProfile, origin: Origin, notes: [String] = []) {
+        self.profile = profile
+        self.origin = origin
+        self.notes = notes
+    }
+
+    /// A reading of `profile`, as the options named it.
+    public static func given(_ profile: ItemProfile) -> ItemReading {
+        ItemReading(profile: profile, origin: .given)
+    }
+
+    /// Whether the profile is settled (not waiting for a document with items).
+    public var isDecided: Bool { origin != .undecided }
+
+    /// What the document holds at the profile's items path when that is not an array,
+    /// in words (`nil`: an array is there, the items are read from it). What a page says in
+    /// place of a list that would be blank.
+    func problem(in document: MirrorDocument) -> String? {
+        guard isDecided else { return notes.first }
+        if document.elements(at: profile.itemsPath) != nil { return nil }
+        let pointer = profile.itemsPath.description.isEmpty ? "the document's root" : profile.itemsPath.description
+        return "The feed's items were at \(pointer), but the document now has "
+            + ItemShapeDetector.describe(document.value(at: profile.itemsPath)) + " there."
+    }
+}

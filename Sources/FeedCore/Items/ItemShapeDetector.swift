@@ -1,0 +1,397 @@
+/// Works out how to read a feed's items from one of its documents, for a feed started
+/// without `--profile`: a pure function of the document and the options given.
+///
+/// 1. A document in the shape of a built-in profile is read with it (the NYT Times
+///    Newswire, Google Books volumes, Wikimedia EventStreams events, the generic
+///    title/summary items).
+/// 2. Otherwise the items are the document when it is an array of objects, else the
+///    largest array of objects among the document's members, three levels deep at most
+///    (ties: the shallower, then the first).
+/// 3. Their key is a member with a unique, non-empty string or whole-number value in every
+///    item, preferring the names of ``keyNames``; without one, a hash of each item.
+/// 4. They are shown as a table of their own members (``columns(of:)``), with a title (the
+///    member that names an item), a filter (a member with a few values, like a status) and
+///    a link to the original where the items have one.
+///
+/// Every part the options give (``ItemProfile/Overrides``) is taken as given.
+public enum ItemShapeDetector {
+    /// Member names that make a key, in order of preference.
+    static let keyNames = [
+        "id", "key", "uuid", "guid", "uri", "url", "slug", "symbol", "name", "code", "ticker", "sku",
+    ]
+    /// Member names that name an item, in order of preference.
+    static let titleNames = [
+        "title", "name", "headline", "label", "subject", "display_name", "full_name", "symbol", "repo", "repository",
+        "host", "service", "project",
+    ]
+    /// Member names of a few values that make a filter, in order of preference.
+    static let filterNames = [
+        "status", "state", "category", "section", "type", "kind", "group", "level", "region", "exchange", "branch",
+        "environment", "env", "team", "repo", "priority", "severity",
+    ]
+    /// Member names of a link to the item's original.
+    static let linkNames = ["url", "html_url", "web_url", "link", "href", "permalink"]
+    /// The most columns found (the item page shows every member).
+    static let maxColumns = 12
+    /// How many items the columns are read from.
+    static let sampledItems = 50
+
+    /// How `document` is read: a profile decided (recognised or found), or undecided with
+    /// what the document holds instead of items.
+    public static func reading(of document: JSONValue, overrides: ItemProfile.Overrides) -> ItemReading {
+        if let recognised = recognise(document, overrides: overrides) { return recognised }
+        let located: (pointer: JSONPointer, items: [JSONValue], note: String)
+        switch locateItems(in: document, given: overrides.itemsPath) {
+        case .found(let pointer, let items, let note): located = (pointer, items, note)
+        case .missing(let why):
+            return ItemReading(profile: overrides.applied(to: .table), origin: .undecided, notes: [why])
+        }
+        var profile = ItemProfile.table
+        profile.itemsPath = located.pointer
+        var notes = [located.note]
+        let members = memberNames(of: located.items)
+        if let key = key(of: located.items, members: members, arriveAlone: overrides.itemsArriveAlone) {
+            profile.keyPath = JSONPointer(tokens: [key])
+            notes.append("key: /\(escaped(key)), unique in all \(located.items.count) items")
+        } else {
+            notes.append("key: no member is unique in every item; each item is keyed by a hash of its JSON")
+        }
+        let title = titleMember(of: located.items, members: members) ?? profile.keyPath?.tokens.first
+        if let title { profile.fields[.title] = JSONPointer(tokens: [title]) }
+        if !overrides.itemsArriveAlone,
+            let filter = filterMember(
+                of: located.items, members: members, except: [profile.keyPath?.tokens.first, title])
+        {
+            profile.fields[.section] = JSONPointer(tokens: [filter.name])
+            notes.append("filter: /\(escaped(filter.name)), \(filter.values) values")
+        }
+        if let link = linkNames.first(where: { name in
+            located.items.contains { isHTTPURL($0[name]?.stringValue) }
+        }) {
+            profile.fields[.url] = JSONPointer(tokens: [link])
+        }
+        profile.columns = columns(of: located.items).map { column in
+            // An id is a name, not a quantity: no grouped digits.
+            var column = column
+            if column.pointer == profile.keyPath, column.format == .number { column.format = .text }
+            return column
+        }
+        profile = overrides.applied(to: profile)
+        if let title = profile.fields[.title] { notes.insert("title: \(title)", at: 2) }
+        notes.append(
+            "columns: "
+                + profile.columns.map { column in
+                    column.label + (column.format.name.map { " (\($0))" } ?? "")
+                }.joined(separator: ", "))
+        return ItemReading(profile: profile, origin: .found, notes: notes)
+    }
+
+    // MARK: - The built-in shapes
+
+    private static func recognise(_ document: JSONValue, overrides: ItemProfile.Overrides) -> ItemReading? {
+        let candidates: [(ItemProfile, String, (JSONValue) -> Bool)] = [
+            (.nytNewswire, "the NYT Times Newswire's shape (num_results, results of stories)", isNewswire),
+            (.googleBooks, "Google Books volumes' shape (items with volumeInfo)", isBooks),
+            (.wikimediaRecentChange, "Wikimedia EventStreams events (items with meta and wiki)", isWikimedia),
+            (.generic, "items with a title and a summary", isGeneric),
+        ]
+        for (profile, shape, matches) in candidates {
+            // A given items path must be the profile's own for its shape to count.
+            if let given = overrides.itemsPath, given != profile.itemsPath { continue }
+            guard matches(document) else { continue }
+            return ItemReading(
+                profile: overrides.applied(to: profile), origin: .recognised,
+                notes: ["profile \(profile.name): \(shape)"])
+        }
+        return nil
+    }
+
+    private static func firstObject(_ array: JSONValue?) -> JSONObject? {
+        array?.arrayValue?.lazy.compactMap(\.objectValue).first
+    }
+
+    private static func isNewswire(_ document: JSONValue) -> Bool {
+        guard let results = document["results"]?.arrayValue else { return false }
+        if document["num_results"]?.doubleValue != nil { return true }
+        guard let story = firstObject(.array(results)) else { return false }
+        let fields = ["uri", "title", "abstract", "section", "subsection", "byline", "published_date"]
+        return fields.count(where: { story[$0] != nil }) >= 3
+    }
+
+    private static func isBooks(_ document: JSONValue) -> Bool {
+        if document["kind"]?.stringValue == "books#volumes" { return true }
+        return firstObject(document["items"])?["volumeInfo"]?.objectValue != nil
+    }
+
+    private static func isWikimedia(_ document: JSONValue) -> Bool {
+        guard let event = firstObject(document["items"]), let meta = event["meta"]?.objectValue else { return false }
+        return meta["id"] != nil || meta["uri"] != nil || event["wiki"] != nil
+    }
+
+    private static func isGeneric(_ document: JSONValue) -> Bool {
+        guard let item = firstObject(document["items"]) else { return false }
+        return item["title"]?.stringValue != nil && item["summary"]?.stringValue != nil
+    }
+
+    // MARK: - The items
+
+    private enum Location {
+        case found(JSONPointer, items: [JSONValue], note: String)
+        case missing(String)
+    }
+
+    private static func locateItems(in document: JSONValue, given: JSONPointer?) -> Location {
+        if let given {
+            let value = document.value(at: given)
+            let objects = value?.arrayValue?.filter { $0.objectValue != nil } ?? []
+            guard !objects.isEmpty else {
+                return .missing("No items yet: \(place(given)) holds \(describe(value)).")
+            }
+            return .found(given, items: objects, note: "items: \(place(given)), as given (\(objects.count))")
+        }
+        var best: (pointer: JSONPointer, objects: [JSONValue], depth: Int)?
+        var emptyArrays: [JSONPointer] = []
+        func visit(_ value: JSONValue, at pointer: JSONPointer, depth: Int) {
+            switch value {
+            case .array(let elements):
+                let objects = elements.filter { $0.objectValue != nil }
+                if objects.isEmpty {
+                    if elements.isEmpty { emptyArrays.append(pointer) }
+                } else if objects.count > (best?.objects.count ?? 0)
+                    || (objects.count == best?.objects.count && depth < (best?.depth ?? 0))
+                {
+                    best = (pointer, objects, depth)
+                }
+            case .object(let members) where depth < 3:
+                for (name, member) in members { visit(member, at: pointer.appending(name), depth: depth + 1) }
+            default:
+                break
+            }
+        }
+        visit(document, at: .root, depth: 0)
+        if let best {
+            let note =
+                best.depth == 0
+                ? "items: the document, an array of \(best.objects.count) objects"
+                : "items: \(place(best.pointer)), the largest array of objects (\(best.objects.count))"
+            return .found(best.pointer, items: best.objects, note: note)
+        }
+        if let empty = emptyArrays.first {
+            return .missing("No items yet: \(place(empty)) is an empty array; the table appears with the first item.")
+        }
+        return .missing("No items found: the document holds no array of objects (it is \(describe(document))).")
+    }
+
+    private static func place(_ pointer: JSONPointer) -> String {
+        pointer.tokens.isEmpty ? "the document" : pointer.description
+    }
+
+    /// `value` in a few words, for a page that has no items to show: "an object with
+    /// members a, b and c", "an empty array", "a string", "nothing".
+    public static func describe(_ value: JSONValue?) -> String {
+        switch value {
+        case nil: return "nothing"
+        case .null?: return "null"
+        case .bool?: return "a boolean"
+        case .int?, .double?: return "a number"
+        case .string?: return "a string"
+        case .array(let elements)?:
+            if elements.isEmpty { return "an empty array" }
+            return "an array of \(elements.count) element\(elements.count == 1 ? "" : "s") but no object"
+        case .object(let members)?:
+            if members.isEmpty { return "an empty object" }
+            let names = members.keys.prefix(6).map { "\"\($0)\"" }
+            let more = members.count > 6 ? " and \(members.count - 6) more" : ""
+            return "an object with member\(members.count == 1 ? "" : "s") \(names.joined(separator: ", "))\(more)"
+        }
+    }
+
+    /// The members of the first ``sampledItems`` items, in the first item's order, then
+    /// each new one where it first appears.
+    static func memberNames(of items: [JSONValue]) -> [String] {
+        var names: [String] = []
+        var seen = Set<String>()
+        for item in items.prefix(sampledItems) {
+            for name in item.objectValue?.keys ?? [] where seen.insert(name).inserted {
+                names.append(name)
+            }
+        }
+        return names
+    }
+
+    // MARK: - The key, the title, the filter
+
+    /// A member whose value is a non-empty string or a whole number in every item, unique
+    /// among them; ``keyNames`` first, then names ending in `id` or `key`, then (only when
+    /// items do not arrive alone and there are at least 3) any other string member.
+    static func key(of items: [JSONValue], members: [String], arriveAlone: Bool) -> String? {
+        func isUnique(_ name: String) -> Bool {
+            var seen = Set<String>()
+            for item in items {
+                switch item[name] {
+                case .string(let text)? where !text.isEmpty && text.utf8.count <= 512:
+                    guard seen.insert("s" + text).inserted else { return false }
+                case .int(let number)?:
+                    guard seen.insert("s" + String(number)).inserted else { return false }
+                default:
+                    return false
+                }
+            }
+            return true
+        }
+        let byPreference = keyNames.compactMap { wanted in members.first { $0.lowercased() == wanted } }
+        if let key = byPreference.first(where: isUnique) { return key }
+        let idLike = members.filter {
+            let lower = $0.lowercased()
+            return lower.hasSuffix("id") || lower.hasSuffix("_key") || lower.hasSuffix("uuid")
+        }
+        if let key = idLike.first(where: isUnique) { return key }
+        guard !arriveAlone, items.count >= 3 else { return nil }
+        return members.first { name in items.allSatisfy { $0[name]?.stringValue != nil } && isUnique(name) }
+    }
+
+    /// The member that names an item: one of ``titleNames`` that nearly every item has as
+    /// text, different in nearly every item (a repository shared by many builds names none
+    /// of them); else `nil` (the key names them).
+    static func titleMember(of items: [JSONValue], members: [String]) -> String? {
+        for wanted in titleNames {
+            guard let name = members.first(where: { $0.lowercased() == wanted }) else { continue }
+            let texts = items.compactMap { $0[name]?.stringValue }.filter { !$0.isEmpty }
+            if texts.count * 10 >= items.count * 9 && Set(texts).count * 10 >= items.count * 9 { return name }
+        }
+        return nil
+    }
+
+    /// A text member with 2 to 8 values over at least 4 items, fewer values than items, in
+    /// nearly every item: what a reader filters a table by (`?section=VALUE`). One of
+    /// ``filterNames`` first, else the one with the fewest values.
+    static func filterMember(of items: [JSONValue], members: [String], except: [String?])
+        -> (name: String, values: Int)?
+    {
+        guard items.count >= 4 else { return nil }
+        var candidates: [(name: String, values: Int)] = []
+        for name in members where !except.contains(name) {
+            var values = Set<String>()
+            var present = 0
+            for item in items {
+                guard let text = item[name]?.stringValue, !text.isEmpty, text.utf8.count <= 64 else { continue }
+                present += 1
+                values.insert(text)
+                if values.count > 8 { break }
+            }
+            guard present * 10 >= items.count * 9, (2...8).contains(values.count), values.count < items.count else {
+                continue
+            }
+            candidates.append((name, values.count))
+        }
+        for wanted in filterNames {
+            if let named = candidates.first(where: { $0.name.lowercased() == wanted }) { return named }
+        }
+        return candidates.min { $0.values < $1.values }
+    }
+
+    // MARK: - The columns
+
+    /// The table's columns for `items`: their members (``memberNames(of:)``, at most
+    /// ``maxColumns``), each with the format its name and values suggest.
+    public static func columns(of items: [JSONValue]) -> [ItemColumn] {
+        memberNames(of: items).prefix(maxColumns).map { name in
+            let samples = items.prefix(sampledItems).compactMap { item -> JSONValue? in
+                guard let value = item[name], !value.isNull else { return nil }
+                return value
+            }
+            var format = format(named: name, samples: samples)
+            let lower = name.lowercased()
+            if format == .number, lower == "id" || lower.hasSuffix("_id") || name.hasSuffix("Id") { format = .text }
+            return ItemColumn(
+                label: label(for: name), pointer: JSONPointer(tokens: [name]), format: format, name: name)
+        }
+    }
+
+    /// A heading for the member `name`: its words, the first capitalised, a unit its
+    /// format shows dropped, common abbreviations in capitals: `change_pct` → `Change %`,
+    /// `duration_s` → `Duration`, `started_at` → `Started`, `html_url` → `HTML URL`,
+    /// `avgLatencyMs` → `Avg latency`.
+    public static func label(for name: String) -> String {
+        var words: [String] = []
+        var word = ""
+        var previous: Character?
+        for character in name {
+            if character == "_" || character == "-" || character == " " || character == "." {
+                if !word.isEmpty { words.append(word) }
+                word = ""
+            } else if character.isUppercase, let previous, previous.isLowercase || previous.isNumber {
+                if !word.isEmpty { words.append(word) }
+                word = String(character)
+            } else {
+                word.append(character)
+            }
+            previous = character
+        }
+        if !word.isEmpty { words.append(word) }
+        var lower = words.map { $0.lowercased() }
+        if lower.count > 1, let last = lower.last, ["s", "sec", "secs", "ms", "msec", "at"].contains(last) {
+            lower.removeLast()
+        }
+        guard !lower.isEmpty else { return name }
+        let capitals: Set<String> = ["id", "url", "uri", "html", "api", "cpu", "ip", "uuid", "sku", "ci", "os", "ui"]
+        let shown = lower.enumerated().map { index, word -> String in
+            if word == "pct" || word == "percent" { return "%" }
+            if capitals.contains(word) { return word.uppercased() }
+            return index == 0 ? word.prefix(1).uppercased() + word.dropFirst() : word
+        }
+        return shown.joined(separator: " ")
+    }
+
+    /// The format a member's name and values suggest (``ItemColumn/Format/automatic`` when
+    /// nothing more is known).
+    static func format(named name: String, samples: [JSONValue]) -> ItemColumn.Format {
+        let lower = name.lowercased()
+        func has(_ parts: String...) -> Bool { parts.contains { lower.contains($0) } }
+        func ends(_ parts: String...) -> Bool { parts.contains { lower.hasSuffix($0) } }
+        guard let first = samples.first else { return .automatic }
+        if samples.allSatisfy({ $0.doubleValue != nil }) {
+            if has("pct", "percent", "ratio_pc") || lower.hasSuffix("%") { return .percent }
+            if ends("bytes", "_size", "size") && samples.allSatisfy({ $0.int64Value != nil }) { return .bytes }
+            if ends("_ms", "millis", "_msec") || name.hasSuffix("Ms") {
+                return .duration(.milliseconds)
+            }
+            if ends("_s", "_sec", "_secs", "seconds", "duration", "elapsed", "uptime") { return .duration(.seconds) }
+            let epoch = samples.allSatisfy { ($0.doubleValue ?? 0) > 1e9 }
+            if epoch && (ends("_at", "time", "timestamp", "_ts", "date") || lower == "ts") { return .relative }
+            return .number
+        }
+        guard case .string = first else { return .automatic }
+        let texts = samples.compactMap(\.stringValue)
+        guard texts.count == samples.count else { return .automatic }
+        let statusNamed = ["status", "state", "conclusion", "result", "health", "outcome", "phase"].contains(lower)
+        if statusNamed || texts.allSatisfy(ItemColumn.StatusTones.isStatusWord) {
+            return .status(ItemColumn.StatusTones())
+        }
+        if texts.allSatisfy(isHTTPURL) {
+            let pictureNamed = has("image", "avatar", "thumbnail", "icon", "logo", "picture", "photo")
+            let pictureFiles = texts.allSatisfy { text in
+                let path = text.lowercased().split(separator: "?").first ?? ""
+                return [".png", ".jpg", ".jpeg", ".gif", ".svg", ".webp", ".avif"].contains { path.hasSuffix($0) }
+            }
+            return pictureNamed || pictureFiles ? .image : .link
+        }
+        if texts.allSatisfy({ WallTime(rfc3339: $0) != nil }) {
+            let recent =
+                has("updated", "created", "modified", "time", "seen", "started", "finished", "last")
+                || ends("_at")
+            return recent ? .relative : .date
+        }
+        return .automatic
+    }
+
+    /// Whether `text` is an absolute http or https URL.
+    public static func isHTTPURL(_ text: String?) -> Bool {
+        guard let text else { return false }
+        return text.hasPrefix("https://") || text.hasPrefix("http://")
+    }
+
+    private static func escaped(_ token: String) -> String {
+        JSONPointer(tokens: [token]).description.dropFirst().description
+    }
+}

@@ -1,0 +1,125 @@
+import FeedCore
+import Foundation
+
+/// The formats of ``ItemColumn/Format`` as text: pure functions of a value.
+enum CellFormatting {
+    /// A number with its digits grouped by thousands: `1,234,567`, `-1,234.5`, `0.000123`.
+    /// Whole numbers as whole numbers; others as Swift writes them shortest, to at most
+    /// six decimals; very large or very small ones as written (`1e-07`).
+    static func grouped(_ value: JSONValue, _ number: Double) -> String {
+        if case .int(let whole) = value { return group(String(whole.magnitude), negative: whole < 0) }
+        guard number.isFinite else { return String(number) }
+        if number.magnitude >= 1e15 || (number != 0 && number.magnitude < 1e-4) { return String(number) }
+        if number == number.rounded(), number.magnitude < 1e15 {
+            return group(String(Int64(number).magnitude), negative: number < 0)
+        }
+        var text = String(number.magnitude)
+        if let dot = text.firstIndex(of: "."), text.distance(from: dot, to: text.endIndex) > 7 {
+            text = String(format: "%.6f", number.magnitude)
+            while text.hasSuffix("0") { text.removeLast() }
+        }
+        let dot = text.firstIndex(of: ".") ?? text.endIndex
+        return group(String(text[..<dot]), negative: number < 0) + text[dot...]
+    }
+
+    /// `digits` with a `,` every three from the right, and a minus sign when `negative`.
+    private static func group(_ digits: String, negative: Bool) -> String {
+        var out = ""
+        for (offset, digit) in digits.enumerated() {
+            if offset > 0 && (digits.count - offset) % 3 == 0 { out += "," }
+            out.append(digit)
+        }
+        return (negative ? "−" : "") + out
+    }
+
+    /// A percentage as given: `1.2345` → `1.23 %`.
+    static func percent(_ number: Double) -> String {
+        let text = String(format: "%.2f", number.magnitude)
+        return (number < 0 && text != "0.00" ? "−" : "") + text + " %"
+    }
+
+    /// Bytes in binary units: `512 B`, `1.5 KiB`, `230 MiB`.
+    static func bytes(_ number: Double) -> String {
+        let units = ["B", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB"]
+        var value = number.magnitude
+        var unit = 0
+        while value >= 1024 && unit < units.count - 1 {
+            value /= 1024
+            unit += 1
+        }
+        let sign = number < 0 ? "−" : ""
+        if unit == 0 { return sign + String(Int64(value)) + " B" }
+        let text = value >= 100 ? String(format: "%.0f", value) : String(format: "%.1f", value)
+        return sign + text + " " + units[unit]
+    }
+
+    /// A length of time in seconds, in its two largest units: `850 ms`, `4.2 s`, `3 min 12 s`,
+    /// `1 h 02 min`, `2 d 3 h`.
+    static func duration(_ seconds: Double) -> String {
+        guard seconds.isFinite else { return String(seconds) }
+        let sign = seconds < 0 ? "−" : ""
+        let value = seconds.magnitude
+        if value == 0 { return "0 s" }
+        if value < 1 { return sign + String(Int((value * 1000).rounded())) + " ms" }
+        if value < 10 && value != value.rounded() { return sign + String(format: "%.1f", value) + " s" }
+        let whole = Int64(min(value.rounded(), 1e15))
+        if whole < 60 { return sign + "\(whole) s" }
+        if whole < 3600 { return sign + "\(whole / 60) min \(whole % 60) s" }
+        if whole < 86_400 { return sign + "\(whole / 3600) h " + String(whole % 3600 / 60).leftPadded(to: 2) + " min" }
+        return sign + "\(whole / 86_400) d \(whole % 86_400 / 3600) h"
+    }
+
+    /// A moment from RFC 3339 text or a number of seconds (or, past 10^11, milliseconds)
+    /// since 1970; `nil` for anything else.
+    static func date(_ value: JSONValue) -> Date? {
+        switch value {
+        case .string(let text):
+            return WallTime(rfc3339: text)?.date ?? RelativeTime.parse(text)
+        case .int, .double:
+            guard let number = value.doubleValue, number.isFinite, number > 0 else { return nil }
+            let seconds = number > 1e11 ? number / 1000 : number
+            return seconds < 1e11 ? Date(timeIntervalSince1970: seconds) : nil
+        default:
+            return nil
+        }
+    }
+
+    /// A link's text: the URL without its scheme, at most 48 characters.
+    static func linkText(_ url: String) -> String {
+        var text = url
+        for scheme in ["https://", "http://"] where text.lowercased().hasPrefix(scheme) {
+            text.removeFirst(scheme.count)
+        }
+        if text.hasSuffix("/") { text.removeLast() }
+        return text.count > 48 ? String(text.prefix(47)) + "…" : text
+    }
+
+    /// A scalar as text (numbers as JSON writes them); `nil` for an array or object.
+    static func scalarText(_ value: JSONValue) -> String? {
+        switch value {
+        case .string(let text): text
+        case .int, .double: value.serializedString()
+        case .bool(let flag): flag ? "true" : "false"
+        case .null: "null"
+        case .array, .object: nil
+        }
+    }
+
+    /// An array or object in a few words: `a, b, c` for up to three short scalars, else
+    /// `12 items`, `4 fields`.
+    static func summary(_ value: JSONValue) -> String {
+        switch value {
+        case .array(let elements):
+            if elements.isEmpty { return "none" }
+            let texts = elements.compactMap(scalarText)
+            if texts.count == elements.count, elements.count <= 3, texts.allSatisfy({ $0.count <= 24 }) {
+                return texts.joined(separator: ", ")
+            }
+            return elements.count == 1 ? "1 item" : "\(elements.count) items"
+        case .object(let members):
+            return members.count == 1 ? "1 field" : "\(members.count) fields"
+        default:
+            return scalarText(value) ?? ""
+        }
+    }
+}

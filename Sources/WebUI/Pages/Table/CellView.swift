@@ -1,0 +1,184 @@
+import FeedCore
+import Foundation
+
+/// One value of one item as a table cell, a kiosk tile's figure or an item page's value
+/// shows it: its column's format applied (``ItemColumn/Format``). Every string is raw feed
+/// text (the templates escape it); URLs have passed ``URLPolicy``.
+///
+/// Exactly one of the `is…` flags is set: what the cell holds.
+struct CellView {
+    /// The column's URL name: the cell's `data-col`, by which the page script finds the
+    /// same cell in a row's next version (to mark it changed).
+    let name: String
+    let label: String
+    /// What the cell shows (shortened on the list: ``maxListCharacters``).
+    let text: String
+    /// The whole value as text when ``text`` is shortened (a tooltip), else `nil`.
+    let full: String?
+    /// The number, as the feed sent it, for a numeric value: the cell's `data-value`, which
+    /// the page script compares to mark a change up or down.
+    let value: String?
+    /// The cell's classes: `cell`, `num` for numbers, `status status-TONE`, `missing`.
+    let classes: String
+    /// A status's tone class (`status-good`, `status-bad`, `status-busy`, `status-neutral`),
+    /// else `nil`: a kiosk tile led by a status is coloured by it.
+    let tone: String?
+    let isPlain: Bool
+    let isLink: Bool
+    let isImage: Bool
+    let isTime: Bool
+    let isStatus: Bool
+    /// The link's target: the URL (``isLink``), or for the cell that names the item, its
+    /// page (``linksItem``).
+    var href: String?
+    /// Whether the cell's text links to the item's page (the title column's cell).
+    var linksItem: Bool
+    /// The picture's URL (``isImage``).
+    let src: String?
+    /// RFC 3339 (``isTime``).
+    let timeMachine: String?
+    /// Whether the time is shown as time since (`data-relative`), else as a date
+    /// (`data-local`).
+    let relative: Bool
+
+    /// The most characters of a text value a list cell shows.
+    static let maxListCharacters = 120
+
+    private enum Content {
+        case plain(String, full: String?)
+        case link(String, url: String)
+        case image(String)
+        case time(Date, relative: Bool)
+        case status(String, ItemColumn.Tone)
+        case missing
+    }
+
+    /// The cell of `column` for `item`; `itemHref` makes its text a link to the item's page;
+    /// `shortened`: long text is cut (a list), else whole (the item page).
+    init(column: ItemColumn, item: FeedItem, now: Date, itemHref: String? = nil, shortened: Bool = true) {
+        let value = item.raw.value(at: column.pointer)
+        name = column.name
+        label = column.label
+        var numeric = false
+        var content = Self.content(value, format: column.format, numeric: &numeric, shortened: shortened)
+        if itemHref != nil, case .link(let text, _) = content { content = .plain(text, full: nil) }
+        var classes = "cell"
+        if numeric { classes += " num" }
+        self.value = numeric ? value.flatMap(Self.numberText) : nil
+        var (isPlain, isLink, isImage, isTime, isStatus) = (false, false, false, false, false)
+        var tone: String?
+        var (text, full, href, src, timeMachine, relative): (String, String?, String?, String?, String?, Bool) = (
+            "", nil, nil, nil, nil, false
+        )
+        switch content {
+        case .plain(let shown, let whole):
+            isPlain = true
+            (text, full) = (shown, whole)
+        case .link(let shown, let url):
+            isLink = true
+            (text, href) = (shown, url)
+        case .image(let url):
+            isImage = true
+            src = url
+        case .time(let date, let isRelative):
+            isTime = true
+            timeMachine = RelativeTime.machine(date)
+            relative = isRelative
+            text = isRelative ? RelativeTime.describe(date, now: now) : DetailView.long(date)
+        case .status(let word, let wordTone):
+            isStatus = true
+            text = word
+            tone = "status-" + wordTone.rawValue
+            classes += " status status-" + wordTone.rawValue
+        case .missing:
+            isPlain = true
+            text = "—"
+            classes += " missing"
+        }
+        if let itemHref, !isImage { href = itemHref }
+        self.text = text
+        self.full = full
+        self.href = href
+        self.src = src
+        self.timeMachine = timeMachine
+        self.relative = relative
+        self.classes = classes
+        self.tone = tone
+        self.isPlain = isPlain
+        self.isLink = isLink
+        self.isImage = isImage
+        self.isTime = isTime
+        self.isStatus = isStatus
+        linksItem = itemHref != nil && !isImage
+    }
+
+    private static func content(
+        _ value: JSONValue?, format: ItemColumn.Format, numeric: inout Bool, shortened: Bool
+    ) -> Content {
+        guard let value, !value.isNull else { return .missing }
+        func text(_ whole: String) -> Content {
+            guard shortened, whole.count > maxListCharacters else { return .plain(whole, full: nil) }
+            return .plain(String(whole.prefix(maxListCharacters - 1)) + "…", full: whole)
+        }
+        let number = value.doubleValue
+        switch format {
+        case .number:
+            guard let number else { break }
+            numeric = true
+            return .plain(CellFormatting.grouped(value, number), full: nil)
+        case .percent:
+            guard let number else { break }
+            numeric = true
+            return .plain(CellFormatting.percent(number), full: nil)
+        case .bytes:
+            guard let number else { break }
+            numeric = true
+            return .plain(CellFormatting.bytes(number), full: nil)
+        case .duration(let unit):
+            guard let number else { break }
+            numeric = true
+            return .plain(CellFormatting.duration(unit == .seconds ? number : number / 1000), full: nil)
+        case .date, .relative:
+            guard let date = CellFormatting.date(value) else { break }
+            return .time(date, relative: format == .relative)
+        case .link:
+            guard let url = URLPolicy.safeURL(value.stringValue) else { break }
+            return .link(CellFormatting.linkText(url), url: url)
+        case .image:
+            guard let url = URLPolicy.safeURL(value.stringValue) else { break }
+            return .image(url)
+        case .status(let tones):
+            guard let word = CellFormatting.scalarText(value) else { break }
+            return .status(word, tones.tone(of: word))
+        case .text:
+            return text(CellFormatting.scalarText(value) ?? CellFormatting.summary(value))
+        case .automatic:
+            break
+        }
+        // Automatic, or a value the format does not fit: shown for what it is.
+        switch value {
+        case .int, .double:
+            numeric = true
+            return .plain(CellFormatting.grouped(value, number ?? 0), full: nil)
+        case .bool(let flag):
+            return .plain(flag ? "yes" : "no", full: nil)
+        case .string(let string):
+            if ItemShapeDetector.isHTTPURL(string), let url = URLPolicy.safeURL(string) {
+                return .link(CellFormatting.linkText(url), url: url)
+            }
+            return text(string)
+        case .array, .object:
+            return text(CellFormatting.summary(value))
+        case .null:
+            return .missing
+        }
+    }
+
+    /// A number's JSON text, for `data-value`.
+    private static func numberText(_ value: JSONValue) -> String? {
+        switch value {
+        case .int, .double: value.serializedString()
+        default: nil
+        }
+    }
+}

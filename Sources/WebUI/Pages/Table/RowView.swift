@@ -1,0 +1,54 @@
+import FeedCore
+import Foundation
+
+/// One item as a table row (`/`) and as a kiosk tile: its cells in column order, and for
+/// the tile its name, the figure shown large and a few more. Every string is raw feed text.
+struct RowView {
+    let key: String
+    let domID: String
+    let href: String
+    /// What names the item: its title field, else its key.
+    let title: String
+    let cells: [CellView]
+    /// The tile's large figure: the first number or status that is not the title.
+    let lead: CellView?
+    /// The tile's other figures, at most ``maxFacts``.
+    let facts: [CellView]
+    /// Stored, not computed: templates read stored values (TemplateValues.swift).
+    let hasFacts: Bool
+
+    /// The most figures a tile shows besides its lead.
+    static let maxFacts = 3
+
+    init(_ item: FeedItem, columns: [ItemColumn], linkColumn: Int, now: Date) {
+        key = item.key
+        domID = "item-" + item.key
+        href = "/items/" + item.key
+        title = item.title ?? item.key
+        var cells: [CellView] = []
+        cells.reserveCapacity(columns.count)
+        for (index, column) in columns.enumerated() {
+            cells.append(CellView(column: column, item: item, now: now, itemHref: index == linkColumn ? href : nil))
+        }
+        self.cells = cells
+        // The tile: figures other than the name, numbers and statuses first.
+        let others = cells.enumerated().filter { $0.offset != linkColumn && !$0.element.isImage }.map(\.element)
+        let lead = others.first { $0.value != nil || $0.isStatus }
+        self.lead = lead.map { CellView(unlinked: $0) }
+        let facts = others.filter { $0.name != lead?.name && !$0.classes.contains("missing") }
+            .prefix(Self.maxFacts).map { CellView(unlinked: $0) }
+        self.facts = Array(facts)
+        hasFacts = !facts.isEmpty
+    }
+}
+
+extension CellView {
+    /// The same cell, not a link to the item (a kiosk has nothing to click).
+    init(unlinked cell: CellView) {
+        self = cell
+        if linksItem {
+            href = nil
+            linksItem = false
+        }
+    }
+}

@@ -1,0 +1,26 @@
+import FeedCore
+import Foundation
+
+/// `/items/{key}` for an item that is not news: its name, its columns' values formatted,
+/// then every member of its own JSON (``ItemFieldsHTML``).
+struct TableDetailView {
+    let key: String
+    let title: String
+    let section: String?
+    let sectionHref: String?
+    /// The item's original (its `url` field), when it has a safe one.
+    let original: String?
+    let cells: [CellView]
+    /// Built and escaped by ``ItemFieldsHTML``.
+    let fields: String
+
+    init(_ item: FeedItem, profile: ItemProfile, now: Date) {
+        key = item.key
+        title = item.title ?? item.key
+        section = item.section
+        sectionHref = item.section.map { "/?section=" + StoryView.queryEscape($0) }
+        original = URLPolicy.safeURL(item.url)
+        cells = TableColumns.columns(of: profile).map { CellView(column: $0, item: item, now: now, shortened: false) }
+        fields = ItemFieldsHTML.render(item.raw)
+    }
+}

@@ -1,0 +1,42 @@
+import FeedCore
+
+/// Orders a table's items by one value of each: numbers by their value, text without
+/// regard to case, then anything else; items without the value last, whichever the
+/// direction. Stable: items with equal values keep their feed order.
+enum TableSorting {
+    private enum Key: Comparable {
+        case number(Double)
+        case text(String)
+        case other(String)
+    }
+
+    static func sorted(_ items: some Collection<FeedItem>, by pointer: JSONPointer, descending: Bool) -> [FeedItem] {
+        var keyed: [(key: Key?, index: Int, item: FeedItem)] = []
+        keyed.reserveCapacity(items.count)
+        for (index, item) in items.enumerated() {
+            keyed.append((key(item.raw.value(at: pointer)), index, item))
+        }
+        keyed.sort { a, b in
+            switch (a.key, b.key) {
+            case (nil, nil): return a.index < b.index
+            case (nil, _): return false
+            case (_, nil): return true
+            case (let x?, let y?):
+                if x == y { return a.index < b.index }
+                return descending ? x > y : x < y
+            }
+        }
+        return keyed.map(\.item)
+    }
+
+    private static func key(_ value: JSONValue?) -> Key? {
+        switch value {
+        case nil, .null?: return nil
+        case .int(let number)?: return .number(Double(number))
+        case .double(let number)?: return .number(number)
+        case .string(let text)?: return text.isEmpty ? nil : .text(text.lowercased())
+        case .bool(let flag)?: return .other(flag ? "1" : "0")
+        case let value?: return .other(value.serializedString())
+        }
+    }
+}

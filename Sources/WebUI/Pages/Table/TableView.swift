@@ -1,0 +1,109 @@
+import FeedCore
+import Foundation
+
+/// `/` for items that are not news, as the templates see it (``Templates/table``): the
+/// columns with their sort links, one page of rows, the filter's values, the pager, and
+/// what the document holds instead of items when it holds none.
+struct TableView {
+    struct Head {
+        let name: String
+        let label: String
+        let numeric: Bool
+        /// The page sorted by this column (ascending; descending when it already is).
+        let href: String
+        /// `aria-sort`: `ascending`, `descending` or `none`.
+        let sort: String
+        /// `▲` or `▼` beside the column sorted by, else `nil`.
+        let arrow: String?
+    }
+
+    let heading: String
+    let countText: String
+    /// The filter's name (the column of ``sections``' values), e.g. `status`.
+    let filterLabel: String
+    let section: String?
+    let allHref: String
+    let sections: [PageRenderer.SectionLink]
+    let hasSections: Bool
+    let columns: [Head]
+    let rows: [RowView]
+    let emptyText: String
+    let problem: String?
+    let hasProblem: Bool
+    /// "Rows 1,001–2,000 of 12,345", when there is more than one page.
+    let pageText: String?
+    let previousHref: String?
+    let nextHref: String?
+    let hasPages: Bool
+
+    init(
+        view: PublishedView?, profile: ItemProfile, query: TableQuery, heading: String, waiting: Bool, now: Date
+    ) {
+        let columns = TableColumns.columns(of: profile)
+        let linkColumn = TableColumns.linkColumn(of: columns, profile: profile)
+        let (rows, total) = query.rows(of: view, columns: columns)
+        let sorted = query.effectiveSort(columns: columns, profile: profile)
+        self.heading = heading
+        countText = PageRenderer.countText(total, layout: .table)
+        filterLabel =
+            profile.fields[.section].flatMap { pointer in
+                columns.first { $0.pointer == pointer }?.label ?? pointer.tokens.last
+            } ?? "Filter"
+        section = query.section
+        allHref = query.href {
+            $0.section = nil
+            $0.page = 1
+        }
+        let values = (view?.sections ?? []).sorted()
+        sections = values.map { value in
+            PageRenderer.SectionLink(
+                name: value,
+                href: query.href {
+                    $0.section = value
+                    $0.page = 1
+                }, current: value == query.section)
+        }
+        hasSections = !values.isEmpty
+        self.columns = columns.map { column in
+            let current = sorted?.column.name == column.name ? sorted?.sort : nil
+            return Head(
+                name: column.name, label: column.label, numeric: column.format.isNumeric,
+                href: query.href { query in
+                    query.sort = ItemSort(column: column.name, descending: current.map { !$0.descending } ?? false)
+                    query.page = 1
+                },
+                sort: current.map { $0.descending ? "descending" : "ascending" } ?? "none",
+                arrow: current.map { $0.descending ? "▼" : "▲" })
+        }
+        self.rows = rows.map { RowView($0, columns: columns, linkColumn: linkColumn, now: now) }
+        problem = view?.itemsProblem
+        hasProblem = problem != nil
+        if waiting {
+            emptyText = "Waiting for the first document from upstream…"
+        } else if query.section != nil {
+            emptyText = "No items with this value right now."
+        } else {
+            emptyText = problem == nil ? "The feed has no items right now." : "No items to show."
+        }
+        let pages = max(1, (total + TableQuery.pageSize - 1) / TableQuery.pageSize)
+        hasPages = pages > 1
+        if pages > 1 {
+            let first = (query.page - 1) * TableQuery.pageSize
+            let shown = rows.count
+            pageText =
+                shown == 0
+                ? "Page \(query.page) of \(pages): no rows here"
+                : "Rows \(Self.number(first + 1))–\(Self.number(first + shown)) of \(Self.number(total)), page \(query.page) of \(pages)"
+            previousHref = query.page > 1 ? query.href { $0.page = min(query.page - 1, pages) } : nil
+            nextHref = query.page < pages ? query.href { $0.page = query.page + 1 } : nil
+        } else {
+            pageText = nil
+            previousHref = nil
+            nextHref = nil
+        }
+    }
+
+    static func number(_ value: Int) -> String {
+        CellFormatting.grouped(.int(Int64(value)), Double(value))
+    }
+}

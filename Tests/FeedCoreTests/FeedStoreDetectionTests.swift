@@ -1,0 +1,87 @@
+import FeedCore
+import Testing
+
+/// A store started without a profile: it reads no items until a document holds some, then
+/// reads them with what it found, keeps each item's own JSON, and says so when the
+/// document later loses its items.
+@Suite("Feed store: how items are read without a profile")
+struct FeedStoreDetectionTests {
+    private func store() -> FeedStore {
+        FeedStore(configuration: .init(profile: .table, detection: ItemProfile.Overrides()), epoch: "detect1")
+    }
+
+    @Test("undecided until a document holds items; then every item, with its own JSON")
+    func decidedByTheFirstDocumentWithItems() throws {
+        let store = store()
+        #expect(store.itemReading.origin == .undecided)
+        store.replaceDocument(try JSONValue(parsing: #"{"quotes": []}"#))
+        let empty = try #require(store.snapshot?.published)
+        #expect(empty.items.isEmpty)
+        #expect(empty.reading?.origin == .undecided)
+        #expect(empty.itemsProblem?.contains("/quotes is an empty array") == true, "\(empty.itemsProblem ?? "")")
+
+        try store.apply(
+            JSONPatch(
+                parsing: #"[{"op":"add","path":"/quotes/-","value":{"symbol":"ACME","price":1.5}},"#
+                    + #"{"op":"add","path":"/quotes/-","value":{"symbol":"GLBX","price":2}}]"#))
+        let view = try #require(store.snapshot?.published)
+        #expect(view.reading?.origin == .found)
+        #expect(store.itemReading.origin == .found)
+        #expect(view.items.map(\.key) == ["ACME", "GLBX"])
+        #expect(view.itemsProblem == nil)
+        #expect(view.itemChanges.map(\.kind) == [.added, .added])
+        #expect(view.items.first?.raw["price"] == .double(1.5))
+    }
+
+    @Test("a change to a value only a column shows is an update of that item alone")
+    func anyMemberChangeIsAnUpdate() throws {
+        let store = store()
+        store.replaceDocument(
+            try JSONValue(parsing: #"{"quotes": [{"symbol":"ACME","price":1.5},{"symbol":"GLBX","price":2}]}"#))
+        try store.apply(JSONPatch(parsing: #"[{"op":"replace","path":"/quotes/1/price","value":2.25}]"#))
+        let view = try #require(store.snapshot?.published)
+        #expect(view.itemChanges.count == 1)
+        #expect(view.itemChanges.first?.kind == .updated)
+        #expect(view.itemChanges.first?.item.key == "GLBX")
+        #expect(view.item(forKey: "GLBX")?.raw["price"] == .double(2.25))
+    }
+
+    @Test("a document that loses its items says where they were and what is there now")
+    func lostShape() throws {
+        let store = store()
+        store.replaceDocument(try JSONValue(parsing: #"{"quotes": [{"symbol":"ACME","price":1.5}]}"#))
+        try store.apply(JSONPatch(parsing: #"[{"op":"replace","path":"/quotes","value":{"error":"rate limited"}}]"#))
+        let view = try #require(store.snapshot?.published)
+        #expect(view.items.isEmpty)
+        let problem = try #require(view.itemsProblem)
+        #expect(problem.contains("/quotes") && problem.contains("\"error\""), "\(problem)")
+        // Back again: the items, and no problem.
+        try store.apply(
+            JSONPatch(parsing: #"[{"op":"replace","path":"/quotes","value":[{"symbol":"ACME","price":1.75}]}]"#))
+        #expect(store.snapshot?.published.itemsProblem == nil)
+        #expect(store.snapshot?.published.items.map(\.key) == ["ACME"])
+    }
+
+    @Test("a restored document decides how items are read too")
+    func restored() throws {
+        let store = store()
+        store.restore(document: try JSONValue(parsing: #"[{"id":"a"},{"id":"b"}]"#), seq: 7)
+        #expect(store.itemReading.origin == .found)
+        #expect(store.snapshot?.published.items.map(\.key) == ["a", "b"])
+    }
+
+    @Test("a newswire is read as the newswire, version guard and all")
+    func newswireRecognised() throws {
+        let store = store()
+        let story = #"{"uri":"nyt://article/1","title":"One","section":"World"}"#
+        store.replaceDocument(try JSONValue(parsing: #"{"num_results":5,"results":[\#(story)]}"#))
+        #expect(store.itemReading.profile.name == "nyt-newswire")
+        #expect(store.itemReading.origin == .recognised)
+        // A lower num_results is mirrored, not published.
+        try store.apply(
+            JSONPatch(
+                parsing: #"[{"op":"replace","path":"/num_results","value":4},"#
+                    + #"{"op":"replace","path":"/results/0/title","value":"Older"}]"#))
+        #expect(store.snapshot?.published.items.first?.title == "One")
+    }
+}

@@ -1,0 +1,229 @@
+import FeedCore
+import Testing
+
+/// How a feed started without `--profile` is read: the built-in shapes recognised, the
+/// items, their key, title and filter found, the columns and their formats, and what an
+/// undecided reading says about a document without items.
+@Suite("Item shape detector")
+struct ItemShapeDetectorTests {
+    private func reading(_ text: String, _ overrides: ItemProfile.Overrides = .init()) throws -> ItemReading {
+        ItemShapeDetector.reading(of: try JSONValue(parsing: text), overrides: overrides)
+    }
+
+    static let quotes = #"""
+        {"quotes": [
+          {"symbol": "ACME", "name": "Acme Corporation", "price": 182.52, "change_pct": -0.4, "volume": 1204300},
+          {"symbol": "GLBX", "name": "Globex", "price": 41.07, "change_pct": 1.25, "volume": 8930112},
+          {"symbol": "INIT", "name": "Initech", "price": 12.88, "change_pct": 0, "volume": 310554}
+        ], "as_of": "2026-11-29T10:00:00Z"}
+        """#
+
+    static let pipelines = #"""
+        {"pipelines": [
+          {"id": 41, "repo": "web", "branch": "main", "status": "passed", "duration_s": 312, "commit": "a1b2c3d", "author": "ada", "url": "https://ci.example/41"},
+          {"id": 42, "repo": "web", "branch": "fix", "status": "failed", "duration_s": 95, "commit": "b2c3d4e", "author": "grace", "url": "https://ci.example/42"},
+          {"id": 43, "repo": "api", "branch": "main", "status": "running", "duration_s": 12, "commit": "c3d4e5f", "author": "ada", "url": "https://ci.example/43"},
+          {"id": 44, "repo": "api", "branch": "main", "status": "passed", "duration_s": 280, "commit": "d4e5f6a", "author": "ken", "url": "https://ci.example/44"}
+        ]}
+        """#
+
+    @Test("an object's largest array of objects is the items; a unique symbol is preferred to a unique name")
+    func quotesAreFound() throws {
+        let reading = try reading(Self.quotes)
+        #expect(reading.origin == .found)
+        #expect(reading.profile.layout == .table)
+        #expect(reading.profile.itemsPath == (try JSONPointer("/quotes")))
+        #expect(reading.profile.keyPath == (try JSONPointer("/symbol")))
+        #expect(reading.profile.fields[.title] == (try JSONPointer("/name")))
+        #expect(reading.profile.columns.map(\.name) == ["symbol", "name", "price", "change_pct", "volume"])
+        #expect(reading.profile.columns.map(\.label) == ["Symbol", "Name", "Price", "Change %", "Volume"])
+        #expect(reading.profile.columns.map(\.format) == [.automatic, .automatic, .number, .percent, .number])
+        #expect(reading.notes.contains { $0.contains("/quotes") && $0.contains("largest array") })
+        #expect(reading.notes.contains { $0.contains("key: /symbol") })
+    }
+
+    @Test("an id keys the items; a status with few values is the filter; formats come from names and values")
+    func pipelinesAreFound() throws {
+        let reading = try reading(Self.pipelines)
+        let profile = reading.profile
+        #expect(profile.keyPath == (try JSONPointer("/id")))
+        #expect(profile.fields[.section] == (try JSONPointer("/status")))
+        #expect(profile.fields[.url] == (try JSONPointer("/url")))
+        let formats = Dictionary(uniqueKeysWithValues: profile.columns.map { ($0.name, $0.format) })
+        #expect(formats["id"] == .text, "an id is not a quantity")
+        #expect(formats["status"] == .status(ItemColumn.StatusTones()))
+        #expect(formats["duration_s"] == .duration(.seconds))
+        #expect(formats["url"] == .link)
+        // The repository is shared by several builds: it names none of them, so the key does.
+        #expect(profile.fields[.title] == (try JSONPointer("/id")))
+    }
+
+    @Test("a document that is an array of objects is the items")
+    func arrayAtTheRoot() throws {
+        let reading = try reading(#"[{"uuid": "a-1", "v": 1}, {"uuid": "a-2", "v": 2}]"#)
+        #expect(reading.profile.itemsPath == .root)
+        #expect(reading.profile.keyPath == (try JSONPointer("/uuid")))
+        #expect(reading.notes.first?.contains("the document, an array of 2 objects") == true)
+        let items = ItemExtractor(profile: reading.profile).items(
+            in: try JSONValue(parsing: #"[{"uuid": "a-1", "v": 1}, {"uuid": "a-2", "v": 2}]"#))
+        #expect(items.map(\.key) == ["a-1", "a-2"])
+        #expect(items.first?.raw["v"] == .int(1), "the item keeps its own JSON")
+    }
+
+    @Test("nested three levels down; of two arrays the one with more objects")
+    func nestedAndTwoArrays() throws {
+        let nested = try reading(#"{"data": {"page": {"rows": [{"id": 1}, {"id": 2}]}}}"#)
+        #expect(nested.profile.itemsPath == (try JSONPointer("/data/page/rows")))
+        let two = try reading(
+            #"{"tags": [{"t": "a"}], "builds": [{"id": 1}, {"id": 2}, {"id": 3}], "counts": [1, 2, 3, 4]}"#)
+        #expect(two.profile.itemsPath == (try JSONPointer("/builds")))
+        // Equal sizes: the shallower array wins.
+        let tie = try reading(#"{"deep": {"list": [{"a": 1}, {"a": 2}]}, "top": [{"b": 1}, {"b": 2}]}"#)
+        #expect(tie.profile.itemsPath == (try JSONPointer("/top")))
+    }
+
+    @Test("the three built-in shapes are recognised and read with their profiles")
+    func builtInShapes() throws {
+        let nyt = try reading(ItemSamples.nyt)
+        #expect(nyt.origin == .recognised)
+        #expect(nyt.profile.name == "nyt-newswire")
+        #expect(nyt.profile.layout == .news)
+        #expect(nyt.profile.versionPath == (try JSONPointer("/num_results")))
+        let books = try reading(ItemSamples.googleBooks)
+        #expect(books.profile.name == "google-books")
+        let wiki = try reading(ItemSamples.wikimedia)
+        #expect(wiki.profile.name == "wikimedia-recentchange")
+        // An empty newswire still says what it is.
+        let empty = try reading(#"{"status": "OK", "num_results": 0, "results": []}"#)
+        #expect(empty.profile.name == "nyt-newswire")
+    }
+
+    @Test("a paginated API's results that are not stories are a table, not the newswire")
+    func resultsThatAreNotNews() throws {
+        let reading = try reading(
+            #"{"count": 2, "next": null, "results": [{"id": 7, "sku": "X-7", "price": 9.5}, {"id": 8, "sku": "X-8", "price": 3}]}"#
+        )
+        #expect(reading.origin == .found)
+        #expect(reading.profile.itemsPath == (try JSONPointer("/results")))
+    }
+
+    @Test("no array at all, or only an empty one: undecided, saying what the document holds")
+    func nothingToShow() throws {
+        let none = try reading(#"{"status": "ok", "uptime": 12, "version": "1.2"}"#)
+        #expect(none.origin == .undecided)
+        #expect(!none.isDecided)
+        let text = none.notes.joined()
+        #expect(text.contains("no array of objects"), "\(text)")
+        #expect(text.contains("\"status\"") && text.contains("\"uptime\""), "names what is there: \(text)")
+        let empty = try reading(#"{"quotes": []}"#)
+        #expect(empty.origin == .undecided)
+        #expect(empty.notes.joined().contains("/quotes is an empty array"), "\(empty.notes)")
+        let scalars = try reading(#"[1, 2, 3]"#)
+        #expect(scalars.origin == .undecided)
+    }
+
+    @Test("a key: unique and present in every item, else a hash of the item")
+    func keys() throws {
+        // `id` repeats, `code` is unique.
+        let repeated = try reading(#"[{"id": 1, "code": "a"}, {"id": 1, "code": "b"}, {"id": 2, "code": "c"}]"#)
+        #expect(repeated.profile.keyPath == (try JSONPointer("/code")))
+        // Nothing unique: a hash.
+        let none = try reading(#"[{"v": 1}, {"v": 1}, {"v": 2}]"#)
+        #expect(none.profile.keyPath == nil)
+        #expect(none.notes.contains { $0.contains("hash") })
+        // A unique field of any name, when no preferred one is there, from three items on.
+        let other = try reading(#"[{"host": "a", "load": 1}, {"host": "b", "load": 1}, {"host": "c", "load": 2}]"#)
+        #expect(other.profile.keyPath == (try JSONPointer("/host")))
+        // Items that arrive one at a time: only an id-like name counts.
+        var alone = ItemProfile.Overrides()
+        alone.itemsPath = try JSONPointer("/items")
+        alone.itemsArriveAlone = true
+        let appended = try reading(#"{"items": [{"content": "x", "type": "edit"}]}"#, alone)
+        #expect(appended.profile.keyPath == nil)
+        let withID = try reading(#"{"items": [{"content": "x", "event_id": "e1"}]}"#, alone)
+        #expect(withID.profile.keyPath == (try JSONPointer("/event_id")))
+    }
+
+    @Test("what the options give is taken as given")
+    func overrides() throws {
+        var given = ItemProfile.Overrides()
+        given.itemsPath = try JSONPointer("/quotes")
+        given.keyPath = .at(try JSONPointer("/name"))
+        given.columns = [try ItemColumn(parsing: "Last=/price:number"), try ItemColumn(parsing: "Ticker=/symbol")]
+        given.sort = ItemSort(parsing: "price:desc")
+        let taken = try reading(Self.quotes, given)
+        #expect(taken.profile.keyPath == (try JSONPointer("/name")))
+        #expect(taken.profile.columns.map(\.label) == ["Last", "Ticker"])
+        #expect(taken.profile.sort == ItemSort(column: "price", descending: true))
+        #expect(taken.profile.layout == .table)
+        // A given items path where there is nothing: undecided, naming the pointer.
+        given.itemsPath = try JSONPointer("/prices")
+        let missing = try reading(Self.quotes, given)
+        #expect(missing.origin == .undecided)
+        #expect(missing.notes.joined().contains("/prices holds nothing"), "\(missing.notes)")
+    }
+
+    @Test("formats from names and values: bytes, milliseconds, epochs, images, dates, statuses by their words")
+    func formats() throws {
+        let reading = try reading(
+            #"""
+            [{"host": "a", "disk_bytes": 1048576, "latencyMs": 12.5, "seen_at": 1764410000, "avatar": "https://x.example/a.png",
+              "created": "2026-11-28T10:00:00Z", "health": "ok", "on": true, "tags": ["x", "y"]},
+             {"host": "b", "disk_bytes": 2048, "latencyMs": 3, "seen_at": 1764410100, "avatar": "https://x.example/b.png",
+              "created": "2026-11-28T11:00:00Z", "health": "degraded", "on": false, "tags": []}]
+            """#)
+        let formats = Dictionary(uniqueKeysWithValues: reading.profile.columns.map { ($0.name, $0.format) })
+        #expect(formats["disk_bytes"] == .bytes)
+        #expect(formats["latencyMs"] == .duration(.milliseconds))
+        #expect(formats["seen_at"] == .relative)
+        #expect(formats["avatar"] == .image)
+        #expect(formats["created"] == .relative)
+        #expect(formats["health"] == .status(ItemColumn.StatusTones()))
+        #expect(formats["on"] == .automatic)
+        #expect(formats["tags"] == .automatic)
+    }
+
+    @Test("headings from member names")
+    func labels() {
+        #expect(ItemShapeDetector.label(for: "change_pct") == "Change %")
+        #expect(ItemShapeDetector.label(for: "duration_s") == "Duration")
+        #expect(ItemShapeDetector.label(for: "started_at") == "Started")
+        #expect(ItemShapeDetector.label(for: "html_url") == "HTML URL")
+        #expect(ItemShapeDetector.label(for: "avgLatencyMs") == "Avg latency")
+        #expect(ItemShapeDetector.label(for: "price") == "Price")
+        #expect(ItemShapeDetector.label(for: "_") == "_")
+    }
+
+    @Test("`--column` values: label, pointer and format, and what is wrong with a bad one")
+    func columnParsing() throws {
+        let price = try ItemColumn(parsing: "Price=/price:number")
+        #expect(price.label == "Price" && price.name == "price" && price.format == .number)
+        #expect(price.pointer == (try JSONPointer("/price")))
+        let plain = try ItemColumn(parsing: "Owner login=/owner/login")
+        #expect(plain.format == .automatic && plain.name == "owner-login")
+        let status = try ItemColumn(parsing: "Build=/state:status(green=good,red=bad)")
+        guard case .status(let tones) = status.format else {
+            Issue.record("not a status: \(status.format)")
+            return
+        }
+        #expect(tones.tone(of: "GREEN") == .good && tones.tone(of: "red") == .bad && tones.tone(of: "running") == .busy)
+        #expect(throws: ItemColumn.ParseError.noPointer) { try ItemColumn(parsing: "Price") }
+        #expect(throws: ItemColumn.ParseError.emptyLabel) { try ItemColumn(parsing: " =/price") }
+        #expect(throws: ItemColumn.ParseError.unknownFormat("money")) { try ItemColumn(parsing: "P=/price:money") }
+        #expect(throws: ItemColumn.ParseError.self) { try ItemColumn(parsing: "P=price") }
+        #expect(throws: ItemColumn.ParseError.self) { try ItemColumn(parsing: "P=/a~2") }
+        #expect(throws: ItemColumn.ParseError.unknownFormat("status(x=ugly)")) {
+            try ItemColumn(parsing: "S=/s:status(x=ugly)")
+        }
+    }
+
+    @Test("`--sort` values")
+    func sortParsing() {
+        #expect(ItemSort(parsing: "price") == ItemSort(column: "price", descending: false))
+        #expect(ItemSort(parsing: "price:desc") == ItemSort(column: "price", descending: true))
+        #expect(ItemSort(parsing: "-price") == ItemSort(column: "price", descending: true))
+        #expect(ItemSort(parsing: "price:asc") == ItemSort(column: "price", descending: false))
+        #expect(ItemSort(parsing: "") == nil)
+        #expect(ItemSort(parsing: "a:b") == nil)
+    }
+}

@@ -1,0 +1,88 @@
+import FeedCore
+import Foundation
+import TestSupport
+import Testing
+
+/// A feed that is not news, end to end in headless Chromium: the real binary started with
+/// nothing but the upstream's URL finds the items, shows their values on `/`, `/kiosk` and
+/// the item page, and each page shows a changed price within 1 s of the change reaching
+/// feedweb, its cell marked up or down.
+@Suite(
+    .serialized, .timeLimit(.minutes(3)), .onThreadsOfItsOwn,
+    .enabled(if: WebDriver.isAvailable, "needs chromium and chromium-driver"))
+struct TableFeedBrowserTests {
+    static let document: JSONValue = .object([
+        "quotes": .array([
+            quote("ACME", "Acme Corporation", 182.52, 1_204_300),
+            quote("GLBX", "Globex", 41.07, 8_930_112),
+            quote("INIT", "Initech", 12.88, 310_554),
+        ])
+    ])
+
+    static func quote(_ symbol: String, _ name: String, _ price: Double, _ volume: Int64) -> JSONValue {
+        .object([
+            "symbol": .string(symbol), "name": .string(name), "price": .double(price), "change_pct": .double(0),
+            "volume": .int(volume),
+        ])
+    }
+
+    /// The cell (or tile figure, or item page value) showing ACME's price.
+    static let priceCell = "document.querySelector('#item-ACME [data-col=price], #detail [data-col=price]')"
+
+    @Test("values on /, /kiosk and the item page; a changed price within 1 s, its cell marked up or down")
+    func changedPriceShownAndMarked() async throws {
+        let upstream = try await LiveFeedUpstream(document: Self.document)
+        let feedweb = try await FeedwebProcess(arguments: ["--upstream", upstream.url, "--title", "Market"])
+        defer { feedweb.kill() }
+        try await FeedwebProbe.waitUntilReady(port: feedweb.port)
+        try await FeedwebProbe.waitForState(upstream.document, port: feedweb.port)
+        let browser = try await WebDriver(windowWidth: 1280, windowHeight: 900)
+        var price = 182.52
+        for (step, path) in ["/", "/kiosk", "/items/ACME"].enumerated() {
+            try await browser.open("http://127.0.0.1:\(feedweb.port)\(path)")
+            #expect(try await browser.waitFor("return document.body.dataset.streamState === 'open'", seconds: 5))
+            let shown = try await browser.execute("var c = \(Self.priceCell); return c ? c.textContent : null")
+            #expect(shown.stringValue?.contains(Self.text(price)) == true, "\(path) shows \(shown)")
+            #expect(
+                try await browser.execute("return document.body.textContent.indexOf('Acme Corporation') >= 0")
+                    == .bool(true))
+            #expect(try await browser.execute("return document.title.indexOf('Market') >= 0") == .bool(true), "\(path)")
+
+            // Up on the even steps, down on the odd ones.
+            let up = step % 2 == 0
+            price = ((up ? price + 3.25 : price - 1.5) * 100).rounded() / 100
+            let pushed = Date().timeIntervalSince1970 * 1000
+            try await upstream.change([Patch.replace("/quotes/0/price", .double(price))], bumpVersion: false)
+            let updated = try await browser.waitFor(
+                """
+                var c = \(Self.priceCell);
+                return !!c && c.textContent.indexOf('\(Self.text(price))') >= 0
+                  && c.classList.contains('\(up ? "cell-up" : "cell-down")');
+                """, seconds: 5)
+            if !updated {
+                let html = try await browser.execute("var c = \(Self.priceCell); return c ? c.outerHTML : 'none'")
+                Issue.record("\(path): \(html)\nlog: \(feedweb.log.suffix(800))")
+            }
+            #expect(updated, "\(path) shows \(Self.text(price)), marked \(up ? "up" : "down")")
+            let frames = try await browser.execute("return window.feedweb.applied()").arrayValue ?? []
+            let first = frames.compactMap { frame -> Double? in
+                guard frame["type"]?.stringValue != "status",
+                    let at = frame["at"]?.doubleValue ?? frame["at"]?.int64Value.map(Double.init), at >= pushed
+                else { return nil }
+                return at
+            }.min()
+            let shownAfter = try #require(first, "\(path) applied no frame after the change") - pushed
+            #expect(shownAfter < 1000, "\(path) showed the change \(shownAfter) ms after it was sent")
+        }
+        let severe = try await browser.consoleMessages().filter { $0.level == "SEVERE" }
+        #expect(severe.isEmpty, "console errors: \(severe)")
+        await browser.quit()
+        await upstream.server.shutdown()
+    }
+
+    /// `price` as the table shows it (under 1,000 with two decimals at most: as Swift
+    /// writes it).
+    static func text(_ price: Double) -> String {
+        String(price)
+    }
+}

@@ -1,0 +1,213 @@
+import FeedCore
+import Foundation
+import TestSupport
+import Testing
+
+@testable import WebUI
+
+/// Items that are not news, as a table: their own values formatted on `/`, the kiosk's
+/// tiles and the item page; sorted, filtered and paged from the URL; hostile values kept
+/// as text in every one of them and in the page stream's fragments.
+@Suite(.timeLimit(.minutes(2)), .onThreadsOfItsOwn)
+struct TablePageTests {
+    static let quotes: JSONValue = .object([
+        "quotes": .array([
+            quote("ACME", "Acme Corporation", 182.52, 1_204_300, -0.4),
+            quote("GLBX", "Globex", 41.07, 8_930_112, 1.25),
+            quote("INIT", "Initech", 12.88, 310_554, 0),
+        ])
+    ])
+
+    static func quote(_ symbol: String, _ name: String, _ price: Double, _ volume: Int64, _ change: Double)
+        -> JSONValue
+    {
+        .object([
+            "symbol": .string(symbol), "name": .string(name), "price": .double(price),
+            "change_pct": .double(change), "volume": .int(volume),
+        ])
+    }
+
+    @Test("/ is a table of the items' own values, formatted; no picture, words for items")
+    func tableOfValues() async throws {
+        let server = try TestServer(document: Self.quotes, detection: .init())
+        let response = try await HTTPTestClient.get(port: server.port, "/")
+        #expect(response.status == 200)
+        let text = response.text
+        let page = try await HTMLChecker.parse(text)
+        #expect(page.errors.isEmpty, "\(page.errors.prefix(3))")
+        #expect(page.text.contains("3 items"))
+        #expect(!page.text.contains("stories"))
+        #expect(!page.elements.contains { $0.tag == "img" }, "no placeholder picture")
+        let headings = page.elements.filter { $0.tag == "th" }.compactMap { $0.attributes["data-col"] }
+        #expect(headings == ["symbol", "name", "price", "change_pct", "volume"])
+        for shown in ["Acme Corporation", "182.52", "1,204,300", "−0.40 %", "1.25 %", "8,930,112"] {
+            #expect(page.text.contains(shown), "\(shown) on the page")
+        }
+        let prices = page.elements.filter { $0.attributes["data-col"] == "price" && $0.tag == "td" }
+        #expect(prices.map { $0.attributes["data-value"] } == ["182.52", "41.07", "12.88"])
+        #expect(prices.allSatisfy { ($0.attributes["class"] ?? "").contains("num") }, "numbers right-aligned")
+        let links = page.elements.filter { $0.attributes["class"] == "row-link" }.compactMap { $0.attributes["href"] }
+        #expect(links == ["/items/ACME", "/items/GLBX", "/items/INIT"])
+        #expect(text.contains("data-stream=\"table\""))
+    }
+
+    @Test("sorted and paged from the URL; a bad parameter is a 400 page naming it")
+    func sortedFromTheURL() async throws {
+        let server = try TestServer(document: Self.quotes, detection: .init())
+        let sorted = try await HTTPTestClient.get(port: server.port, "/?sort=price&order=desc")
+        let page = try await HTMLChecker.parse(sorted.text)
+        let keys = page.elements.filter { $0.tag == "tr" }.compactMap { $0.attributes["data-key"] }
+        #expect(keys == ["ACME", "GLBX", "INIT"])
+        let ascending = try await HTMLChecker.parse(
+            try await HTTPTestClient.get(port: server.port, "/?sort=price").text)
+        #expect(
+            ascending.elements.filter { $0.tag == "tr" }.compactMap { $0.attributes["data-key"] } == [
+                "INIT", "GLBX", "ACME",
+            ])
+        let price = page.elements.first { $0.tag == "th" && $0.attributes["data-col"] == "price" }
+        #expect(price?.attributes["aria-sort"] == "descending")
+        #expect(sorted.text.contains("data-stream=\"table+sort=price+desc\""))
+
+        let unknown = try await HTTPTestClient.get(port: server.port, "/?sort=pricee")
+        #expect(unknown.status == 400)
+        #expect(unknown.text.contains("sort") && unknown.text.contains("pricee"))
+        #expect(try await HTTPTestClient.get(port: server.port, "/?sort=price&order=up").status == 400)
+        #expect(try await HTTPTestClient.get(port: server.port, "/?page=0").status == 400)
+    }
+
+    @Test("100,000 items: one page of rows, and how many there are")
+    func paged() async throws {
+        let rows = (0..<100_000).map { index -> JSONValue in
+            .object(["id": .string("r\(index)"), "value": .int(Int64(index))])
+        }
+        let server = try TestServer(document: .object(["rows": .array(rows)]), detection: .init())
+        let response = try await HTTPTestClient.get(port: server.port, "/?page=3")
+        #expect(response.status == 200)
+        #expect(response.body.count < 1_000_000, "\(response.body.count) bytes")
+        #expect(response.text.contains("100,000 items"))
+        #expect(response.text.contains("Rows 2,001–3,000 of 100,000, page 3 of 100"))
+        #expect(response.text.contains("id=\"item-r2000\"") && !response.text.contains("id=\"item-r3000\""))
+    }
+
+    @Test("the kiosk shows tiles of the values; the item page every field, nested ones folded")
+    func kioskAndItemPage() async throws {
+        var document = Self.quotes
+        try JSONPatch(
+            json: .array([
+                Patch.add("/quotes/0/owner", .object(["login": .string("wile"), "since": .int(1949)])),
+                Patch.add("/quotes/0/history", .array((0..<50).map { .int(Int64($0)) })),
+                Patch.add("/quotes/0/site", .string("https://acme.example/ir")),
+            ])
+        ).apply(to: &document)
+        let server = try TestServer(document: document, detection: .init())
+        let kiosk = try await HTMLChecker.parse(try await HTTPTestClient.get(port: server.port, "/kiosk").text)
+        let tiles = kiosk.elements.filter { $0.tag == "li" && ($0.attributes["class"] ?? "").hasPrefix("tile") }
+        #expect(tiles.count == 3)
+        #expect(kiosk.text.contains("Acme Corporation") && kiosk.text.contains("182.52"))
+        #expect(!kiosk.elements.contains { $0.tag == "img" })
+
+        let item = try await HTTPTestClient.get(port: server.port, "/items/ACME")
+        #expect(item.status == 200)
+        let detail = try await HTMLChecker.parse(item.text)
+        #expect(detail.errors.isEmpty)
+        for shown in ["Acme Corporation", "182.52", "1,204,300", "wile", "1949", "and 30 more"] {
+            #expect(detail.text.contains(shown), "\(shown) on the item page")
+        }
+        #expect(detail.values(of: "href").contains("https://acme.example/ir"), "a link in a field is clickable")
+        #expect(detail.elements.contains { $0.tag == "details" }, "nested values fold")
+    }
+
+    @Test("hostile values stay text in cells, tiles, the item page and the page stream's fragments")
+    func hostileValues() async throws {
+        let markup = HostileFeed.markup
+        let urls = HostileFeed.urls
+        let items: [JSONValue] = (0..<12).map { index in
+            .object([
+                "id": .string("k\(index)"),
+                "name": .string("Name \(index) " + markup[index % markup.count]),
+                "status": .string(markup[(index + 1) % markup.count]),
+                "link": .string(urls[index % urls.count]),
+                "image": .string(urls[(index + 1) % urls.count]),
+                "note": .string(String(repeating: markup[index % markup.count], count: 40)),
+                markup[index % markup.count]: .object([markup[0]: .string(markup[1])]),
+            ])
+        }
+        var overrides = ItemProfile.Overrides()
+        overrides.columns = [
+            try ItemColumn(parsing: "Name=/name"), try ItemColumn(parsing: "Status=/status:status"),
+            try ItemColumn(parsing: "Link=/link:link"), try ItemColumn(parsing: "Image=/image:image"),
+            try ItemColumn(parsing: "Note=/note"),
+        ]
+        let server = try TestServer(document: .array(items), detection: overrides)
+        for path in ["/", "/kiosk", "/items/k0", "/items/k1", "/items/k5"] {
+            let response = try await HTTPTestClient.get(port: server.port, path)
+            #expect(response.status == 200, "\(path)")
+            let page = try await HTMLChecker.parse(response.text)
+            #expect(page.errors.isEmpty, "\(path) is not well-formed HTML5: \(page.errors.prefix(3))")
+            let scripts = page.elements.filter { $0.tag == "script" }.compactMap { $0.attributes["src"] }
+            #expect(scripts.allSatisfy { $0.hasPrefix("/static/cells.js") || $0.hasPrefix("/static/app.js") })
+            for tag in ["iframe", "svg", "object", "embed", "base", "form"] {
+                #expect(!page.elements.contains { $0.tag == tag }, "\(path) has an injected <\(tag)>")
+            }
+            for element in page.elements {
+                for name in element.attributes.keys {
+                    #expect(!name.lowercased().hasPrefix("on"), "\(path): <\(element.tag) \(name)>")
+                }
+            }
+            for name in ["href", "src"] {
+                for value in page.values(of: name) { #expect(SafeURL.isSafe(value), "\(path): \(name)=\(value)") }
+            }
+            for raw in markup.prefix(5) { #expect(!response.text.contains(raw), "\(path): raw \(raw)") }
+        }
+        let list = try await HTMLChecker.parse(try await HTTPTestClient.get(port: server.port, "/").text)
+        #expect(list.text.contains("Name 0 " + markup[0]), "shown literally")
+        // A long value is shortened on the list, whole on the item page.
+        let notes = list.elements.filter { $0.attributes["data-col"] == "note" && $0.tag == "td" }
+        #expect(notes.allSatisfy { ($0.attributes["title"]?.count ?? 0) > 120 })
+        let item = try await HTMLChecker.parse(try await HTTPTestClient.get(port: server.port, "/items/k0").text)
+        #expect(item.text.contains(String(repeating: markup[0], count: 40)))
+
+        // The page stream: each fragment parses to the same safe markup.
+        let stream = try await SSETestClient(port: server.port, path: "/events/page?v=table&v=kiosk&v=item:k1")
+        var fragments: [String] = []
+        while fragments.count < 12 + 12 + 1 {
+            let event = try await stream.next(before: Date().addingTimeInterval(10))
+            guard event.type == "items" || event.type == "item" else { continue }
+            let data = try JSONValue(parsing: event.data)
+            if let html = data["html"]?.stringValue { fragments.append(html) }
+            for (_, value) in data["html"]?.objectValue ?? [:] { fragments.append(value.stringValue ?? "") }
+        }
+        stream.close()
+        for fragment in fragments {
+            let wrapped = fragment.hasPrefix("<tr") ? "<table><tbody>" + fragment + "</tbody></table>" : fragment
+            let page = try await HTMLChecker.parse("<!DOCTYPE html><title>x</title>" + wrapped)
+            #expect(page.errors.isEmpty, "\(page.errors.prefix(2)) in \(fragment.prefix(200))")
+            for raw in markup.prefix(5) { #expect(!fragment.contains(raw)) }
+            for element in page.elements {
+                for name in element.attributes.keys { #expect(!name.lowercased().hasPrefix("on")) }
+            }
+            for value in page.values(of: "href") + page.values(of: "src") { #expect(SafeURL.isSafe(value), "\(value)") }
+        }
+    }
+
+    @Test("a document that loses its items says so on the page, not a blank table")
+    func lostShape() async throws {
+        let server = try TestServer(document: Self.quotes, detection: .init())
+        try server.store.apply(
+            JSONPatch(json: .array([Patch.replace("/quotes", .object(["error": .string("rate limited")]))])))
+        let response = try await HTTPTestClient.get(port: server.port, "/")
+        let page = try await HTMLChecker.parse(response.text)
+        let problem = page.elements.first { $0.attributes["id"] == "problem" }
+        #expect(problem != nil && problem?.attributes["hidden"] == nil)
+        #expect(page.text.contains("/quotes") && page.text.contains("\"error\""), "\(page.text.prefix(600))")
+    }
+
+    @Test("before any document with items: the page says what the document holds")
+    func undecided() async throws {
+        let server = try TestServer(
+            document: .object(["status": .string("ok"), "uptime": .int(5)]), detection: .init())
+        let page = try await HTMLChecker.parse(try await HTTPTestClient.get(port: server.port, "/").text)
+        #expect(page.text.contains("no array of objects"), "\(page.text.prefix(600))")
+        #expect(page.text.contains("\"uptime\""))
+    }
+}

@@ -1,0 +1,152 @@
+#!/usr/bin/env python3
+"""Two small JSON APIs that change every second, for trying feedweb with a feed that is
+not news (and for the README's pictures), with no network: Python stdlib only.
+
+    scripts/example-api.py [PORT]      # default 8070
+
+    GET /quotes     {"quotes": [{"symbol", "name", "price", "change_pct", "volume"}, ...]}
+                    prices wander every second
+    GET /pipelines  {"pipelines": [{"id", "repo", "branch", "status", "duration_s",
+                    "commit", "author", "url", "started_at"}, ...]}
+                    builds start, run and pass or fail
+    GET /big?n=N    {"rows": [...]} N rows (default 1000) whose values change, for load
+
+Every answer has an ETag and honours If-None-Match, as a real API does; feedweb polls
+with conditional requests:
+
+    feedweb --poll http://127.0.0.1:8070/quotes --interval 1
+    feedweb --poll http://127.0.0.1:8070/pipelines --interval 1 --title "CI"
+"""
+import hashlib
+import json
+import random
+import sys
+import threading
+import time
+from datetime import datetime, timezone
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from urllib.parse import parse_qs, urlparse
+
+PORT = int(sys.argv[1]) if len(sys.argv) > 1 else 8070
+LOCK = threading.Lock()
+
+QUOTES = [
+    ("ACME", "Acme Corporation", 182.52, 1_204_300),
+    ("GLBX", "Globex", 41.07, 8_930_112),
+    ("INIT", "Initech", 12.88, 310_554),
+    ("UMBR", "Umbrella Holdings", 97.30, 2_410_990),
+    ("STRK", "Stark Industries", 611.45, 754_002),
+    ("WAYN", "Wayne Enterprises", 233.10, 1_023_876),
+    ("SOYL", "Soylent", 5.62, 20_044_310),
+    ("TYRL", "Tyrell Corp.", 77.77, 402_118),
+]
+REPOS = ["feedweb", "ssefan", "bigbox", "docs"]
+BRANCHES = ["main", "fix-resume", "table-view", "release-2.1"]
+AUTHORS = ["ada", "grace", "linus", "margaret", "ken", "barbara"]
+
+state = {"quotes": [], "pipelines": [], "next_id": 4100, "tick": 0}
+
+
+def now_iso():
+    return datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+def reset():
+    state["quotes"] = [
+        {"symbol": s, "name": n, "price": p, "change_pct": 0.0, "volume": v, "open": p}
+        for s, n, p, v in QUOTES
+    ]
+    state["pipelines"] = []
+    for _ in range(6):
+        new_pipeline(done=True)
+
+
+def new_pipeline(done=False):
+    state["next_id"] += 1
+    pid = state["next_id"]
+    status = random.choice(["passed", "passed", "failed"]) if done else "running"
+    state["pipelines"].insert(0, {
+        "id": pid,
+        "repo": random.choice(REPOS),
+        "branch": random.choice(BRANCHES),
+        "status": status,
+        "duration_s": random.randint(40, 900) if done else 0,
+        "commit": hashlib.sha1(str(pid).encode()).hexdigest()[:8],
+        "author": random.choice(AUTHORS),
+        "url": f"https://ci.example/{pid}",
+        "started_at": now_iso(),
+    })
+    del state["pipelines"][12:]
+
+
+def step():
+    state["tick"] += 1
+    for quote in state["quotes"]:
+        if random.random() < 0.5:
+            quote["price"] = round(max(0.5, quote["price"] * (1 + random.gauss(0, 0.004))), 2)
+            quote["change_pct"] = round((quote["price"] - quote["open"]) / quote["open"] * 100, 2)
+            quote["volume"] += random.randint(100, 20_000)
+    for pipeline in state["pipelines"]:
+        if pipeline["status"] == "running":
+            pipeline["duration_s"] += 1
+            if random.random() < 0.08:
+                pipeline["status"] = random.choice(["passed", "passed", "passed", "failed"])
+    if state["tick"] % 7 == 0:
+        new_pipeline()
+
+
+def ticker():
+    while True:
+        time.sleep(1)
+        with LOCK:
+            step()
+
+
+def big(n, tick):
+    rng = random.Random(42)
+    rows = []
+    for i in range(n):
+        base = rng.uniform(10, 1000)
+        drift = (tick * 7 + i) % 13 if i % 10 == tick % 10 else 0
+        rows.append({"id": f"r{i:05d}", "name": f"Row {i}", "value": round(base + drift, 2),
+                     "state": ["up", "down", "pending"][i % 3], "count": i * 17})
+    return {"rows": rows}
+
+
+class Handler(BaseHTTPRequestHandler):
+    def do_GET(self):
+        url = urlparse(self.path)
+        with LOCK:
+            if url.path == "/quotes":
+                body = {"quotes": [{k: v for k, v in q.items() if k != "open"} for q in state["quotes"]]}
+            elif url.path == "/pipelines":
+                body = {"pipelines": state["pipelines"]}
+            elif url.path == "/big":
+                n = int(parse_qs(url.query).get("n", ["1000"])[0])
+                body = big(max(1, min(n, 200_000)), state["tick"])
+            else:
+                self.send_error(404)
+                return
+        data = json.dumps(body).encode()
+        etag = '"' + hashlib.sha1(data).hexdigest()[:16] + '"'
+        if self.headers.get("If-None-Match") == etag:
+            self.send_response(304)
+            self.send_header("ETag", etag)
+            self.end_headers()
+            return
+        self.send_response(200)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(data)))
+        self.send_header("ETag", etag)
+        self.end_headers()
+        self.wfile.write(data)
+
+    def log_message(self, *args):
+        pass
+
+
+if __name__ == "__main__":
+    reset()
+    threading.Thread(target=ticker, daemon=True).start()
+    print(f"example APIs on http://127.0.0.1:{PORT}/quotes, /pipelines and /big?n=1000", flush=True)
+    ThreadingHTTPServer(("127.0.0.1", PORT), Handler).serve_forever()
