@@ -37,6 +37,15 @@ enum FeedwebCommand {
             } catch {
                 fail(error)
             }
+            if let folder = options.exportTemplates {
+                do throws(TemplateExport.Failure) {
+                    let count = try TemplateExport.write(to: folder)
+                    FileHandle.standardOutput.write(Data("wrote \(count) templates to \(folder)\n".utf8))
+                    exit(0)
+                } catch {
+                    fail(FeedwebOptions.Failure(option: "export-templates", message: error.description))
+                }
+            }
             exit(await serve(options))
         }
     }
@@ -77,6 +86,7 @@ enum FeedwebCommand {
         let group = ServiceGroup(
             configuration: ServiceGroupConfiguration(services: application.services, logger: logger))
         let watcher = signals.watch(group) { application.saveState(final: false) }
+        let reloads = await ReloadSignal(logger: logger).watch { application.reloadTemplates() }
         let host = configuration.listen.isIPv6 ? "[\(configuration.listen.host)]" : configuration.listen.host
         logger.info("feedweb listening on http://\(host):\(port)/ (source: \(configuration.source.label))")
         // Tests and scripts read this line to learn the port (with --listen HOST:0).
@@ -92,6 +102,7 @@ enum FeedwebCommand {
         // Whatever ended the group, the state is saved and the streams ended (idempotent).
         application.stop()
         watcher.cancel()
+        reloads.cancel()
         logger.info("feedweb stopped in \(signals.elapsedText)")
         return status
     }

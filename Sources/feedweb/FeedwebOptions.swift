@@ -108,6 +108,17 @@ enum FeedwebOptions {
             "title", "TEXT", at: \.configuration.title,
             help: "The board's name, in the masthead, the page titles and the kiosk.",
             shownDefault: FeedwebSettings.initial.configuration.title, parse: OptionValue.title),
+        .single(
+            "templates", "DIR", at: \.configuration.templates,
+            help: """
+                A folder of NAME.mustache files that replace the built-in templates NAME (the others stay built in); \
+                read again on SIGHUP, all or none. See docs/templates.md.
+                """,
+            shownDefault: "the built-in ones", parse: OptionValue.templates),
+        .single(
+            "export-templates", "DIR", at: \.exportTemplates,
+            help: "Write every built-in template to DIR, as a starting point for --templates, and exit.",
+            shownDefault: nil, parse: OptionValue.exportFolder),
         .wholeNumber("keep", at: \.keep, in: 1...100_000, help: "Items kept in append mode, newest first."),
         .wholeNumber(
             "history", at: \.configuration.history, in: 0...1_000_000,

@@ -12,6 +12,8 @@ import WebUI
 struct FeedwebSettings: Sendable {
     var configuration = FeedwebConfiguration()
     var logLevel = Logger.Level.info
+    /// `--export-templates`: where to write the built-in templates (then exit).
+    var exportTemplates: String?
     /// `--upstream`: an SSE feed or a WebSocket; with `poll`, `nil` means the demo (the
     /// configuration's source).
     var upstream: String?

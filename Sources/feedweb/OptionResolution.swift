@@ -24,6 +24,8 @@ extension FeedwebOptions {
     struct Resolved {
         var configuration: FeedwebConfiguration
         var logLevel: Logger.Level
+        /// `--export-templates`: write the built-in templates there and exit, not serve.
+        var exportTemplates: String?
         /// Things worth a warning in the log: unknown `FEEDWEB_…` variables (typos), options
         /// given on the command line that the chosen source does not use.
         var warnings: [String] = []
@@ -99,7 +101,9 @@ extension FeedwebOptions {
             warnings.append("the environment variable \(name) is not a feedweb option; ignored")
         }
         warnings += resolution.unusedOptions(in: configuration)
-        return Resolved(configuration: configuration, logLevel: settings.logLevel, warnings: warnings)
+        return Resolved(
+            configuration: configuration, logLevel: settings.logLevel, exportTemplates: settings.exportTemplates,
+            warnings: warnings)
     }
 }
 

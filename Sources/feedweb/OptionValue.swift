@@ -141,6 +141,28 @@ enum OptionValue {
         return sort
     }
 
+    /// A folder of templates that loads: every `NAME.mustache` in it parses (a parse error
+    /// names its file, line and column).
+    static func templates(_ path: String) throws(Problem) -> String {
+        let directory = try Self.directory(path)
+        do throws(TemplateLoadError) {
+            _ = try TemplateSet.load(directory: directory)
+        } catch {
+            throw Problem(error.description)
+        }
+        return directory
+    }
+
+    /// A folder to write the built-in templates to: a path, not an existing file.
+    static func exportFolder(_ path: String) throws(Problem) -> String {
+        guard !path.isEmpty else { throw Problem("needs a folder") }
+        var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), !isDirectory.boolValue {
+            throw Problem("'\(path)' is a file, not a folder")
+        }
+        return path
+    }
+
     /// A board's name: any text but an empty one, at most 200 characters.
     static func title(_ text: String) throws(Problem) -> String {
         let title = text.trimmingCharacters(in: .whitespacesAndNewlines)

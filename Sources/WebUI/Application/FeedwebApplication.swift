@@ -23,6 +23,8 @@ public final class FeedwebApplication: Sendable {
     private let handlers: WebHandlers
     private let stateWriter: StateFileWriter?
     private let upstreamBox = UpstreamBox()
+    /// The templates pages are rendered from.
+    private let templates: TemplateLibrary
     private let clusterBox = ClusterBox()
 
     public init(configuration: FeedwebConfiguration, logger: Logger) {
@@ -50,6 +52,7 @@ public final class FeedwebApplication: Sendable {
         }
         self.stateWriter = stateWriter
         self.restoredAt = restoredAt
+        templates = TemplateLibrary(Self.loadTemplates(configuration.templates, logger: logger))
         let security = ResponseHeaders.security(frameAncestors: configuration.frameAncestors)
         let staticFiles = StaticFiles(
             directory: configuration.publicDirectory, securityHeaders: security, logger: logger)
@@ -74,7 +77,7 @@ public final class FeedwebApplication: Sendable {
             sourceLabel: label, maxQueuedBytesPerClient: configuration.maxQueuedBytesPerClient,
             restoredAt: restoredAt, statsPollInterval: pollInterval, stateFile: stateWriter,
             shards: serverConfiguration.streamSenders, inspect: configuration.inspect, title: configuration.title,
-            logger: logger,
+            logger: logger, templates: templates,
             upstreamStatus: {
                 // Shown under the configured source's name, never the raw URL (it may
                 // carry an API key) nor the demo's loopback address.
@@ -87,6 +90,39 @@ public final class FeedwebApplication: Sendable {
         self.server = server
         handlers.connections.connect { [weak server] in server?.connectionCounts ?? ConnectionCounts() }
         handlers.inspector?.events.writeMarks.connect(server.writeMarks)
+    }
+
+    /// The templates of `directory` over the built-ins (their warnings logged), or the
+    /// built-ins alone. The options were checked at start (a folder that does not load
+    /// exits 2); should it fail now all the same, the built-ins serve and the log says why.
+    private static func loadTemplates(_ directory: String?, logger: Logger) -> TemplateSet {
+        guard let directory else { return .builtin }
+        do throws(TemplateLoadError) {
+            let set = try TemplateSet.load(directory: directory)
+            logger.info(
+                "templates from \(directory): replacing \(set.replaced.isEmpty ? "none" : set.replaced.joined(separator: ", "))"
+            )
+            for warning in set.warnings { logger.warning("templates: \(warning)") }
+            return set
+        } catch {
+            logger.error("templates: \(error); serving the built-in templates")
+            return .builtin
+        }
+    }
+
+    /// Reads `--templates` again (SIGHUP): all of it or none. Logs what happened.
+    public func reloadTemplates() {
+        switch handlers.reloadTemplates() {
+        case nil:
+            logger.notice("SIGHUP: no --templates folder to read again")
+        case .success(let set)?:
+            logger.notice(
+                "templates reloaded from \(set.directory ?? "?"): replacing \(set.replaced.isEmpty ? "none" : set.replaced.joined(separator: ", ")); open pages reload"
+            )
+            for warning in set.warnings { logger.warning("templates: \(warning)") }
+        case .failure(let error)?:
+            logger.error("templates not reloaded, the ones in use are kept: \(error)")
+        }
     }
 
     /// Restores the store from the state file; logs and ignores a missing, unreadable,

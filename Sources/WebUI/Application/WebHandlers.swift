@@ -26,6 +26,10 @@ struct WebHandlers: Sendable {
     let fanout: FanoutStage
     /// `/inspect`'s sources (`nil`: `--inspect off`).
     let inspector: Inspector?
+    /// The templates pages are rendered from (`--templates`).
+    let templates: TemplateLibrary
+    /// The board's name (`--title`).
+    let title: String
 
     /// - Parameters:
     ///   - demo: the demo's `/demo/upstream` stream, when the source is the demo.
@@ -42,30 +46,33 @@ struct WebHandlers: Sendable {
     ///     sender of the server (``HTTPServer/Configuration/streamSenders``).
     ///   - inspect: whether `/inspect` is on (`--inspect`).
     ///   - title: the board's name (`--title`).
+    ///   - templates: the templates pages are rendered from (`--templates`).
     init(
         store: FeedStore, demo: DocumentEventStream?, staticFiles: StaticFiles, frameAncestors: String,
         sourceLabel: String, maxQueuedBytesPerClient: Int, restoredAt: Date?, statsPollInterval: TimeInterval = 5,
         stateFile: StateFileWriter? = nil, shards: Int = 1, inspect: Bool = true, title: String = "feedweb",
-        logger: Logger = Logger(label: "feedweb"),
+        logger: Logger = Logger(label: "feedweb"), templates: TemplateLibrary = TemplateLibrary(),
         upstreamStatus: @escaping @Sendable () -> UpstreamStatus,
         clusterStatus: @escaping @Sendable () -> ClusterStatus? = { nil }
     ) {
+        self.templates = templates
+        self.title = title
         let stats = StatsRecorder(store: store, pollInterval: statsPollInterval)
         self.stats = stats
         let metrics = FeedwebMetrics()
         let security = ResponseHeaders.security(frameAncestors: frameAncestors)
         let htmlHeaders = ResponseHeaders.html(security: security)
         let jsonHeaders = ResponseHeaders.json(security: security)
-        let renderer = PageRenderer(assetVersion: staticFiles.version, brand: title)
+        let renderer = PageRenderer(assetVersion: staticFiles.version, brand: title, templates: templates.current)
         let errors = ErrorResponses(renderer: renderer, htmlHeaders: htmlHeaders, jsonHeaders: jsonHeaders)
         self.errors = errors
         let badges = StatusBadgeSource(store: store, restoredAt: restoredAt, upstreamStatus: upstreamStatus)
-        let assets = StaticAssets(files: staticFiles, securityHeaders: security, notFound: errors.notFound)
+        let assets = StaticAssets(files: staticFiles, securityHeaders: security, errors: errors)
         self.assets = assets
 
         let inspectSource = InspectFrameSource()
         let pageEvents = PageEventStream(
-            renderer: renderer, epoch: store.epoch,
+            renderer: renderer, templates: templates, epoch: store.epoch,
             initial: PageEventStream.State(
                 view: store.snapshot?.published, badge: badges.badge(), stats: stats.window(), ticker: stats.ticker),
             itemChanges: { [store] old, new in store.itemChanges(from: old, to: new) },
@@ -80,13 +87,15 @@ struct WebHandlers: Sendable {
         self.streams = streams
         let inspector =
             inspect
-            ? Inspector(store: store, streams: streams, events: EventLog(observe: metrics.stageObserver())) : nil
+            ? Inspector(
+                store: store, streams: streams, events: EventLog(observe: metrics.stageObserver()),
+                templates: templates) : nil
         self.inspector = inspector
         if let inspector { inspectSource.connect { [weak inspector] in inspector?.frame() } }
         self.pages = PageHandlers(
             store: store, stats: stats, cache: PageCache(onRender: metrics.renderObserver), badges: badges,
-            assets: assets, sourceLabel: sourceLabel, htmlHeaders: htmlHeaders, notFound: errors.notFound,
-            badRequest: errors.badRequest, inspector: inspector, brand: title)
+            assets: assets, sourceLabel: sourceLabel, htmlHeaders: htmlHeaders, errors: errors,
+            inspector: inspector, brand: title, templates: templates)
         self.api = APIHandlers(store: store, stats: stats, jsonHeaders: jsonHeaders, notFound: errors.notFoundJSON)
         // The consumers of every change, in the order written down at `FanoutStage`.
         let pageStreams = self.pageStreams
@@ -122,6 +131,22 @@ struct WebHandlers: Sendable {
         health.metrics.record(event)
         inspector?.exchanges.record(event)
         pageStreams.upstreamStatusChanged(status)
+    }
+
+    /// Reads the `--templates` folder again (SIGHUP): with the new set, the error pages are
+    /// rendered again and every open page reloads once; a folder that does not load keeps
+    /// the templates in use (``TemplateLibrary/lastFailure``, shown on `/inspect`). `nil`
+    /// without a folder.
+    func reloadTemplates() -> Result<TemplateSet, TemplateLoadError>? {
+        guard let result = templates.reload() else { return nil }
+        switch result {
+        case .success(let set):
+            errors.render(with: PageRenderer(assetVersion: assets.version, brand: title, templates: set))
+            pageStreams.stream.reload(version: "templates-" + set.version)
+        case .failure:
+            pageStreams.requestFrame()
+        }
+        return result
     }
 
     /// The router over these handlers.

@@ -14,12 +14,15 @@ struct InspectFrame: Sendable {
     /// Oldest first.
     let exchanges: [UpstreamExchange]
     let screens: ScreenList
+    /// The templates in use, and the last reload's failure (shown with the document).
+    var templates = TemplateStatus()
 
     /// Which parts differ from `previous` (all of them when there is none).
     func changes(since previous: InspectFrame?) -> (tree: Bool, events: Bool, exchanges: Bool, screens: Bool) {
         guard let previous else { return (true, true, true, true) }
         return (
-            previous.snapshot?.id != snapshot?.id, previous.eventsVersion != eventsVersion,
+            previous.snapshot?.id != snapshot?.id || previous.templates != templates,
+            previous.eventsVersion != eventsVersion,
             previous.exchangesVersion != exchangesVersion, previous.screens != screens
         )
     }
@@ -39,5 +42,27 @@ final class InspectFrameSource: Sendable {
     /// A frame now, if connected.
     func frame() -> InspectFrame? {
         read.withLockedValue { $0 }?()
+    }
+}
+
+/// The templates `/inspect` shows: where they come from, what they replace, what is wrong.
+struct TemplateStatus: Sendable, Equatable {
+    /// `--templates`' folder (`nil`: the built-ins alone).
+    var directory: String?
+    /// The built-in templates it replaces.
+    var replaced: [String] = []
+    /// Warnings that name a template (``TemplateSet/warnings``).
+    var warnings: [String] = []
+    /// Why the last reload (SIGHUP) kept the set in use, with file, line and column.
+    var lastFailure: String?
+
+    init() {}
+
+    init(_ library: TemplateLibrary) {
+        let set = library.current
+        directory = set.directory
+        replaced = set.replaced
+        warnings = set.warnings
+        lastFailure = library.lastFailure?.description
     }
 }

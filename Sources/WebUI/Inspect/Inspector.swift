@@ -15,11 +15,13 @@ final class Inspector: Sendable {
     let exchanges = UpstreamExchanges()
     private let store: FeedStore
     private let streams: StreamHandlers
+    private let templates: TemplateLibrary
     /// The screens last gathered, and when. A leaf.
     private let screens = NIOLockedValueBox<(at: UInt64, list: ScreenList)?>(nil)
 
-    init(store: FeedStore, streams: StreamHandlers, events: EventLog) {
+    init(store: FeedStore, streams: StreamHandlers, events: EventLog, templates: TemplateLibrary = TemplateLibrary()) {
         self.store = store
+        self.templates = templates
         self.streams = streams
         self.events = events
     }
@@ -30,7 +32,8 @@ final class Inspector: Sendable {
         let (exchangesVersion, exchanged) = exchanges.exchanges()
         return InspectFrame(
             snapshot: store.snapshot, eventsVersion: eventsVersion, events: listed,
-            exchangesVersion: exchangesVersion, exchanges: exchanged, screens: connectedScreens(now: now))
+            exchangesVersion: exchangesVersion, exchanges: exchanged, screens: connectedScreens(now: now),
+            templates: TemplateStatus(templates))
     }
 
     private func connectedScreens(now: UInt64) -> ScreenList {

@@ -57,6 +57,11 @@ struct InspectView {
     let itemsNotes: [String]
     let itemsProblem: String?
 
+    // The templates.
+    let templatesText: String
+    let templatesWarnings: [String]
+    let templatesFailure: String?
+
     // The tree.
     let treeID: String
     let tree: String
@@ -83,6 +88,18 @@ struct InspectView {
     /// The view of `frame`, drawing only `parts` (the others stay empty).
     init(_ frame: InspectFrame, parts: (tree: Bool, events: Bool, exchanges: Bool, screens: Bool), now: Date) {
         (itemsOrigin, itemsNotes, itemsProblem) = Self.items(frame.snapshot?.published)
+        let templates = frame.templates
+        templatesText =
+            templates.directory.map { directory in
+                "From \(directory)"
+                    + (templates.replaced.isEmpty
+                        ? ", replacing no built-in template."
+                        : ", replacing " + templates.replaced.joined(separator: ", ") + ".")
+            } ?? "Built in."
+        templatesWarnings = templates.warnings
+        templatesFailure = templates.lastFailure.map {
+            "The last reload failed and the templates in use were kept: \($0)"
+        }
         treeID = frame.snapshot?.id.description ?? ""
         tree = parts.tree ? frame.snapshot.map { JSONTreeHTML.render($0.document) } ?? "" : ""
         events = parts.events ? frame.events.reversed().map(Self.eventRow) : []
@@ -198,7 +215,7 @@ extension PageRenderer {
     /// `/inspect`.
     func inspect(frame: InspectFrame, badge: StatusBadge, source: String, now: Date) -> [UInt8] {
         let view = InspectView(frame, parts: (true, true, true, true), now: now)
-        let main = Templates.library.render(view, withTemplate: "inspect") ?? ""
+        let main = templates.library.render(view, withTemplate: "inspect") ?? ""
         return page(
             title: "Inspect · " + brand, bodyClass: "page-inspect", stream: "inspect", navLatest: false, badge: badge,
             updated: frame.snapshot?.published.publishedAt, main: main, source: source,
@@ -212,18 +229,18 @@ extension PageRenderer {
         var fragments: [(id: String, html: String)] = []
         let view = InspectView(frame, parts: parts, now: now)
         if parts.tree {
-            fragments.append(("inspect-items", Templates.library.render(view, withTemplate: "inspectItems") ?? ""))
-            fragments.append(("inspect-tree", Templates.library.render(view, withTemplate: "inspectTree") ?? ""))
+            fragments.append(("inspect-items", templates.library.render(view, withTemplate: "inspectItems") ?? ""))
+            fragments.append(("inspect-tree", templates.library.render(view, withTemplate: "inspectTree") ?? ""))
         }
         if parts.events {
-            fragments.append(("inspect-events", Templates.library.render(view, withTemplate: "inspectEvents") ?? ""))
+            fragments.append(("inspect-events", templates.library.render(view, withTemplate: "inspectEvents") ?? ""))
         }
         if parts.exchanges {
             fragments.append(
-                ("inspect-exchanges", Templates.library.render(view, withTemplate: "inspectExchanges") ?? ""))
+                ("inspect-exchanges", templates.library.render(view, withTemplate: "inspectExchanges") ?? ""))
         }
         if parts.screens {
-            fragments.append(("inspect-screens", Templates.library.render(view, withTemplate: "inspectScreens") ?? ""))
+            fragments.append(("inspect-screens", templates.library.render(view, withTemplate: "inspectScreens") ?? ""))
         }
         return fragments
     }

@@ -15,6 +15,8 @@ final class PageCache: Sendable {
         let published: EventID?
         let badge: StatusBadge
         let assetVersion: String
+        /// The version of the templates it was rendered from (``TemplateSet/version``).
+        var templates = TemplateSet.builtin.version
         /// The `/stats` window shown (0 for every other page).
         var statsWindow: Int64 = 0
     }

@@ -22,19 +22,22 @@ struct PageHandlers: Sendable {
     /// The configured source's name, shown in the footer.
     let sourceLabel: String
     let htmlHeaders: [(String, String)]
-    /// The 404 page, for an item not in the published view (or a render that failed to
-    /// allocate).
-    let notFound: PreparedResponse
-    /// The 400 page, for an `at` that is not a moment.
-    let badRequest: PreparedResponse
+    /// The 404 page (for an item not in the published view, or a render that failed to
+    /// allocate) and the 400 page (for an `at` that is not a moment).
+    let errors: ErrorResponses
+    private var notFound: PreparedResponse { errors.notFound }
+    private var badRequest: PreparedResponse { errors.badRequest }
     /// `/inspect`'s sources (`nil`: `--inspect off`, and `/inspect` is 404).
     let inspector: Inspector?
     /// The board's name (`--title`).
     let brand: String
+    /// The templates in use (`--templates`).
+    let templates: TemplateLibrary
 
-    /// A renderer of pages linking the static files of `assetVersion`.
-    private func renderer(_ assetVersion: String) -> PageRenderer {
-        PageRenderer(assetVersion: assetVersion, brand: brand)
+    /// A renderer of pages linking the static files of `assetVersion`, from the templates
+    /// in use.
+    private func renderer(_ assetVersion: String, templates set: TemplateSet? = nil) -> PageRenderer {
+        PageRenderer(assetVersion: assetVersion, brand: brand, templates: set ?? templates.current)
     }
 
     /// `/inspect`: rendered per request (it moves with every event), never cached.
@@ -179,7 +182,9 @@ struct PageHandlers: Sendable {
 
     /// The cache stamp of a page showing the view `published`, now.
     private func stamp(published: EventID?) -> PageCache.Stamp {
-        PageCache.Stamp(published: published, badge: badges.badge(), assetVersion: assets.version)
+        PageCache.Stamp(
+            published: published, badge: badges.badge(), assetVersion: assets.version,
+            templates: templates.current.version)
     }
 
     /// The cached page for `route` at `stamp`, else `body` rendered (linking the assets of

@@ -8,6 +8,8 @@ struct PageRenderer: Sendable {
     let assetVersion: String
     /// The board's name (`--title`): the masthead's, the kiosk's, the end of every title.
     var brand = "feedweb"
+    /// The templates pages and fragments are rendered from (`--templates`).
+    var templates = TemplateSet.builtin
     /// Where a missing or broken thumbnail points.
     let placeholder = "/static/placeholder.svg"
 
@@ -102,7 +104,7 @@ struct PageRenderer: Sendable {
                 ? "Waiting for the first document from upstream…"
                 : (section == nil ? "The feed has no stories right now." : "No stories in this section right now.")
         )
-        let main = Templates.library.render(context, withTemplate: "list") ?? ""
+        let main = templates.library.render(context, withTemplate: "list") ?? ""
         return page(
             title: (section ?? "Latest") + " · " + brand, bodyClass: "page-list",
             stream: "list", navLatest: section == nil, badge: badge, updated: view?.publishedAt, main: main,
@@ -119,7 +121,7 @@ struct PageRenderer: Sendable {
         let heading = query.section ?? (brand == "feedweb" ? "All items" : brand)
         let context = TableView(
             view: view, profile: profile, query: query, heading: heading, waiting: view == nil, now: now)
-        let main = Templates.library.render(context, withTemplate: "table") ?? ""
+        let main = templates.library.render(context, withTemplate: "table") ?? ""
         return page(
             title: (query.section.map { $0 + " · " } ?? "") + brand, bodyClass: "page-list page-table",
             stream: query.spec, navLatest: query.section == nil, badge: badge, updated: view?.publishedAt,
@@ -198,7 +200,7 @@ struct PageRenderer: Sendable {
             nowText: now.formatted(Date.ISO8601FormatStyle().time(includingFractionalSeconds: false)).prefix(5)
                 .description,
             assetVersion: assetVersion, brand: brand, isTable: isTable, tiles: tiles, tileCount: tiles.count)
-        return Array((Templates.library.render(context, withTemplate: "kiosk") ?? "").utf8)
+        return Array((templates.library.render(context, withTemplate: "kiosk") ?? "").utf8)
     }
 
     /// The detail page of one item; of the past (no stream) with `past`.
@@ -217,7 +219,7 @@ struct PageRenderer: Sendable {
     /// A 4xx page.
     func error(code: Int, heading: String, message: String) -> [UInt8] {
         let main =
-            Templates.library.render(
+            templates.library.render(
                 ErrorContext(code: code, heading: heading, message: message), withTemplate: "error") ?? ""
         return page(
             title: "\(heading) · " + brand, bodyClass: "page-error", stream: "", navLatest: false,
@@ -229,7 +231,7 @@ struct PageRenderer: Sendable {
         window: StatsWindow, ticker: TickerEntry?, badge: StatusBadge, updated: Date?, source: String, now: Date,
         layout: ItemProfile.Layout = .news
     ) -> [UInt8] {
-        let main = Templates.library.render(StatsView(window: window, ticker: ticker, now: now), withTemplate: "stats")
+        let main = templates.library.render(StatsView(window: window, ticker: ticker, now: now), withTemplate: "stats")
         return page(
             title: "Stats · " + brand, bodyClass: "page-stats", stream: "stats", navLatest: false, navStats: true,
             badge: badge, updated: updated, main: main ?? "", source: source, layout: layout)
@@ -242,10 +244,10 @@ struct PageRenderer: Sendable {
     func statsFragments(window: StatsWindow, now: Date) -> [(id: String, html: String)] {
         let view = StatsView(window: window, ticker: nil, now: now)
         return [
-            ("stats-summary", Templates.library.render(view, withTemplate: "statsSummary") ?? ""),
-            ("stats-rate", Templates.library.render(view.rate, withTemplate: "statsChart") ?? ""),
-            ("stats-bytes", Templates.library.render(view.bytes, withTemplate: "statsChart") ?? ""),
-            ("stats-events", Templates.library.render(view, withTemplate: "statsEvents") ?? ""),
+            ("stats-summary", templates.library.render(view, withTemplate: "statsSummary") ?? ""),
+            ("stats-rate", templates.library.render(view.rate, withTemplate: "statsChart") ?? ""),
+            ("stats-bytes", templates.library.render(view.bytes, withTemplate: "statsChart") ?? ""),
+            ("stats-events", templates.library.render(view, withTemplate: "statsEvents") ?? ""),
         ]
     }
 
@@ -255,13 +257,13 @@ struct PageRenderer: Sendable {
 
     /// The ticker of `/stats`.
     func tickerFragment(_ ticker: TickerEntry?, now: Date) -> String {
-        Templates.library.render(
+        templates.library.render(
             TickerContext(ticker: ticker.map { StatsView.ticker($0, now: now) }), withTemplate: "statsTicker") ?? ""
     }
 
     /// One list entry.
     func storyFragment(_ item: FeedItem, profile: ItemProfile, now: Date) -> String {
-        Templates.library.render(
+        templates.library.render(
             StoryView(item, now: now, placeholder: placeholder, showsPlaceholder: profile.showsPlaceholder),
             withTemplate: "story") ?? ""
     }
@@ -269,7 +271,7 @@ struct PageRenderer: Sendable {
     /// One table row; `columns` and `linkColumn` as ``TableColumns`` gives them for the
     /// view's profile (worked out once per frame, not per row).
     func tableRowFragment(_ item: FeedItem, columns: [ItemColumn], linkColumn: Int, now: Date) -> String {
-        Templates.library.render(
+        templates.library.render(
             RowView(item, columns: columns, linkColumn: linkColumn, now: now), withTemplate: "tableRow") ?? ""
     }
 
@@ -280,9 +282,9 @@ struct PageRenderer: Sendable {
             let columns = TableColumns.columns(of: profile)
             let row = RowView(
                 item, columns: columns, linkColumn: TableColumns.linkColumn(of: columns, profile: profile), now: now)
-            return Templates.library.render(KioskTileView(row: row, featured: false), withTemplate: "kioskTile") ?? ""
+            return templates.library.render(KioskTileView(row: row, featured: false), withTemplate: "kioskTile") ?? ""
         }
-        return Templates.library.render(
+        return templates.library.render(
             KioskStoryView(
                 story: StoryView(item, now: now, placeholder: placeholder, showsPlaceholder: profile.showsPlaceholder),
                 featured: false),
@@ -292,10 +294,10 @@ struct PageRenderer: Sendable {
     /// The detail article of one item: a story, or an item's values and fields.
     func detailFragment(_ item: FeedItem, profile: ItemProfile, now: Date) -> String {
         if profile.layout == .table {
-            return Templates.library.render(
+            return templates.library.render(
                 TableDetailView(item, profile: profile, now: now), withTemplate: "detailTable") ?? ""
         }
-        return Templates.library.render(
+        return templates.library.render(
             DetailView(item, now: now, placeholder: placeholder, showsPlaceholder: profile.showsPlaceholder),
             withTemplate: "detail") ?? ""
     }
@@ -308,7 +310,7 @@ struct PageRenderer: Sendable {
 
     /// The status badge of the list and detail pages.
     func badgeFragment(_ badge: StatusBadge, updated: Date?, now: Date) -> String {
-        Templates.library.render(
+        templates.library.render(
             BadgeContext(
                 badge: BadgeView(kind: badge.kind.rawValue, label: badge.label),
                 updatedMachine: updated.map(RelativeTime.machine),
@@ -318,7 +320,7 @@ struct PageRenderer: Sendable {
 
     /// The kiosk's connection banner.
     func kioskStatusFragment(_ badge: StatusBadge) -> String {
-        Templates.library.render(
+        templates.library.render(
             BadgeContext(
                 badge: BadgeView(kind: badge.kind.rawValue, label: badge.label), updatedMachine: nil, updatedText: nil),
             withTemplate: "kioskStatus") ?? ""
@@ -349,6 +351,6 @@ struct PageRenderer: Sendable {
             main: main,
             footer: source.isEmpty ? "feedweb" : "feedweb · source: \(source)",
             assetVersion: assetVersion)
-        return Array((Templates.library.render(frame, withTemplate: "layout") ?? "").utf8)
+        return Array((templates.library.render(frame, withTemplate: "layout") ?? "").utf8)
     }
 }

@@ -27,6 +27,8 @@ struct StoryView {
     /// Whether the story has a picture slot: a thumbnail, or a placeholder where the
     /// profile's items usually have one (``ItemProfile/showsPlaceholder``).
     let hasMedia: Bool
+    /// The item's own JSON (`{{item.price}}`).
+    let item: TemplateJSON
 
     init(_ item: FeedItem, now: Date, placeholder: String, showsPlaceholder: Bool = true) {
         key = item.key
@@ -49,6 +51,7 @@ struct StoryView {
         hasByline = byline != nil
         hasTime = timeMachine != nil
         hasMedia = hasThumbnail || showsPlaceholder
+        self.item = TemplateJSON(item.raw)
     }
 
     /// Percent-encodes a query value (everything but unreserved characters).
@@ -84,6 +87,8 @@ struct DetailView {
     }
 
     let story: StoryView
+    /// The item's own JSON (`{{item.price}}`).
+    let item: TemplateJSON
     let section: String?
     let subsection: String?
     let original: String?
@@ -98,6 +103,7 @@ struct DetailView {
 
     init(_ item: FeedItem, now: Date, placeholder: String, showsPlaceholder: Bool = true) {
         story = StoryView(item, now: now, placeholder: placeholder, showsPlaceholder: showsPlaceholder)
+        self.item = TemplateJSON(item.raw)
         section = item.section
         subsection = item.subsection
         original = URLPolicy.safeURL(item.url)

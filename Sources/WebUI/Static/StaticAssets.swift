@@ -11,14 +11,14 @@ final class StaticAssets: Sendable {
     /// and telling the open pages to reload after releasing it.
     private let current: NIOLockedValueBox<StaticFiles>
     private let securityHeaders: [(String, String)]
-    private let notFound: PreparedResponse
+    private let errors: ErrorResponses
 
     /// Serves `files`; a rescan reads the same directory and sends `securityHeaders` with
     /// every file; an unknown path gets `notFound`.
-    init(files: StaticFiles, securityHeaders: [(String, String)], notFound: PreparedResponse) {
+    init(files: StaticFiles, securityHeaders: [(String, String)], errors: ErrorResponses) {
         current = NIOLockedValueBox(files)
         self.securityHeaders = securityHeaders
-        self.notFound = notFound
+        self.errors = errors
     }
 
     /// The table served now.
@@ -30,7 +30,7 @@ final class StaticAssets: Sendable {
     /// `/static/{path}`: the file at `path` below `Public/`, or 304 for a matching
     /// `If-None-Match`, or 404.
     func file(_ path: String, request: HTTPRequest) -> PreparedResponse {
-        files.response(for: path, ifNoneMatch: request.header("If-None-Match")) ?? notFound
+        files.response(for: path, ifNoneMatch: request.header("If-None-Match")) ?? errors.notFound
     }
 
     /// Rescans `Public/`; when anything changed (and it is not empty), serves the new files.

@@ -99,7 +99,17 @@ final class PageEventStream: Sendable {
     }
 
     let broadcaster: Broadcaster<Channel, State>
-    private let renderer: PageRenderer
+    /// The renderer without its templates: those in use are taken from ``templates`` at
+    /// each render.
+    private let baseRenderer: PageRenderer
+    /// The templates fragments are rendered from (`--templates`, reloaded on SIGHUP).
+    let templates: TemplateLibrary
+    /// The renderer with the templates in use.
+    private var renderer: PageRenderer {
+        var renderer = baseRenderer
+        renderer.templates = templates.current
+        return renderer
+    }
     /// Where a new `/inspect` page's first frame comes from when no frame carried one.
     let inspectSource: InspectFrameSource
     /// The epoch of the ids sent before any view exists (a view carries its own).
@@ -143,14 +153,15 @@ final class PageEventStream: Sendable {
     ///   first (default: ``PublishedView/itemChanges(since:)``, a full diff for views more
     ///   than one change apart).
     init(
-        renderer: PageRenderer, epoch: String, initial: State,
+        renderer: PageRenderer, templates: TemplateLibrary = TemplateLibrary(), epoch: String, initial: State,
         itemChanges: @escaping @Sendable (PublishedView?, PublishedView) -> [ItemChange] = {
             $1.itemChanges(since: $0)
         },
         inspectSource: InspectFrameSource = InspectFrameSource(),
         onPublish: (@Sendable (_ nanoseconds: UInt64) -> Void)? = nil
     ) {
-        self.renderer = renderer
+        self.baseRenderer = renderer
+        self.templates = templates
         self.inspectSource = inspectSource
         self.epoch = epoch
         self.itemChanges = itemChanges
@@ -365,7 +376,7 @@ final class PageEventStream: Sendable {
             return bytes
         }
         let stamp = PageCache.Stamp(
-            published: state.view?.id, badge: state.badge, assetVersion: "",
+            published: state.view?.id, badge: state.badge, assetVersion: "", templates: templates.current.version,
             statsWindow: channel == .stats ? state.stats?.endIndex ?? 0 : 0)
         if let cached = initialCache.withLockedValue({ $0[channel] }), cached.stamp == stamp {
             return cached.bytes

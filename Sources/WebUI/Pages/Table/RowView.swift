@@ -16,12 +16,15 @@ struct RowView {
     let facts: [CellView]
     /// Stored, not computed: templates read stored values (TemplateValues.swift).
     let hasFacts: Bool
+    /// The item's own JSON (`{{item.price}}`).
+    let item: TemplateJSON
 
     /// The most figures a tile shows besides its lead.
     static let maxFacts = 3
 
     init(_ item: FeedItem, columns: [ItemColumn], linkColumn: Int, now: Date) {
         key = item.key
+        self.item = TemplateJSON(item.raw)
         domID = "item-" + item.key
         href = "/items/" + item.key
         title = item.title ?? item.key

@@ -13,9 +13,12 @@ struct TableDetailView {
     let cells: [CellView]
     /// Built and escaped by ``ItemFieldsHTML``.
     let fields: String
+    /// The item's own JSON (`{{item.price}}`).
+    let item: TemplateJSON
 
     init(_ item: FeedItem, profile: ItemProfile, now: Date) {
         key = item.key
+        self.item = TemplateJSON(item.raw)
         title = item.title ?? item.key
         section = item.section
         sectionHref = item.section.map { "/?section=" + StoryView.queryEscape($0) }

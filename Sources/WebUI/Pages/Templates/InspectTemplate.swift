@@ -22,7 +22,7 @@ extension Templates {
 
     /// How items are read from the document: the profile and why.
     static let inspectItems = #"""
-        <div class="inspect-items" id="inspect-items"><h3>Items</h3><p>{{itemsOrigin}}</p>{{#itemsNotes.first}}<ul>{{#itemsNotes}}<li>{{.}}</li>{{/itemsNotes}}</ul>{{/itemsNotes.first}}{{#itemsProblem}}<p class="notice">{{itemsProblem}}</p>{{/itemsProblem}}</div>
+        <div class="inspect-items" id="inspect-items"><h3>Items</h3><p>{{itemsOrigin}}</p>{{#itemsNotes.first}}<ul>{{#itemsNotes}}<li>{{.}}</li>{{/itemsNotes}}</ul>{{/itemsNotes.first}}{{#itemsProblem}}<p class="notice">{{itemsProblem}}</p>{{/itemsProblem}}<h3>Templates</h3><p id="inspect-templates">{{templatesText}}</p>{{#templatesFailure}}<p class="notice" id="inspect-templates-failure">{{templatesFailure}}</p>{{/templatesFailure}}{{#templatesWarnings.first}}<ul class="inspect-warnings">{{#templatesWarnings}}<li>{{.}}</li>{{/templatesWarnings}}</ul>{{/templatesWarnings.first}}</div>
         """#
 
     /// The document as a tree.

@@ -161,6 +161,7 @@ extension StoryView: MustacheParent {
         case "hasByline": self.hasByline
         case "hasTime": self.hasTime
         case "hasMedia": self.hasMedia
+        case "item": self.item
         default: nil
         }
     }
@@ -170,6 +171,7 @@ extension DetailView: MustacheParent {
     func child(named name: String) -> Any? {
         switch name {
         case "story": self.story
+        case "item": self.item
         case "section": self.section
         case "subsection": self.subsection
         case "original": self.original
@@ -289,6 +291,9 @@ extension InspectView: MustacheParent {
         case "itemsOrigin": self.itemsOrigin
         case "itemsNotes": self.itemsNotes
         case "itemsProblem": self.itemsProblem
+        case "templatesText": self.templatesText
+        case "templatesWarnings": self.templatesWarnings
+        case "templatesFailure": self.templatesFailure
         case "treeID": self.treeID
         case "tree": self.tree
         case "hasTree": self.hasTree
@@ -431,6 +436,7 @@ extension RowView: MustacheParent {
         case "lead": self.lead
         case "facts": self.facts
         case "hasFacts": self.hasFacts
+        case "item": self.item
         default: nil
         }
     }
@@ -471,6 +477,7 @@ extension TableDetailView: MustacheParent {
         case "original": self.original
         case "cells": self.cells
         case "fields": self.fields
+        case "item": self.item
         default: nil
         }
     }
