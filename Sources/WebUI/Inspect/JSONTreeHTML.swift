@@ -34,7 +34,7 @@ enum JSONTreeHTML {
         into out: inout String
     ) {
         budget -= 1
-        out += "<li data-type=\"" + type(of: value) + "\""
+        out += "<li data-type=\"" + value.typeName + "\""
         if let key {
             out += " data-key=\""
             HTMLEscaping.escape(key, into: &out)
@@ -100,8 +100,13 @@ enum JSONTreeHTML {
         out += "<li class=\"j-more\">… \(count) more (the whole document is at /api/state)</li>"
     }
 
-    private static func type(of value: JSONValue) -> String {
-        switch value {
+}
+
+extension JSONValue {
+    /// The value's JSON type, as `data-type` attributes name it: `object`, `array`,
+    /// `string`, `number`, `boolean` or `null`.
+    var typeName: String {
+        switch self {
         case .null: "null"
         case .bool: "boolean"
         case .int, .double: "number"

@@ -32,7 +32,7 @@ enum ItemFieldsHTML {
 
     private static func entry(name: String, _ value: JSONValue, depth: Int, budget: inout Int, into out: inout String) {
         budget -= 1
-        out += "<div class=\"field\" data-type=\"" + type(of: value) + "\"><dt>"
+        out += "<div class=\"field\" data-type=\"" + value.typeName + "\"><dt>"
         HTMLEscaping.escape(name, into: &out)
         out += "</dt><dd>"
         switch value {
@@ -71,16 +71,5 @@ enum ItemFieldsHTML {
             HTMLEscaping.escape(value.serializedString(), into: &out)
         }
         out += "</dd></div>"
-    }
-
-    private static func type(of value: JSONValue) -> String {
-        switch value {
-        case .null: "null"
-        case .bool: "boolean"
-        case .int, .double: "number"
-        case .string: "string"
-        case .array: "array"
-        case .object: "object"
-        }
     }
 }
