@@ -20,7 +20,6 @@ final class StatsRecorder: Sendable {
     /// Guards the statistics and the last window made. A leaf: nothing is taken while it
     /// is held. Taken holding `FeedStore.deliveryLock` (``record(_:at:)``) or nothing.
     private let state: NIOLockedValueBox<State>
-    private let versionPath: JSONPointer?
     /// When counting started.
     let startedAt: Date
 
@@ -41,12 +40,13 @@ final class StatsRecorder: Sendable {
         }
         state = NIOLockedValueBox(State(statistics: statistics))
         startedAt = now
-        versionPath = store.configuration.profile.versionPath
     }
 
     /// Records one accepted change (the fan-out stage's consumer).
     func record(_ change: FeedChange, at time: Date = Date()) {
-        let summary = AcceptedChange(change, versionPath: versionPath)
+        // The version path of the profile the change was read with (found in the first
+        // document with items, when not given).
+        let summary = AcceptedChange(change, versionPath: change.snapshot.published.reading?.profile.versionPath)
         state.withLockedValue { $0.statistics.record(.accepted(summary), at: time) }
     }
 
