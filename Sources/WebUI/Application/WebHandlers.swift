@@ -26,6 +26,8 @@ struct WebHandlers: Sendable {
     let fanout: FanoutStage
     /// `/inspect`'s sources (`nil`: `--inspect off`).
     let inspector: Inspector?
+    /// CORS for the streams and the API (`--allow-origin`).
+    let crossOrigin: CrossOrigin
 
     /// - Parameters:
     ///   - demo: the demo's `/demo/upstream` stream, when the source is the demo.
@@ -42,16 +44,19 @@ struct WebHandlers: Sendable {
     ///     sender of the server (``HTTPServer/Configuration/streamSenders``).
     ///   - inspect: whether `/inspect` is on (`--inspect`).
     ///   - title: the board's name (`--title`).
+    ///   - allowedOrigins: the origins whose pages may read the streams and the API
+    ///     (`--allow-origin`).
     init(
         store: FeedStore, demo: DocumentEventStream?, staticFiles: StaticFiles, frameAncestors: String,
         sourceLabel: String, maxQueuedBytesPerClient: Int, restoredAt: Date?, statsPollInterval: TimeInterval = 5,
         stateFile: StateFileWriter? = nil, shards: Int = 1, inspect: Bool = true, title: String = "feedweb",
-        logger: Logger = Logger(label: "feedweb"),
+        allowedOrigins: AllowedOrigins = .none, logger: Logger = Logger(label: "feedweb"),
         upstreamStatus: @escaping @Sendable () -> UpstreamStatus,
         clusterStatus: @escaping @Sendable () -> ClusterStatus? = { nil }
     ) {
         let stats = StatsRecorder(store: store, pollInterval: statsPollInterval)
         self.stats = stats
+        self.crossOrigin = CrossOrigin(allowed: allowedOrigins)
         let metrics = FeedwebMetrics()
         let security = ResponseHeaders.security(frameAncestors: frameAncestors)
         let htmlHeaders = ResponseHeaders.html(security: security)
@@ -126,6 +131,8 @@ struct WebHandlers: Sendable {
 
     /// The router over these handlers.
     var router: Router {
-        Router(pages: pages, streams: streams, api: api, health: health, assets: assets, errors: errors)
+        Router(
+            pages: pages, streams: streams, api: api, health: health, assets: assets, errors: errors,
+            crossOrigin: crossOrigin)
     }
 }
