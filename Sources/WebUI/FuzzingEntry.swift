@@ -53,7 +53,7 @@ public enum FuzzingEntry {
         /// on a connection without a socket, its first bytes taken, and closed again.
         public func respond(to request: HTTPRequest) -> (status: UInt32, bodyCount: Int) {
             switch router.respond(to: request) {
-            case .prepared(let response):
+            case .prepared(let response), .preparedAdding(let response, _):
                 return (response.status, response.bodyCount)
             case .stream(let start):
                 let stream = StreamConnection(maxQueuedBytes: start.maxQueuedBytes)

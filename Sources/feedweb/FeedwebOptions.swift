@@ -173,6 +173,13 @@ enum FeedwebOptions {
                 *.example.com:8443).
                 """,
             shownDefault: FeedwebSettings.initial.configuration.frameAncestors, parse: OptionValue.frameAncestors),
+        .values(
+            "allow-origin", "ORIGIN", at: \.configuration.allowedOrigins, repetition: .repeatable,
+            help: """
+                An origin whose pages may read /events, /events/items, /events/page and /api/ from a browser \
+                (CORS), e.g. https://intranet.example or http://127.0.0.1:8000; * for any (repeatable).
+                """,
+            shownDefault: nil, parse: OptionValue.allowedOrigins),
         .choice(
             "log-level", "LEVEL", at: \.logLevel, among: Logger.Level.allCases.map { ($0.rawValue, $0) },
             help: "Log level: \(Logger.Level.allCases.map(\.rawValue).joined(separator: ", "))."

@@ -195,6 +195,15 @@ enum OptionValue {
         }
     }
 
+    /// Origins (`scheme://host[:port]`, http or https) or `*` (see ``AllowedOrigins``).
+    static func allowedOrigins(_ values: [String]) throws(Problem) -> AllowedOrigins {
+        do {
+            return try AllowedOrigins(parsing: values)
+        } catch {
+            throw Problem(error.description)
+        }
+    }
+
     static func directory(_ path: String) throws(Problem) -> String {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue else {

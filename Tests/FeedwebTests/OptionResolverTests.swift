@@ -136,6 +136,32 @@ struct OptionResolverTests {
             arguments: ["--frame-ancestors", "https://a.example,https://b.example"],
             expected: ["--frame-ancestors:", "is not a CSP source"]),
         BadCase(arguments: ["--frame-ancestors", ""], expected: ["--frame-ancestors: needs at least one source"]),
+        BadCase(
+            arguments: ["--allow-origin", "https://intranet.example/"],
+            expected: ["--allow-origin: 'https://intranet.example/' has a path (/)", "scheme://host[:port]"]),
+        BadCase(
+            arguments: ["--allow-origin", "http://127.0.0.1:8000/app?x=1"],
+            expected: ["--allow-origin: 'http://127.0.0.1:8000/app?x=1' has a path"]),
+        BadCase(
+            arguments: ["--allow-origin", "intranet.example"],
+            expected: ["--allow-origin: 'intranet.example' is not an origin", "or *"]),
+        BadCase(
+            arguments: ["--allow-origin", "ftp://files.example"],
+            expected: ["--allow-origin: 'ftp://files.example' is not an http or https origin"]),
+        BadCase(
+            arguments: ["--allow-origin", "https://a.example:99999"],
+            expected: ["--allow-origin: 'https://a.example:99999' has no valid port"]),
+        BadCase(
+            arguments: ["--allow-origin", "https://a.example:0"],
+            expected: ["--allow-origin: 'https://a.example:0' has no valid port"]),
+        BadCase(arguments: ["--allow-origin", "https://"], expected: ["--allow-origin: 'https://' has no valid host"]),
+        BadCase(
+            arguments: ["--allow-origin", "https://user@a.example"],
+            expected: ["--allow-origin: 'https://user@a.example' has no valid host"]),
+        BadCase(
+            arguments: ["--allow-origin", "https://a.example", "--allow-origin", "**"],
+            expected: ["--allow-origin: '**' is not an origin"]),
+        BadCase(arguments: ["--allow-origin", ""], expected: ["--allow-origin: '' is not an origin"]),
         BadCase(arguments: ["--demo-interval", "0"], expected: ["--demo-interval: must be a positive number"]),
         BadCase(arguments: ["--log-level", "loud"], expected: ["--log-level: unknown level 'loud'"]),
         BadCase(
@@ -223,6 +249,32 @@ struct OptionResolverTests {
         #expect(fromVariable.headers.map { $0.value } == ["1", "2"])
         let fromOption = try Self.configuration(["--header", "X-Three: 3"], environment: environment)
         #expect(fromOption.headers.map { $0.name } == ["X-Three"])
+    }
+
+    @Test("--allow-origin keeps origins as a browser sends them, * for any; none by default; its variable one a line")
+    func allowOrigin() throws {
+        #expect(try Self.configuration([]).allowedOrigins == .none)
+        let given = try Self.configuration([
+            "--allow-origin", "HTTPS://Intranet.Example:443", "--allow-origin", "http://[::1]:8000",
+            "--allow-origin", "http://127.0.0.1:80",
+        ]).allowedOrigins
+        #expect(given.origins == ["https://intranet.example", "http://[::1]:8000", "http://127.0.0.1"])
+        #expect(!given.allowsAny)
+        #expect(given.allows("https://intranet.example") && given.allows("http://127.0.0.1"))
+        #expect(!given.allows("https://intranet.example:8443") && !given.allows("null"))
+        #expect(try Self.configuration(["--allow-origin", "*"]).allowedOrigins.allowsAny)
+
+        let fromVariable = try Self.configuration(
+            [], environment: ["FEEDWEB_ALLOW_ORIGIN": "https://a.example\r\nhttp://b.example:8080\n\n"]
+        ).allowedOrigins
+        #expect(fromVariable.origins == ["https://a.example", "http://b.example:8080"])
+        #expect(
+            Self.failure([], environment: ["FEEDWEB_ALLOW_ORIGIN": "https://a.example\nhttps://b.example/"])?.contains(
+                "--allow-origin (from FEEDWEB_ALLOW_ORIGIN): 'https://b.example/' has a path") == true)
+        let fromOption = try Self.configuration(
+            ["--allow-origin", "https://c.example"], environment: ["FEEDWEB_ALLOW_ORIGIN": "bad"]
+        ).allowedOrigins
+        #expect(fromOption.origins == ["https://c.example"], "the option wins; the variable is not read")
     }
 
     @Test("a source on the command line overrides the environment's source")

@@ -39,6 +39,10 @@ struct OptionsTests {
                 "Error: --column: 'Price=/price:money' has an unknown format 'money'"
             ),
             ([], ["FEEDWEB_COLUMN": "Price"], "Error: --column (from FEEDWEB_COLUMN): 'Price' has no '=/pointer'"),
+            (
+                ["--allow-origin", "https://intranet.example/"], [:],
+                "Error: --allow-origin: 'https://intranet.example/' has a path (/)"
+            ),
         ] as [([String], [String: String], String)])
     func badOption(arguments: [String], environment: [String: String], message: String) async throws {
         let run = try await FeedwebRun.run(arguments, environment: environment)

@@ -86,6 +86,9 @@ public struct FeedwebConfiguration: Sendable {
     public var maxQueuedBytesPerClient = 4 * 1024 * 1024
     /// Who may frame the pages (`--frame-ancestors`): the `frame-ancestors` directive's value.
     public var frameAncestors = "'self'"
+    /// The origins whose pages may read the streams and the API (`--allow-origin`, CORS);
+    /// none: no CORS header at all.
+    public var allowedOrigins = AllowedOrigins.none
     /// The directory served under `/static/` (`--public-dir`): the first `Public/` next to
     /// the executable or above it.
     public var publicDirectory = PublicDirectory.locate()

@@ -30,6 +30,8 @@ struct WebHandlers: Sendable {
     let templates: TemplateLibrary
     /// The board's name (`--title`).
     let title: String
+    /// CORS for the streams and the API (`--allow-origin`).
+    let crossOrigin: CrossOrigin
 
     /// - Parameters:
     ///   - demo: the demo's `/demo/upstream` stream, when the source is the demo.
@@ -47,11 +49,14 @@ struct WebHandlers: Sendable {
     ///   - inspect: whether `/inspect` is on (`--inspect`).
     ///   - title: the board's name (`--title`).
     ///   - templates: the templates pages are rendered from (`--templates`).
+    ///   - allowedOrigins: the origins whose pages may read the streams and the API
+    ///     (`--allow-origin`).
     init(
         store: FeedStore, demo: DocumentEventStream?, staticFiles: StaticFiles, frameAncestors: String,
         sourceLabel: String, maxQueuedBytesPerClient: Int, restoredAt: Date?, statsPollInterval: TimeInterval = 5,
         stateFile: StateFileWriter? = nil, shards: Int = 1, inspect: Bool = true, title: String = "feedweb",
-        logger: Logger = Logger(label: "feedweb"), templates: TemplateLibrary = TemplateLibrary(),
+        allowedOrigins: AllowedOrigins = .none, logger: Logger = Logger(label: "feedweb"),
+        templates: TemplateLibrary = TemplateLibrary(),
         upstreamStatus: @escaping @Sendable () -> UpstreamStatus,
         clusterStatus: @escaping @Sendable () -> ClusterStatus? = { nil }
     ) {
@@ -59,6 +64,7 @@ struct WebHandlers: Sendable {
         self.title = title
         let stats = StatsRecorder(store: store, pollInterval: statsPollInterval)
         self.stats = stats
+        self.crossOrigin = CrossOrigin(allowed: allowedOrigins)
         let metrics = FeedwebMetrics()
         let security = ResponseHeaders.security(frameAncestors: frameAncestors)
         let htmlHeaders = ResponseHeaders.html(security: security)
@@ -151,6 +157,8 @@ struct WebHandlers: Sendable {
 
     /// The router over these handlers.
     var router: Router {
-        Router(pages: pages, streams: streams, api: api, health: health, assets: assets, errors: errors)
+        Router(
+            pages: pages, streams: streams, api: api, health: health, assets: assets, errors: errors,
+            crossOrigin: crossOrigin)
     }
 }

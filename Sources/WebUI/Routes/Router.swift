@@ -2,8 +2,10 @@
 /// answer comes from memory: prepared responses, pages cached per change, or the decision
 /// to start a stream.
 ///
-/// Before dispatching: any method but GET and HEAD gets 405; a path with a control
-/// character (a decoded `%00` arrives as DEL) gets 400.
+/// Before dispatching: CORS's grant is decided (``CrossOrigin``: a preflight it answers is
+/// answered here); any other method but GET and HEAD gets 405; a path with a control
+/// character (a decoded `%00` arrives as DEL) gets 400. The handler's answer then gets what
+/// the grant adds.
 struct Router: HTTPResponder {
     let pages: PageHandlers
     let streams: StreamHandlers
@@ -11,8 +13,16 @@ struct Router: HTTPResponder {
     let health: HealthHandlers
     let assets: StaticAssets
     let errors: ErrorResponses
+    let crossOrigin: CrossOrigin
 
     func respond(to request: HTTPRequest) -> HTTPResponse {
+        let grant = crossOrigin.grant(for: request)
+        if case .preflight(let answer) = grant { return answer }
+        return grant.applied(to: dispatch(request))
+    }
+
+    /// The handler's answer to `request`.
+    private func dispatch(_ request: HTTPRequest) -> HTTPResponse {
         guard request.method == "GET" || request.method == "HEAD" else {
             return .prepared(errors.methodNotAllowed)
         }

@@ -2,8 +2,23 @@
 public enum HTTPResponse: Sendable {
     /// A response built beforehand and shared by every request that gets it.
     case prepared(PreparedResponse)
+    /// A shared response sent to this one request with `headers` of its own after the
+    /// response's: the shared response is never changed (the server sends its status and
+    /// body in a libmicrohttpd response of this request's, without copying the body).
+    case preparedAdding(PreparedResponse, headers: [(String, String)])
     /// Answer with a Server-Sent Events stream, if the server admits one more.
     case stream(StreamStart)
+
+    /// This answer with `headers` added for this request alone, after its own (a stream's
+    /// refusal carries them too); with none, the answer itself.
+    public func adding(_ headers: [(String, String)]) -> HTTPResponse {
+        guard !headers.isEmpty else { return self }
+        switch self {
+        case .prepared(let response): return .preparedAdding(response, headers: headers)
+        case .preparedAdding(let response, let own): return .preparedAdding(response, headers: own + headers)
+        case .stream(let start): return .stream(start.adding(headers))
+        }
+    }
 }
 
 /// The decision to answer with a Server-Sent Events stream.
@@ -27,6 +42,9 @@ public struct StreamStart: Sendable {
 
     /// The response headers, sent at once.
     public let headers: [(String, String)]
+    /// Headers of this request's own (``adding(_:)``), also sent with the refusal when the
+    /// server does not admit the stream.
+    public let refusalHeaders: [(String, String)]
     /// The most unsent bytes the stream may hold before its client is dropped.
     public let maxQueuedBytes: Int
     public let audience: Audience
@@ -39,10 +57,29 @@ public struct StreamStart: Sendable {
         headers: [(String, String)], maxQueuedBytes: Int, audience: Audience = .programs,
         subscribe: @escaping @Sendable (StreamConnection, Int) -> @Sendable () -> Void
     ) {
+        self.init(
+            headers: headers, refusalHeaders: [], maxQueuedBytes: maxQueuedBytes, audience: audience,
+            subscribe: subscribe)
+    }
+
+    private init(
+        headers: [(String, String)], refusalHeaders: [(String, String)], maxQueuedBytes: Int, audience: Audience,
+        subscribe: @escaping @Sendable (StreamConnection, Int) -> @Sendable () -> Void
+    ) {
         self.headers = headers
+        self.refusalHeaders = refusalHeaders
         self.maxQueuedBytes = maxQueuedBytes
         self.audience = audience
         self.subscribe = subscribe
+    }
+
+    /// The same decision with `extra` headers after the stream's own, for this request
+    /// alone: libmicrohttpd copies each into the stream's response (~128 B of RSS per
+    /// header for as long as the client stays), so add only what this client needs.
+    public func adding(_ extra: [(String, String)]) -> StreamStart {
+        StreamStart(
+            headers: headers + extra, refusalHeaders: refusalHeaders + extra, maxQueuedBytes: maxQueuedBytes,
+            audience: audience, subscribe: subscribe)
     }
 
     /// Subscribes `stream`, an admitted stream of this decision written by the sender of

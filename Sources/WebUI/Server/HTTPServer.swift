@@ -458,6 +458,8 @@ public final class HTTPServer: @unchecked Sendable {
         switch responder.respond(to: request) {
         case .prepared(let response):
             return MHD_queue_response(connection, response.status, response.pointer)
+        case .preparedAdding(let response, let headers):
+            return Self.queue(response, adding: headers, on: connection)
         case .stream(let start):
             let stream = StreamConnection(maxQueuedBytes: start.maxQueuedBytes)
             let daemon = feedweb_mhd_connection_daemon(connection)
@@ -465,8 +467,7 @@ public final class HTTPServer: @unchecked Sendable {
                 state.open.admit(stream) ? state.loops.first { $0.daemon.pointer == daemon } : nil
             }
             guard let loop else {
-                let refused = responder.streamRefused()
-                return MHD_queue_response(connection, refused.status, refused.pointer)
+                return Self.queue(responder.streamRefused(), adding: start.refusalHeaders, on: connection)
             }
             // Programs' streams are spread over the shards in turn; a shard's sender writes its
             // streams, and its broadcasters queue to them.
@@ -502,6 +503,19 @@ public final class HTTPServer: @unchecked Sendable {
             MHD_destroy_response(response)
             return result
         }
+    }
+
+    /// Queues the shared `response` on `connection`, with `headers` of this request's own
+    /// after its own when there are any (in a libmicrohttpd response of the request's,
+    /// sharing the body: ``PreparedResponse/response(adding:)``).
+    private static func queue(
+        _ response: PreparedResponse, adding headers: [(String, String)], on connection: OpaquePointer
+    ) -> MHD_Result {
+        guard !headers.isEmpty else { return MHD_queue_response(connection, response.status, response.pointer) }
+        guard let own = response.response(adding: headers) else { return MHD_Result.NO }
+        let result = MHD_queue_response(connection, response.status, own)
+        MHD_destroy_response(own)
+        return result
     }
 
     /// The index of the loop, of `count`, that the next connection handed over goes to.

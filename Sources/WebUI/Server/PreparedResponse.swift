@@ -59,6 +59,33 @@ public final class PreparedResponse: @unchecked Sendable {
         return response
     }
 
+    /// A libmicrohttpd response of one request's own: this response's body (not copied)
+    /// and headers, then `extra`. It holds this object (and so the body) until
+    /// libmicrohttpd destroys it; the caller queues it and then calls
+    /// `MHD_destroy_response` once, as for any response it created. `nil` only when memory
+    /// for it cannot be allocated.
+    ///
+    /// For headers that differ per request (CORS's allowed origin) on an answer every
+    /// request shares: this object is never changed, so no request's headers reach another.
+    func response(adding extra: [(String, String)]) -> OpaquePointer? {
+        let retained = Unmanaged.passRetained(self).toOpaque()
+        guard
+            let response = MHD_create_response_from_buffer_with_free_callback_cls(
+                bodyCount, bodyStart,
+                { context in
+                    guard let context else { return }
+                    Unmanaged<PreparedResponse>.fromOpaque(context).release()
+                }, retained)
+        else {
+            Unmanaged<PreparedResponse>.fromOpaque(retained).release()
+            return nil
+        }
+        for (name, value) in headers + extra {
+            MHD_add_response_header(response, name, value)
+        }
+        return response
+    }
+
     /// The body bytes (a copy).
     public var body: [UInt8] {
         guard let bodyStart else { return [] }

@@ -25,7 +25,7 @@ final class TestHandlers: Sendable {
         document: JSONValue?, profile: ItemProfile = .nytNewswire,
         publicDirectory: String = TestHandlers.publicDirectory,
         frameAncestors: String = "'self'", maxQueuedBytesPerClient: Int = 1 << 20,
-        detection: ItemProfile.Overrides? = nil
+        detection: ItemProfile.Overrides? = nil, allowedOrigins: AllowedOrigins = .none
     ) {
         store = FeedStore(configuration: .init(profile: profile, detection: detection))
         if let document { store.replaceDocument(document) }
@@ -42,7 +42,7 @@ final class TestHandlers: Sendable {
             logger: logger)
         handlers = WebHandlers(
             store: store, demo: nil, staticFiles: staticFiles, frameAncestors: frameAncestors, sourceLabel: "test",
-            maxQueuedBytesPerClient: maxQueuedBytesPerClient, restoredAt: nil,
+            maxQueuedBytesPerClient: maxQueuedBytesPerClient, restoredAt: nil, allowedOrigins: allowedOrigins,
             upstreamStatus: { status.withLockedValue { $0 } })
         router = handlers.router
     }

@@ -21,11 +21,12 @@ final class TestServer: @unchecked Sendable {
         document: JSONValue?, profile: ItemProfile = .nytNewswire, publicDirectory: String = TestServer.publicDirectory,
         frameAncestors: String = "'self'", maxStreams: Int = 100, writesThroughIOUring: Bool = true,
         headTimeout: Duration = .seconds(10), connectionLimit: Int? = nil, connectionTimeout: UInt32 = 60,
-        frontDoorHoldLimit: Duration = FrontDoor.defaultHoldLimit, detection: ItemProfile.Overrides? = nil
+        frontDoorHoldLimit: Duration = FrontDoor.defaultHoldLimit, detection: ItemProfile.Overrides? = nil,
+        allowedOrigins: AllowedOrigins = .none
     ) throws {
         app = TestHandlers(
             document: document, profile: profile, publicDirectory: publicDirectory, frameAncestors: frameAncestors,
-            detection: detection)
+            detection: detection, allowedOrigins: allowedOrigins)
         var logger = Logger(label: "test")
         logger.logLevel = .warning
         var configuration = HTTPServer.Configuration(
