@@ -8,6 +8,8 @@ struct ErrorResponses: Sendable {
     /// 400, an HTML page: a malformed request (a control character in the path, an unknown
     /// page-stream view).
     let badRequest: PreparedResponse
+    /// 400, an HTML page naming the page stream's dialects: a `dialect` that is not one.
+    let badDialect: PreparedResponse
     /// 404 as JSON, for `/api/*`.
     let notFoundJSON: PreparedResponse
     /// 405 with `Allow: GET, HEAD`, an HTML page.
@@ -32,6 +34,9 @@ struct ErrorResponses: Sendable {
         }
         notFound = page(404, "Not found", "There is nothing at this address. The story may have left the feed.")
         badRequest = page(400, "Bad request", "The request was malformed.")
+        badDialect = page(
+            400, "Bad parameter: dialect",
+            "dialect must be \(PageDialect.parameterValues); without it, the page stream speaks feedweb's own events.")
         notFoundJSON = json(404, error: "not found")
         methodNotAllowed = page(
             405, "Method not allowed", "feedweb only answers GET and HEAD.", extra: [("Allow", "GET, HEAD")])

@@ -1,0 +1,148 @@
+import FeedCore
+import Foundation
+import TestSupport
+import Testing
+
+/// A user's own page on the page stream with the real libraries, in headless Chromium
+/// against the real binary: htmx 2 and its SSE extension (`dialect=htmx`) on a page
+/// served from `--public-dir`, and Datastar v1 (`dialect=datastar`) on a page of another
+/// origin. Each shows feedweb's list and a change pushed upstream within 1 s. The
+/// libraries come from PyPI at test time (``ClientLibraries``).
+@Suite(
+    .serialized, .timeLimit(.minutes(3)), .onThreadsOfItsOwn,
+    .enabled(if: WebDriver.isAvailable, "needs chromium and chromium-driver"))
+struct DialectBrowserTests {
+    /// The repository's root (for `Public/` and `docs/examples/`).
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
+
+    /// The example page `name` of docs/examples.
+    static func example(_ name: String) throws -> String {
+        try String(contentsOf: root.appendingPathComponent("docs/examples/" + name), encoding: .utf8)
+    }
+
+    /// The page's list as `title|title|…`, the count and the badge's class.
+    static let pageState = """
+        var titles = Array.from(document.querySelectorAll('#stories > li .story-title'))
+          .map(function (e) { return e.textContent.trim(); });
+        var status = document.getElementById('status');
+        return titles.join('|') + ' / ' + (document.getElementById('count') || {}).textContent
+          + ' / ' + (status ? status.className : '');
+        """
+
+    /// Records, in the page, when each story title first appears (`window.__shown[title]`,
+    /// the browser's `Date.now()`).
+    static let watchTitles = """
+        window.__shown = {};
+        function note() {
+          document.querySelectorAll('#stories .story-title').forEach(function (e) {
+            var title = e.textContent.trim();
+            if (!(title in window.__shown)) window.__shown[title] = Date.now();
+          });
+        }
+        note();
+        new MutationObserver(note).observe(document.body, { subtree: true, childList: true, characterData: true });
+        return true;
+        """
+
+    /// Waits for the page to show stories 5…1, then pushes story 6 on top, an edit of story
+    /// 3 and the removal of story 1, and checks they are shown within 1 s of the push.
+    static func showsTheListAndAChange(
+        _ browser: WebDriver, upstream: LiveFeedUpstream, library: String, log: @autoclosure () -> String
+    ) async throws {
+        let first = "Story number 5|Story number 4|Story number 3|Story number 2|Story number 1 / 5 stories"
+        let shown = try await browser.waitFor(
+            "return (function () { \(pageState) })().indexOf('\(first) / badge') === 0", seconds: 10)
+        if !shown {
+            let state = try await browser.execute(pageState)
+            let console = try await browser.consoleMessages().map { "\($0.level): \($0.message)" }
+            Issue.record("\(library): the page shows \(state)\nconsole: \(console)\nfeedweb: \(log().suffix(1500))")
+            return
+        }
+        #expect(try await browser.execute(watchTitles) == .bool(true))
+        let pushed = Date().timeIntervalSince1970 * 1000
+        try await upstream.change([
+            Patch.add("/results/0", NewswireFeed.story(6)),
+            Patch.replace("/results/3/title", .string("An edited headline")),
+            Patch.remove("/results/5"),
+        ])
+        let changed = try await browser.waitFor(
+            """
+            return (function () { \(pageState) })().indexOf(
+              'Story number 6|Story number 5|Story number 4|An edited headline|Story number 2 / 5 stories / badge') === 0
+            """, seconds: 5)
+        if !changed {
+            Issue.record("\(library): the change is not shown: \(try await browser.execute(pageState))")
+            return
+        }
+        for title in ["Story number 6", "An edited headline"] {
+            let at = try await browser.execute("return window.__shown['\(title)']")
+            let ms = (at.doubleValue ?? at.int64Value.map(Double.init) ?? .infinity) - pushed
+            #expect(ms < 1000, "\(library) showed \(title) \(ms) ms after the push")
+        }
+        // No error (a script or a style the page's CSP refused, say); the favicon aside.
+        let errors = try await browser.consoleMessages().filter {
+            $0.level == "SEVERE" && !$0.message.contains("/favicon.ico")
+        }
+        #expect(errors.isEmpty, "\(library): \(errors.map(\.message))")
+    }
+
+    @Test(
+        "htmx 2 and its SSE extension, on a page of --public-dir, show the list and a change within 1 s",
+        .enabled(if: ClientLibraries.htmx != nil, "pip could not download django-htmx from PyPI (no network)"))
+    func htmx() async throws {
+        let htmx = try #require(ClientLibraries.htmx)
+        let publicDir = try ScratchDirectory("htmx-public")
+        let files = FileManager.default
+        for name in try files.contentsOfDirectory(atPath: Self.root.appendingPathComponent("Public").path) {
+            try files.copyItem(
+                atPath: Self.root.appendingPathComponent("Public/" + name).path, toPath: publicDir.file(name))
+        }
+        try files.copyItem(at: htmx.htmx, to: publicDir.url.appendingPathComponent("htmx-2.js"))
+        try files.copyItem(at: htmx.sse, to: publicDir.url.appendingPathComponent("hx-sse-2.js"))
+        try Self.example("htmx.html").write(toFile: publicDir.file("htmx.html"), atomically: true, encoding: .utf8)
+
+        let upstream = try await LiveFeedUpstream(document: NewswireFeed.document(stories: [5, 4, 3, 2, 1]))
+        let feedweb = try await FeedwebProcess(arguments: ["--upstream", upstream.url, "--public-dir", publicDir.path])
+        defer {
+            feedweb.kill()
+            Task { await upstream.shutdown() }
+        }
+        try await FeedwebProbe.waitUntilReady(port: feedweb.port)
+        try await WebDriver.withSession { browser in
+            try await browser.open("http://127.0.0.1:\(feedweb.port)/static/htmx.html")
+            try await Self.showsTheListAndAChange(browser, upstream: upstream, library: "htmx", log: feedweb.log)
+        }
+    }
+
+    @Test(
+        "Datastar v1, on a page of another origin, shows the list and a change within 1 s",
+        .enabled(
+            if: ClientLibraries.datastar != nil, "pip could not download starhtml (Datastar) from PyPI (no network)"))
+    func datastar() async throws {
+        let datastar = try String(contentsOf: try #require(ClientLibraries.datastar), encoding: .utf8)
+        let upstream = try await LiveFeedUpstream(document: NewswireFeed.document(stories: [5, 4, 3, 2, 1]))
+        let feedweb = try await FeedwebProcess(arguments: ["--upstream", upstream.url])
+        defer {
+            feedweb.kill()
+            Task { await upstream.shutdown() }
+        }
+        try await FeedwebProbe.waitUntilReady(port: feedweb.port)
+        // The example page with feedweb's address in its `@get`, on a site of its own.
+        let page = try Self.example("datastar.html").replacingOccurrences(
+            of: "@get('/events/page", with: "@get('http://127.0.0.1:\(feedweb.port)/events/page")
+        let site = try await ScriptedSSEServer.start { request in
+            request.path.hasPrefix("/datastar.js")
+                ? .status(200, headers: [("Content-Type", "text/javascript; charset=utf-8")], body: datastar)
+                : .status(200, headers: [("Content-Type", "text/html; charset=utf-8")], body: page)
+        }
+        defer { Task { await site.shutdown() } }
+        // Cross-origin reads are `--allow-origin`'s (CORS, built apart): here the browser's
+        // same-origin checks are off, so the test is of the events as Datastar reads them.
+        let browser = try await WebDriver(arguments: ["--disable-web-security"])
+        try await WebDriver.ending(browser) { browser in
+            try await browser.open(site.url("/datastar.html"))
+            try await Self.showsTheListAndAChange(browser, upstream: upstream, library: "Datastar", log: feedweb.log)
+        }
+    }
+}
