@@ -33,9 +33,10 @@ public final class WebDriver: Browser {
         try await ending(WebDriver(windowWidth: windowWidth, windowHeight: windowHeight), body)
     }
 
-    /// Starts chromedriver on a free port and opens a headless browser session. End it
-    /// with ``quit()``; a session that is let go without it is ended in the background.
-    public init(windowWidth: Int = 1280, windowHeight: Int = 800) async throws {
+    /// Starts chromedriver on a free port and opens a headless browser session, Chromium
+    /// started with `arguments` too. End it with ``quit()``; a session that is let go
+    /// without it is ended in the background.
+    public init(windowWidth: Int = 1280, windowHeight: Int = 800, arguments: [String] = []) async throws {
         port = try FreePort.find()
         driver = Subprocess()
         driver.executableURL = URL(fileURLWithPath: "/usr/bin/chromedriver")
@@ -65,7 +66,7 @@ public final class WebDriver: Browser {
                                 "--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
                                 "--window-size=\(windowWidth),\(windowHeight)", "--no-first-run",
                                 "--disable-background-networking",
-                            ].map(JSONValue.string)),
+                            ].map(JSONValue.string) + arguments.map(JSONValue.string)),
                     ]),
                     "goog:loggingPrefs": .object(["browser": .string("ALL")]),
                     // A page that cannot load (its connections starved, say) fails the

@@ -148,7 +148,7 @@ struct WebHandlers: Sendable {
         switch result {
         case .success(let set):
             errors.render(with: PageRenderer(assetVersion: assets.version, brand: title, templates: set))
-            pageStreams.stream.reload(version: "templates-" + set.version)
+            pageStreams.stream.templatesChanged(version: "templates-" + set.version)
         case .failure:
             pageStreams.requestFrame()
         }

@@ -194,6 +194,19 @@ public final class Broadcaster<Channel: Hashable & Sendable, State: Sendable>: S
         }
     }
 
+    /// Queues `bytes` once to every client in a channel that `included` accepts (a page
+    /// stream's `reload`, for the clients of feedweb's own dialect).
+    public func broadcast(_ bytes: [UInt8], toClientsOf included: (Channel) -> Bool) {
+        lock.withLock {
+            var publish = Publish(catchUp: nil)
+            var wakes = SenderWakes()
+            defer { wakes.flush() }
+            for subscription in subscriptions.values where subscription.channels.contains(where: included) {
+                queueLocked(bytes, to: subscription.stream, in: &publish, wakes: &wakes)
+            }
+        }
+    }
+
     /// What one publish remembers across its clients: the catch-up events it made (once
     /// per channel) and the clients it caught up (they get nothing more from it).
     private struct Publish {

@@ -334,6 +334,15 @@ struct PageRenderer: Sendable {
         }
     }
 
+    /// What the item page's `#gone` notice says (as the detail templates have it), for the
+    /// page-stream dialects, which show it by replacing the element.
+    static func goneText(layout: ItemProfile.Layout) -> String {
+        switch layout {
+        case .news: return "This story has left the feed. What you see is its last version."
+        case .table: return "This item has left the feed. What you see is its last version."
+        }
+    }
+
     /// The page frame around `main`. A page of the past (`past`) has no stream and no live
     /// badge: its banner says which moment it shows.
     func page(

@@ -10,8 +10,11 @@
 /// - `Access-Control-Allow-Origin` is sent only to a request whose `Origin` is allowed:
 ///   that origin as the request sent it, or `*` when `*` is allowed. A refused origin gets
 ///   the answer without any `Access-Control-*` header.
-/// - `Access-Control-Allow-Credentials` is never sent: feedweb reads no cookie or
-///   credential, so no page needs its answers with them (and `*` forbids it).
+/// - `Access-Control-Allow-Credentials: true` goes only with an origin named by
+///   `--allow-origin`, never with `*`: feedweb itself reads no cookie or credential, but
+///   htmx's SSE extension opens its `EventSource` `withCredentials`, which a browser allows
+///   only with it (a proxy in front of feedweb that checks cookies then sees them: naming
+///   the origin is the operator's choice).
 /// - Headers that depend on the request are added to this request's answer alone
 ///   (``HTTPResponse/adding(_:)``); a prepared response shared between requests is never
 ///   changed.
@@ -54,7 +57,9 @@ struct CrossOrigin: Sendable {
     static let exposedHeaders = "ETag, Retry-After, X-Feedweb-Event-Id, X-Feedweb-Event-Time"
     /// The request headers a page may send to the streams and the API: the stream's resume
     /// point and what an `EventSource` or a conditional `fetch` adds.
-    static let allowedRequestHeaders = "Last-Event-ID, Cache-Control, Accept, If-None-Match"
+    /// Datastar's `@get` adds `Datastar-Request` and a JSON `Content-Type`.
+    static let allowedRequestHeaders =
+        "Last-Event-ID, Cache-Control, Accept, If-None-Match, Datastar-Request, Content-Type"
     /// How long a browser may keep a preflight's answer, in seconds.
     static let preflightMaxAge = 600
     static let vary = ("Vary", "Origin")
@@ -84,13 +89,14 @@ struct CrossOrigin: Sendable {
         guard let origin = request.header("Origin"), allowed.allows(origin) else {
             return request.method == "OPTIONS" ? .nothing : .refused
         }
-        let allowOrigin = ("Access-Control-Allow-Origin", allowed.allowsAny ? "*" : origin)
+        var allow = [("Access-Control-Allow-Origin", allowed.allowsAny ? "*" : origin)]
+        if !allowed.allowsAny { allow.append(("Access-Control-Allow-Credentials", "true")) }
         if request.method == "OPTIONS" {
             // A preflight names the method the page means to use; for any but ours, the 405.
             guard let method = request.header("Access-Control-Request-Method"), method == "GET" || method == "HEAD"
             else { return .nothing }
-            return .preflight(.preparedAdding(preflightAnswer, headers: [allowOrigin, Self.vary]))
+            return .preflight(.preparedAdding(preflightAnswer, headers: allow + [Self.vary]))
         }
-        return .allowed([allowOrigin, ("Access-Control-Expose-Headers", Self.exposedHeaders), Self.vary])
+        return .allowed(allow + [("Access-Control-Expose-Headers", Self.exposedHeaders), Self.vary])
     }
 }

@@ -9,6 +9,7 @@ final class ErrorResponses: Sendable {
     private struct Pages: Sendable {
         let notFound: PreparedResponse
         let badRequest: PreparedResponse
+        let badDialect: PreparedResponse
         let methodNotAllowed: PreparedResponse
     }
 
@@ -26,6 +27,8 @@ final class ErrorResponses: Sendable {
     /// 400, an HTML page: a malformed request (a control character in the path, an unknown
     /// page-stream view).
     var badRequest: PreparedResponse { pages.withLockedValue { $0.badRequest } }
+    /// 400, an HTML page naming the page stream's dialects: a `dialect` that is not one.
+    var badDialect: PreparedResponse { pages.withLockedValue { $0.badDialect } }
     /// 405 with `Allow: GET, HEAD`, an HTML page.
     var methodNotAllowed: PreparedResponse { pages.withLockedValue { $0.methodNotAllowed } }
 
@@ -59,6 +62,10 @@ final class ErrorResponses: Sendable {
         return Pages(
             notFound: page(404, "Not found", "There is nothing at this address. The story may have left the feed."),
             badRequest: page(400, "Bad request", "The request was malformed."),
+            badDialect: page(
+                400, "Bad parameter: dialect",
+                "dialect must be \(PageDialect.parameterValues); without it, the page stream speaks feedweb's own events."
+            ),
             methodNotAllowed: page(
                 405, "Method not allowed", "feedweb only answers GET and HEAD.", extra: [("Allow", "GET, HEAD")]))
     }

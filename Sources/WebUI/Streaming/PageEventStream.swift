@@ -13,7 +13,8 @@ import NIOConcurrencyHelpers
 /// resumes at the current published id gets only its status badge first (nothing was
 /// missed); any other gets its whole state, once.
 ///
-/// Events, each `data` a JSON object whose `view` names the view it is for:
+/// feedweb's own events (no `dialect`, ``FeedwebDialect``), each `data` a JSON object whose
+/// `view` names the view it is for:
 /// - `items` (list and kiosk): `{"view", "order": [dom ids], "html": {dom id: fragment},
 ///   "count": text}`; `html` holds only the entries that are new or changed (all of them
 ///   in a whole state). A list frame that only puts new entries on top and drops some
@@ -29,8 +30,13 @@ import NIOConcurrencyHelpers
 /// Ids are the published view's `EPOCH-SEQ`: a frame of a view never repeats an id the
 /// view was sent before, except in a whole state (the page skips what it has).
 ///
+/// `&dialect=htmx` or `&dialect=datastar` asks for the same frames as the events of htmx 2's
+/// SSE extension or of Datastar v1 (``PageDialect``), for a user's own page.
+///
 /// Fragments come from the same templates as the full pages and are rendered once per
-/// change per channel (one channel per view and filter), never per client.
+/// change per channel (one channel per view and filter), never per client nor per dialect:
+/// each publish makes one ``PageFrame`` per channel, which each dialect its clients use
+/// then writes once.
 final class PageEventStream: Sendable {
     /// One view a page shows: its events are computed once per change, for every page
     /// stream that serves it.
@@ -87,6 +93,27 @@ final class PageEventStream: Sendable {
     /// The most views one page stream may carry.
     static let maxViews = 64
 
+    /// What the broadcaster groups clients by: a view, and the dialect its events are
+    /// written in. The clients of one view in every dialect share its frame.
+    struct Key: Hashable, Sendable {
+        let channel: Channel
+        let dialect: PageDialect
+
+        init(_ channel: Channel, _ dialect: PageDialect = .feedweb) {
+            self.channel = channel
+            self.dialect = dialect
+        }
+
+        /// The view's name, and its dialect when not feedweb's own (for `/inspect`).
+        var spec: String {
+            switch dialect {
+            case .feedweb: channel.spec
+            case .htmx: channel.spec + " (htmx)"
+            case .datastar: channel.spec + " (datastar)"
+            }
+        }
+    }
+
     struct State: Sendable {
         let view: PublishedView?
         let badge: StatusBadge
@@ -98,7 +125,7 @@ final class PageEventStream: Sendable {
         var inspect: InspectFrame? = nil
     }
 
-    let broadcaster: Broadcaster<Channel, State>
+    let broadcaster: Broadcaster<Key, State>
     /// The renderer without its templates: those in use are taken from ``templates`` at
     /// each render.
     private let baseRenderer: PageRenderer
@@ -124,12 +151,21 @@ final class PageEventStream: Sendable {
     /// `PageStreamPublisher`, holding no other lock (not the store's). See
     /// `Broadcaster.lock` for the whole order.
     private let publishLock = NIOLock()
-    /// Each channel's whole-state frame (``wholeState(of:_:)``: a new client's first event,
-    /// a slow client's catch-up), for the stamp it was rendered at.
+    /// Each channel's whole-state frame (``wholeState(of:_:inspect:)``: a new client's first
+    /// event, a slow client's catch-up), for the stamp it was rendered at, and its events in
+    /// each dialect written so far.
     ///
     /// Guards only the cache; taken under `Broadcaster.lock` (subscribe, and a publish's
-    /// catch-up) and a leaf: the frame is rendered between a miss and the store, outside it.
-    private let initialCache = NIOLockedValueBox<[Channel: (stamp: PageCache.Stamp, bytes: [UInt8])]>([:])
+    /// catch-up) and a leaf: the frame is rendered and written between a miss and the
+    /// store, outside it.
+    private let initialCache = NIOLockedValueBox<[Channel: WholeState]>([:])
+
+    /// A channel's whole state at one stamp: the frame, and its events per dialect.
+    private struct WholeState {
+        let stamp: PageCache.Stamp
+        let frame: PageFrame
+        var events: [PageDialect: [UInt8]]
+    }
     /// The rows each table view showed at the last two views (each frame sorts once).
     private let tableRows = TableRowsMemo()
     /// Guards the count of fragments rendered. A leaf, taken under `publishLock` and
@@ -175,7 +211,18 @@ final class PageEventStream: Sendable {
 
     /// What `/inspect` shows now, while a page shows it (`nil`: none does, or it is off).
     func inspectFrameIfShown() -> InspectFrame? {
-        broadcaster.count(in: .inspect) > 0 ? inspectSource.frame() : nil
+        let shown = PageDialect.allCases.contains { broadcaster.count(in: Key(.inspect, $0)) > 0 }
+        return shown ? inspectSource.frame() : nil
+    }
+
+    /// A frame of one channel made during a publish, shared by the channel's dialects.
+    private struct Made {
+        /// `nil`: nothing for the channel in this publish.
+        var frame: PageFrame?
+        /// Entries the dialects move whose fragments were not rendered for the frame
+        /// (rendered once, by ``completeForDialects(_:channel:table:now:)``, when the first
+        /// dialect client of the channel needs them).
+        var unrendered: [FeedItem] = []
     }
 
     /// Publishes a new state: fragments for what changed in each channel.
@@ -192,16 +239,17 @@ final class PageEventStream: Sendable {
             let now = Date()
             let id = (state.view?.id ?? EventID(epoch: epoch, seq: 0)).description
             // Items read another way (a profile found in the first document with items):
-            // every page's layout changes, so every page reloads, once.
+            // every page's layout changes, so every page of feedweb's reloads, once; a
+            // dialect's page, which feedweb cannot reload, gets each view's whole state.
             if viewChanged, let before = previous?.view, let after = state.view,
                 before.reading?.profile != after.reading?.profile || before.reading?.origin != after.reading?.origin
             {
-                broadcaster.publish(state) { _, _ in
-                    []
+                broadcaster.publish(state) { key, state in
+                    key.dialect == .feedweb ? [] : self.wholeState(of: key, state)
                 } catchUp: { _, _ in
                     []
                 }
-                broadcaster.broadcastToAll(SSEEncoder.event(type: "reload", data: "items"))
+                broadcaster.broadcast(SSEEncoder.event(type: "reload", data: "items")) { $0.dialect == .feedweb }
                 return
             }
             let profile = state.view?.profile ?? .nytNewswire
@@ -216,14 +264,17 @@ final class PageEventStream: Sendable {
             }
             // The badge is rendered once per style (kiosk or not) per frame.
             var badges: [Bool: String] = [:]
-            func status(for channel: Channel) -> [UInt8] {
+            func status(for channel: Channel) -> PageFrame.Part {
                 let kiosk = if case .kiosk = channel { true } else { false }
                 let html = badges[kiosk] ?? statusFragment(channel: channel, state: state, now: now)
                 badges[kiosk] = html
-                return Self.event("status", channel: channel, id: id, ["html": .string(html)])
+                return .status(html)
             }
-            broadcaster.publish(state) { channel, state in
-                var bytes: [UInt8] = []
+            // Each channel's frame, made for the first of its keys and shared by the others.
+            var made: [Channel: Made] = [:]
+            func frame(of channel: Channel, _ state: State) -> Made {
+                var unrendered: [FeedItem] = []
+                var parts: [PageFrame.Part] = []
                 if viewChanged {
                     switch channel {
                     case .list(let section):
@@ -234,19 +285,23 @@ final class PageEventStream: Sendable {
                         case .unchanged:
                             let rendered = visible.map(\.item)
                             if !rendered.isEmpty {
-                                bytes += itemsDeltaEvent(
-                                    channel: channel, count: after.count, prepend: [], remove: [], render: rendered,
-                                    now: now, id: id, table: table, notice: state.view?.itemsProblem)
+                                parts.append(
+                                    itemsDelta(
+                                        channel: channel, count: after.count, prepend: [], remove: [],
+                                        render: rendered, now: now, table: table, notice: state.view?.itemsProblem))
                             }
                         case .delta(let prepend, let remove):
                             let rendered = visible.filter { $0.kind != .removed }.map(\.item)
-                            bytes += itemsDeltaEvent(
-                                channel: channel, count: after.count, prepend: prepend, remove: remove,
-                                render: rendered, now: now, id: id, table: table, notice: state.view?.itemsProblem)
+                            parts.append(
+                                itemsDelta(
+                                    channel: channel, count: after.count, prepend: prepend, remove: remove,
+                                    render: rendered, now: now, table: table, notice: state.view?.itemsProblem))
                         case .reordered:
-                            bytes += itemsEvent(
-                                channel: channel, items: after, render: Self.fresh(after, since: before, visible),
-                                now: now, id: id, table: table, notice: state.view?.itemsProblem)
+                            parts.append(
+                                items(
+                                    channel: channel, items: after, before: before,
+                                    render: Self.fresh(after, since: before, visible), now: now, table: table,
+                                    notice: state.view?.itemsProblem, unrendered: &unrendered))
                         }
                     case .table(let query):
                         let before = tableRows.rows(of: previous?.view, query: query)
@@ -266,29 +321,35 @@ final class PageEventStream: Sendable {
                         case .unchanged:
                             let rendered = visible.map(\.item)
                             if !rendered.isEmpty || counted {
-                                bytes += itemsDeltaEvent(
-                                    channel: channel, count: after.total, prepend: [], remove: [], render: rendered,
-                                    now: now, id: id, table: table, notice: state.view?.itemsProblem)
+                                parts.append(
+                                    itemsDelta(
+                                        channel: channel, count: after.total, prepend: [], remove: [],
+                                        render: rendered, now: now, table: table, notice: state.view?.itemsProblem))
                             }
                         case .delta(let prepend, let remove):
                             let rendered = visible.filter { $0.kind != .removed }.map(\.item)
-                            bytes += itemsDeltaEvent(
-                                channel: channel, count: after.total, prepend: prepend, remove: remove,
-                                render: rendered, now: now, id: id, table: table, notice: state.view?.itemsProblem)
+                            parts.append(
+                                itemsDelta(
+                                    channel: channel, count: after.total, prepend: prepend, remove: remove,
+                                    render: rendered, now: now, table: table, notice: state.view?.itemsProblem))
                         case .reordered:
-                            bytes += itemsEvent(
-                                channel: channel, items: after.rows,
-                                render: Self.fresh(after.rows, since: before.rows, visible), now: now, id: id,
-                                count: after.total, table: table, notice: state.view?.itemsProblem)
+                            parts.append(
+                                items(
+                                    channel: channel, items: after.rows, before: before.rows,
+                                    render: Self.fresh(after.rows, since: before.rows, visible), now: now,
+                                    count: after.total, table: table, notice: state.view?.itemsProblem,
+                                    unrendered: &unrendered))
                         }
                     case .kiosk(let section):
                         let visible = changes.compactMap { $0.filtered(to: section) }
                         let before = Self.visibleItems(previous?.view, channel: channel)
                         let after = Self.visibleItems(state.view, channel: channel)
                         if !visible.isEmpty || before.map(\.key) != after.map(\.key) {
-                            bytes += itemsEvent(
-                                channel: channel, items: after, render: Self.fresh(after, since: before, visible),
-                                now: now, id: id, table: table, notice: state.view?.itemsProblem)
+                            parts.append(
+                                items(
+                                    channel: channel, items: after, before: before,
+                                    render: Self.fresh(after, since: before, visible), now: now, table: table,
+                                    notice: state.view?.itemsProblem, unrendered: &unrendered))
                         }
                     case .stats, .inspect:
                         break
@@ -296,26 +357,42 @@ final class PageEventStream: Sendable {
                         let old = previous?.view?.item(forKey: key)
                         let new = state.view?.item(forKey: key)
                         if let new, new != old {
-                            bytes += itemEvent(channel: channel, item: new, profile: profile, now: now, id: id)
+                            parts.append(detail(item: new, profile: profile, now: now))
                         } else if new == nil, old != nil {
-                            bytes += Self.event("gone", channel: channel, id: id)
+                            parts.append(.gone(PageRenderer.goneText(layout: profile.layout)))
                         }
                     }
                 }
-                if channel == .stats, statsChanged || tickerChanged {
-                    bytes += statsEvent(
-                        state: state, now: now, id: id, fragments: statsChanged, ticker: tickerChanged)
+                if channel == .stats, statsChanged || tickerChanged,
+                    let part = stats(state: state, now: now, fragments: statsChanged, ticker: tickerChanged)
+                {
+                    parts.append(part)
                 }
-                if channel == .inspect, let frame = state.inspect, let parts = inspectChanged {
-                    bytes += inspectEvent(frame, parts: parts, now: now, id: id)
+                if channel == .inspect, let frame = state.inspect, let changed = inspectChanged,
+                    let part = inspect(frame, parts: changed, now: now)
+                {
+                    parts.append(part)
                 }
-                if viewChanged || badgeChanged { bytes += status(for: channel) }
-                return bytes
-            } catchUp: { channel, state in
+                if viewChanged || badgeChanged { parts.append(status(for: channel)) }
+                let frame = parts.isEmpty ? nil : PageFrame(view: channel.spec, id: id, parts: parts)
+                return Made(frame: frame, unrendered: unrendered)
+            }
+            broadcaster.publish(state) { key, state in
+                var shared = made[key.channel] ?? frame(of: key.channel, state)
+                if key.dialect != .feedweb, !shared.unrendered.isEmpty {
+                    let unrendered = shared.unrendered
+                    shared.frame = shared.frame.map {
+                        completeForDialects($0, items: unrendered, channel: key.channel, table: table, now: now)
+                    }
+                    shared.unrendered = []
+                }
+                made[key.channel] = shared
+                return shared.frame.map(key.dialect.events)
+            } catchUp: { key, state in
                 // A page too far behind gets the channel's whole state in place of its
                 // backlog, in band, as `/events` clients get a fresh `data`: never dropped
                 // for being slow while it reads (the stall rule still applies).
-                self.wholeState(of: channel, state)
+                self.wholeState(of: key, state)
             }
         }
     }
@@ -327,107 +404,137 @@ final class PageEventStream: Sendable {
         let resumesAfter: EventID?
     }
 
-    /// Subscribes `stream` to `views`: first, each view's whole current state, or only its
-    /// status badge when it resumes at the current published id (the pages have the rest;
-    /// `/stats` always gets its whole state, which changes with time alone).
-    func subscribe(_ stream: StreamConnection, views: [Subscription]) {
+    /// Subscribes `stream` to `views`, its events written in `dialect`: first, each view's
+    /// whole current state, or only its status badge when it resumes at the current
+    /// published id (the pages have the rest; `/stats` always gets its whole state, which
+    /// changes with time alone).
+    func subscribe(_ stream: StreamConnection, views: [Subscription], dialect: PageDialect = .feedweb) {
         // `/inspect`'s first frame is taken here, outside the broadcaster's lock (it reads
         // the broadcasters' clients).
         let inspect = views.contains { $0.channel == .inspect } ? inspectSource.frame() : nil
-        broadcaster.subscribe(stream, to: views.map(\.channel)) { state in
+        broadcaster.subscribe(stream, to: views.map { Key($0.channel, dialect) }) { state in
             var first = [SSEEncoder.retry(milliseconds: DocumentEventStream.retryMilliseconds)]
             guard let state else { return first }
             for view in views {
+                let key = Key(view.channel, dialect)
                 if let resumed = view.resumesAfter, let current = state.view?.id, resumed == current,
                     view.channel != .stats, view.channel != .inspect
                 {
-                    let id = current.description
+                    let badge = statusFragment(channel: view.channel, state: state, now: Date())
                     first.append(
-                        Self.event(
-                            "status", channel: view.channel, id: id,
-                            ["html": .string(statusFragment(channel: view.channel, state: state, now: Date()))]))
+                        dialect.events(
+                            PageFrame(view: view.channel.spec, id: current.description, parts: [.status(badge)])))
                 } else {
-                    first.append(wholeState(of: view.channel, state, inspect: inspect))
+                    first.append(wholeState(of: key, state, inspect: inspect))
                 }
             }
             return first
         }
     }
 
-    /// The channel's whole `state` in one frame: what a new client gets first, and what a
-    /// client too far behind gets in place of its backlog (the page script treats it as it
-    /// does on connect: a whole `items` order, the detail, every `/stats` fragment, the
-    /// badge). Rendered once per channel and stamp, then taken from `initialCache`.
+    /// The channel's whole `state` in one frame, as `key`'s dialect writes it: what a new
+    /// client gets first, and what a client too far behind gets in place of its backlog
+    /// (the page script treats it as it does on connect: a whole `items` order, the
+    /// detail, every `/stats` fragment, the badge). Rendered once per channel and stamp,
+    /// written once per dialect, then taken from `initialCache`.
     ///
     /// Runs under `Broadcaster.lock`: `/inspect`'s frame is `inspect` or the state's, taken
     /// before (never read from the ``inspectSource`` here).
-    private func wholeState(of channel: Channel, _ state: State, inspect: InspectFrame? = nil) -> [UInt8] {
+    private func wholeState(of key: Key, _ state: State, inspect: InspectFrame? = nil) -> [UInt8] {
+        let channel = key.channel
+        let id = (state.view?.id ?? EventID(epoch: epoch, seq: 0)).description
         if channel == .inspect {
             // Never cached: it moves with every event.
             let now = Date()
-            let id = (state.view?.id ?? EventID(epoch: epoch, seq: 0)).description
-            var bytes: [UInt8] = []
-            if let frame = inspect ?? state.inspect {
-                bytes += inspectEvent(frame, parts: (true, true, true, true), now: now, id: id)
+            var parts: [PageFrame.Part] = []
+            if let frame = inspect ?? state.inspect,
+                let part = self.inspect(frame, parts: (true, true, true, true), now: now)
+            {
+                parts.append(part)
             }
-            bytes += Self.event(
-                "status", channel: channel, id: id,
-                ["html": .string(statusFragment(channel: channel, state: state, now: now))])
-            return bytes
+            parts.append(.status(statusFragment(channel: channel, state: state, now: now)))
+            return key.dialect.events(PageFrame(view: channel.spec, id: id, parts: parts))
         }
         let stamp = PageCache.Stamp(
             published: state.view?.id, badge: state.badge, assetVersion: "", templates: templates.current.version,
             statsWindow: channel == .stats ? state.stats?.endIndex ?? 0 : 0)
-        if let cached = initialCache.withLockedValue({ $0[channel] }), cached.stamp == stamp {
-            return cached.bytes
+        let cached = initialCache.withLockedValue { $0[channel] }.flatMap { $0.stamp == stamp ? $0 : nil }
+        if let bytes = cached?.events[key.dialect] { return bytes }
+        let frame = cached?.frame ?? wholeFrame(of: channel, state, id: id)
+        let bytes = key.dialect.events(frame)
+        initialCache.withLockedValue { cache in
+            if cache.count > 1024 { cache.removeAll() }
+            var whole =
+                cache[channel].flatMap { $0.stamp == stamp ? $0 : nil }
+                ?? WholeState(stamp: stamp, frame: frame, events: [:])
+            whole.events[key.dialect] = bytes
+            cache[channel] = whole
         }
+        return bytes
+    }
+
+    /// The frame of `channel`'s whole `state` (not `/inspect`'s): every entry, the detail,
+    /// every `/stats` part, the badge.
+    private func wholeFrame(of channel: Channel, _ state: State, id: String) -> PageFrame {
         let now = Date()
-        let id = (state.view?.id ?? EventID(epoch: epoch, seq: 0)).description
-        var bytes: [UInt8] = []
+        var parts: [PageFrame.Part] = []
         let profile = state.view?.profile ?? .nytNewswire
         let table = TableFrame(profile: profile)
+        var unrendered: [FeedItem] = []
         switch channel {
         case .list, .kiosk:
             let items = Self.visibleItems(state.view, channel: channel)
-            bytes += itemsEvent(
-                channel: channel, items: items, render: items, now: now, id: id, table: table,
-                notice: state.view?.itemsProblem)
+            parts.append(
+                self.items(
+                    channel: channel, items: items, before: nil, render: items, now: now, table: table,
+                    notice: state.view?.itemsProblem, unrendered: &unrendered))
         case .table(let query):
             let rows = tableRows.rows(of: state.view, query: query)
-            bytes += itemsEvent(
-                channel: channel, items: rows.rows, render: rows.rows, now: now, id: id, count: rows.total,
-                table: table, notice: state.view?.itemsProblem)
+            parts.append(
+                items(
+                    channel: channel, items: rows.rows, before: nil, render: rows.rows, now: now, count: rows.total,
+                    table: table, notice: state.view?.itemsProblem, unrendered: &unrendered))
         case .item(let key):
             if let item = state.view?.item(forKey: key) {
-                bytes += itemEvent(channel: channel, item: item, profile: profile, now: now, id: id)
+                parts.append(detail(item: item, profile: profile, now: now))
             } else if state.view != nil {
-                bytes += Self.event("gone", channel: channel, id: id)
+                parts.append(.gone(PageRenderer.goneText(layout: profile.layout)))
             }
         case .stats:
-            bytes += statsEvent(state: state, now: now, id: id, fragments: true, ticker: true)
+            if let part = stats(state: state, now: now, fragments: true, ticker: true) { parts.append(part) }
         case .inspect:
             break
         }
-        bytes += Self.event(
-            "status", channel: channel, id: id,
-            ["html": .string(statusFragment(channel: channel, state: state, now: now))])
-        initialCache.withLockedValue { cache in
-            if cache.count > 1024 { cache.removeAll() }
-            cache[channel] = (stamp, bytes)
-        }
-        return bytes
+        parts.append(.status(statusFragment(channel: channel, state: state, now: now)))
+        return PageFrame(view: channel.spec, id: id, parts: parts)
     }
 
     func unsubscribe(_ stream: StreamConnection) {
         broadcaster.unsubscribe(stream)
     }
 
-    /// Tells every open page to reload (static files changed).
+    /// Tells every open page of feedweb's own to reload (static files changed); a dialect's
+    /// page is the user's, which feedweb does not reload.
     func reload(version: String) {
-        broadcaster.broadcastToAll(SSEEncoder.event(type: "reload", data: version))
+        broadcaster.broadcast(SSEEncoder.event(type: "reload", data: version)) { $0.dialect == .feedweb }
     }
 
-    // MARK: - Encoding
+    /// New templates: every open page of feedweb's own reloads, once, to the new look; a
+    /// dialect's page gets each of its views' whole state, rendered from them.
+    func templatesChanged(version: String) {
+        publishLock.withLock {
+            if let state = broadcaster.state {
+                broadcaster.publish(state) { key, state in
+                    key.dialect == .feedweb ? [] : self.wholeState(of: key, state)
+                } catchUp: { _, _ in
+                    []
+                }
+            }
+            broadcaster.broadcast(SSEEncoder.event(type: "reload", data: version)) { $0.dialect == .feedweb }
+        }
+    }
+
+    // MARK: - Frames
 
     private static func visibleItems(_ view: PublishedView?, channel: Channel) -> ChunkedArray<FeedItem> {
         switch channel {
@@ -466,19 +573,19 @@ final class PageEventStream: Sendable {
         return after.filter { changed.contains($0.key) || !shown.contains($0.key) }
     }
 
-    /// An event of `channel`'s view: `data` is `{"view": spec}` followed by `members`.
-    private static func event(_ type: String, channel: Channel, id: String, _ members: JSONObject = [:]) -> [UInt8] {
-        var data: JSONObject = ["view": .string(channel.spec)]
-        for (name, value) in members { data[name] = value }
-        return SSEEncoder.event(type: type, data: JSONValue.object(data).serializedString(), id: id)
+    /// The page an entry of `channel` is on, for the dialects.
+    private static func entriesPage(_ channel: Channel) -> PageFrame.Entries.Page {
+        switch channel {
+        case .table: .table
+        case .kiosk: .kiosk
+        default: .list
+        }
     }
 
-    /// The detail view's `item` event.
-    private func itemEvent(channel: Channel, item: FeedItem, profile: ItemProfile, now: Date, id: String) -> [UInt8] {
+    /// The detail view's `#detail`.
+    private func detail(item: FeedItem, profile: ItemProfile, now: Date) -> PageFrame.Part {
         countRenders(1)
-        return Self.event(
-            "item", channel: channel, id: id,
-            ["html": .string(renderer.detailFragment(item, profile: profile, now: now))])
+        return .detail(renderer.detailFragment(item, profile: profile, now: now))
     }
 
     /// The fragment of one entry of `channel`: a story, a table row, a kiosk story or tile.
@@ -491,80 +598,99 @@ final class PageEventStream: Sendable {
         }
     }
 
-    /// A list frame as a ``ListOrderChange/delta(prepend:remove:)``: `{"view", "prepend":
-    /// [dom ids, top first], "remove": [dom ids], "html": {dom id: fragment}, "count":
-    /// text}`, with a fragment for each entry in `render` (those prepended and those
-    /// updated).
-    private func itemsDeltaEvent(
-        channel: Channel, count: Int, prepend: [String], remove: [String], render: [FeedItem], now: Date, id: String,
+    /// A list frame as a ``ListOrderChange/delta(prepend:remove:)`` (keys), with a fragment
+    /// for each entry in `render` (those prepended and those updated).
+    private func itemsDelta(
+        channel: Channel, count: Int, prepend: [String], remove: [String], render: [FeedItem], now: Date,
         table: TableFrame, notice: String?
-    ) -> [UInt8] {
-        var html = JSONObject()
+    ) -> PageFrame.Part {
         countRenders(render.count)
-        for item in render {
-            html["item-" + item.key] = .string(entryFragment(item, channel: channel, table: table, now: now))
+        let html = render.map {
+            PageFrame.Fragment(id: "item-" + $0.key, html: entryFragment($0, channel: channel, table: table, now: now))
         }
-        return Self.event(
-            "items", channel: channel, id: id,
-            [
-                "prepend": .array(prepend.map { .string("item-" + $0) }),
-                "remove": .array(remove.map { .string("item-" + $0) }),
-                "html": .object(html),
-                "count": .string(PageRenderer.countText(count, layout: table.profile.layout)),
-                "notice": .string(notice ?? ""),
-            ])
+        let prepend = prepend.map { "item-" + $0 }
+        let remove = remove.map { "item-" + $0 }
+        return .entries(
+            PageFrame.Entries(
+                page: Self.entriesPage(channel), order: .delta(prepend: prepend, remove: remove), html: html,
+                count: PageRenderer.countText(count, layout: table.profile.layout), notice: notice ?? "",
+                edit: .delta(prepend: prepend, remove: remove, changed: html.map(\.id))))
     }
 
-    /// A whole `items` order; `count` is the entries counted (a table's whole section,
-    /// not only its page), by default the order's.
-    private func itemsEvent(
-        channel: Channel, items: ChunkedArray<FeedItem>, render: some Sequence<FeedItem>, now: Date, id: String,
-        count: Int? = nil, table: TableFrame, notice: String?
-    ) -> [UInt8] {
-        var html = JSONObject()
+    /// A whole order of entries; `count` is the entries counted (a table's whole section,
+    /// not only its page), by default the order's. With `before` (the entries the page
+    /// had), the dialects' edit from them, and in `unrendered` the entries it moves that
+    /// `render` leaves out; without, a whole state.
+    private func items(
+        channel: Channel, items: ChunkedArray<FeedItem>, before: ChunkedArray<FeedItem>?,
+        render: some Sequence<FeedItem>, now: Date, count: Int? = nil, table: TableFrame, notice: String?,
+        unrendered: inout [FeedItem]
+    ) -> PageFrame.Part {
+        var html: [PageFrame.Fragment] = []
         for item in render {
             countRenders(1)
-            html["item-" + item.key] = .string(entryFragment(item, channel: channel, table: table, now: now))
+            html.append(
+                PageFrame.Fragment(
+                    id: "item-" + item.key, html: entryFragment(item, channel: channel, table: table, now: now)))
         }
-        return Self.event(
-            "items", channel: channel, id: id,
-            [
-                "order": .array(items.map { .string("item-" + $0.key) }),
-                "html": .object(html),
-                "count": .string(PageRenderer.countText(count ?? items.count, layout: table.profile.layout)),
-                "notice": .string(notice ?? ""),
-            ])
+        let order = items.map { "item-" + $0.key }
+        let edit: EntryEdit
+        if let before {
+            edit = .between(before: before.map { "item-" + $0.key }, after: order, changed: html.map(\.id))
+            let rendered = Set(html.map(\.id))
+            let needed = Set(edit.needed).subtracting(rendered)
+            if !needed.isEmpty { unrendered = items.filter { needed.contains("item-" + $0.key) } }
+        } else {
+            edit = .all(order)
+        }
+        return .entries(
+            PageFrame.Entries(
+                page: Self.entriesPage(channel), order: .whole(order), html: html,
+                count: PageRenderer.countText(count ?? items.count, layout: table.profile.layout),
+                notice: notice ?? "", edit: edit))
     }
 
-    /// The `stats` event: the window's fragments and/or the ticker, by element id.
-    private func statsEvent(state: State, now: Date, id: String, fragments: Bool, ticker: Bool) -> [UInt8] {
-        var html = JSONObject()
+    /// `frame` with the fragments of `items` (entries its edit moves that it lacks),
+    /// rendered once for every dialect client of `channel`.
+    private func completeForDialects(
+        _ frame: PageFrame, items: [FeedItem], channel: Channel, table: TableFrame, now: Date
+    ) -> PageFrame {
+        countRenders(items.count)
+        let moved = items.map {
+            PageFrame.Fragment(id: "item-" + $0.key, html: entryFragment($0, channel: channel, table: table, now: now))
+        }
+        var frame = frame
+        frame.parts = frame.parts.map { part in
+            guard case .entries(var entries) = part else { return part }
+            entries.moved = moved
+            return .entries(entries)
+        }
+        return frame
+    }
+
+    /// `/stats`'s window fragments and/or the ticker, by element id (`nil`: none).
+    private func stats(state: State, now: Date, fragments: Bool, ticker: Bool) -> PageFrame.Part? {
+        var html: [PageFrame.Fragment] = []
         if fragments, let window = state.stats {
             let fragments = renderer.statsFragments(window: window, now: now)
             countRenders(fragments.count)
-            for (element, fragment) in fragments {
-                html[element] = .string(fragment)
-            }
+            for (element, fragment) in fragments { html.append(PageFrame.Fragment(id: element, html: fragment)) }
         }
         if ticker {
             countRenders(1)
-            html["stats-ticker"] = .string(renderer.tickerFragment(state.ticker, now: now))
+            html.append(PageFrame.Fragment(id: "stats-ticker", html: renderer.tickerFragment(state.ticker, now: now)))
         }
-        guard !html.isEmpty else { return [] }
-        return Self.event("stats", channel: .stats, id: id, ["html": .object(html)])
+        return html.isEmpty ? nil : .stats(html)
     }
 
-    /// The `inspect` event: the parts of `/inspect` that changed, by element id.
-    private func inspectEvent(
-        _ frame: InspectFrame, parts: (tree: Bool, events: Bool, exchanges: Bool, screens: Bool), now: Date,
-        id: String
-    ) -> [UInt8] {
+    /// The parts of `/inspect` that changed, by element id (`nil`: none).
+    private func inspect(
+        _ frame: InspectFrame, parts: (tree: Bool, events: Bool, exchanges: Bool, screens: Bool), now: Date
+    ) -> PageFrame.Part? {
         let fragments = renderer.inspectFragments(frame, parts: parts, now: now)
-        guard !fragments.isEmpty else { return [] }
+        guard !fragments.isEmpty else { return nil }
         countRenders(fragments.count)
-        var html = JSONObject()
-        for (element, fragment) in fragments { html[element] = .string(fragment) }
-        return Self.event("inspect", channel: .inspect, id: id, ["html": .object(html)])
+        return .inspect(fragments.map { PageFrame.Fragment(id: $0.0, html: $0.1) })
     }
 
     /// The status badge as `channel`'s view shows it (the kiosk's banner, or the badge).

@@ -73,15 +73,31 @@ final class StreamHandlers: Sendable {
     /// browser partition show (see ``PageEventStream``), and the names they gave themselves; `?view=list|kiosk|item|stats&section=…&key=…` asks
     /// for one, as pages of earlier versions do. 400 for an unknown view, an item view
     /// without a key, more than ``PageEventStream/maxViews``, or `inspect` when it is off.
+    ///
+    /// `&dialect=htmx|datastar` writes the same frames as htmx 2's or Datastar's events
+    /// (``PageDialect``; any other value is a 400 naming them). htmx's extension reopens
+    /// without any id, so its views always start with their whole state; Datastar sends the
+    /// last id back as `Last-Event-ID`, which each view without an id of its own resumes
+    /// after.
     func pageEvents(_ request: HTTPRequest) -> HTTPResponse {
         if request.method == "HEAD" { return .prepared(head) }
-        guard let views = Self.pageViews(of: request), inspects || !views.contains(where: { $0.channel == .inspect })
+        guard let dialect = PageDialect(parameter: request.query("dialect")) else {
+            return .prepared(errors.badDialect)
+        }
+        guard var views = Self.pageViews(of: request), inspects || !views.contains(where: { $0.channel == .inspect })
         else { return .prepared(errors.badRequest) }
+        switch dialect {
+        case .feedweb: break
+        case .htmx: views = views.map { .init(channel: $0.channel, resumesAfter: nil) }
+        case .datastar:
+            let lastEventID = request.lastEventID.flatMap(EventID.init(parsing:))
+            views = views.map { .init(channel: $0.channel, resumesAfter: $0.resumesAfter ?? lastEventID) }
+        }
         let screens = Self.screenNames(of: request).joined(separator: " ")
         let target = pages
-        return start(for: .person) { stream, _ in
+        return start(for: .person) { [views] stream, _ in
             stream.setLabel(screens)
-            target.subscribe(stream, views: views)
+            target.subscribe(stream, views: views, dialect: dialect)
             return { target.unsubscribe(stream) }
         }
     }

@@ -1,0 +1,208 @@
+import FeedCore
+import Foundation
+import NIOConcurrencyHelpers
+import TestSupport
+import Testing
+
+/// A user's own page on the page stream with the real libraries, in headless Chromium
+/// against the real binary: htmx 2 and its SSE extension (`dialect=htmx`) on a page
+/// served from `--public-dir`, and Datastar v1 (`dialect=datastar`) on a page of another
+/// origin. Each shows feedweb's list and a change pushed upstream within 1 s. The
+/// libraries come from PyPI at test time (``ClientLibraries``).
+@Suite(
+    .serialized, .timeLimit(.minutes(3)), .onThreadsOfItsOwn,
+    .enabled(if: WebDriver.isAvailable, "needs chromium and chromium-driver"))
+struct DialectBrowserTests {
+    /// The repository's root (for `Public/` and `docs/examples/`).
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
+
+    /// The example page `name` of docs/examples.
+    static func example(_ name: String) throws -> String {
+        try String(contentsOf: root.appendingPathComponent("docs/examples/" + name), encoding: .utf8)
+    }
+
+    /// The page's list as `title|title|…`, the count and the badge's class.
+    static let pageState = """
+        var titles = Array.from(document.querySelectorAll('#stories > li .story-title'))
+          .map(function (e) { return e.textContent.trim(); });
+        var status = document.getElementById('status');
+        return titles.join('|') + ' / ' + (document.getElementById('count') || {}).textContent
+          + ' / ' + (status ? status.className : '');
+        """
+
+    /// Records, in the page, when each story title first appears (`window.__shown[title]`,
+    /// the browser's `Date.now()`).
+    static let watchTitles = """
+        window.__shown = {};
+        function note() {
+          document.querySelectorAll('#stories .story-title').forEach(function (e) {
+            var title = e.textContent.trim();
+            if (!(title in window.__shown)) window.__shown[title] = Date.now();
+          });
+        }
+        note();
+        new MutationObserver(note).observe(document.body, { subtree: true, childList: true, characterData: true });
+        return true;
+        """
+
+    /// Waits for the page to show stories 5…1, then pushes story 6 on top, an edit of story
+    /// 3 and the removal of story 1, and checks they are shown within 1 s of the push.
+    static func showsTheListAndAChange(
+        _ browser: WebDriver, upstream: LiveFeedUpstream, library: String, log: @autoclosure () -> String
+    ) async throws {
+        let first = "Story number 5|Story number 4|Story number 3|Story number 2|Story number 1 / 5 stories"
+        let shown = try await browser.waitFor(
+            "return (function () { \(pageState) })().indexOf('\(first) / badge') === 0", seconds: 10)
+        if !shown {
+            let state = try await browser.execute(pageState)
+            let console = try await browser.consoleMessages().map { "\($0.level): \($0.message)" }
+            Issue.record("\(library): the page shows \(state)\nconsole: \(console)\nfeedweb: \(log().suffix(1500))")
+            return
+        }
+        #expect(try await browser.execute(watchTitles) == .bool(true))
+        let pushed = Date().timeIntervalSince1970 * 1000
+        try await upstream.change([
+            Patch.add("/results/0", NewswireFeed.story(6)),
+            Patch.replace("/results/3/title", .string("An edited headline")),
+            Patch.remove("/results/5"),
+        ])
+        let changed = try await browser.waitFor(
+            """
+            return (function () { \(pageState) })().indexOf(
+              'Story number 6|Story number 5|Story number 4|An edited headline|Story number 2 / 5 stories / badge') === 0
+            """, seconds: 5)
+        if !changed {
+            Issue.record("\(library): the change is not shown: \(try await browser.execute(pageState))")
+            return
+        }
+        for title in ["Story number 6", "An edited headline"] {
+            let at = try await browser.execute("return window.__shown['\(title)']")
+            let ms = (at.doubleValue ?? at.int64Value.map(Double.init) ?? .infinity) - pushed
+            #expect(ms < 1000, "\(library) showed \(title) \(ms) ms after the push")
+        }
+        // No error (a script or a style the page's CSP refused, say); the favicon aside.
+        let errors = try await browser.consoleMessages().filter {
+            $0.level == "SEVERE" && !$0.message.contains("/favicon.ico")
+        }
+        #expect(errors.isEmpty, "\(library): \(errors.map(\.message))")
+    }
+
+    @Test(
+        "htmx 2 and its SSE extension, on a page of --public-dir, show the list and a change within 1 s",
+        .enabled(if: ClientLibraries.htmx != nil, "pip could not download django-htmx from PyPI (no network)"))
+    func htmx() async throws {
+        let htmx = try #require(ClientLibraries.htmx)
+        let publicDir = try ScratchDirectory("htmx-public")
+        let files = FileManager.default
+        for name in try files.contentsOfDirectory(atPath: Self.root.appendingPathComponent("Public").path) {
+            try files.copyItem(
+                atPath: Self.root.appendingPathComponent("Public/" + name).path, toPath: publicDir.file(name))
+        }
+        try files.copyItem(at: htmx.htmx, to: publicDir.url.appendingPathComponent("htmx-2.js"))
+        try files.copyItem(at: htmx.sse, to: publicDir.url.appendingPathComponent("hx-sse-2.js"))
+        try Self.example("htmx.html").write(toFile: publicDir.file("htmx.html"), atomically: true, encoding: .utf8)
+
+        let upstream = try await LiveFeedUpstream(document: NewswireFeed.document(stories: [5, 4, 3, 2, 1]))
+        let feedweb = try await FeedwebProcess(arguments: ["--upstream", upstream.url, "--public-dir", publicDir.path])
+        defer {
+            feedweb.kill()
+            Task { await upstream.shutdown() }
+        }
+        try await FeedwebProbe.waitUntilReady(port: feedweb.port)
+        try await WebDriver.withSession { browser in
+            try await browser.open("http://127.0.0.1:\(feedweb.port)/static/htmx.html")
+            try await Self.showsTheListAndAChange(browser, upstream: upstream, library: "htmx", log: feedweb.log)
+        }
+    }
+
+    @Test(
+        "Datastar v1, on a page of another origin, shows the list and a change within 1 s",
+        .enabled(
+            if: ClientLibraries.datastar != nil, "pip could not download starhtml (Datastar) from PyPI (no network)"))
+    func datastar() async throws {
+        let datastar = try String(contentsOf: try #require(ClientLibraries.datastar), encoding: .utf8)
+        let upstream = try await LiveFeedUpstream(document: NewswireFeed.document(stories: [5, 4, 3, 2, 1]))
+        // The site first (its origin is what feedweb allows), its page once feedweb listens.
+        let page = NIOLockedValueBox("")
+        let site = try await ScriptedSSEServer.start { request in
+            request.path.hasPrefix("/datastar.js")
+                ? .status(200, headers: [("Content-Type", "text/javascript; charset=utf-8")], body: datastar)
+                : .status(
+                    200, headers: [("Content-Type", "text/html; charset=utf-8")], body: page.withLockedValue { $0 })
+        }
+        let feedweb = try await FeedwebProcess(
+            arguments: ["--upstream", upstream.url, "--allow-origin", Self.origin(of: site)])
+        defer {
+            feedweb.kill()
+            Task { await upstream.shutdown() }
+        }
+        try await FeedwebProbe.waitUntilReady(port: feedweb.port)
+        // The example page with feedweb's address in its `@get`, on a site of its own.
+        let html = try Self.example("datastar.html").replacingOccurrences(
+            of: "@get('/events/page", with: "@get('http://127.0.0.1:\(feedweb.port)/events/page")
+        page.withLockedValue { $0 = html }
+        defer { Task { await site.shutdown() } }
+        try await WebDriver.withSession { browser in
+            try await browser.open(site.url("/datastar.html"))
+            try await Self.showsTheListAndAChange(browser, upstream: upstream, library: "Datastar", log: feedweb.log)
+        }
+    }
+
+    /// The origin of `site` (`http://127.0.0.1:PORT`).
+    static func origin(of site: ScriptedSSEServer) -> String {
+        "http://127.0.0.1:\(site.port)"
+    }
+
+    @Test(
+        "htmx 2 and its SSE extension on a page of another origin: the list and a change within 1 s with --allow-origin, nothing without",
+        .enabled(if: ClientLibraries.htmx != nil, "pip could not download django-htmx from PyPI (no network)"))
+    func htmxFromAnotherOrigin() async throws {
+        let htmx = try #require(ClientLibraries.htmx)
+        let scripts = [
+            "/htmx-2.js": try String(contentsOf: htmx.htmx, encoding: .utf8),
+            "/hx-sse-2.js": try String(contentsOf: htmx.sse, encoding: .utf8),
+        ]
+        for allowed in [true, false] {
+            let upstream = try await LiveFeedUpstream(document: NewswireFeed.document(stories: [5, 4, 3, 2, 1]))
+            // The example page on a site of its own (whose origin feedweb allows, or not),
+            // the stream and its scripts by full URL.
+            let page = NIOLockedValueBox("")
+            let site = try await ScriptedSSEServer.start { request in
+                if let script = scripts[request.path] {
+                    return .status(200, headers: [("Content-Type", "text/javascript; charset=utf-8")], body: script)
+                }
+                return .status(
+                    200, headers: [("Content-Type", "text/html; charset=utf-8")], body: page.withLockedValue { $0 })
+            }
+            let feedweb = try await FeedwebProcess(
+                arguments: ["--upstream", upstream.url] + (allowed ? ["--allow-origin", Self.origin(of: site)] : []))
+            defer { feedweb.kill() }
+            try await FeedwebProbe.waitUntilReady(port: feedweb.port)
+            let html = try Self.example("htmx.html")
+                .replacingOccurrences(of: "/static/htmx-2.js", with: "/htmx-2.js")
+                .replacingOccurrences(of: "/static/hx-sse-2.js", with: "/hx-sse-2.js")
+                .replacingOccurrences(
+                    of: "/static/style.css", with: "http://127.0.0.1:\(feedweb.port)/static/style.css"
+                )
+                .replacingOccurrences(
+                    of: "sse-connect=\"/events/page", with: "sse-connect=\"http://127.0.0.1:\(feedweb.port)/events/page"
+                )
+            page.withLockedValue { $0 = html }
+            try await WebDriver.withSession { browser in
+                try await browser.open(site.url("/htmx.html"))
+                if allowed {
+                    try await Self.showsTheListAndAChange(
+                        browser, upstream: upstream, library: "htmx, another origin", log: feedweb.log)
+                } else {
+                    // Refused: the browser hides the stream from the page, which shows nothing.
+                    let shown = try await browser.waitFor(
+                        "return document.querySelectorAll('#stories > li').length > 0", seconds: 3)
+                    #expect(!shown, "without --allow-origin the page of another origin shows nothing")
+                }
+            }
+            await site.shutdown()
+            await upstream.shutdown()
+        }
+    }
+}

@@ -1,0 +1,289 @@
+import FeedCore
+import Foundation
+import TestSupport
+import Testing
+
+@testable import WebUI
+
+/// `/events/page?…&dialect=htmx|datastar` on a real socket: the same fragments as feedweb's
+/// own events, as htmx 2's SSE extension and Datastar v1 read them; whole state first;
+/// Datastar resumes by `Last-Event-ID`; rendered once per change whatever the dialects.
+@Suite(.timeLimit(.minutes(2)), .onThreadsOfItsOwn)
+struct PageStreamDialectTests {
+    let server: TestServer
+
+    init() throws {
+        // Stories 4…0, newest first.
+        server = try TestServer(document: NewswireFeed.document(count: 5, version: 5))
+    }
+
+    /// One Datastar event's data lines: `selector`, `mode`, and the `elements` lines joined
+    /// with LF, as Datastar's client reads them.
+    struct Patch: Equatable {
+        var selector: String?
+        var mode: String?
+        var elements: String?
+
+        init(selector: String?, mode: String?, elements: String?) {
+            self.selector = selector
+            self.mode = mode
+            self.elements = elements
+        }
+
+        init(_ event: SSEEvent) {
+            var elements: [String] = []
+            for line in event.data.split(separator: "\n", omittingEmptySubsequences: false) {
+                let (name, value) = (line.prefix { $0 != " " }, String(line.drop { $0 != " " }.dropFirst()))
+                switch name {
+                case "selector": selector = value
+                case "mode": mode = value
+                case "elements": elements.append(value)
+                default: Issue.record("unexpected data line \(line)")
+                }
+            }
+            self.elements = elements.isEmpty ? nil : elements.joined(separator: "\n")
+        }
+    }
+
+    /// Reads a Datastar stream frame by frame.
+    struct DatastarReader {
+        let client: SSETestClient
+        /// The events read so far.
+        private var read = 0
+
+        init(_ client: SSETestClient) { self.client = client }
+
+        /// The next frame's events as patches, up to the one whose own block carries an
+        /// `id:` line (a frame's last), and that id.
+        mutating func frame() async throws -> (patches: [Patch], id: String) {
+            var patches: [Patch] = []
+            while true {
+                let event = try await client.expectNext("datastar-patch-elements")
+                let blocks = String(decoding: client.received, as: UTF8.self).components(separatedBy: "\n\n")
+                    .filter { $0.contains("event: ") }
+                let block = blocks[read]
+                read += 1
+                patches.append(Patch(event))
+                if block.contains("\nid: ") { return (patches, event.id) }
+            }
+        }
+    }
+
+    /// The fields of every event written so far, each block's field names in order.
+    static func fieldOrders(_ client: SSETestClient) -> [[String]] {
+        String(decoding: client.received, as: UTF8.self).components(separatedBy: "\n\n").map { block in
+            block.split(separator: "\n").map { String($0.prefix { $0 != ":" }) }
+        }.filter { !$0.isEmpty }
+    }
+
+    /// The story entries of the list as feedweb's own stream's first frame has them.
+    func feedwebWholeState() async throws -> (order: [String], html: [String: String]) {
+        let client = try await SSETestClient(port: server.port, path: "/events/page?v=list")
+        defer { client.close() }
+        let data = try JSONValue(parsing: try await client.expectNext("items").data)
+        var html: [String: String] = [:]
+        for (id, fragment) in try #require(data["html"]?.objectValue) { html[id] = fragment.stringValue }
+        return (try #require(data["order"]?.arrayValue).compactMap(\.stringValue), html)
+    }
+
+    @Test("htmx: one `feedweb` event per frame; the first is every entry, then out-of-band swaps of what changed")
+    func htmxStream() async throws {
+        let whole = try await feedwebWholeState()
+        let page = try await SSETestClient(port: server.port, path: "/events/page?v=list&dialect=htmx")
+        #expect(page.status == 200)
+        #expect(page.headers["content-type"]?.hasPrefix("text/event-stream") == true)
+        let first = try await page.expectNext("feedweb")
+        let stories = whole.order.compactMap { whole.html[$0] }.joined()
+        #expect(first.data.hasPrefix("<div hx-swap-oob=\"innerHTML:#stories\">" + stories + "</div>\n"))
+        #expect(first.data.contains("<span id=\"count\" hx-swap-oob=\"innerHTML\">5 stories</span>"))
+        #expect(first.data.contains("hx-swap-oob=\"true\" class=\"badge"))
+        #expect(Self.fieldOrders(page).first == ["retry"])
+
+        // Story 2 retitled: its element alone, replacing itself, and the badge.
+        let story2 = whole.order[2]
+        server.store.replaceDocument(
+            NewswireFeed.document(
+                [4, 3, 2, 1, 0].map { $0 == 2 ? NewswireFeed.story(2, title: "Two, revised") : NewswireFeed.story($0) },
+                version: 6))
+        server.handlers.pageStreams.refresh()
+        let change = try await page.expectNext("feedweb")
+        #expect(change.data.hasPrefix("<li hx-swap-oob=\"true\" class=\"story"))
+        #expect(change.data.contains("id=\"\(story2)\""))
+        #expect(change.data.contains("Two, revised"))
+        #expect(!change.data.contains("#stories"), "nothing else of the list")
+        #expect(change.id != first.id)
+
+        // Story 9 on top, story 0 gone.
+        server.store.replaceDocument(NewswireFeed.document(stories: [9, 4, 3, 2, 1], version: 7))
+        server.handlers.pageStreams.refresh()
+        let delta = try await page.expectNext("feedweb")
+        let lines = delta.data.split(separator: "\n").map(String.init)
+        #expect(lines.first == "<div id=\"\(whole.order[4])\" hx-swap-oob=\"delete\"></div>")
+        #expect(lines[1].hasPrefix("<div hx-swap-oob=\"afterbegin:#stories\"><li class=\"story"))
+        #expect(delta.data.contains("Story number 9"))
+        #expect(delta.data.contains(">5 stories</span>"))
+        for order in Self.fieldOrders(page) { #expect(order == ["retry"] || order.first == "event") }
+        page.close()
+    }
+
+    @Test("htmx: every connection starts with the whole state, whatever id it brings")
+    func htmxAlwaysWhole() async throws {
+        let json = try await SSETestClient(port: server.port, path: "/events/page?v=list")
+        let current = try await json.expectNext("items").id
+        json.close()
+        let page = try await SSETestClient(
+            port: server.port, path: "/events/page?v=list%40\(current)&dialect=htmx",
+            headers: ["Last-Event-ID": current])
+        let first = try await page.expectNext("feedweb")
+        #expect(first.data.hasPrefix("<div hx-swap-oob=\"innerHTML:#stories\">"))
+        page.close()
+    }
+
+    @Test("Datastar: fields in the order event, id, data; one elements line per line of HTML; remove and prepend")
+    func datastarStream() async throws {
+        let whole = try await feedwebWholeState()
+        let page = try await SSETestClient(port: server.port, path: "/events/page?v=list&dialect=datastar")
+        #expect(page.status == 200)
+        var reader = DatastarReader(page)
+        let first = try await reader.frame()
+        let stories = whole.order.compactMap { whole.html[$0] }.joined()
+        #expect(first.patches[0].selector == "#stories")
+        #expect(first.patches[0].mode == "inner")
+        // The HTML exactly, line for line (less the final line break).
+        #expect(first.patches[0].elements.map { $0 + "\n" } == stories)
+        #expect(first.patches[1] == Patch(selector: "#count", mode: "inner", elements: "5 stories"))
+        #expect(first.patches[2].selector == nil && first.patches[2].mode == nil)
+        #expect(first.patches[2].elements?.contains("id=\"status\"") == true)
+        #expect(first.patches.count == 3)
+
+        server.store.replaceDocument(NewswireFeed.document(stories: [9, 4, 3, 2, 1], version: 6))
+        server.handlers.pageStreams.refresh()
+        let delta = try await reader.frame()
+        #expect(delta.patches[0] == Patch(selector: "#\(whole.order[4])", mode: "remove", elements: nil))
+        #expect(delta.patches[1].selector == "#stories")
+        #expect(delta.patches[1].mode == "prepend")
+        #expect(delta.patches[1].elements?.contains("Story number 9") == true)
+        #expect(delta.patches[2] == Patch(selector: "#count", mode: "inner", elements: "5 stories"))
+        #expect(delta.patches[3].elements?.contains("id=\"status\"") == true)
+        #expect(delta.id != first.id)
+
+        let orders = Self.fieldOrders(page)
+        #expect(orders.first == ["retry"])
+        for order in orders.dropFirst() {
+            let fields = order.filter { $0 != "data" }
+            #expect(fields == ["event"] || fields == ["event", "id"], "\(order)")
+            #expect(order.firstIndex(of: "data").map { $0 == fields.count } ?? false, "data last: \(order)")
+        }
+        let text = String(decoding: page.received, as: UTF8.self)
+        #expect(text.contains("data: mode remove\ndata: selector #\(whole.order[4])\n"))
+        #expect(!text.contains("namespace"))
+        page.close()
+    }
+
+    @Test("Datastar resumes by Last-Event-ID: at the current id only the badge, an older one the whole state")
+    func datastarResumes() async throws {
+        let page = try await SSETestClient(port: server.port, path: "/events/page?v=list&dialect=datastar")
+        var reader = DatastarReader(page)
+        let first = try await reader.frame()
+        page.close()
+
+        let resumed = try await SSETestClient(
+            port: server.port, path: "/events/page?v=list&dialect=datastar&datastar=%7B%7D",
+            headers: ["Last-Event-ID": first.id])
+        var resumedReader = DatastarReader(resumed)
+        let badge = try await resumedReader.frame()
+        #expect(badge.patches.count == 1)
+        #expect(badge.patches[0].selector == nil)
+        #expect(badge.patches[0].elements?.hasPrefix("<p class=\"badge") == true)
+        #expect(badge.id == first.id)
+        resumed.close()
+
+        server.store.replaceDocument(NewswireFeed.document(stories: [9, 4, 3, 2, 1], version: 6))
+        server.handlers.pageStreams.refresh()
+        try await Eventually.check("the change published", within: 5) {
+            server.handlers.pageStreams.stream.broadcaster.state?.view?.id.description != first.id
+        }
+        let behind = try await SSETestClient(
+            port: server.port, path: "/events/page?v=list&dialect=datastar", headers: ["Last-Event-ID": first.id])
+        var behindReader = DatastarReader(behind)
+        let caughtUp = try await behindReader.frame()
+        #expect(caughtUp.patches[0].mode == "inner")
+        #expect(caughtUp.patches[0].elements?.contains("Story number 9") == true)
+        #expect(caughtUp.id != first.id)
+        behind.close()
+    }
+
+    @Test("a dialect that is not htmx or datastar is a 400 page naming them; none is feedweb's own stream")
+    func badDialect() async throws {
+        for bad in ["xml", "", "HTMX"] {
+            let response = try await HTTPTestClient.get(port: server.port, "/events/page?v=list&dialect=\(bad)")
+            #expect(response.status == 400)
+            #expect(response.headers["content-type"]?.hasPrefix("text/html") == true)
+            #expect(response.text.contains("dialect") && response.text.contains("htmx or datastar"))
+        }
+        let plain = try await SSETestClient(port: server.port, path: "/events/page?v=list")
+        #expect(try await plain.expectNext("items").data.hasPrefix("{\"view\":\"list\",\"order\":"))
+        plain.close()
+    }
+
+    @Test("a change is rendered once, whatever the dialects its view is read in")
+    func renderedOnceWhateverTheDialects() async throws {
+        let pageEvents = server.handlers.pageStreams.stream
+        let feedweb = try await SSETestClient(port: server.port, path: "/events/page?v=list")
+        _ = try await feedweb.expectNext("items")
+        _ = try await feedweb.expectNext("status")
+        let connected = pageEvents.fragmentRenderCount
+        let htmx = try await SSETestClient(port: server.port, path: "/events/page?v=list&dialect=htmx")
+        _ = try await htmx.expectNext("feedweb")
+        let datastar = try await SSETestClient(port: server.port, path: "/events/page?v=list&dialect=datastar")
+        var reader = DatastarReader(datastar)
+        _ = try await reader.frame()
+        #expect(pageEvents.fragmentRenderCount == connected, "the whole state is rendered once for every dialect")
+
+        server.store.replaceDocument(
+            NewswireFeed.document(
+                [4, 3, 2, 1, 0].map { $0 == 1 ? NewswireFeed.story(1, title: "One, revised") : NewswireFeed.story($0) },
+                version: 6))
+        server.handlers.pageStreams.refresh()
+        _ = try await feedweb.expectNext("items")
+        #expect(try await htmx.expectNext("feedweb").data.contains("One, revised"))
+        #expect(try await reader.frame().patches.last?.elements?.contains("One, revised") == true)
+        #expect(pageEvents.fragmentRenderCount - connected == 2, "one story and one badge, for three dialects")
+        for client in [feedweb, htmx, datastar] { client.close() }
+    }
+
+    @Test("a sorted table's moved row is sent alone in every dialect, rendered once")
+    func sortedTableInEveryDialect() async throws {
+        let server = try TestServer(document: TableStreamTests.rows, detection: .init())
+        let pageEvents = server.handlers.pageStreams.stream
+        let view = "v=table%2Bsort%3Dvalue%2Bdesc"
+        let feedweb = try await SSETestClient(port: server.port, path: "/events/page?\(view)")
+        _ = try await feedweb.expectNext("items")
+        _ = try await feedweb.expectNext("status")
+        let htmx = try await SSETestClient(port: server.port, path: "/events/page?\(view)&dialect=htmx")
+        let whole = try await htmx.expectNext("feedweb")
+        #expect(
+            whole.data.hasPrefix(
+                "<template><tbody hx-swap-oob=\"innerHTML:#stories\"><tr class=\"row\" id=\"item-r0999\""))
+        let datastar = try await SSETestClient(port: server.port, path: "/events/page?\(view)&dialect=datastar")
+        var reader = DatastarReader(datastar)
+        _ = try await reader.frame()
+        let before = pageEvents.fragmentRenderCount
+
+        // r0003 jumps from the bottom to the top.
+        try server.store.apply(JSONPatch(json: .array([TestSupport.Patch.replace("/rows/3/value", .double(5000))])))
+        server.handlers.pageStreams.refresh()
+        _ = try await feedweb.expectNext("items")
+        let moved = try await htmx.expectNext("feedweb").data
+        #expect(moved.hasPrefix("<template><tr id=\"item-r0003\" hx-swap-oob=\"delete\"></tr></template>\n"))
+        #expect(
+            moved.contains("<template><tbody hx-swap-oob=\"afterbegin:#stories\"><tr class=\"row\" id=\"item-r0003\""))
+        #expect(moved.components(separatedBy: "<tr class=\"row\"").count == 2, "that row alone")
+        let patches = try await reader.frame().patches
+        #expect(patches[0] == Patch(selector: "#item-r0003", mode: "remove", elements: nil))
+        #expect(patches[1].selector == "#stories" && patches[1].mode == "prepend")
+        #expect(patches[1].elements?.contains("id=\"item-r0003\"") == true)
+        #expect(pageEvents.fragmentRenderCount - before == 2, "one row and one badge, for three dialects")
+        for client in [feedweb, htmx, datastar] { client.close() }
+    }
+}
