@@ -18,7 +18,9 @@ import NIOConcurrencyHelpers
 ///   "count": text}`; `html` holds only the entries that are new or changed (all of them
 ///   in a whole state). A list frame that only puts new entries on top and drops some
 ///   carries `"prepend"` and `"remove"` (dom ids) in place of the whole `"order"`
-///   (``ListOrderChange``).
+///   (``ListOrderChange``). A frame of a change whose new or changed entries match a
+///   `--mark` also carries `"marks": {dom id: [label…]}` (never a whole state): what a
+///   board's attention shows (`Public/board.js`).
 /// - `item` (detail): `{"view", "html": fragment}`; `gone` (`{"view"}`) when the item
 ///   left the feed.
 /// - `stats` (`/stats`): `{"view", "html": {dom id: fragment}}`: the summary, charts and
@@ -246,7 +248,7 @@ final class PageEventStream: Sendable {
                         case .reordered:
                             bytes += itemsEvent(
                                 channel: channel, items: after, render: Self.fresh(after, since: before, visible),
-                                now: now, id: id, table: table, notice: state.view?.itemsProblem)
+                                now: now, id: id, table: table, notice: state.view?.itemsProblem, marked: true)
                         }
                     case .table(let query):
                         let before = tableRows.rows(of: previous?.view, query: query)
@@ -279,7 +281,7 @@ final class PageEventStream: Sendable {
                             bytes += itemsEvent(
                                 channel: channel, items: after.rows,
                                 render: Self.fresh(after.rows, since: before.rows, visible), now: now, id: id,
-                                count: after.total, table: table, notice: state.view?.itemsProblem)
+                                count: after.total, table: table, notice: state.view?.itemsProblem, marked: true)
                         }
                     case .kiosk(let section):
                         let visible = changes.compactMap { $0.filtered(to: section) }
@@ -288,7 +290,7 @@ final class PageEventStream: Sendable {
                         if !visible.isEmpty || before.map(\.key) != after.map(\.key) {
                             bytes += itemsEvent(
                                 channel: channel, items: after, render: Self.fresh(after, since: before, visible),
-                                now: now, id: id, table: table, notice: state.view?.itemsProblem)
+                                now: now, id: id, table: table, notice: state.view?.itemsProblem, marked: true)
                         }
                     case .stats, .inspect:
                         break
@@ -504,36 +506,50 @@ final class PageEventStream: Sendable {
         for item in render {
             html["item-" + item.key] = .string(entryFragment(item, channel: channel, table: table, now: now))
         }
-        return Self.event(
-            "items", channel: channel, id: id,
-            [
-                "prepend": .array(prepend.map { .string("item-" + $0) }),
-                "remove": .array(remove.map { .string("item-" + $0) }),
-                "html": .object(html),
-                "count": .string(PageRenderer.countText(count, layout: table.profile.layout)),
-                "notice": .string(notice ?? ""),
-            ])
+        var members: JSONObject = [
+            "prepend": .array(prepend.map { .string("item-" + $0) }),
+            "remove": .array(remove.map { .string("item-" + $0) }),
+            "html": .object(html),
+            "count": .string(PageRenderer.countText(count, layout: table.profile.layout)),
+            "notice": .string(notice ?? ""),
+        ]
+        Self.addMarks(of: render, to: &members)
+        return Self.event("items", channel: channel, id: id, members)
+    }
+
+    /// `"marks": {dom id: [label…]}`: the entries of a frame's change that match a `--mark`
+    /// (``FeedItem/marks``), for the boards' attention (`Public/board.js`). Only in frames
+    /// of a change (added or changed in it), never in a whole state, so that a page learns
+    /// of a marked item once per change; absent when none is marked.
+    private static func addMarks(of items: some Sequence<FeedItem>, to members: inout JSONObject) {
+        var marks = JSONObject()
+        for item in items where !item.marks.isEmpty {
+            marks["item-" + item.key] = .array(item.marks.map { .string($0) })
+        }
+        if !marks.isEmpty { members["marks"] = .object(marks) }
     }
 
     /// A whole `items` order; `count` is the entries counted (a table's whole section,
     /// not only its page), by default the order's.
     private func itemsEvent(
         channel: Channel, items: ChunkedArray<FeedItem>, render: some Sequence<FeedItem>, now: Date, id: String,
-        count: Int? = nil, table: TableFrame, notice: String?
+        count: Int? = nil, table: TableFrame, notice: String?, marked: Bool = false
     ) -> [UInt8] {
         var html = JSONObject()
+        var rendered: [FeedItem] = []
         for item in render {
             countRenders(1)
             html["item-" + item.key] = .string(entryFragment(item, channel: channel, table: table, now: now))
+            if marked && !item.marks.isEmpty { rendered.append(item) }
         }
-        return Self.event(
-            "items", channel: channel, id: id,
-            [
-                "order": .array(items.map { .string("item-" + $0.key) }),
-                "html": .object(html),
-                "count": .string(PageRenderer.countText(count ?? items.count, layout: table.profile.layout)),
-                "notice": .string(notice ?? ""),
-            ])
+        var members: JSONObject = [
+            "order": .array(items.map { .string("item-" + $0.key) }),
+            "html": .object(html),
+            "count": .string(PageRenderer.countText(count ?? items.count, layout: table.profile.layout)),
+            "notice": .string(notice ?? ""),
+        ]
+        Self.addMarks(of: rendered, to: &members)
+        return Self.event("items", channel: channel, id: id, members)
     }
 
     /// The `stats` event: the window's fragments and/or the ticker, by element id.
