@@ -492,6 +492,8 @@
   var sourceViews = "";
   var attempt = 0;
   var streamState = "closed";
+  // How many times this page opened the stream (a board's rotation never reopens it).
+  var opened = 0;
 
   function setStreamState(state) {
     streamState = state;
@@ -548,6 +550,7 @@
     }
     clearTimeout(retryTimer);
     source = new EventSource(streamURL(views, screens));
+    opened += 1;
     setStreamState("connecting");
     source.onopen = function () {
       attempt = 0;
@@ -1102,6 +1105,7 @@
     role: function () { return share ? (share.leading ? "leader" : "follower") : "alone"; },
     route: function () { return share ? share.route() : "stream"; },
     applied: function () { return applied.slice(); },
+    opened: function () { return opened; },
     // Tells `listener(type, data, id)` of every frame this page applies (after it did).
     onFrame: function (listener) { frameListeners.push(listener); },
     // The views this page shows, and the root each is found in (a board's cells).

@@ -176,6 +176,7 @@
   var shifting = body.dataset.shift !== "off";
   var dim = parseRange(body.dataset.dim || "");
   var place = null;
+  var cared = []; // { what: "shift" | "dim", value, at: the clock's time }, newest last
 
   function parseRange(text) {
     var m = /^([01]\d|2[0-3]):([0-5]\d)-([01]\d|2[0-3]):([0-5]\d)$/.exec(text);
@@ -197,12 +198,19 @@
       if (index !== place) {
         place = index;
         grid.style.transform = "translate(" + places[index][0] + "px, " + places[index][1] + "px)";
-        body.dataset.shiftPlace = String(index);
+        note("shift", grid.style.transform, time);
       }
     }
     var dimmed = dimmedAt(time);
-    if (body.classList.contains("is-dimmed") !== dimmed) body.classList.toggle("is-dimmed", dimmed);
-    body.dataset.dimmed = dimmed ? "on" : "off";
+    if (body.classList.contains("is-dimmed") !== dimmed) {
+      body.classList.toggle("is-dimmed", dimmed);
+      note("dim", dimmed ? "on" : "off", time);
+    }
+  }
+
+  function note(what, value, time) {
+    cared.push({ what: what, value: value, at: time });
+    if (cared.length > 100) cared.shift();
   }
   care();
   setInterval(care, 250);
@@ -217,6 +225,7 @@
         waiting: waiting.length,
         shift: grid.style.transform || "",
         dimmed: body.classList.contains("is-dimmed"),
+        cared: cared.slice(),
         now: now()
       };
     }
