@@ -225,7 +225,8 @@ struct BoardBrowserTests {
             try await Task.sleep(for: .milliseconds(1500))
             #expect(
                 try await browser.execute(
-                    "var s = window.feedwebBoard.state(); return s.attended.length + ':' + s.waiting") == .string("3:0"))
+                    "var s = window.feedwebBoard.state(); return s.attended.length + ':' + s.waiting") == .string("3:0")
+            )
             let severe = try await browser.consoleMessages().filter { $0.level == "SEVERE" }
             #expect(severe.isEmpty, "console errors: \(severe)")
         }
@@ -259,7 +260,9 @@ struct BoardBrowserTests {
             #expect(dims.first.map { $0.hasPrefix("dim=on@") && (0...500).contains(at($0)) } == true, "\(text)")
             let place = shifts.last?.dropFirst("shift=".count).components(separatedBy: "@")[0] ?? ""
             #expect(text.hasSuffix(" || " + place) && place.hasPrefix("translate("), "\(text)")
-            #expect(try await browser.execute("return getComputedStyle(document.body, '::after').opacity !== '0'") == .bool(true))
+            #expect(
+                try await browser.execute("return getComputedStyle(document.body, '::after').opacity !== '0'")
+                    == .bool(true))
 
             // The hook: a clock the test sets; at 07:00 the dim ends.
             try await browser.execute(

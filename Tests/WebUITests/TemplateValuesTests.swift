@@ -67,7 +67,8 @@ import Testing
                 emptyText: "empty", nowMachine: "m",
                 nowText: "t", assetVersion: "v1", brand: "Board", isTable: false, tiles: [], tileCount: 0))
         Self.check(PageRenderer.BadgeContext(badge: badge, updatedMachine: "m", updatedText: "t"))
-        let cell = PageRenderer.BoardCellView(name: "kiosk:World", spec: "kiosk:World", pageClass: "page-kiosk", main: "m")
+        let cell = PageRenderer.BoardCellView(
+            name: "kiosk:World", spec: "kiosk:World", pageClass: "page-kiosk", main: "m")
         Self.check(cell)
         Self.check(
             PageRenderer.BoardContext(

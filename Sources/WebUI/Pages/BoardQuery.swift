@@ -64,7 +64,8 @@ struct BoardQuery: Equatable, Sendable {
         if let text = request.query("cols") {
             guard let columns = Int(text), (1...Self.maxCells).contains(columns) else {
                 throw Problem(
-                    parameter: "cols", message: "cols must be a whole number from 1 to \(Self.maxCells), not '\(text)'.")
+                    parameter: "cols", message: "cols must be a whole number from 1 to \(Self.maxCells), not '\(text)'."
+                )
             }
             self.columns = columns
         } else {
@@ -88,7 +89,8 @@ struct BoardQuery: Equatable, Sendable {
             guard seconds.count <= cells.count else {
                 throw Problem(
                     parameter: "rotate",
-                    message: "rotate names \(seconds.count) times for \(cells.count) view\(cells.count == 1 ? "" : "s").")
+                    message:
+                        "rotate names \(seconds.count) times for \(cells.count) view\(cells.count == 1 ? "" : "s").")
             }
             rotation = cells.indices.map { seconds[min($0, seconds.count - 1)] }
         } else {
