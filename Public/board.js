@@ -1,7 +1,8 @@
-// feedweb board script (/board only): the grid of cells, the rotation, attention for marked
-// items and care for the panel. Plain JavaScript, no build step, no inline code. The cells
-// are kept live by Public/app.js (one page stream for all of them); this script only
-// decides what is visible. See docs/behaviour.md, "Boards".
+// feedweb board script (/board only): the grid of cells, the rotation and care for the
+// panel. Plain JavaScript, no build step, no inline code. The cells are kept live by
+// Public/app.js (one page stream for all of them); this script only decides what is
+// visible and where. Attention for marked items: Public/attention.js. See
+// docs/behaviour.md, "Boards".
 (function () {
   "use strict";
 
@@ -69,102 +70,6 @@
     next();
   }
 
-  // ---- Attention -------------------------------------------------------------------
-  // An entry of a frame's change that matches a `--mark` (the `marks` of an `items`
-  // frame, see Sources/WebUI/Streaming/PageEventStream.swift) is shown over the whole
-  // board, with its mark's label, for `attention` seconds; several queue; an entry is
-  // shown once per change (its id and the frame's id), whichever cells carry it.
-  var attention = Math.max(0, Number(body.dataset.attention) || 0);
-  var waiting = [];
-  var seen = {};
-  var seenOrder = [];
-  var attended = []; // { item, label, view, shownAt, hiddenAt }
-  var overlay = null;
-  var showing = null;
-
-  function makeOverlay() {
-    var el = document.createElement("div");
-    el.className = "bd-attention";
-    el.id = "attention";
-    el.hidden = true;
-    el.setAttribute("role", "alert");
-    var root = el.attachShadow ? el.attachShadow({ mode: "open" }) : el;
-    document.querySelectorAll("head link[rel=stylesheet]").forEach(function (link) {
-      var copy = document.createElement("link");
-      copy.rel = "stylesheet";
-      copy.href = link.href;
-      root.appendChild(copy);
-    });
-    var page = document.createElement("div");
-    page.className = "bd-page page-kiosk bd-attention-body";
-    var label = document.createElement("p");
-    label.className = "bd-attention-label";
-    var entry = document.createElement("div");
-    entry.className = "bd-attention-entry";
-    page.appendChild(label);
-    page.appendChild(entry);
-    root.appendChild(page);
-    body.appendChild(el);
-    return { el: el, label: label, entry: entry };
-  }
-
-  // The entry's fragment, in the container its kind needs.
-  function entryElement(html) {
-    var template = document.createElement("template");
-    var trimmed = (html || "").trim();
-    if (/^<tr[\s>]/i.test(trimmed)) template.innerHTML = '<table class="table"><tbody>' + trimmed + "</tbody></table>";
-    else if (/^<li[\s>]/i.test(trimmed)) template.innerHTML = '<ol class="board-list">' + trimmed + "</ol>";
-    else template.innerHTML = trimmed;
-    var el = template.content.firstElementChild;
-    if (el) el.querySelectorAll("[id]").forEach(function (node) { node.removeAttribute("id"); });
-    return el;
-  }
-
-  function pump() {
-    if (showing || waiting.length === 0) return;
-    if (!overlay) overlay = makeOverlay();
-    showing = waiting.shift();
-    overlay.label.textContent = showing.labels.join(" · ");
-    overlay.entry.textContent = "";
-    var el = entryElement(showing.html);
-    if (el) {
-      overlay.entry.appendChild(el);
-      if (window.feedweb && window.feedweb.prepare) window.feedweb.prepare(el);
-    }
-    overlay.el.dataset.item = showing.item;
-    overlay.el.dataset.label = overlay.label.textContent;
-    overlay.el.hidden = false;
-    body.classList.add("is-attention");
-    var record = {
-      item: showing.item, label: overlay.label.textContent, view: showing.view, shownAt: Date.now(), hiddenAt: 0
-    };
-    attended.push(record);
-    if (attended.length > 100) attended.shift();
-    setTimeout(function () {
-      record.hiddenAt = Date.now();
-      overlay.el.hidden = true;
-      body.classList.remove("is-attention");
-      showing = null;
-      pump();
-    }, attention * 1000);
-  }
-
-  function heard(type, data, id) {
-    if (!attention || type !== "items" || !data.marks || typeof data.marks !== "object") return;
-    Object.keys(data.marks).forEach(function (item) {
-      var labels = data.marks[item];
-      if (!Array.isArray(labels) || labels.length === 0) return;
-      var once = item + "@" + (id || "");
-      if (seen[once]) return;
-      seen[once] = true;
-      seenOrder.push(once);
-      if (seenOrder.length > 500) delete seen[seenOrder.shift()];
-      var html = data.html && typeof data.html[item] === "string" ? data.html[item] : "";
-      waiting.push({ item: item, labels: labels.map(String), html: html, view: data.view });
-    });
-    pump();
-  }
-
   // ---- Care for the panel ----------------------------------------------------------
   // The shift: every `shiftEvery` ms of the clock the whole board moves to the next of a
   // few places at most 3 px from where it was laid out (slowly, by a CSS transition), so
@@ -221,8 +126,6 @@
       return {
         current: current >= 0 ? cells[current].dataset.view : "",
         shown: shown.slice(),
-        attended: attended.slice(),
-        waiting: waiting.length,
         shift: grid.style.transform || "",
         dimmed: body.classList.contains("is-dimmed"),
         cared: cared.slice(),
@@ -231,10 +134,4 @@
     }
   };
 
-  function listen() {
-    if (window.feedweb && window.feedweb.onFrame) window.feedweb.onFrame(heard);
-  }
-  // Public/app.js runs after this script (both deferred, in order).
-  if (window.feedweb) listen();
-  else document.addEventListener("DOMContentLoaded", listen);
 })();

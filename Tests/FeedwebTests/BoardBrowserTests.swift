@@ -192,12 +192,12 @@ struct BoardBrowserTests {
                           && el.shadowRoot.textContent.indexOf('Alarm one') >= 0;
                         """, seconds: 2))
             let first = try await browser.execute(
-                "var a = window.feedwebBoard.state().attended; return a.length ? a[0].shownAt : -1")
+                "var a = window.feedwebAttention.state().attended; return a.length ? a[0].shownAt : -1")
             let shownAt = first.doubleValue ?? -1
             #expect(shownAt - pushed >= 0 && shownAt - pushed <= 1000, "shown \(shownAt - pushed) ms after")
             #expect(try await browser.waitFor(overlay + "return !shown;", seconds: Double(seconds) + 2))
             let hidden = try await browser.execute(
-                "var a = window.feedwebBoard.state().attended[0]; return a.hiddenAt - a.shownAt")
+                "var a = window.feedwebAttention.state().attended[0]; return a.hiddenAt - a.shownAt")
             let duration = hidden.doubleValue ?? 0
             #expect(abs(duration - Double(seconds) * 1000) <= 500, "shown for \(duration) ms")
 
@@ -208,11 +208,11 @@ struct BoardBrowserTests {
             ])
             #expect(
                 try await browser.waitFor(
-                    "var a = window.feedwebBoard.state().attended; return a.length === 3 && a[2].hiddenAt > 0",
+                    "var a = window.feedwebAttention.state().attended; return a.length === 3 && a[2].hiddenAt > 0",
                     seconds: Double(seconds) * 2 + 3))
             let order = try await browser.execute(
                 """
-                var a = window.feedwebBoard.state().attended;
+                var a = window.feedwebAttention.state().attended;
                 return a.map(function (e) { return e.item; }).join(' ') + '|' + (a[2].shownAt >= a[1].hiddenAt);
                 """)
             let parts = (order.stringValue ?? "").split(separator: "|")
@@ -225,7 +225,7 @@ struct BoardBrowserTests {
             try await Task.sleep(for: .milliseconds(1500))
             #expect(
                 try await browser.execute(
-                    "var s = window.feedwebBoard.state(); return s.attended.length + ':' + s.waiting") == .string("3:0")
+                    "var s = window.feedwebAttention.state(); return s.attended.length + ':' + s.waiting") == .string("3:0")
             )
             let severe = try await browser.consoleMessages().filter { $0.level == "SEVERE" }
             #expect(severe.isEmpty, "console errors: \(severe)")

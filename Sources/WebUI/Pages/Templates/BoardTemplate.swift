@@ -2,8 +2,8 @@ extension Templates {
     /// `/board`: several views on one page and one page stream. Each cell is its own shadow
     /// root (declarative, so the ids of each view's page, `#stories`, `#count`, `#status`,
     /// repeat without clashing), holding the view's `<main>` as its own page renders it and
-    /// the stylesheets linked again inside it. `Public/board.js` rotates the cells, shows
-    /// marked items (attention) and cares for the panel; `Public/app.js` keeps every cell
+    /// the stylesheets linked again inside it. `Public/board.js` rotates the cells and cares
+    /// for the panel, `Public/attention.js` shows marked items; `Public/app.js` keeps every cell
     /// live.
     static let board = #"""
         <!DOCTYPE html>
@@ -19,6 +19,7 @@ extension Templates {
         <link rel="icon" href="/static/favicon.svg?v={{assetVersion}}" type="image/svg+xml">
         {{#isTable}}<script src="/static/cells.js?v={{assetVersion}}" defer></script>{{/isTable}}
         <script src="/static/board.js?v={{assetVersion}}" defer></script>
+        <script src="/static/attention.js?v={{assetVersion}}" defer></script>
         <script src="/static/app.js?v={{assetVersion}}" defer></script>
         </head>
         <body class="page-board" data-stream="board" data-cols="{{columns}}" data-rotate="{{rotate}}" data-attention="{{attention}}" data-shift="{{shift}}" data-dim="{{dim}}">
