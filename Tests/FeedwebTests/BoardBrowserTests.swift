@@ -229,6 +229,21 @@ struct BoardBrowserTests {
             )
             let severe = try await browser.consoleMessages().filter { $0.level == "SEVERE" }
             #expect(severe.isEmpty, "console errors: \(severe)")
+
+            // The kiosk, asked for it in its URL, does the same.
+            try await browser.open("http://127.0.0.1:\(feedweb.port)/kiosk?attention=1")
+            #expect(try await browser.waitFor("return document.body.dataset.streamState === 'open'", seconds: 5))
+            try await upstream.change([
+                Patch.add("/results/0", NewswireFeed.story(23, section: "Breaking", title: "Alarm four"))
+            ])
+            #expect(
+                try await browser.waitFor(
+                    overlay
+                        + """
+                        return shown && el.dataset.label === 'Breaking'
+                          && el.shadowRoot.textContent.indexOf('Alarm four') >= 0;
+                        """, seconds: 2))
+            #expect(try await browser.waitFor(overlay + "return !shown;", seconds: 3))
         }
         await upstream.shutdown()
     }
