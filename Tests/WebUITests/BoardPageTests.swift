@@ -12,7 +12,7 @@ import Testing
 struct BoardPageTests {
     let app = TestHandlers(document: NewswireFeed.document(count: 6))
 
-    func page(_ query: KeyValuePairs<String, String>) throws -> (status: Int, html: String) {
+    func page(_ query: KeyValuePairs<String, String>) throws -> (status: UInt32, html: String) {
         let response = try app.respond(HTTPRequest(path: "/board", query: query))
         return (response.status, String(decoding: response.body, as: UTF8.self))
     }
