@@ -225,7 +225,8 @@ struct BoardBrowserTests {
             try await Task.sleep(for: .milliseconds(1500))
             #expect(
                 try await browser.execute(
-                    "var s = window.feedwebAttention.state(); return s.attended.length + ':' + s.waiting") == .string("3:0")
+                    "var s = window.feedwebAttention.state(); return s.attended.length + ':' + s.waiting")
+                    == .string("3:0")
             )
             let severe = try await browser.consoleMessages().filter { $0.level == "SEVERE" }
             #expect(severe.isEmpty, "console errors: \(severe)")
