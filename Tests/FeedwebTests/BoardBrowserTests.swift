@@ -102,6 +102,50 @@ struct BoardBrowserTests {
         await upstream.shutdown()
     }
 
+    @Test func aBoardBesideAnotherPageSharesThePartitionsOneStream() async throws {
+        let (upstream, feedweb) = try await Self.start()
+        defer { feedweb.kill() }
+        try await WebDriver.withSession { browser in
+            // A kiosk first (it leads, hidden or not), then the board in another tab: the
+            // kiosk's stream must carry the board's views for it.
+            try await browser.open("http://127.0.0.1:\(feedweb.port)/kiosk")
+            #expect(try await browser.waitFor("return document.body.dataset.streamState === 'open'", seconds: 5))
+            let kiosk = try await browser.currentWindow()
+            let tab = try await browser.newWindow(type: "tab")
+            try await browser.switchToWindow(tab)
+            try await browser.open("http://127.0.0.1:\(feedweb.port)/board?v=kiosk:World&v=stats")
+            #expect(try await browser.waitFor("return window.feedweb.role() === 'follower'", seconds: 5))
+            // kiosk, kiosk:World and stats on the one stream.
+            let carried = try await Eventually.value("the stream to carry the board's views", within: 5) {
+                () async throws -> Bool? in
+                let streams = try await Self.metric("feedweb_page_streams", port: feedweb.port)
+                let views = try await Self.metric("feedweb_page_stream_views", port: feedweb.port)
+                return streams == 1 && views == 3 ? true : nil
+            }
+            #expect(carried)
+            try await upstream.change([
+                Patch.add("/results/0", NewswireFeed.story(8, section: "World", title: "Shared news"))
+            ])
+            #expect(
+                try await browser.waitFor(
+                    """
+                    \(Self.cell)
+                    var kiosk = cell('kiosk:World').getElementById('stories');
+                    var ticker = cell('stats').getElementById('stats-ticker');
+                    return !!kiosk && kiosk.textContent.indexOf('Shared news') >= 0
+                      && !!ticker && ticker.textContent.indexOf('Shared news') >= 0;
+                    """, seconds: 3), "the board's cells are live through the shared stream")
+            try await browser.switchToWindow(kiosk)
+            #expect(try await browser.execute("return window.feedweb.role()") == .string("leader"))
+            #expect(
+                try await browser.waitFor(
+                    "var t = document.querySelector('#stories .board-title'); return !!t && t.textContent === 'Shared news'",
+                    seconds: 3))
+            #expect(try await Self.metric("feedweb_page_streams", port: feedweb.port) == 1)
+        }
+        await upstream.shutdown()
+    }
+
     @Test func rotationShowsEachViewForItsSecondsOnOneStream() async throws {
         let (upstream, feedweb) = try await Self.start()
         defer { feedweb.kill() }
