@@ -146,6 +146,36 @@ struct BoardBrowserTests {
         await upstream.shutdown()
     }
 
+    @Test func aBoardReloadsOnceWhenTheStaticFilesChange() async throws {
+        // feedweb serving a copy of Public/, which the test changes.
+        let scratch = try ScratchDirectory("board-reload")
+        let folder = URL(fileURLWithPath: scratch.path).appendingPathComponent("Public")
+        try FileManager.default.copyItem(
+            at: URL(fileURLWithPath: InProcessFeedweb.publicDirectory), to: folder)
+        let (upstream, feedweb) = try await Self.start(["--public-dir", folder.path])
+        defer { feedweb.kill() }
+        try await WebDriver.withSession { browser in
+            try await browser.open("http://127.0.0.1:\(feedweb.port)/board?v=list&v=kiosk&rotate=2,2")
+            #expect(try await browser.waitFor("return document.body.dataset.streamState === 'open'", seconds: 5))
+            try await browser.execute("window.__boardMarker = 'before'; return true")
+            let css = folder.appendingPathComponent("board.css")
+            let text = try String(contentsOf: css, encoding: .utf8)
+            try (text + "\n/* a new version */\n").write(to: css, atomically: true, encoding: .utf8)
+            // The watcher looks every 2 s; the board reloads itself, to the new version.
+            #expect(
+                try await browser.waitFor(
+                    """
+                    return window.__boardMarker === undefined && document.body.dataset.streamState === 'open'
+                      && !!window.feedwebBoard;
+                    """, seconds: 10))
+            try await browser.execute("window.__boardMarker = 'after'; return true")
+            // Once: nothing changed since, so it stays.
+            try await Task.sleep(for: .seconds(5))
+            #expect(try await browser.execute("return window.__boardMarker") == .string("after"), "no second reload")
+        }
+        await upstream.shutdown()
+    }
+
     @Test func rotationShowsEachViewForItsSecondsOnOneStream() async throws {
         let (upstream, feedweb) = try await Self.start()
         defer { feedweb.kill() }
