@@ -6,6 +6,7 @@
 
   // Where this script came from: the port broker is its sibling, of the same version.
   var scriptURL = document.currentScript ? document.currentScript.src : "";
+  var assetVersion = (/[?&]v=([A-Za-z0-9]+)/.exec(scriptURL) || [])[1] || "";
 
   // Broken thumbnails fall back to the placeholder named in data-fallback.
   function armImages(root) {
@@ -531,6 +532,9 @@
     screens.forEach(function (name) {
       params.append("screen", name);
     });
+    // The static files' version this page links: another served now (a deploy while this
+    // screen was cut off) makes the stream's first event `reload`.
+    if (assetVersion) params.append("asset", assetVersion);
     return "/events/page?" + params.toString();
   }
 

@@ -83,7 +83,8 @@ struct WebHandlers: Sendable {
         let items = ItemEventStream(store: store, shards: shards, onPublish: metrics.fanoutObserver(stream: "items"))
         let streams = StreamHandlers(
             events: events, items: items, pages: pageEvents, demo: demo,
-            maxQueuedBytesPerClient: maxQueuedBytesPerClient, errors: errors, inspects: inspect)
+            maxQueuedBytesPerClient: maxQueuedBytesPerClient, errors: errors, inspects: inspect,
+            assetVersion: { [assets] in assets.version })
         self.streams = streams
         let inspector =
             inspect

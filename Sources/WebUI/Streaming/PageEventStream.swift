@@ -27,7 +27,9 @@ import NIOConcurrencyHelpers
 ///   notable events once per five-second window; the ticker when a new story is published.
 /// - `status`: `{"view", "html": the status badge fragment}`.
 /// - `reload` (data: the static files' version, no view): static files changed; every
-///   page reloads itself.
+///   page reloads itself. Also the first event of a stream asked for with `&asset=VERSION`
+///   (the version the pages link) other than the one served now: a screen that was cut off
+///   across a deploy reloads once, when feedweb answers again.
 /// Ids are the published view's `EPOCH-SEQ`: a frame of a view never repeats an id the
 /// view was sent before, except in a whole state (the page skips what it has).
 ///
@@ -332,12 +334,20 @@ final class PageEventStream: Sendable {
     /// Subscribes `stream` to `views`: first, each view's whole current state, or only its
     /// status badge when it resumes at the current published id (the pages have the rest;
     /// `/stats` always gets its whole state, which changes with time alone).
-    func subscribe(_ stream: StreamConnection, views: [Subscription]) {
+    ///
+    /// `reload`: the static files' version, when the pages asked with another one (they are
+    /// of an earlier feedweb, or of files since changed): then the stream's first event is
+    /// `reload`, and nothing else is sent before the pages go.
+    func subscribe(_ stream: StreamConnection, views: [Subscription], reload: String? = nil) {
         // `/inspect`'s first frame is taken here, outside the broadcaster's lock (it reads
         // the broadcasters' clients).
         let inspect = views.contains { $0.channel == .inspect } ? inspectSource.frame() : nil
         broadcaster.subscribe(stream, to: views.map(\.channel)) { state in
             var first = [SSEEncoder.retry(milliseconds: DocumentEventStream.retryMilliseconds)]
+            if let reload {
+                first.append(SSEEncoder.event(type: "reload", data: reload))
+                return first
+            }
             guard let state else { return first }
             for view in views {
                 if let resumed = view.resumesAfter, let current = state.view?.id, resumed == current,
