@@ -176,6 +176,49 @@ struct BoardBrowserTests {
         await upstream.shutdown()
     }
 
+    @Test func aBoardCutOffKeepsItsContentStaleAndReloadsOnceANewFeedwebAnswers() async throws {
+        let scratch = try ScratchDirectory("board-deploy")
+        let folder = URL(fileURLWithPath: scratch.path).appendingPathComponent("Public")
+        try FileManager.default.copyItem(at: URL(fileURLWithPath: InProcessFeedweb.publicDirectory), to: folder)
+        let upstream = try await LiveFeedUpstream(document: NewswireFeed.document(stories: [5, 4, 3, 2, 1]))
+        let arguments = ["--upstream", upstream.url, "--public-dir", folder.path]
+        let first = try await FeedwebProcess(arguments: arguments)
+        defer { first.kill() }
+        let port = first.port
+        try await FeedwebProbe.waitUntilReady(port: port)
+        try await WebDriver.withSession { browser in
+            try await browser.open("http://127.0.0.1:\(port)/board?v=list&v=kiosk")
+            #expect(try await browser.waitFor("return document.body.dataset.streamState === 'open'", seconds: 5))
+            try await browser.execute("window.__boardMarker = 'before'; return true")
+            _ = await first.stop()
+            // Cut off: the last content stays, under a stale banner, and no reload.
+            let stale = try await browser.waitFor(
+                """
+                \(Self.cell)
+                var label = document.querySelector('#status .badge-label');
+                return window.__boardMarker === 'before' && !!label && label.textContent.indexOf('Stale since') === 0
+                  && document.getElementById('status').className.indexOf('board-status-stale') >= 0
+                  && cell('list').querySelectorAll('#stories > li').length === 5;
+                """, seconds: 16)
+            #expect(stale, "the board keeps its cells under a stale banner")
+            // A deploy: new static files, feedweb again on the same port.
+            let css = folder.appendingPathComponent("board.css")
+            let text = try String(contentsOf: css, encoding: .utf8)
+            try (text + "\n/* the next version */\n").write(to: css, atomically: true, encoding: .utf8)
+            let second = try await FeedwebProcess(
+                arguments: ["--listen", "127.0.0.1:\(port)"] + arguments, listen: false)
+            defer { second.kill() }
+            #expect(
+                try await browser.waitFor(
+                    "return window.__boardMarker === undefined && document.body.dataset.streamState === 'open'",
+                    seconds: 40), "the board reloads once feedweb answers")
+            try await browser.execute("window.__boardMarker = 'after'; return true")
+            try await Task.sleep(for: .seconds(3))
+            #expect(try await browser.execute("return window.__boardMarker") == .string("after"), "once")
+        }
+        await upstream.shutdown()
+    }
+
     @Test func rotationShowsEachViewForItsSecondsOnOneStream() async throws {
         let (upstream, feedweb) = try await Self.start()
         defer { feedweb.kill() }
