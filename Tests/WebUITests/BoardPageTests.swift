@@ -113,6 +113,21 @@ struct BoardPageTests {
         }
     }
 
+    @Test func aPlaylistIsTheBoardItNamesAndAnUnknownOneIsA400() throws {
+        var handlers = app.handlers.pages
+        handlers.playlists = ["lobby": "v=kiosk%3AWorld&v=stats&rotate=30,15"]
+        let named = handlers.board(HTTPRequest(path: "/board", query: ["playlist": "lobby", "screen": "left"]))
+        let html = String(decoding: named.body, as: UTF8.self)
+        #expect(named.status == 200)
+        #expect(cells(html).map(\.view) == ["kiosk:World", "stats"])
+        #expect(html.contains(#"data-rotate="30,15""#))
+        let unknown = handlers.board(HTTPRequest(path: "/board", query: ["playlist": "hall"]))
+        #expect(unknown.status == 400)
+        #expect(String(decoding: unknown.body, as: UTF8.self).contains("Bad parameter: playlist"))
+        #expect(BoardPlaylist.problem(in: "v=kiosk&rotate=5,5") != nil)
+        #expect(BoardPlaylist.problem(in: "v=kiosk&v=list&rotate=5,5") == nil)
+    }
+
     @Test func dimRangesParseAcrossMidnight() {
         #expect(BoardQuery.dimRange("22:00-07:00")! == (1320, 420))
         #expect(BoardQuery.dimRange("01:30-05:15")! == (90, 315))

@@ -52,6 +52,7 @@ struct WebHandlers: Sendable {
         sourceLabel: String, maxQueuedBytesPerClient: Int, restoredAt: Date?, statsPollInterval: TimeInterval = 5,
         stateFile: StateFileWriter? = nil, shards: Int = 1, inspect: Bool = true, title: String = "feedweb",
         logger: Logger = Logger(label: "feedweb"), templates: TemplateLibrary = TemplateLibrary(),
+        playlists: [String: String] = [:],
         upstreamStatus: @escaping @Sendable () -> UpstreamStatus,
         clusterStatus: @escaping @Sendable () -> ClusterStatus? = { nil }
     ) {
@@ -96,7 +97,7 @@ struct WebHandlers: Sendable {
         self.pages = PageHandlers(
             store: store, stats: stats, cache: PageCache(onRender: metrics.renderObserver), badges: badges,
             assets: assets, sourceLabel: sourceLabel, htmlHeaders: htmlHeaders, errors: errors,
-            inspector: inspector, brand: title, templates: templates)
+            inspector: inspector, brand: title, templates: templates, playlists: playlists)
         self.api = APIHandlers(store: store, stats: stats, jsonHeaders: jsonHeaders, notFound: errors.notFoundJSON)
         // The consumers of every change, in the order written down at `FanoutStage`.
         let pageStreams = self.pageStreams

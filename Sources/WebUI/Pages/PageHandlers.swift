@@ -33,6 +33,8 @@ struct PageHandlers: Sendable {
     let brand: String
     /// The templates in use (`--templates`).
     let templates: TemplateLibrary
+    /// The boards named once (`--playlist`), by name.
+    var playlists: [String: String] = [:]
 
     /// A renderer of pages linking the static files of `assetVersion`, from the templates
     /// in use.
@@ -128,6 +130,14 @@ struct PageHandlers: Sendable {
     /// parameter that is wrong. Rendered per request: a screen asks for it once.
     func board(_ request: HTTPRequest) -> PreparedResponse {
         let renderer = renderer(assets.version)
+        guard let request = BoardPlaylist.resolve(request, in: playlists) else {
+            let names = playlists.keys.sorted().joined(separator: ", ")
+            let page = renderer.error(
+                code: 400, heading: "Bad parameter: playlist",
+                message: "There is no playlist '\(request.query("playlist") ?? "")'. "
+                    + (names.isEmpty ? "None is named (--playlist)." : "Playlists: \(names)."))
+            return PreparedResponse(status: 400, body: page, headers: htmlHeaders) ?? badRequest
+        }
         let query: BoardQuery
         do {
             query = try BoardQuery(request: request)
