@@ -6,6 +6,7 @@
 
   // Where this script came from: the port broker is its sibling, of the same version.
   var scriptURL = document.currentScript ? document.currentScript.src : "";
+  var assetVersion = (/[?&]v=([A-Za-z0-9]+)/.exec(scriptURL) || [])[1] || "";
 
   // Broken thumbnails fall back to the placeholder named in data-fallback.
   function armImages(root) {
@@ -84,7 +85,15 @@
   var body = document.body;
   var spec = body.dataset.stream || "";
   var isKiosk = spec === "kiosk";
-  var view = viewName();
+  // A board (`/board`, Public/board.js) shows several views, each in a cell of its own
+  // that is its own root (a shadow root: the ids of each view's page repeat without
+  // clashing); like a kiosk it never leaves the stream.
+  var isBoard = spec === "board";
+  // The views this page shows: `{ view, root, host, kiosk }`, root being where its parts
+  // are found by id (the document, or a cell's shadow root), host the element that stands
+  // for its page's body. One for every page but a board.
+  var cells = findCells();
+  var view = cells.length ? cells[0].view : "";
   // The name this page gave itself (`?screen=lobby-left`), shown on /inspect.
   var screen = screenName();
   var retryTimer = null;
@@ -94,6 +103,45 @@
   var lastIds = {};
   // The frames this page applied (type, id, when), newest last: for tests.
   var applied = [];
+
+  function findCells() {
+    if (!isBoard) {
+      var name = viewName();
+      return name ? [{ view: name, root: document, host: body, kiosk: isKiosk }] : [];
+    }
+    var found = [];
+    document.querySelectorAll(".bd-cell[data-spec]").forEach(function (el) {
+      var root = el.shadowRoot || el;
+      var name = el.dataset.spec;
+      if (!name) return;
+      found.push({
+        view: name, root: root, host: root.querySelector(".bd-page") || el, kiosk: name.indexOf("kiosk") === 0
+      });
+    });
+    return found;
+  }
+
+  // The element of `root` (a document or shadow root; an element where shadow roots are
+  // not parsed) with id `id`.
+  function byId(root, id) {
+    if (root.getElementById) return root.getElementById(id);
+    return root.querySelector("#" + (window.CSS && CSS.escape ? CSS.escape(id) : id));
+  }
+
+  // The names of the views this page shows.
+  function cellViews() {
+    var names = {};
+    cells.forEach(function (cell) { names[cell.view] = true; });
+    return Object.keys(names);
+  }
+
+  // Each root of this page (the document first) in turn.
+  function eachRoot(fn) {
+    fn(document);
+    cells.forEach(function (cell) {
+      if (cell.root !== document) fn(cell.root);
+    });
+  }
 
   function viewName() {
     if (!spec) return "";
@@ -117,9 +165,10 @@
     return /^[A-Za-z0-9._:-]{1,64}$/.test(name) ? name : "";
   }
 
-  // Whether this page's view belongs in the stream: shown, or a kiosk (never left out).
+  // Whether this page's views belong in the stream: shown, or a kiosk or board (never
+  // left out).
   function active() {
-    return !!view && (isKiosk || !document.hidden);
+    return !!view && (isKiosk || isBoard || !document.hidden);
   }
 
   // `EPOCH-SEQ` ids: whether `id` comes after `last` (another epoch always does).
@@ -149,22 +198,35 @@
     if (!data || typeof data !== "object" || typeof data.view !== "string") return;
     var last = lastIds[data.view];
     if (id && newer(id, last)) lastIds[data.view] = id;
-    if (data.view !== view) return;
+    var targets = cells.filter(function (cell) { return cell.view === data.view; });
+    if (targets.length === 0) return;
     var content = type === "items" || type === "item" || type === "gone";
     if (content && id && last && !newer(id, last)) return;
-    applied.push({ type: type, id: id, at: Date.now(), via: via || "stream" });
+    applied.push({ type: type, id: id, at: Date.now(), via: via || "stream", view: data.view });
     if (applied.length > 200) applied.shift();
-    try {
-      if (type === "items") applyItems(data);
-      else if (type === "item") applyItem(data);
-      else if (type === "gone") applyGone();
-      else if (type === "status") applyStatus(data.html);
-      else if (type === "stats") applyFragments(data);
-      else if (type === "inspect") applyInspect(data);
-    } catch (error) {
-      if (window.console) console.warn("feedweb: could not apply " + type + " event", error);
-    }
+    targets.forEach(function (cell) {
+      try {
+        if (type === "items") applyItems(cell, data);
+        else if (type === "item") applyItem(cell, data);
+        else if (type === "gone") applyGone(cell);
+        else if (type === "status") applyStatus(cell, data.html);
+        else if (type === "stats") applyFragments(cell, data);
+        else if (type === "inspect") applyInspect(cell, data);
+      } catch (error) {
+        if (window.console) console.warn("feedweb: could not apply " + type + " event", error);
+      }
+    });
+    frameListeners.forEach(function (listener) {
+      try {
+        listener(type, data, id);
+      } catch (error) {
+        if (window.console) console.warn("feedweb: a frame listener failed", error);
+      }
+    });
   }
+
+  // Who else hears of each frame this page applies (Public/board.js: attention).
+  var frameListeners = [];
 
   function fragment(html) {
     var template = document.createElement("template");
@@ -211,15 +273,15 @@
 
   // The element for `id` with the fragment `html` swapped in (or made, when the page
   // does not have it yet); null when the fragment is not an element.
-  function swapIn(id, html) {
-    var el = document.getElementById(id);
+  function swapIn(cell, id, html) {
+    var el = byId(cell.root, id);
     var fresh = fragment(html);
     if (!fresh) return el;
     refreshTimes(fresh);
     // Before comparing: the page's copy shows its times in the viewer's zone too.
     localizeTimes(fresh);
     if (!el) {
-      if (!isKiosk) flash(fresh, "is-new");
+      if (!cell.kiosk) flash(fresh, "is-new");
       armImages(fresh);
       return fresh;
     }
@@ -227,7 +289,7 @@
     if (sameContent(el, fresh)) return el;
     var marked = markCells(el, fresh);
     el.replaceWith(fresh);
-    if (!isKiosk && (marked < 0 || !hasCells(fresh))) flash(fresh, "is-updated");
+    if (!cell.kiosk && (marked < 0 || !hasCells(fresh))) flash(fresh, "is-updated");
     armImages(fresh);
     return fresh;
   }
@@ -235,18 +297,18 @@
   // An `items` event: either the whole `order` of entry ids, or a delta (`prepend`: new
   // entries for the top, top first; `remove`: entries that went). `html` holds the
   // fragments of the entries that are new or changed.
-  function applyItems(data) {
-    applyNotice(data.notice);
-    var list = document.getElementById("stories");
+  function applyItems(cell, data) {
+    applyNotice(cell, data.notice);
+    var list = byId(cell.root, "stories");
     if (!list || !data.html || typeof data.html !== "object") return;
     if (data.order) {
-      applyOrder(list, data);
+      applyOrder(cell, list, data);
     } else {
-      applyDelta(list, data);
+      applyDelta(cell, list, data);
     }
-    var count = document.getElementById("count");
+    var count = byId(cell.root, "count");
     if (count && data.count) count.textContent = data.count;
-    var empty = document.getElementById("empty");
+    var empty = byId(cell.root, "empty");
     if (empty) empty.hidden = list.firstElementChild !== null;
     // The kiosk's grid of tiles is sized by how many there are.
     if (list.hasAttribute("data-count")) list.setAttribute("data-count", String(list.children.length));
@@ -254,14 +316,14 @@
 
   // What the document holds instead of items, when it holds none ("" when fine): shown in
   // #problem. Frames without `notice` leave it as it is.
-  function applyNotice(notice) {
-    var problem = document.getElementById("problem");
+  function applyNotice(cell, notice) {
+    var problem = byId(cell.root, "problem");
     if (!problem || typeof notice !== "string") return;
     if (problem.textContent !== notice) problem.textContent = notice;
     problem.hidden = !notice;
   }
 
-  function applyOrder(list, data) {
+  function applyOrder(cell, list, data) {
     var wanted = {};
     data.order.forEach(function (id) { wanted[id] = true; });
     Array.prototype.slice.call(list.children).forEach(function (el) {
@@ -272,42 +334,42 @@
     var previous = null;
     data.order.forEach(function (id) {
       var html = data.html[id];
-      var el = html ? swapIn(id, html) : document.getElementById(id);
+      var el = html ? swapIn(cell, id, html) : byId(cell.root, id);
       if (!el) return;
       var expectedNext = previous ? previous.nextElementSibling : list.firstElementChild;
       if (expectedNext !== el) list.insertBefore(el, expectedNext);
       previous = el;
     });
-    if (isKiosk) {
-      var keep = featuredId && document.getElementById(featuredId);
+    if (cell.kiosk) {
+      var keep = featuredId && byId(cell.root, featuredId);
       list.querySelectorAll(".is-featured").forEach(function (el) { el.classList.remove("is-featured"); });
       (keep || list.firstElementChild || { classList: { add: function () {} } }).classList.add("is-featured");
     }
   }
 
-  function applyDelta(list, data) {
+  function applyDelta(cell, list, data) {
     (data.remove || []).forEach(function (id) {
-      var el = document.getElementById(id);
+      var el = byId(cell.root, id);
       if (el && el.parentNode === list) el.remove();
     });
     var top = {};
     var prepend = data.prepend || [];
     prepend.forEach(function (id) { top[id] = true; });
     Object.keys(data.html).forEach(function (id) {
-      if (!top[id] && document.getElementById(id)) swapIn(id, data.html[id]);
+      if (!top[id] && byId(cell.root, id)) swapIn(cell, id, data.html[id]);
     });
     var first = list.firstElementChild;
     prepend.forEach(function (id) {
       var html = data.html[id];
-      var el = html ? swapIn(id, html) : document.getElementById(id);
+      var el = html ? swapIn(cell, id, html) : byId(cell.root, id);
       if (el && el !== first) list.insertBefore(el, first);
     });
   }
 
   // An `item` event: the item page's #detail whole. The values that changed are marked;
   // the folds of its field tree that the reader opened or closed stay so.
-  function applyItem(data) {
-    var detail = document.getElementById("detail");
+  function applyItem(cell, data) {
+    var detail = byId(cell.root, "detail");
     if (!detail || typeof data.html !== "string") return;
     var fresh = fragment(data.html);
     if (!fresh) return;
@@ -344,26 +406,37 @@
     });
   }
 
-  function applyGone() {
-    var gone = document.getElementById("gone");
+  function applyGone(cell) {
+    var gone = byId(cell.root, "gone");
     if (gone) gone.hidden = false;
-    body.classList.add("item-gone");
+    cell.host.classList.add("item-gone");
   }
 
-  function applyStatus(html) {
-    var status = document.getElementById("status");
+  function applyStatus(cell, html) {
     var fresh = typeof html === "string" ? fragment(html) : null;
-    if (status && fresh) {
+    if (!fresh) return;
+    var status = byId(cell.root, "status");
+    if (status) {
       status.replaceWith(fresh);
       refreshTimes(fresh);
+      return;
     }
+    // A board's cells have no badge of their own: the board's banner takes the kind and
+    // label of theirs (a badge or a kiosk's banner alike).
+    var banner = cell.root !== document ? document.getElementById("status") : null;
+    var kind = /\b(?:badge|board-status)-([a-z]+)\b/.exec(fresh.className);
+    if (!banner || !kind) return;
+    banner.className = banner.className.replace(/\b(badge|board-status)-[a-z]+\b/g, "$1-" + kind[1]);
+    var label = banner.querySelector(".badge-label");
+    var freshLabel = fresh.querySelector(".badge-label");
+    if (label && freshLabel && label.textContent !== freshLabel.textContent) label.textContent = freshLabel.textContent;
   }
 
   // /stats: whole parts (charts drawn on the server as SVG, the ticker) swapped by id.
-  function applyFragments(data) {
+  function applyFragments(cell, data) {
     if (!data.html || typeof data.html !== "object") return;
     Object.keys(data.html).forEach(function (id) {
-      var el = document.getElementById(id);
+      var el = byId(cell.root, id);
       var fresh = fragment(data.html[id]);
       if (!el || !fresh || fresh.id !== id) return;
       el.replaceWith(fresh);
@@ -374,17 +447,17 @@
 
   // /inspect: its parts swapped by id; the document tree keeps what the reader folded and
   // unfolded (by each node's JSON Pointer), so a live feed does not undo it.
-  function applyInspect(data) {
+  function applyInspect(cell, data) {
     if (!data.html || typeof data.html !== "object") return;
-    var tree = document.getElementById("inspect-tree");
+    var tree = byId(cell.root, "inspect-tree");
     var folds = {};
     if (tree && data.html["inspect-tree"]) {
       tree.querySelectorAll("details[data-path]").forEach(function (el) {
         if (el.dataset.touched) folds[el.dataset.path] = el.open;
       });
     }
-    applyFragments(data);
-    tree = document.getElementById("inspect-tree");
+    applyFragments(cell, data);
+    tree = byId(cell.root, "inspect-tree");
     if (!tree) return;
     tree.querySelectorAll("details[data-path]").forEach(function (el) {
       var path = el.dataset.path;
@@ -420,6 +493,8 @@
   var sourceViews = "";
   var attempt = 0;
   var streamState = "closed";
+  // How many times this page opened the stream (a board's rotation never reopens it).
+  var opened = 0;
 
   function setStreamState(state) {
     streamState = state;
@@ -436,7 +511,7 @@
   // The views the stream must carry now: every active page's, this one's too.
   function wantedViews() {
     var views = {};
-    if (active()) views[view] = true;
+    if (active()) cellViews().forEach(function (name) { views[name] = true; });
     if (share && share.leading) share.activeViews(views);
     return Object.keys(views).sort();
   }
@@ -457,6 +532,9 @@
     screens.forEach(function (name) {
       params.append("screen", name);
     });
+    // The static files' version this page links: another served now (a deploy while this
+    // screen was cut off) makes the stream's first event `reload`.
+    if (assetVersion) params.append("asset", assetVersion);
     return "/events/page?" + params.toString();
   }
 
@@ -476,6 +554,7 @@
     }
     clearTimeout(retryTimer);
     source = new EventSource(streamURL(views, screens));
+    opened += 1;
     setStreamState("connecting");
     source.onopen = function () {
       attempt = 0;
@@ -751,7 +830,7 @@
     };
 
     self.hello = function () {
-      post({ t: "hello", view: view, active: active(), screen: screen });
+      post({ t: "hello", view: view, views: cellViews(), active: active(), screen: screen });
     };
 
     self.activeViews = function (views) {
@@ -762,7 +841,11 @@
           delete pages[page];
           closePeer(page);
         }
-        else if (entry.active && entry.view) views[entry.view] = true;
+        else if (entry.active) {
+          (entry.views || [entry.view]).forEach(function (name) {
+            if (name) views[name] = true;
+          });
+        }
       });
     };
 
@@ -794,7 +877,9 @@
       switch (m.t) {
         case "hello":
           return typeof m.view === "string" && m.view.length <= 2048 && typeof m.active === "boolean" &&
-            (m.screen === undefined || (typeof m.screen === "string" && m.screen.length <= 64));
+            (m.screen === undefined || (typeof m.screen === "string" && m.screen.length <= 64)) &&
+            (m.views === undefined || (Array.isArray(m.views) && m.views.length <= 64 &&
+              m.views.every(function (name) { return typeof name === "string" && name.length <= 2048; })));
         case "bye": case "ping": return true;
         case "beat": return typeof m.term === "number" && typeof m.state === "string";
         case "frame":
@@ -825,7 +910,7 @@
       if (!valid(m)) return;
       switch (m.t) {
         case "hello":
-          pages[m.p] = { view: m.view, active: m.active, screen: m.screen || "", seen: Date.now() };
+          pages[m.p] = { view: m.view, views: m.views, active: m.active, screen: m.screen || "", seen: Date.now() };
           announceLead();
           if (self.leading && !handOverIfHidden()) {
             self.beat();
@@ -976,7 +1061,7 @@
 
   // Hidden tabs leave the stream (a kiosk never does) and come back when shown again.
   document.addEventListener("visibilitychange", function () {
-    if (isKiosk) return;
+    if (isKiosk || isBoard) return;
     if (share) {
       share.visibilityChanged();
     } else if (document.hidden) {
@@ -995,19 +1080,24 @@
     }
   }
 
-  // The kiosk cycles its highlighted story.
+  // The kiosk cycles its highlighted story (each kiosk of a board its own).
   function cycleFeatured() {
-    var list = document.getElementById("stories");
-    if (!list || !list.firstElementChild) return;
-    var current = list.querySelector(".is-featured") || list.firstElementChild;
-    var next = current.nextElementSibling || list.firstElementChild;
-    current.classList.remove("is-featured");
-    next.classList.add("is-featured");
+    cells.forEach(function (cell) {
+      if (!cell.kiosk) return;
+      var list = byId(cell.root, "stories");
+      if (!list || !list.firstElementChild) return;
+      var current = list.querySelector(".is-featured") || list.firstElementChild;
+      var next = current.nextElementSibling || list.firstElementChild;
+      current.classList.remove("is-featured");
+      next.classList.add("is-featured");
+    });
   }
 
   function tickClock() {
-    var clock = document.getElementById("clock");
-    if (clock) clock.textContent = new Date().toTimeString().slice(0, 5);
+    eachRoot(function (root) {
+      var clock = byId(root, "clock");
+      if (clock) clock.textContent = new Date().toTimeString().slice(0, 5);
+    });
   }
 
   window.feedweb = {
@@ -1018,16 +1108,31 @@
     // For tests: whether this page holds the stream, and the frames it applied.
     role: function () { return share ? (share.leading ? "leader" : "follower") : "alone"; },
     route: function () { return share ? share.route() : "stream"; },
-    applied: function () { return applied.slice(); }
+    applied: function () { return applied.slice(); },
+    opened: function () { return opened; },
+    // Tells `listener(type, data, id)` of every frame this page applies (after it did).
+    onFrame: function (listener) { frameListeners.push(listener); },
+    // The views this page shows, and the root each is found in (a board's cells).
+    cells: function () {
+      return cells.map(function (cell) { return { view: cell.view, root: cell.root }; });
+    },
+    // Renders times, thumbnails and the kiosk's clock in `root` (a copy a board shows).
+    prepare: function (root) {
+      armImages(root);
+      refreshTimes(root);
+      localizeTimes(root);
+    }
   };
-  armImages(document);
-  refreshTimes(document);
-  localizeTimes(document);
+  eachRoot(function (root) {
+    armImages(root);
+    refreshTimes(root);
+    localizeTimes(root);
+  });
   setInterval(function () {
-    refreshTimes(document);
+    eachRoot(refreshTimes);
     if (disconnectedAt) showDisconnected();
   }, 5000);
-  if (isKiosk) {
+  if (isKiosk || cells.some(function (cell) { return cell.kiosk; })) {
     tickClock();
     setInterval(tickClock, 10000);
     setInterval(cycleFeatured, 8000);

@@ -33,10 +33,10 @@ items = json.load(urllib.request.urlopen(base + "/api/items", timeout=10))
 story = next((i for i in items if i["multimedia"] and i["related"]), None) \
     or next((i for i in items if i["multimedia"]), items[0])
 pages = {"list": "/", "item": "/items/" + story["key"], "kiosk": "/kiosk", "stats": "/stats",
-         "inspect": "/inspect"}
+         "inspect": "/inspect", "board": "/board?v=kiosk:World&v=stats&v=list&v=kiosk&cols=2"}
 sizes = {"1280": (1280, 800), "390": (390, 844), "1920": (1920, 1080)}
 # Which sizes each page is shown at (all when not listed), and in which colour schemes.
-page_sizes = {"stats": ["1280", "1920"], "inspect": ["1280"]}
+page_sizes = {"stats": ["1280", "1920"], "inspect": ["1280"], "board": ["1920"]}
 dark_shots = {("stats", "1920")}
 if os.environ.get("PAGES"):
     pages = {name: path for name, path in pages.items() if name in os.environ["PAGES"].split(",")}

@@ -93,6 +93,13 @@ enum FeedwebOptions {
                 """,
             shownDefault: nil, parse: OptionValue.marks),
         .values(
+            "playlist", "NAME='v=VIEW&…'", at: \.configuration.playlists, repetition: .repeatable,
+            help: """
+                A board named once, which a screen asks for by name: /board?playlist=NAME shows /board?v=VIEW&… \
+                (views, cols, rotate, attention, shift, dim; repeatable).
+                """,
+            shownDefault: nil, parse: OptionValue.playlists),
+        .values(
             "column", "'LABEL=/pointer[:FORMAT]'", at: \.columns, repetition: .repeatable,
             help: """
                 A column of the table the pages show the items in, in order, e.g. 'Price=/price:number' \

@@ -114,6 +114,26 @@ enum OptionValue {
         return marks
     }
 
+    /// `NAME=QUERY` boards (``BoardPlaylist``), each query checked as `/board` would.
+    static func playlists(_ texts: [String]) throws(Problem) -> [String: String] {
+        var playlists: [String: String] = [:]
+        for text in texts {
+            guard let equals = text.firstIndex(of: "=") else {
+                throw Problem("'\(text)' has no '='; use NAME='v=VIEW&v=VIEW&rotate=30,15'")
+            }
+            let name = String(text[..<equals])
+            let query = String(text[text.index(after: equals)...])
+            guard BoardPlaylist.isName(name) else {
+                throw Problem("'\(name)' is not a name: letters, digits, '.', '_' and '-'")
+            }
+            if let problem = BoardPlaylist.problem(in: query) {
+                throw Problem("'\(name)': \(problem)")
+            }
+            playlists[name] = query
+        }
+        return playlists
+    }
+
     /// `LABEL=/pointer[:FORMAT]` columns, in order.
     static func columns(_ texts: [String]) throws(Problem) -> [ItemColumn] {
         var columns: [ItemColumn] = []

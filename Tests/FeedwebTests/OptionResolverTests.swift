@@ -84,6 +84,9 @@ struct OptionResolverTests {
         BadCase(
             arguments: ["--poll", "ws://127.0.0.1:9/x"], expected: ["--poll:", "not an absolute http or https URL"]),
         BadCase(arguments: ["--mark", "New user"], expected: ["--mark: 'New user' has no ':/pointer'"]),
+        BadCase(arguments: ["--playlist", "lobby"], expected: ["--playlist: 'lobby' has no '='"]),
+        BadCase(arguments: ["--playlist", "lo by=v=list"], expected: ["--playlist: 'lo by' is not a name"]),
+        BadCase(arguments: ["--playlist", "lobby=v=list&dim=25:00-07:00"], expected: ["--playlist: 'lobby': dim:"]),
         BadCase(arguments: ["--mark", "New user:/type"], expected: ["--mark:", "no '=value'"]),
         BadCase(arguments: ["--mark", ":/type=newuser"], expected: ["--mark:", "empty label"]),
         BadCase(arguments: ["--mark", "X:/a~2=1"], expected: ["--mark:", "not a JSON Pointer"]),

@@ -15,6 +15,7 @@ struct HostileContentTests {
     var pages: [String] {
         ["/", "/kiosk", "/?section=" + StoryViewEscape.query("World" + HostileFeed.markup[1])]
             + HostileFeed.keys.map { "/items/" + $0 }
+            + ["/board?v=list&v=kiosk&v=kiosk:" + StoryViewEscape.query("World" + HostileFeed.markup[1])]
     }
 
     @Test func everyPageKeepsHostileStringsAsText() async throws {
@@ -24,10 +25,14 @@ struct HostileContentTests {
             let page = try await HTMLChecker.parse(response.text)
             #expect(page.errors.isEmpty, "\(path) is not well-formed HTML5: \(page.errors.prefix(3))")
 
-            // Only our own script, never an inline or injected one.
+            // Only our own scripts (the kiosk's attention too, the board's own), never an
+            // inline or injected one.
             let scripts = page.elements.filter { $0.tag == "script" }
-            #expect(scripts.count == 1, "\(path)")
-            #expect(scripts.allSatisfy { ($0.attributes["src"] ?? "").hasPrefix("/static/app.js") }, "\(path)")
+            let own = ["/static/app.js", "/static/attention.js", "/static/board.js"]
+            #expect(scripts.count == (path.hasPrefix("/kiosk") ? 2 : path.hasPrefix("/board") ? 3 : 1), "\(path)")
+            #expect(
+                scripts.allSatisfy { script in own.contains { (script.attributes["src"] ?? "").hasPrefix($0) } },
+                "\(path)")
             for tag in ["iframe", "svg", "object", "embed", "base", "form"] {
                 #expect(!page.elements.contains { $0.tag == tag }, "\(path) has an injected <\(tag)>")
             }

@@ -145,7 +145,11 @@ struct TablePageTests {
             let page = try await HTMLChecker.parse(response.text)
             #expect(page.errors.isEmpty, "\(path) is not well-formed HTML5: \(page.errors.prefix(3))")
             let scripts = page.elements.filter { $0.tag == "script" }.compactMap { $0.attributes["src"] }
-            #expect(scripts.allSatisfy { $0.hasPrefix("/static/cells.js") || $0.hasPrefix("/static/app.js") })
+            #expect(
+                scripts.allSatisfy {
+                    $0.hasPrefix("/static/cells.js") || $0.hasPrefix("/static/app.js")
+                        || $0.hasPrefix("/static/attention.js")
+                })
             for tag in ["iframe", "svg", "object", "embed", "base", "form"] {
                 #expect(!page.elements.contains { $0.tag == tag }, "\(path) has an injected <\(tag)>")
             }

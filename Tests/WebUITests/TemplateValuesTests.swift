@@ -67,6 +67,13 @@ import Testing
                 emptyText: "empty", nowMachine: "m",
                 nowText: "t", assetVersion: "v1", brand: "Board", isTable: false, tiles: [], tileCount: 0))
         Self.check(PageRenderer.BadgeContext(badge: badge, updatedMachine: "m", updatedText: "t"))
+        let cell = PageRenderer.BoardCellView(
+            name: "kiosk:World", spec: "kiosk:World", pageClass: "page-kiosk", main: "m")
+        Self.check(cell)
+        Self.check(
+            PageRenderer.BoardContext(
+                title: "board", brand: "Board", badge: badge, columns: 2, cellCount: 1, cells: [cell], rotate: "30",
+                attention: 8, shift: "on", dim: "22:00-07:00", isTable: false, assetVersion: "v1"))
     }
 
     static let banner = PageRenderer.PastBanner(

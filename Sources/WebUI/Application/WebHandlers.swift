@@ -56,7 +56,7 @@ struct WebHandlers: Sendable {
         sourceLabel: String, maxQueuedBytesPerClient: Int, restoredAt: Date?, statsPollInterval: TimeInterval = 5,
         stateFile: StateFileWriter? = nil, shards: Int = 1, inspect: Bool = true, title: String = "feedweb",
         allowedOrigins: AllowedOrigins = .none, logger: Logger = Logger(label: "feedweb"),
-        templates: TemplateLibrary = TemplateLibrary(),
+        templates: TemplateLibrary = TemplateLibrary(), playlists: [String: String] = [:],
         upstreamStatus: @escaping @Sendable () -> UpstreamStatus,
         clusterStatus: @escaping @Sendable () -> ClusterStatus? = { nil }
     ) {
@@ -89,7 +89,8 @@ struct WebHandlers: Sendable {
         let items = ItemEventStream(store: store, shards: shards, onPublish: metrics.fanoutObserver(stream: "items"))
         let streams = StreamHandlers(
             events: events, items: items, pages: pageEvents, demo: demo,
-            maxQueuedBytesPerClient: maxQueuedBytesPerClient, errors: errors, inspects: inspect)
+            maxQueuedBytesPerClient: maxQueuedBytesPerClient, errors: errors, inspects: inspect,
+            assetVersion: { [assets] in assets.version })
         self.streams = streams
         let inspector =
             inspect
@@ -101,7 +102,7 @@ struct WebHandlers: Sendable {
         self.pages = PageHandlers(
             store: store, stats: stats, cache: PageCache(onRender: metrics.renderObserver), badges: badges,
             assets: assets, sourceLabel: sourceLabel, htmlHeaders: htmlHeaders, errors: errors,
-            inspector: inspector, brand: title, templates: templates)
+            inspector: inspector, brand: title, templates: templates, playlists: playlists)
         self.api = APIHandlers(store: store, stats: stats, jsonHeaders: jsonHeaders, notFound: errors.notFoundJSON)
         // The consumers of every change, in the order written down at `FanoutStage`.
         let pageStreams = self.pageStreams

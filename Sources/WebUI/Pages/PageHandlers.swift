@@ -1,7 +1,7 @@
 import FeedCore
 import Foundation
 
-/// The HTML pages: `/`, `/kiosk`, `/stats`, `/items/{key}` and `/inspect`.
+/// The HTML pages: `/`, `/kiosk`, `/board`, `/stats`, `/items/{key}` and `/inspect`.
 ///
 /// Each page is rendered once per ``PageCache/Stamp`` (what it shows: the published
 /// sequence, the badge, the asset version, and for `/stats` the window) and the same
@@ -33,6 +33,8 @@ struct PageHandlers: Sendable {
     let brand: String
     /// The templates in use (`--templates`).
     let templates: TemplateLibrary
+    /// The boards named once (`--playlist`), by name.
+    var playlists: [String: String] = [:]
 
     /// A renderer of pages linking the static files of `assetVersion`, from the templates
     /// in use.
@@ -122,6 +124,34 @@ struct PageHandlers: Sendable {
                 window: window, ticker: stats.ticker, badge: stamp.badge, updated: view?.publishedAt,
                 source: sourceLabel, now: Date(), layout: view?.profile.layout ?? store.itemReading.profile.layout)
         }
+    }
+
+    /// `/board?v=VIEW&v=VIEW…`: several views on one page (``BoardQuery``); 400 naming the
+    /// parameter that is wrong. Rendered per request: a screen asks for it once.
+    func board(_ request: HTTPRequest) -> PreparedResponse {
+        let renderer = renderer(assets.version)
+        guard let request = BoardPlaylist.resolve(request, in: playlists) else {
+            let names = playlists.keys.sorted().joined(separator: ", ")
+            let page = renderer.error(
+                code: 400, heading: "Bad parameter: playlist",
+                message: "There is no playlist '\(request.query("playlist") ?? "")'. "
+                    + (names.isEmpty ? "None is named (--playlist)." : "Playlists: \(names)."))
+            return PreparedResponse(status: 400, body: page, headers: htmlHeaders) ?? badRequest
+        }
+        let query: BoardQuery
+        do {
+            query = try BoardQuery(request: request)
+        } catch {
+            let page = renderer.error(
+                code: 400, heading: "Bad parameter: \(error.parameter)", message: error.message)
+            return PreparedResponse(status: 400, body: page, headers: htmlHeaders) ?? badRequest
+        }
+        let view = store.snapshot?.published
+        let sources = PageRenderer.BoardSources(
+            view: view, badge: badges.badge(), stats: stats.window(), ticker: stats.ticker, source: sourceLabel,
+            now: Date())
+        return PreparedResponse(status: 200, body: renderer.board(query, from: sources), headers: htmlHeaders)
+            ?? notFound
     }
 
     /// `/items/{key}`: one story, or 404 when it is not in the published view.

@@ -33,6 +33,7 @@ struct Router: HTTPResponder {
         switch path {
         case "/": return .prepared(pages.list(request))
         case "/kiosk": return .prepared(pages.kiosk(request))
+        case "/board": return .prepared(pages.board(request))
         case "/stats": return .prepared(pages.stats(request))
         case "/events": return streams.documentEvents(request)
         case "/events/items": return streams.itemEvents(request)

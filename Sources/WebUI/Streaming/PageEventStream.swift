@@ -19,14 +19,18 @@ import NIOConcurrencyHelpers
 ///   "count": text}`; `html` holds only the entries that are new or changed (all of them
 ///   in a whole state). A list frame that only puts new entries on top and drops some
 ///   carries `"prepend"` and `"remove"` (dom ids) in place of the whole `"order"`
-///   (``ListOrderChange``).
+///   (``ListOrderChange``). A frame of a change whose new or changed entries match a
+///   `--mark` also carries `"marks": {dom id: [label…]}` (never a whole state): what a
+///   board's attention shows (`Public/board.js`).
 /// - `item` (detail): `{"view", "html": fragment}`; `gone` (`{"view"}`) when the item
 ///   left the feed.
 /// - `stats` (`/stats`): `{"view", "html": {dom id: fragment}}`: the summary, charts and
 ///   notable events once per five-second window; the ticker when a new story is published.
 /// - `status`: `{"view", "html": the status badge fragment}`.
 /// - `reload` (data: the static files' version, no view): static files changed; every
-///   page reloads itself.
+///   page reloads itself. Also the first event of a stream asked for with `&asset=VERSION`
+///   (the version the pages link) other than the one served now: a screen that was cut off
+///   across a deploy reloads once, when feedweb answers again.
 /// Ids are the published view's `EPOCH-SEQ`: a frame of a view never repeats an id the
 /// view was sent before, except in a whole state (the page skips what it has).
 ///
@@ -408,12 +412,22 @@ final class PageEventStream: Sendable {
     /// whole current state, or only its status badge when it resumes at the current
     /// published id (the pages have the rest; `/stats` always gets its whole state, which
     /// changes with time alone).
-    func subscribe(_ stream: StreamConnection, views: [Subscription], dialect: PageDialect = .feedweb) {
+    ///
+    /// `reload`: the static files' version, when the pages asked with another one (they are
+    /// of an earlier feedweb, or of files since changed): then the stream's first event is
+    /// `reload`, and nothing else is sent before the pages go.
+    func subscribe(
+        _ stream: StreamConnection, views: [Subscription], dialect: PageDialect = .feedweb, reload: String? = nil
+    ) {
         // `/inspect`'s first frame is taken here, outside the broadcaster's lock (it reads
         // the broadcasters' clients).
         let inspect = views.contains { $0.channel == .inspect } ? inspectSource.frame() : nil
         broadcaster.subscribe(stream, to: views.map { Key($0.channel, dialect) }) { state in
             var first = [SSEEncoder.retry(milliseconds: DocumentEventStream.retryMilliseconds)]
+            if let reload {
+                first.append(SSEEncoder.event(type: "reload", data: reload))
+                return first
+            }
             guard let state else { return first }
             for view in views {
                 let key = Key(view.channel, dialect)
@@ -614,7 +628,7 @@ final class PageEventStream: Sendable {
             PageFrame.Entries(
                 page: Self.entriesPage(channel), order: .delta(prepend: prepend, remove: remove), html: html,
                 count: PageRenderer.countText(count, layout: table.profile.layout), notice: notice ?? "",
-                edit: .delta(prepend: prepend, remove: remove, changed: html.map(\.id))))
+                edit: .delta(prepend: prepend, remove: remove, changed: html.map(\.id)), marks: Self.marks(of: render)))
     }
 
     /// A whole order of entries; `count` is the entries counted (a table's whole section,
@@ -635,6 +649,8 @@ final class PageEventStream: Sendable {
         }
         let order = items.map { "item-" + $0.key }
         let edit: EntryEdit
+        // Only a frame of a change names its marked entries, never a whole state.
+        let marks = before == nil ? [:] : Self.marks(of: render)
         if let before {
             edit = .between(before: before.map { "item-" + $0.key }, after: order, changed: html.map(\.id))
             let rendered = Set(html.map(\.id))
@@ -647,7 +663,15 @@ final class PageEventStream: Sendable {
             PageFrame.Entries(
                 page: Self.entriesPage(channel), order: .whole(order), html: html,
                 count: PageRenderer.countText(count ?? items.count, layout: table.profile.layout),
-                notice: notice ?? "", edit: edit))
+                notice: notice ?? "", edit: edit, marks: marks))
+    }
+
+    /// The entries of `items` that match a `--mark` (``FeedItem/marks``), by dom id, with
+    /// their labels: what the boards' and the kiosk's attention shows (`Public/attention.js`).
+    private static func marks(of items: some Sequence<FeedItem>) -> [String: [String]] {
+        var marks: [String: [String]] = [:]
+        for item in items where !item.marks.isEmpty { marks["item-" + item.key] = item.marks }
+        return marks
     }
 
     /// `frame` with the fragments of `items` (entries its edit moves that it lacks),

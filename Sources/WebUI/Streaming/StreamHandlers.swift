@@ -30,10 +30,15 @@ final class StreamHandlers: Sendable {
     /// A leaf: no other lock is taken while it is held.
     private let refusedStreams = NIOLockedValueBox<UInt64>(0)
 
+    /// The version of the static files served now (the pages' `?v=`).
+    private let assetVersion: @Sendable () -> String
+
     init(
         events: DocumentEventStream, items: ItemEventStream, pages: PageEventStream, demo: DocumentEventStream?,
-        maxQueuedBytesPerClient: Int, errors: ErrorResponses, inspects: Bool = true
+        maxQueuedBytesPerClient: Int, errors: ErrorResponses, inspects: Bool = true,
+        assetVersion: @escaping @Sendable () -> String = { "" }
     ) {
+        self.assetVersion = assetVersion
         self.inspects = inspects
         self.events = events
         self.items = items
@@ -69,7 +74,7 @@ final class StreamHandlers: Sendable {
         }
     }
 
-    /// `/events/page?v=SPEC[@ID]&v=…&screen=NAME…`: every view the open pages of one
+    /// `/events/page?v=SPEC[@ID]&v=…&screen=NAME…&asset=VERSION`: every view the open pages of one
     /// browser partition show (see ``PageEventStream``), and the names they gave themselves; `?view=list|kiosk|item|stats&section=…&key=…` asks
     /// for one, as pages of earlier versions do. 400 for an unknown view, an item view
     /// without a key, more than ``PageEventStream/maxViews``, or `inspect` when it is off.
@@ -95,9 +100,12 @@ final class StreamHandlers: Sendable {
         }
         let screens = Self.screenNames(of: request).joined(separator: " ")
         let target = pages
+        // Pages that link static files other than those served now reload, once.
+        let current = assetVersion()
+        let reload = request.query("asset").flatMap { $0.isEmpty || current.isEmpty || $0 == current ? nil : current }
         return start(for: .person) { [views] stream, _ in
             stream.setLabel(screens)
-            target.subscribe(stream, views: views, dialect: dialect)
+            target.subscribe(stream, views: views, dialect: dialect, reload: reload)
             return { target.unsubscribe(stream) }
         }
     }

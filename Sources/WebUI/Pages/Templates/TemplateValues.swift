@@ -482,3 +482,35 @@ extension TableDetailView: MustacheParent {
         }
     }
 }
+
+extension PageRenderer.BoardContext: MustacheParent {
+    func child(named name: String) -> Any? {
+        switch name {
+        case "title": self.title
+        case "brand": self.brand
+        case "badge": self.badge
+        case "columns": self.columns
+        case "cellCount": self.cellCount
+        case "cells": self.cells
+        case "rotate": self.rotate
+        case "attention": self.attention
+        case "shift": self.shift
+        case "dim": self.dim
+        case "isTable": self.isTable
+        case "assetVersion": self.assetVersion
+        default: nil
+        }
+    }
+}
+
+extension PageRenderer.BoardCellView: MustacheParent {
+    func child(named name: String) -> Any? {
+        switch name {
+        case "name": self.name
+        case "spec": self.spec
+        case "pageClass": self.pageClass
+        case "main": self.main
+        default: nil
+        }
+    }
+}

@@ -12,6 +12,7 @@ enum Templates {
         ("statsSummary", statsSummary), ("statsChart", statsChart), ("statsEvents", statsEvents),
         ("inspect", inspect), ("inspectItems", inspectItems), ("inspectTree", inspectTree),
         ("inspectEvents", inspectEvents), ("inspectExchanges", inspectExchanges), ("inspectScreens", inspectScreens),
+        ("board", board),
     ]
 
     /// The names of ``builtins``.

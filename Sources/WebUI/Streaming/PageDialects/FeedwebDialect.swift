@@ -25,6 +25,13 @@ enum FeedwebDialect {
                 members["html"] = .object(html)
                 members["count"] = .string(entries.count)
                 members["notice"] = .string(entries.notice)
+                if !entries.marks.isEmpty {
+                    var marks = JSONObject()
+                    for id in entries.marks.keys.sorted() {
+                        marks[id] = .array((entries.marks[id] ?? []).map { .string($0) })
+                    }
+                    members["marks"] = .object(marks)
+                }
                 bytes += event("items", frame, members)
             case .detail(let html):
                 bytes += event("item", frame, ["html": .string(html)])

@@ -63,6 +63,10 @@ struct PageFrame: Sendable {
         /// How a page of the dialects, which cannot move an element without its HTML, gets
         /// from the last frame's entries to these.
         let edit: EntryEdit
+        /// The entries of a frame of a change that match a `--mark`, by dom id, with their
+        /// labels (empty in a whole state): feedweb's own `items` event names them in
+        /// `"marks"` for the attention of boards and kiosks.
+        var marks: [String: [String]] = [:]
         /// The fragments of entries that `edit` moves but `html` lacks (unchanged entries
         /// that moved), rendered only when a dialect client needs them.
         var moved: [Fragment] = []
