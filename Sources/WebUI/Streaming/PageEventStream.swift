@@ -282,30 +282,14 @@ final class PageEventStream: Sendable {
                 if viewChanged {
                     switch channel {
                     case .list(let section):
-                        let visible = changes.compactMap { $0.filtered(to: section) }
                         let before = Self.visibleItems(previous?.view, channel: channel)
                         let after = Self.visibleItems(state.view, channel: channel)
-                        switch ListOrderChange(before: before, after: after, changes: visible) {
-                        case .unchanged:
-                            let rendered = visible.map(\.item)
-                            if !rendered.isEmpty {
-                                parts.append(
-                                    itemsDelta(
-                                        channel: channel, count: after.count, prepend: [], remove: [],
-                                        render: rendered, now: now, table: table, notice: state.view?.itemsProblem))
-                            }
-                        case .delta(let prepend, let remove):
-                            let rendered = visible.filter { $0.kind != .removed }.map(\.item)
-                            parts.append(
-                                itemsDelta(
-                                    channel: channel, count: after.count, prepend: prepend, remove: remove,
-                                    render: rendered, now: now, table: table, notice: state.view?.itemsProblem))
-                        case .reordered:
-                            parts.append(
-                                items(
-                                    channel: channel, items: after, before: before,
-                                    render: Self.fresh(after, since: before, visible), now: now, table: table,
-                                    notice: state.view?.itemsProblem, unrendered: &unrendered))
+                        if let part = entriesChange(
+                            channel: channel, before: (before, before.count), after: (after, after.count),
+                            changes: changes.compactMap { $0.filtered(to: section) }, now: now, table: table,
+                            notice: state.view?.itemsProblem, unrendered: &unrendered)
+                        {
+                            parts.append(part)
                         }
                     case .table(let query):
                         let before = tableRows.rows(of: previous?.view, query: query)
@@ -320,29 +304,11 @@ final class PageEventStream: Sendable {
                             for row in after.rows where changed.contains(row.key) { shown.insert(row.key) }
                             visible = visible.filter { shown.contains($0.item.key) }
                         }
-                        let counted = before.total != after.total
-                        switch ListOrderChange(before: before.rows, after: after.rows, changes: visible) {
-                        case .unchanged:
-                            let rendered = visible.map(\.item)
-                            if !rendered.isEmpty || counted {
-                                parts.append(
-                                    itemsDelta(
-                                        channel: channel, count: after.total, prepend: [], remove: [],
-                                        render: rendered, now: now, table: table, notice: state.view?.itemsProblem))
-                            }
-                        case .delta(let prepend, let remove):
-                            let rendered = visible.filter { $0.kind != .removed }.map(\.item)
-                            parts.append(
-                                itemsDelta(
-                                    channel: channel, count: after.total, prepend: prepend, remove: remove,
-                                    render: rendered, now: now, table: table, notice: state.view?.itemsProblem))
-                        case .reordered:
-                            parts.append(
-                                items(
-                                    channel: channel, items: after.rows, before: before.rows,
-                                    render: Self.fresh(after.rows, since: before.rows, visible), now: now,
-                                    count: after.total, table: table, notice: state.view?.itemsProblem,
-                                    unrendered: &unrendered))
+                        if let part = entriesChange(
+                            channel: channel, before: before, after: after, changes: visible, now: now, table: table,
+                            notice: state.view?.itemsProblem, unrendered: &unrendered)
+                        {
+                            parts.append(part)
                         }
                     case .kiosk(let section):
                         let visible = changes.compactMap { $0.filtered(to: section) }
@@ -664,6 +630,34 @@ final class PageEventStream: Sendable {
                 page: Self.entriesPage(channel), order: .whole(order), html: html,
                 count: PageRenderer.countText(count ?? items.count, layout: table.profile.layout),
                 notice: notice ?? "", edit: edit, marks: marks))
+    }
+
+    /// How the entries of a list or a table page went from `before` to `after` (each with
+    /// the count its page shows: a table's whole section), given the item changes the view
+    /// sees: new entries on top and gone ones as a delta, changed ones rendered, any other
+    /// move as the whole order; `nil` when nothing the page shows changed.
+    private func entriesChange(
+        channel: Channel, before: (rows: ChunkedArray<FeedItem>, total: Int),
+        after: (rows: ChunkedArray<FeedItem>, total: Int), changes: [ItemChange], now: Date, table: TableFrame,
+        notice: String?, unrendered: inout [FeedItem]
+    ) -> PageFrame.Part? {
+        switch ListOrderChange(before: before.rows, after: after.rows, changes: changes) {
+        case .unchanged:
+            let rendered = changes.map(\.item)
+            guard !rendered.isEmpty || before.total != after.total else { return nil }
+            return itemsDelta(
+                channel: channel, count: after.total, prepend: [], remove: [], render: rendered, now: now,
+                table: table, notice: notice)
+        case .delta(let prepend, let remove):
+            return itemsDelta(
+                channel: channel, count: after.total, prepend: prepend, remove: remove,
+                render: changes.filter { $0.kind != .removed }.map(\.item), now: now, table: table, notice: notice)
+        case .reordered:
+            return items(
+                channel: channel, items: after.rows, before: before.rows,
+                render: Self.fresh(after.rows, since: before.rows, changes), now: now, count: after.total,
+                table: table, notice: notice, unrendered: &unrendered)
+        }
     }
 
     /// The entries of `items` that match a `--mark` (``FeedItem/marks``), by dom id, with
