@@ -13,11 +13,13 @@
 
   var body = document.body;
   var scriptURL = document.currentScript ? document.currentScript.src : "";
-  // A board says it in its data (the server checked it); a kiosk takes it from its URL.
+  // A board says it in its data (the server checked its URL, its playlist and
+  // --attention); a kiosk's URL wins over its data (--attention).
   var seconds = Number(body.dataset.attention);
-  if (!(seconds >= 0)) {
+  if (body.dataset.stream !== "board") {
     try {
-      seconds = Number(new URLSearchParams(window.location.search).get("attention"));
+      var asked = new URLSearchParams(window.location.search).get("attention");
+      if (asked !== null) seconds = Number(asked);
     } catch (error) {
       seconds = 0;
     }
@@ -108,6 +110,7 @@
       item: showing.item, label: overlay.label.textContent, view: showing.view, shownAt: Date.now(), hiddenAt: 0
     };
     attended.push(record);
+    if (window.feedwebShowings) window.feedwebShowings.report("attention", showing.item, record.label);
     if (attended.length > 100) attended.shift();
     setTimeout(function () {
       record.hiddenAt = Date.now();

@@ -10,6 +10,10 @@
   var grid = document.getElementById("board");
   if (body.dataset.stream !== "board" || !grid) return;
   var cells = Array.prototype.slice.call(grid.querySelectorAll(".bd-cell"));
+  // Tells /inspect what this screen showed, when it has a name (Public/showings.js).
+  function report(kind, value) {
+    if (window.feedwebShowings) window.feedwebShowings.report(kind, value);
+  }
 
   // ---- The clock ------------------------------------------------------------------
   // The screen's time, for the dim schedule and the shift: Date.now(), unless a test sets
@@ -52,6 +56,7 @@
     shown.push({ view: cells[index].dataset.view, index: index, at: Date.now() });
     if (shown.length > 100) shown.shift();
     body.dataset.current = cells[index].dataset.view;
+    report("view", cells[index].dataset.view);
   }
 
   if (times.length && cells.length > 1) {
@@ -68,6 +73,8 @@
       setTimeout(next, Math.max(0, due - performance.now()));
     };
     next();
+  } else {
+    report("view", cells.map(function (cell) { return cell.dataset.view; }).join(" "));
   }
 
   // ---- Care for the panel ----------------------------------------------------------
@@ -110,6 +117,7 @@
     if (body.classList.contains("is-dimmed") !== dimmed) {
       body.classList.toggle("is-dimmed", dimmed);
       note("dim", dimmed ? "on" : "off", time);
+      report("dim", dimmed ? "on" : "off");
     }
   }
 

@@ -79,6 +79,11 @@ try:
         # The window includes no browser chrome in headless mode; make the viewport exact.
         inner = browser.execute("return [window.innerWidth, window.innerHeight]")
         browser.command("POST", "window/rect", {"width": width * 2 - inner[0], "height": height * 2 - inner[1]})
+        # A window taller than headless Chromium's screen is cut to it (1080 became 937):
+        # the viewport is set exactly instead.
+        browser.command("POST", "goog/cdp/execute", {
+            "cmd": "Emulation.setDeviceMetricsOverride",
+            "params": {"width": width, "height": height, "deviceScaleFactor": 1, "mobile": width < 600}})
         for name, path in pages.items():
             if size not in page_sizes.get(name, sizes):
                 continue

@@ -93,12 +93,22 @@ enum FeedwebOptions {
                 """,
             shownDefault: nil, parse: OptionValue.marks),
         .values(
-            "playlist", "NAME='v=VIEW&…'", at: \.configuration.playlists, repetition: .repeatable,
+            "playlist", "NAME='v=VIEW&…'", at: \.configuration.screens.playlists, repetition: .repeatable,
             help: """
                 A board named once, which a screen asks for by name: /board?playlist=NAME shows /board?v=VIEW&… \
                 (views, cols, rotate, attention, shift, dim; repeatable).
                 """,
             shownDefault: nil, parse: OptionValue.playlists),
+        .wholeNumber(
+            "attention", "SECONDS", at: \.configuration.screens.attention, in: 0...ScreenSettings.maxAttention,
+            help: """
+                Seconds a board or kiosk shows an item matching a --mark full screen, with the mark's label (0: \
+                never; a screen's ?attention= wins).
+                """),
+        .single(
+            "dim", "HH:MM-HH:MM", at: \.configuration.screens.dim,
+            help: "Dim boards between these times of the screen's own clock, e.g. 22:00-07:00 (a board's ?dim= wins).",
+            shownDefault: nil, parse: OptionValue.dimRange),
         .values(
             "column", "'LABEL=/pointer[:FORMAT]'", at: \.columns, repetition: .repeatable,
             help: """

@@ -134,6 +134,14 @@ enum OptionValue {
         return playlists
     }
 
+    /// A dim schedule, `HH:MM-HH:MM` (``ScreenSettings/dim``).
+    static func dimRange(_ text: String) throws(Problem) -> String? {
+        guard ScreenSettings.isDimRange(text) else {
+            throw Problem("'\(text)' is not a range of times; use HH:MM-HH:MM, e.g. 22:00-07:00")
+        }
+        return text
+    }
+
     /// `LABEL=/pointer[:FORMAT]` columns, in order.
     static func columns(_ texts: [String]) throws(Problem) -> [ItemColumn] {
         var columns: [ItemColumn] = []

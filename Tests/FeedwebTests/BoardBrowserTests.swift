@@ -225,7 +225,7 @@ struct BoardBrowserTests {
         let times = [2, 1, 1]
         try await WebDriver.withSession { browser in
             try await browser.open(
-                "http://127.0.0.1:\(feedweb.port)/board?v=list&v=stats&v=kiosk&rotate="
+                "http://127.0.0.1:\(feedweb.port)/board?v=list&v=stats&v=kiosk&screen=lobby&rotate="
                     + times.map(String.init).joined(separator: ","))
             #expect(try await browser.waitFor("return document.body.dataset.streamState === 'open'", seconds: 5))
             // While the list is hidden, a new story: it is there when the list comes back.
@@ -280,6 +280,19 @@ struct BoardBrowserTests {
             let current = text.components(separatedBy: " current=").last ?? ""
             #expect(text.components(separatedBy: "=visible").count == 2, "\(text)")
             #expect(text.contains(current + "=visible"), "\(text)")
+
+            // /inspect lists what the screen named lobby showed: the board's own steps.
+            let views = try await browser.execute(
+                "return window.feedwebBoard.state().shown.map(function (s) { return 'view=' + s.view; }).join('|')")
+            let boardSteps = (views.stringValue ?? "").split(separator: "|").map(String.init)
+            let listed = try await Eventually.value("/inspect to list lobby's steps", within: 3) {
+                () async throws -> [String]? in
+                let page = try await HTTPTestClient.get(port: feedweb.port, "/inspect")
+                let entries = InspectShowings.parse(page.text)["lobby"] ?? []
+                return entries.count >= boardSteps.count ? entries : nil
+            }
+            // Newest first; the board may have stepped on since it was asked.
+            #expect(listed.reversed().starts(with: boardSteps), "\(listed) against \(boardSteps)")
             let severe = try await browser.consoleMessages().filter { $0.level == "SEVERE" }
             #expect(severe.isEmpty, "console errors: \(severe)")
         }
@@ -287,11 +300,13 @@ struct BoardBrowserTests {
     }
 
     @Test func aMarkedItemIsShownFullScreenOncePerChangeAndQueued() async throws {
-        let (upstream, feedweb) = try await Self.start(["--mark", "Breaking:/section=Breaking"])
+        // --attention 1 for screens that do not say; the board says 2 in its URL.
+        let (upstream, feedweb) = try await Self.start(["--mark", "Breaking:/section=Breaking", "--attention", "1"])
         defer { feedweb.kill() }
         let seconds = 2
         try await WebDriver.withSession { browser in
-            try await browser.open("http://127.0.0.1:\(feedweb.port)/board?v=list&v=kiosk&attention=\(seconds)")
+            try await browser.open(
+                "http://127.0.0.1:\(feedweb.port)/board?v=list&v=kiosk&screen=hall&attention=\(seconds)")
             #expect(try await browser.waitFor("return document.body.dataset.streamState === 'open'", seconds: 5))
             let pushed = try await browser.execute("return Date.now()").doubleValue ?? 0
             try await upstream.change([
@@ -347,9 +362,17 @@ struct BoardBrowserTests {
             )
             let severe = try await browser.consoleMessages().filter { $0.level == "SEVERE" }
             #expect(severe.isEmpty, "console errors: \(severe)")
+            // /inspect lists the three items the screen named hall showed.
+            let attended = try await Eventually.value("/inspect to list hall's attention", within: 3) {
+                () async throws -> [String]? in
+                let page = try await HTTPTestClient.get(port: feedweb.port, "/inspect")
+                let entries = (InspectShowings.parse(page.text)["hall"] ?? []).filter { $0.hasPrefix("attention=") }
+                return entries.count >= 3 ? entries : nil
+            }
+            #expect(attended == items.reversed().map { "attention=" + $0 }, "\(attended) against \(items)")
 
-            // The kiosk, asked for it in its URL, does the same.
-            try await browser.open("http://127.0.0.1:\(feedweb.port)/kiosk?attention=1")
+            // The kiosk, with --attention's seconds (its URL says none), does the same.
+            try await browser.open("http://127.0.0.1:\(feedweb.port)/kiosk")
             #expect(try await browser.waitFor("return document.body.dataset.streamState === 'open'", seconds: 5))
             try await upstream.change([
                 Patch.add("/results/0", NewswireFeed.story(23, section: "Breaking", title: "Alarm four"))
@@ -372,7 +395,8 @@ struct BoardBrowserTests {
         try await WebDriver.withSession { browser in
             // The page's clock starts at 21:59:58 local time (`now`, for tests only).
             try await browser.open(
-                "http://127.0.0.1:\(feedweb.port)/board?v=list&v=stats&dim=22:00-07:00&now=2026-11-29T21:59:58")
+                "http://127.0.0.1:\(feedweb.port)/board?v=list&v=stats&dim=22:00-07:00&screen=tv&now=2026-11-29T21:59:58"
+            )
             #expect(try await browser.waitFor("return window.feedwebBoard.state().dimmed === true", seconds: 5))
             let log = try await browser.execute(
                 """
@@ -411,6 +435,14 @@ struct BoardBrowserTests {
                 """)
             let end = ended.stringValue ?? ""
             #expect(end.hasPrefix("off@") && (0...500).contains(Double(end.dropFirst(4)) ?? .nan), "\(end)")
+            // /inspect lists what the screen named tv showed: both cells, then the dim on and off.
+            let shown = try await Eventually.value("/inspect to list tv's dim going off", within: 3) {
+                () async throws -> [String]? in
+                let page = try await HTTPTestClient.get(port: feedweb.port, "/inspect")
+                let entries = InspectShowings.parse(page.text)["tv"] ?? []
+                return entries.first == "dim=off" ? entries : nil
+            }
+            #expect(shown == ["dim=off", "dim=on", "view=list stats"], "\(shown)")
 
             // Without the shift the board stays where it was laid out.
             try await browser.open("http://127.0.0.1:\(feedweb.port)/board?v=list&shift=off&now=2026-11-29T21:59:59")

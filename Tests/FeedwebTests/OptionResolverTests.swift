@@ -87,6 +87,9 @@ struct OptionResolverTests {
         BadCase(arguments: ["--playlist", "lobby"], expected: ["--playlist: 'lobby' has no '='"]),
         BadCase(arguments: ["--playlist", "lo by=v=list"], expected: ["--playlist: 'lo by' is not a name"]),
         BadCase(arguments: ["--playlist", "lobby=v=list&dim=25:00-07:00"], expected: ["--playlist: 'lobby': dim:"]),
+        BadCase(arguments: ["--dim", "22-7"], expected: ["--dim: '22-7' is not a range of times", "HH:MM-HH:MM"]),
+        BadCase(arguments: ["--attention", "soon"], expected: ["--attention: must be a whole number from 0"]),
+        BadCase(arguments: ["--attention", "86401"], expected: ["--attention: must be a whole number from 0"]),
         BadCase(arguments: ["--mark", "New user:/type"], expected: ["--mark:", "no '=value'"]),
         BadCase(arguments: ["--mark", ":/type=newuser"], expected: ["--mark:", "empty label"]),
         BadCase(arguments: ["--mark", "X:/a~2=1"], expected: ["--mark:", "not a JSON Pointer"]),
@@ -278,6 +281,18 @@ struct OptionResolverTests {
             ["--allow-origin", "https://c.example"], environment: ["FEEDWEB_ALLOW_ORIGIN": "bad"]
         ).allowedOrigins
         #expect(fromOption.origins == ["https://c.example"], "the option wins; the variable is not read")
+    }
+
+    @Test("--attention and --dim set what boards and kiosks do where their URL does not say; none by default")
+    func screenDefaults() throws {
+        let plain = try Self.configuration([]).screens
+        #expect(plain.attention == 0 && plain.dim == nil)
+        let given = try Self.configuration(["--attention", "12", "--dim", "22:30-06:45"]).screens
+        #expect(given.attention == 12 && given.dim == "22:30-06:45")
+        let fromVariables = try Self.configuration(
+            [], environment: ["FEEDWEB_ATTENTION": "5", "FEEDWEB_DIM": "01:00-02:00"]
+        ).screens
+        #expect(fromVariables.attention == 5 && fromVariables.dim == "01:00-02:00")
     }
 
     @Test("a source on the command line overrides the environment's source")

@@ -115,7 +115,7 @@ struct BoardPageTests {
 
     @Test func aPlaylistIsTheBoardItNamesAndAnUnknownOneIsA400() throws {
         var handlers = app.handlers.pages
-        handlers.playlists = ["lobby": "v=kiosk%3AWorld&v=stats&rotate=30,15"]
+        handlers.screens.playlists = ["lobby": "v=kiosk%3AWorld&v=stats&rotate=30,15"]
         let named = handlers.board(HTTPRequest(path: "/board", query: ["playlist": "lobby", "screen": "left"]))
         let html = String(decoding: named.body, as: UTF8.self)
         #expect(named.status == 200)
@@ -126,6 +126,26 @@ struct BoardPageTests {
         #expect(String(decoding: unknown.body, as: UTF8.self).contains("Bad parameter: playlist"))
         #expect(BoardPlaylist.problem(in: "v=kiosk&rotate=5,5") != nil)
         #expect(BoardPlaylist.problem(in: "v=kiosk&v=list&rotate=5,5") == nil)
+    }
+
+    @Test func attentionAndDimComeFromTheOptionsUnlessTheURLSays() throws {
+        var handlers = app.handlers.pages
+        handlers.screens.attention = 7
+        handlers.screens.dim = "23:30-06:00"
+        func html(_ query: KeyValuePairs<String, String>, path: String = "/board") -> String {
+            let request = HTTPRequest(path: path, query: query)
+            let response = path == "/board" ? handlers.board(request) : handlers.kiosk(request)
+            return String(decoding: response.body, as: UTF8.self)
+        }
+        let plain = html(["v": "list"])
+        #expect(plain.contains(#"data-attention="7""#) && plain.contains(#"data-dim="23:30-06:00""#))
+        let asked = html(["v": "list", "attention": "3", "dim": "01:00-02:00"])
+        #expect(asked.contains(#"data-attention="3""#) && asked.contains(#"data-dim="01:00-02:00""#))
+        let off = html(["v": "list", "attention": "0", "dim": ""])
+        #expect(off.contains(#"data-attention="0""#) && off.contains(#"data-dim="""#))
+        // A kiosk carries --attention for its script; its URL's ?attention= wins there.
+        #expect(html([:], path: "/kiosk").contains(#"data-attention="7""#))
+        #expect(ScreenSettings.isDimRange("22:00-07:00") && !ScreenSettings.isDimRange("22-7"))
     }
 
     @Test func dimRangesParseAcrossMidnight() {

@@ -25,11 +25,11 @@ struct HostileContentTests {
             let page = try await HTMLChecker.parse(response.text)
             #expect(page.errors.isEmpty, "\(path) is not well-formed HTML5: \(page.errors.prefix(3))")
 
-            // Only our own scripts (the kiosk's attention too, the board's own), never an
-            // inline or injected one.
+            // Only our own scripts (the kiosk's attention and reports too, the board's own),
+            // never an inline or injected one.
             let scripts = page.elements.filter { $0.tag == "script" }
-            let own = ["/static/app.js", "/static/attention.js", "/static/board.js"]
-            #expect(scripts.count == (path.hasPrefix("/kiosk") ? 2 : path.hasPrefix("/board") ? 3 : 1), "\(path)")
+            let own = ["/static/app.js", "/static/attention.js", "/static/board.js", "/static/showings.js"]
+            #expect(scripts.count == (path.hasPrefix("/kiosk") ? 3 : path.hasPrefix("/board") ? 4 : 1), "\(path)")
             #expect(
                 scripts.allSatisfy { script in own.contains { (script.attributes["src"] ?? "").hasPrefix($0) } },
                 "\(path)")

@@ -65,7 +65,8 @@ import Testing
             PageRenderer.KioskContext(
                 title: "kiosk", stream: "kiosk", past: Self.banner, section: "World", badge: badge, stories: [],
                 emptyText: "empty", nowMachine: "m",
-                nowText: "t", assetVersion: "v1", brand: "Board", isTable: false, tiles: [], tileCount: 0))
+                nowText: "t", assetVersion: "v1", brand: "Board", isTable: false, tiles: [], tileCount: 0,
+                attention: 0))
         Self.check(PageRenderer.BadgeContext(badge: badge, updatedMachine: "m", updatedText: "t"))
         let cell = PageRenderer.BoardCellView(
             name: "kiosk:World", spec: "kiosk:World", pageClass: "page-kiosk", main: "m")
@@ -164,8 +165,14 @@ import Testing
                     stalledFor: 1.5)
             ],
             morePageStreams: 2,
-            groups: [.init(name: "/events", clients: 3, oldest: WallTime(microseconds: 9), pendingBytes: 0, stalled: 1)]
-        )
+            groups: [
+                .init(name: "/events", clients: 3, oldest: WallTime(microseconds: 9), pendingBytes: 0, stalled: 1)
+            ],
+            showings: [
+                .init(
+                    name: "lobby",
+                    showings: [.init(at: WallTime(microseconds: 7), kind: .attention, value: "item-1", label: "Hot")])
+            ])
         let frame = InspectFrame(
             snapshot: change.snapshot, eventsVersion: 1, events: [event], exchangesVersion: 1,
             exchanges: [UpstreamExchange(kind: .connect, startedAt: Date(), status: 200, bytes: 10, error: "x")],
@@ -176,6 +183,12 @@ import Testing
         for row in view.exchanges { Self.check(row) }
         for row in view.pages { Self.check(row) }
         for row in view.groups { Self.check(row) }
-        #expect(!view.events.isEmpty && !view.exchanges.isEmpty && !view.pages.isEmpty && !view.groups.isEmpty)
+        for row in view.showings {
+            Self.check(row)
+            for entry in row.entries { Self.check(entry) }
+        }
+        #expect(
+            !view.events.isEmpty && !view.exchanges.isEmpty && !view.pages.isEmpty && !view.groups.isEmpty
+                && !view.showings.isEmpty)
     }
 }

@@ -78,7 +78,7 @@ public final class FeedwebApplication: Sendable {
             restoredAt: restoredAt, statsPollInterval: pollInterval, stateFile: stateWriter,
             shards: serverConfiguration.streamSenders, inspect: configuration.inspect, title: configuration.title,
             allowedOrigins: configuration.allowedOrigins, logger: logger, templates: templates,
-            playlists: configuration.playlists,
+            screens: configuration.screens,
             upstreamStatus: {
                 // Shown under the configured source's name, never the raw URL (it may
                 // carry an API key) nor the demo's loopback address.

@@ -64,9 +64,9 @@ public struct FeedwebConfiguration: Sendable {
     public var profileDetection: ItemProfile.Overrides?
     /// The board's name (`--title`): in the masthead, the page titles and the kiosk.
     public var title = "feedweb"
-    /// Boards named once (`--playlist NAME=QUERY`): `/board?playlist=NAME` is
-    /// `/board?QUERY` (``BoardPlaylist``).
-    public var playlists: [String: String] = [:]
+    /// Boards named once, attention and the dim schedule (`--playlist`, `--attention`,
+    /// `--dim`).
+    public var screens = ScreenSettings()
     /// A folder of `NAME.mustache` files that replace the built-in templates `NAME`
     /// (`--templates`; read again on SIGHUP); `nil`: the built-ins alone.
     public var templates: String?

@@ -56,7 +56,7 @@ struct WebHandlers: Sendable {
         sourceLabel: String, maxQueuedBytesPerClient: Int, restoredAt: Date?, statsPollInterval: TimeInterval = 5,
         stateFile: StateFileWriter? = nil, shards: Int = 1, inspect: Bool = true, title: String = "feedweb",
         allowedOrigins: AllowedOrigins = .none, logger: Logger = Logger(label: "feedweb"),
-        templates: TemplateLibrary = TemplateLibrary(), playlists: [String: String] = [:],
+        templates: TemplateLibrary = TemplateLibrary(), screens: ScreenSettings = ScreenSettings(),
         upstreamStatus: @escaping @Sendable () -> UpstreamStatus,
         clusterStatus: @escaping @Sendable () -> ClusterStatus? = { nil }
     ) {
@@ -102,7 +102,7 @@ struct WebHandlers: Sendable {
         self.pages = PageHandlers(
             store: store, stats: stats, cache: PageCache(onRender: metrics.renderObserver), badges: badges,
             assets: assets, sourceLabel: sourceLabel, htmlHeaders: htmlHeaders, errors: errors,
-            inspector: inspector, brand: title, templates: templates, playlists: playlists)
+            inspector: inspector, brand: title, templates: templates, screens: screens)
         self.api = APIHandlers(store: store, stats: stats, jsonHeaders: jsonHeaders, notFound: errors.notFoundJSON)
         // The consumers of every change, in the order written down at `FanoutStage`.
         let pageStreams = self.pageStreams

@@ -2,8 +2,8 @@ import FeedCore
 import NIOConcurrencyHelpers
 
 /// `/inspect`'s sources, built once with the handlers: the event log (fed by the fan-out
-/// stage), the upstream exchanges (fed by the upstream's events) and the streams whose
-/// clients it lists. ``frame()`` takes what the page shows now.
+/// stage), the upstream exchanges (fed by the upstream's events), the streams whose
+/// clients it lists and what the named screens reported showing. ``frame()`` takes what the page shows now.
 ///
 /// The connected screens are gathered at most once per ``screensEvery`` (each client is
 /// read under its own lock): cheap with thousands of clients and a page open.
@@ -13,6 +13,8 @@ final class Inspector: Sendable {
 
     let events: EventLog
     let exchanges = UpstreamExchanges()
+    /// What the named screens said they showed (`POST /screens/shown`).
+    let showings = ScreenShowings()
     private let store: FeedStore
     private let streams: StreamHandlers
     private let templates: TemplateLibrary
@@ -40,7 +42,7 @@ final class Inspector: Sendable {
         if let last = screens.withLockedValue({ $0 }), now >= last.at, now - last.at < Self.screensEvery {
             return last.list
         }
-        let list = ScreenList(streams: streams, now: now)
+        let list = ScreenList(streams: streams, showings: showings, now: now)
         screens.withLockedValue { $0 = (now, list) }
         return list
     }

@@ -1,9 +1,10 @@
 import FeedCore
 
 /// `/inspect`'s connected screens: each page stream (one per browser partition: the views
-/// its pages show, the names they gave themselves with `?screen=`), and each group of
-/// program clients (`/events` by mode, `/events/items` by section), with what they have
-/// queued and whether they stopped reading.
+/// its pages show, the names they gave themselves with `?screen=`), each group of program
+/// clients (`/events` by mode, `/events/items` by section), with what they have queued and
+/// whether they stopped reading, and what each named screen said it showed
+/// (``ScreenShowings``).
 ///
 /// A client is *stalled* once bytes have waited ``stalledAfter`` without it taking any
 /// (its socket's buffers are full: it stopped reading). Clients stalled for 5 s are
@@ -40,16 +41,23 @@ struct ScreenList: Sendable, Equatable {
     /// Page streams open beyond those listed.
     var morePageStreams = 0
     var groups: [ClientGroup] = []
+    /// What the named screens showed, by name.
+    var showings: [ScreenShowings.Screen] = []
 
-    /// A list of these page streams and groups.
-    init(pageStreams: [PageStream] = [], morePageStreams: Int = 0, groups: [ClientGroup] = []) {
+    /// A list of these page streams, groups and showings.
+    init(
+        pageStreams: [PageStream] = [], morePageStreams: Int = 0, groups: [ClientGroup] = [],
+        showings: [ScreenShowings.Screen] = []
+    ) {
         self.pageStreams = pageStreams
         self.morePageStreams = morePageStreams
         self.groups = groups
+        self.showings = showings
     }
 
-    /// The list as the handlers' streams stand `now` (``MonotonicTime``).
-    init(streams: StreamHandlers, now: UInt64 = MonotonicTime.now()) {
+    /// The list as the handlers' streams and `showings` stand `now` (``MonotonicTime``).
+    init(streams: StreamHandlers, showings: ScreenShowings? = nil, now: UInt64 = MonotonicTime.now()) {
+        self.showings = showings?.screens() ?? []
         var pages: [PageStream] = []
         for (stream, channels) in streams.pages.broadcaster.clients() {
             let seen = stream.observe(now: now)

@@ -1,6 +1,7 @@
 /// What `/board` is asked to show: its views (`v`, in the order given), the grid (`cols`),
 /// the rotation (`rotate`), attention for marked items (`attention`) and the care for the
-/// panel (`shift`, `dim`). Parsed whole, or a ``Problem`` naming the parameter that is
+/// panel (`shift`, `dim`); attention and dim default to `--attention` and `--dim`
+/// (``ScreenSettings``), and `dim=` (empty) turns a `--dim` off. Parsed whole, or a ``Problem`` naming the parameter that is
 /// wrong (a 400 page, never a blank screen).
 ///
 /// The page script (`Public/board.js`) reads the same values from the page's data
@@ -38,7 +39,8 @@ struct BoardQuery: Equatable, Sendable {
         let message: String
     }
 
-    init(request: HTTPRequest) throws(Problem) {
+    /// The board `request` asks for, with `defaults`' attention and dim where it names none.
+    init(request: HTTPRequest, defaults: ScreenSettings = ScreenSettings()) throws(Problem) {
         let names = request.queries("v")
         guard !names.isEmpty else {
             throw Problem(
@@ -105,7 +107,7 @@ struct BoardQuery: Equatable, Sendable {
             }
             attention = seconds
         } else {
-            attention = 0
+            attention = defaults.attention
         }
 
         switch request.query("shift") {
@@ -114,15 +116,16 @@ struct BoardQuery: Equatable, Sendable {
         case let text?: throw Problem(parameter: "shift", message: "shift is on or off, not '\(text)'.")
         }
 
-        if let text = request.query("dim"), !text.isEmpty {
+        switch request.query("dim") {
+        case nil: dim = defaults.dim
+        case ""?: dim = nil
+        case let text?:
             guard Self.dimRange(text) != nil else {
                 throw Problem(
                     parameter: "dim",
                     message: "dim is a range of the screen's local time, HH:MM-HH:MM (dim=22:00-07:00), not '\(text)'.")
             }
             dim = text
-        } else {
-            dim = nil
         }
     }
 

@@ -42,6 +42,19 @@ struct InspectView {
         let stalled: Bool
     }
 
+    /// One named screen and what it said it showed, newest first.
+    struct ShowingsRow {
+        struct Entry {
+            let atMachine: String
+            let atText: String
+            let kind: String
+            let value: String
+            let label: String
+        }
+        let screen: String
+        let entries: [Entry]
+    }
+
     struct GroupRow {
         let name: String
         let clients: Int
@@ -84,6 +97,8 @@ struct InspectView {
     var hasPages: Bool { !pages.isEmpty }
     let groups: [GroupRow]
     var hasGroups: Bool { !groups.isEmpty }
+    let showings: [ShowingsRow]
+    var hasShowings: Bool { !showings.isEmpty }
 
     /// The view of `frame`, drawing only `parts` (the others stay empty).
     init(_ frame: InspectFrame, parts: (tree: Bool, events: Bool, exchanges: Bool, screens: Bool), now: Date) {
@@ -108,8 +123,9 @@ struct InspectView {
             pages = frame.screens.pageStreams.map { Self.pageRow($0, now: now) }
             morePages = frame.screens.morePageStreams > 0 ? frame.screens.morePageStreams : nil
             groups = frame.screens.groups.map { Self.groupRow($0, now: now) }
+            showings = frame.screens.showings.map(Self.showingsRow)
         } else {
-            (pages, morePages, groups) = ([], nil, [])
+            (pages, morePages, groups, showings) = ([], nil, [], [])
         }
     }
 
@@ -192,6 +208,16 @@ struct InspectView {
             name: group.name, clients: group.clients, oldestMachine: group.oldest?.description,
             oldestText: group.oldest.map { RelativeTime.describe($0.date, now: now) }, pendingBytes: group.pendingBytes,
             stalled: group.stalled)
+    }
+
+    private static func showingsRow(_ screen: ScreenShowings.Screen) -> ShowingsRow {
+        ShowingsRow(
+            screen: screen.name,
+            entries: screen.showings.reversed().map { showing in
+                ShowingsRow.Entry(
+                    atMachine: showing.at.description, atText: clock(showing.at), kind: showing.kind.rawValue,
+                    value: showing.value, label: showing.label)
+            })
     }
 
     /// `14:03:12.345` (UTC) of `time`.

@@ -33,13 +33,35 @@ struct PageHandlers: Sendable {
     let brand: String
     /// The templates in use (`--templates`).
     let templates: TemplateLibrary
-    /// The boards named once (`--playlist`), by name.
-    var playlists: [String: String] = [:]
+    /// The boards named once, attention and the dim schedule (`--playlist`, `--attention`,
+    /// `--dim`).
+    var screens = ScreenSettings()
 
     /// A renderer of pages linking the static files of `assetVersion`, from the templates
     /// in use.
     private func renderer(_ assetVersion: String, templates set: TemplateSet? = nil) -> PageRenderer {
         PageRenderer(assetVersion: assetVersion, brand: brand, templates: set ?? templates.current)
+    }
+
+    /// `POST /screens/shown?screen=NAME&view=VIEWS` (or `attention=ID&label=LABEL`, or
+    /// `dim=on|off`): what a named screen showed, kept for `/inspect` (``ScreenShowings``);
+    /// 204, 400 naming the parameter that is wrong, 404 when `--inspect off`.
+    func screenShown(_ request: HTTPRequest) -> PreparedResponse {
+        guard let inspector else { return notFound }
+        func rejected(_ parameter: String, _ message: String) -> PreparedResponse {
+            let page = renderer(assets.version).error(
+                code: 400, heading: "Bad parameter: \(parameter)", message: message)
+            return PreparedResponse(status: 400, body: page, headers: htmlHeaders) ?? badRequest
+        }
+        guard let screen = request.query("screen"), ScreenName.isValid(screen) else {
+            return rejected("screen", "screen is the page's name, 1 to 64 of A-Z a-z 0-9 . _ : -")
+        }
+        do {
+            inspector.showings.record(try ScreenShowings.Showing(request: request, at: .now()), screen: screen)
+        } catch {
+            return rejected(error.parameter, error.message)
+        }
+        return PreparedResponse(status: 204, body: [], headers: []) ?? notFound
     }
 
     /// `/inspect`: rendered per request (it moves with every event), never cached.
@@ -109,7 +131,8 @@ struct PageHandlers: Sendable {
         let stamp = self.stamp(published: view?.id)
         let route = section.map { "kiosk?section=" + $0 } ?? "kiosk"
         return render(route, stamp: stamp) { renderer in
-            renderer.kiosk(view: view, section: section, badge: stamp.badge, now: Date())
+            renderer.kiosk(
+                view: view, section: section, badge: stamp.badge, now: Date(), attention: screens.attention)
         }
     }
 
@@ -130,8 +153,8 @@ struct PageHandlers: Sendable {
     /// parameter that is wrong. Rendered per request: a screen asks for it once.
     func board(_ request: HTTPRequest) -> PreparedResponse {
         let renderer = renderer(assets.version)
-        guard let request = BoardPlaylist.resolve(request, in: playlists) else {
-            let names = playlists.keys.sorted().joined(separator: ", ")
+        guard let request = BoardPlaylist.resolve(request, in: screens.playlists) else {
+            let names = screens.playlists.keys.sorted().joined(separator: ", ")
             let page = renderer.error(
                 code: 400, heading: "Bad parameter: playlist",
                 message: "There is no playlist '\(request.query("playlist") ?? "")'. "
@@ -140,7 +163,7 @@ struct PageHandlers: Sendable {
         }
         let query: BoardQuery
         do {
-            query = try BoardQuery(request: request)
+            query = try BoardQuery(request: request, defaults: screens)
         } catch {
             let page = renderer.error(
                 code: 400, heading: "Bad parameter: \(error.parameter)", message: error.message)

@@ -149,6 +149,8 @@ struct PageRenderer: Sendable {
         let isTable: Bool
         let tiles: [KioskTileView]
         let tileCount: Int
+        /// Seconds a marked item is shown full screen unless the URL says (`--attention`).
+        let attention: Int
     }
 
     struct KioskTileView {
@@ -164,9 +166,10 @@ struct PageRenderer: Sendable {
 
     /// The kiosk board, optionally filtered to one section; of the past (no stream) with
     /// `past`.
-    func kiosk(view: PublishedView?, section: String?, badge: StatusBadge, now: Date, past: PastBanner? = nil)
-        -> [UInt8]
-    {
+    func kiosk(
+        view: PublishedView?, section: String?, badge: StatusBadge, now: Date, past: PastBanner? = nil,
+        attention: Int = 0
+    ) -> [UInt8] {
         let profile = view?.profile
         let isTable = profile?.layout == .table
         let items = (view?.items(inSection: section) ?? []).prefix(isTable ? Self.kioskTileLimit : Self.kioskLimit)
@@ -199,7 +202,8 @@ struct PageRenderer: Sendable {
             nowMachine: RelativeTime.machine(now),
             nowText: now.formatted(Date.ISO8601FormatStyle().time(includingFractionalSeconds: false)).prefix(5)
                 .description,
-            assetVersion: assetVersion, brand: brand, isTable: isTable, tiles: tiles, tileCount: tiles.count)
+            assetVersion: assetVersion, brand: brand, isTable: isTable, tiles: tiles, tileCount: tiles.count,
+            attention: attention)
         return Array((templates.library.render(context, withTemplate: "kiosk") ?? "").utf8)
     }
 

@@ -11,6 +11,7 @@ final class ErrorResponses: Sendable {
         let badRequest: PreparedResponse
         let badDialect: PreparedResponse
         let methodNotAllowed: PreparedResponse
+        let postOnly: PreparedResponse
     }
 
     /// 404 as JSON, for `/api/*`.
@@ -31,6 +32,8 @@ final class ErrorResponses: Sendable {
     var badDialect: PreparedResponse { pages.withLockedValue { $0.badDialect } }
     /// 405 with `Allow: GET, HEAD`, an HTML page.
     var methodNotAllowed: PreparedResponse { pages.withLockedValue { $0.methodNotAllowed } }
+    /// 405 with `Allow: POST`, an HTML page: for `/screens/shown`, which takes reports only.
+    var postOnly: PreparedResponse { pages.withLockedValue { $0.postOnly } }
 
     /// Renders the pages with `renderer` and sends them with `htmlHeaders`; the JSON
     /// answers go with `jsonHeaders`.
@@ -67,6 +70,9 @@ final class ErrorResponses: Sendable {
                 "dialect must be \(PageDialect.parameterValues); without it, the page stream speaks feedweb's own events."
             ),
             methodNotAllowed: page(
-                405, "Method not allowed", "feedweb only answers GET and HEAD.", extra: [("Allow", "GET, HEAD")]))
+                405, "Method not allowed", "feedweb only answers GET and HEAD.", extra: [("Allow", "GET, HEAD")]),
+            postOnly: page(
+                405, "Method not allowed", "This address takes a screen's report of what it showed, by POST.",
+                extra: [("Allow", "POST")]))
     }
 }

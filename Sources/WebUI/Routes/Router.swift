@@ -3,7 +3,8 @@
 /// to start a stream.
 ///
 /// Before dispatching: CORS's grant is decided (``CrossOrigin``: a preflight it answers is
-/// answered here); any other method but GET and HEAD gets 405; a path with a control
+/// answered here); `/screens/shown` takes POST only (a screen's report); any other method
+/// but GET and HEAD gets 405; a path with a control
 /// character (a decoded `%00` arrives as DEL) gets 400. The handler's answer then gets what
 /// the grant adds.
 struct Router: HTTPResponder {
@@ -23,6 +24,9 @@ struct Router: HTTPResponder {
 
     /// The handler's answer to `request`.
     private func dispatch(_ request: HTTPRequest) -> HTTPResponse {
+        if request.path == "/screens/shown" {
+            return .prepared(request.method == "POST" ? pages.screenShown(request) : errors.postOnly)
+        }
         guard request.method == "GET" || request.method == "HEAD" else {
             return .prepared(errors.methodNotAllowed)
         }

@@ -145,17 +145,11 @@ final class StreamHandlers: Sendable {
     }
 
     /// The names the pages of a page stream gave themselves (`&screen=lobby-left`, one per
-    /// page that has one), for `/inspect`: at most 16, each 1 to 64 of `A-Z a-z 0-9 . _ : -`;
-    /// others are left out.
+    /// page that has one), for `/inspect`: at most 16 ``ScreenName``s; others are left out.
     static func screenNames(of request: HTTPRequest) -> [String] {
         var names: [String] = []
         for name in request.queries("screen") where names.count < 16 && !names.contains(name) {
-            guard (1...64).contains(name.utf8.count),
-                name.utf8.allSatisfy({ byte in
-                    (byte >= 0x30 && byte <= 0x3A) || (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A)
-                        || byte == 0x2E || byte == 0x5F || byte == 0x2D
-                })
-            else { continue }
+            guard ScreenName.isValid(name) else { continue }
             names.append(name)
         }
         return names

@@ -18,6 +18,7 @@ extension Templates {
         <link rel="stylesheet" href="/static/board.css?v={{assetVersion}}">
         <link rel="icon" href="/static/favicon.svg?v={{assetVersion}}" type="image/svg+xml">
         {{#isTable}}<script src="/static/cells.js?v={{assetVersion}}" defer></script>{{/isTable}}
+        <script src="/static/showings.js?v={{assetVersion}}" defer></script>
         <script src="/static/board.js?v={{assetVersion}}" defer></script>
         <script src="/static/attention.js?v={{assetVersion}}" defer></script>
         <script src="/static/app.js?v={{assetVersion}}" defer></script>

@@ -68,6 +68,12 @@ extension Templates {
         <tbody>{{#groups}}<tr class="inspect-group{{#hasStalled}} is-stalled{{/hasStalled}}" data-group="{{name}}" data-clients="{{clients}}" data-stalled="{{stalled}}"><td class="mono">{{name}}</td><td class="num">{{clients}}</td><td>{{#oldestMachine}}<time datetime="{{oldestMachine}}">{{oldestText}}</time>{{/oldestMachine}}</td><td class="num">{{pendingBytes}}</td><td class="num">{{stalled}}</td></tr>
         {{/groups}}</tbody></table></div>{{/hasGroups}}
         {{^hasGroups}}<p class="inspect-empty">No program client connected.</p>{{/hasGroups}}
+        <h3 id="inspect-showings-heading">What named screens showed <span class="inspect-note">a page opened with ?screen=NAME reports its board's rotation steps, attention and dim</span></h3>
+        {{#hasShowings}}<div class="table-scroll"><table class="inspect-table" aria-labelledby="inspect-showings-heading">
+        <thead><tr><th>screen</th><th>showed, newest first</th></tr></thead>
+        <tbody>{{#showings}}<tr class="inspect-showings" data-screen="{{screen}}"><td>{{screen}}</td><td><ol class="inspect-shown">{{#entries}}<li data-kind="{{kind}}" data-value="{{value}}"><time datetime="{{atMachine}}">{{atText}}</time> {{kind}} <span class="mono">{{value}}</span>{{#label}} · {{label}}{{/label}}</li>{{/entries}}</ol></td></tr>
+        {{/showings}}</tbody></table></div>{{/hasShowings}}
+        {{^hasShowings}}<p class="inspect-empty">No named screen has reported (open a board with ?screen=NAME).</p>{{/hasShowings}}
         </section>
         """#
 }

@@ -13,10 +13,11 @@ extension Templates {
         <link rel="stylesheet" href="/static/kiosk.css?v={{assetVersion}}">
         <link rel="icon" href="/static/favicon.svg?v={{assetVersion}}" type="image/svg+xml">
         {{#isTable}}<script src="/static/cells.js?v={{assetVersion}}" defer></script>{{/isTable}}
+        <script src="/static/showings.js?v={{assetVersion}}" defer></script>
         <script src="/static/attention.js?v={{assetVersion}}" defer></script>
         <script src="/static/app.js?v={{assetVersion}}" defer></script>
         </head>
-        <body class="page-kiosk" data-stream="{{stream}}" data-section="{{section}}">
+        <body class="page-kiosk" data-stream="{{stream}}" data-section="{{section}}" data-attention="{{attention}}">
         {{^past}}{{>kioskStatus}}{{/past}}{{#past}}{{>pastBanner}}{{/past}}
         <main class="board" id="main">
         <header class="board-head">

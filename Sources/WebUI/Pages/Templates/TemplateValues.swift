@@ -115,6 +115,7 @@ extension PageRenderer.KioskContext: MustacheParent {
         case "isTable": self.isTable
         case "tiles": self.tiles
         case "tileCount": self.tileCount
+        case "attention": self.attention
         default: nil
         }
     }
@@ -309,6 +310,8 @@ extension InspectView: MustacheParent {
         case "hasPages": self.hasPages
         case "groups": self.groups
         case "hasGroups": self.hasGroups
+        case "showings": self.showings
+        case "hasShowings": self.hasShowings
         default: nil
         }
     }
@@ -372,6 +375,29 @@ extension InspectView.GroupRow: MustacheParent {
         case "pendingBytes": self.pendingBytes
         case "stalled": self.stalled
         case "hasStalled": self.hasStalled
+        default: nil
+        }
+    }
+}
+
+extension InspectView.ShowingsRow: MustacheParent {
+    func child(named name: String) -> Any? {
+        switch name {
+        case "screen": self.screen
+        case "entries": self.entries
+        default: nil
+        }
+    }
+}
+
+extension InspectView.ShowingsRow.Entry: MustacheParent {
+    func child(named name: String) -> Any? {
+        switch name {
+        case "atMachine": self.atMachine
+        case "atText": self.atText
+        case "kind": self.kind
+        case "value": self.value
+        case "label": self.label
         default: nil
         }
     }
