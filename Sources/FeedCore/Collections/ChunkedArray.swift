@@ -111,6 +111,10 @@ public struct ChunkedArray<Element> {
     public mutating func append(_ element: Element) {
         insert(element, at: count)
     }
+
+    /// The chunks as stored, in order, none empty. A chunk a copy did not change is the same
+    /// array buffer in both (what lets a reader cache work per chunk: ``EncodedChunks``).
+    public var storedChunks: [[Element]] { chunks }
 }
 
 extension ChunkedArray: RandomAccessCollection, MutableCollection {

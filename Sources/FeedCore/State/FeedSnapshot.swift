@@ -55,9 +55,13 @@ public final class FeedSnapshot: Sendable {
     }
 
     /// The document's compact JSON, as ``encodedDocument`` gives it, but keeping nothing
-    /// made for it (a state of the past, asked for once).
-    public func encodedDocumentKeepingNothing() -> [UInt8] {
+    /// made for it (a state of the past, asked for once); an item list's spliced from
+    /// `chunks`' encodings, which it shares with the other states of the past.
+    public func encodedDocumentKeepingNothing(reusing chunks: EncodedChunks? = nil) -> [UInt8] {
         if let bytes = encoded.withLockedValue({ $0 }) { return bytes }
+        if let chunks, case .itemList(let items) = mirror {
+            return chunks.encodeItemList(items, byteCount: encodedByteCount)
+        }
         if let made = madeDocument.withLockedValue({ $0 }) { return made.serializedBytes() }
         var bytes: [UInt8] = []
         bytes.reserveCapacity(encodedByteCount)

@@ -74,6 +74,9 @@ public final class FeedStore: Sendable {
     private let writeLock = NIOLock()
     /// Serialises deliveries to observers, in commit order.
     private let deliveryLock = NIOLock()
+    /// The encodings of append mode's item chunks, shared by the states of the past
+    /// (``encodedPastDocument(_:)``); its lock is a leaf, taken with none of these held.
+    private let pastChunks = EncodedChunks()
     /// How items are read and the mirror's items, kept in step with each change; written
     /// only under `writeLock` (read alone for ``itemReading``).
     private let reader: NIOLockedValueBox<ItemsReader>
@@ -409,6 +412,12 @@ public final class FeedStore: Sendable {
             }
         }
         return changes + removed
+    }
+
+    /// The document of `entry`, a state of the past: its compact JSON, for an append-mode
+    /// document spliced from its chunks' encodings (``pastChunks``).
+    public func encodedPastDocument(_ entry: FeedPast.Entry) -> [UInt8] {
+        entry.snapshot.encodedDocumentKeepingNothing(reusing: pastChunks)
     }
 
     /// The state after change `id`, if the past still holds it.
