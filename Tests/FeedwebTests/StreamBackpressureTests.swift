@@ -31,8 +31,8 @@ struct StreamBackpressureTests {
         // kernel buffers hold ~2 MB more, so it goes ~2-3 s into the flood.
         let bound = 1024 * 1024
         let feedweb = try InProcessFeedweb(upstream: upstream.url) {
-            $0.maxQueuedBytesPerClient = bound
-            $0.maxClients = 3
+            $0.streams.maxQueuedBytesPerClient = bound
+            $0.server.maxStreams = 3
             $0.history = 8
         }
         try await FeedwebProbe.waitForState(upstream.document, port: feedweb.port, within: 10)

@@ -83,6 +83,16 @@ public final class HTTPServer: @unchecked Sendable {
         /// writes to its share of the clients, and queues to them too (each shard's
         /// broadcaster, ``EveryShard``).
         public var streamSenders: Int = availableCores()
+        /// The server's shards (`--threads`): as many ``requestThreads`` as
+        /// ``streamSenders``, each shard a front door, a daemon and a sender. Setting it
+        /// sets both; reading it reads ``streamSenders``.
+        public var shards: Int {
+            get { streamSenders }
+            set {
+                requestThreads = newValue
+                streamSenders = newValue
+            }
+        }
         /// How much nicer than the process the ``streamSenders`` run (to at most 19; people's
         /// pages, requests and the upstream stay at the process's niceness): a fan-out to
         /// thousands takes the cores that are left, and a person's next frame, a page request
