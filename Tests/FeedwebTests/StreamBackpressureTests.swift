@@ -161,9 +161,8 @@ struct StreamBackpressureTests {
         let median = latencies[latencies.count / 2]
         let worst = latencies.last ?? 0
         // Waiting for the stalled client would cost the readers the 5 s until it is dropped;
-        // these bounds stay below that and leave room for a loaded machine. On its own (as
-        // `make test` runs this suite) the median was 0.02-0.03 s and the worst 0.05-0.12 s;
-        // beside the whole suite in parallel, up to 1.1 s and 2.2 s.
+        // these bounds stay below that and leave room for a loaded machine (what was seen:
+        // BENCHMARKS.md, "The tests' time bounds").
         #expect(median < 1, "median delivery latency \(median) s")
         #expect(worst < 4, "worst delivery latency \(worst) s: nobody waited for the stalled client")
         print(
