@@ -7,7 +7,7 @@ import Testing
 /// A client that stops reading: it must not delay anyone else; while its queue is at the
 /// bound it is given the newest state in place of its backlog (its memory stays bounded),
 /// and it is dropped by the stall rule (nothing taken for 5 s), which frees its slot. A
-/// client that reads too slowly: see StreamCatchUpTests.swift. Serialized: each test
+/// client that reads too slowly: see SlowReaderCatchUpTests.swift. Serialized: each test
 /// floods feedweb, and two floods at once would slow each other's readers; for the same
 /// reason `make test` runs this suite on its own, after the parallel ones (Makefile).
 @Suite(.serialized, .timeLimit(.minutes(3)), .onThreadsOfItsOwn)

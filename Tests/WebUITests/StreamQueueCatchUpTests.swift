@@ -10,7 +10,7 @@ import Testing
 /// replaced by one event with the newest state, keeping the rest of an event already
 /// partly sent (so the stream stays well-formed), without resetting the stall clock.
 /// Without a socket: the stream's queue is read as libmicrohttpd's content reader reads it.
-@Suite struct StreamCatchUpTests {
+@Suite struct StreamQueueCatchUpTests {
     /// `count` copies of `byte`: one queued event.
     static func event(_ byte: Character, _ count: Int) -> [UInt8] {
         [UInt8](repeating: byte.asciiValue ?? 0, count: count)
