@@ -19,9 +19,8 @@ RELEASE_BUILD = swift build -c release --static-swift-stdlib --product feedweb \
 # --cluster: postgres-nio and swift-crypto, whose BoringSSL alone took ~95 s of a first
 # build here, are not built), in a folder of its own so that it and `make test`'s build
 # never rebuild each other, with no index store and no debug information (the demo needs
-# neither; about a tenth of the build). A fresh clone's first `make run` served in 252 and
-# 229 s here (2026-11-27, 4594472; ~6.2 min for the whole debug product, ~9 for the static
-# release build). For a server, `make release` or `make install`.
+# neither; about a tenth of the build; the times: BENCHMARKS.md, "Build and test times").
+# For a server, `make release` or `make install`.
 run:
 	@scripts/install-deps.sh
 	swift build --product feedweb --scratch-path .build-run --disable-default-traits \
@@ -58,23 +57,17 @@ build:
 # In parallel, at most 16 tests at a time (SWT_EXPERIMENTAL_MAXIMUM_PARALLELIZATION_WIDTH):
 # every wait in the tests is async and bounded, the tests that do I/O or time what they see
 # run on threads of their own (`.onThreadsOfItsOwn`), and the pure ones share Swift's
-# cooperative pool. All ~530 at once (the default) made every thread wait: on 2026-11-27
-# each of four runs here failed, with tests seeing a reconnect, a pong or a close seconds
-# late; with 16 or 24 at a time four of four passed, in the same ~55 s.
-# Some suites run after the rest, each kind on its own. The floods: the stream floods
-# (StreamBackpressureTests) check that readers keep getting a flood while another client
-# stalls: beside the whole suite on two cores a reader fell 1.1 s behind (median), against
-# 0.03 s on their own; the slow-head flood (SlowHeadsTests) times a fresh client's answer
-# (< 1 s) beside 14,000 open heads, and beside the whole suite it once took 1.009 s (CI on
-# dffbb0c). The crowds (CrowdTests), on their own after the floods: they time every answer
-# (< 1 s) to 300 streams opened at once and to 512 keep-alive clients, and beside the floods
-# they made the flood's readers late (median 1.3 s). `/inspect`'s (InspectTests), on their
-# own after the crowds: they time an event's way to the sockets of 1,000 clients to the
-# millisecond, and Chromium's log to 100 ms; beside the whole suite its log listed events
-# 130-550 ms late, and beside the crowds writes came 54 ms after the clients had read.
-# The end-to-end cluster suites: each of their tests starts a PostgreSQL and three feedweb
-# processes, which beside 500 tests in parallel starved the tests that time a server's
-# deadlines.
+# cooperative pool. All at once (the default), every thread waits and tests see a
+# reconnect, a pong or a close seconds late.
+# Some suites run after the rest, each kind on its own, because they time what they see
+# and would make each other, or be made, late: the floods (StreamBackpressureTests: readers
+# keep getting a flood while another client stalls; SlowHeadsTests: a fresh client's answer
+# in < 1 s beside 14,000 open heads), then the crowds (CrowdTests: every answer in < 1 s to
+# 300 streams opened at once and to 512 keep-alive clients), then `/inspect`'s
+# (InspectTests: an event's way to the sockets of 1,000 clients to the millisecond,
+# Chromium's log to 100 ms), then the end-to-end cluster suites (each test starts a
+# PostgreSQL and three feedweb processes, which starve the tests that time a server's
+# deadlines). What was seen when they ran together: BENCHMARKS.md, "Build and test times".
 FLOOD_SUITES = FeedwebTests\.(StreamBackpressureTests|SlowHeadsTests)
 CROWD_SUITES = FeedwebTests\.CrowdTests
 INSPECT_SUITES = FeedwebTests\.InspectTests

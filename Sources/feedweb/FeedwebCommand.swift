@@ -87,8 +87,9 @@ enum FeedwebCommand {
             configuration: ServiceGroupConfiguration(services: application.services, logger: logger))
         let watcher = signals.watch(group) { application.saveState(final: false) }
         let reloads = await ReloadSignal(logger: logger).watch { application.reloadTemplates() }
-        let host = configuration.listen.isIPv6 ? "[\(configuration.listen.host)]" : configuration.listen.host
-        logger.info("feedweb listening on http://\(host):\(port)/ (source: \(configuration.source.label))")
+        let address = configuration.server.address
+        let host = address.isIPv6 ? "[\(address.host)]" : address.host
+        logger.info("feedweb listening on http://\(host):\(port)/ (source: \(configuration.sources.source.label))")
         // Tests and scripts read this line to learn the port (with --listen HOST:0).
         FileHandle.standardOutput.write(Data("feedweb listening on http://\(host):\(port)/\n".utf8))
 

@@ -13,7 +13,7 @@ import WebUI
 ///
 /// Adding an option is one entry here, at the setting it sets (and that setting, with its
 /// default, where the application reads it), such as
-/// `.wholeNumber("max-clients", at: \.configuration.maxClients, in: 1...1_000_000, help: "…")`
+/// `.wholeNumber("max-clients", at: \.configuration.server.maxStreams, in: 1...1_000_000, help: "…")`
 /// or `.choice("inspect", "on|off",
 /// at: \.configuration.inspect, among: [("on", true), ("off", false)], help: "…") { "must be on
 /// or off, not '\($0)'" }`, and its row in README's table. What an option means together with
@@ -22,9 +22,10 @@ enum FeedwebOptions {
     /// Every option, in `--help` order.
     static let all: [FeedwebOption] = [
         .single(
-            "listen", "HOST:PORT", at: \.configuration.listen,
+            "listen", "HOST:PORT", at: \.configuration.server.address,
             help: "Address to serve on; IPv6 as [::1]:8080; port 0 picks a free one.",
-            shownDefault: FeedwebSettings.initial.configuration.listen.description, parse: OptionValue.listenAddress),
+            shownDefault: FeedwebSettings.initial.configuration.server.address.description,
+            parse: OptionValue.listenAddress),
         .single(
             "upstream", "URL", at: \.upstream,
             help: "Upstream URL: an SSE feed (http or https) or a WebSocket (ws or wss).", shownDefault: "the demo"
@@ -50,7 +51,7 @@ enum FeedwebOptions {
         },
         .seconds("interval", at: \.pollInterval, help: "Seconds between polls of --poll."),
         .values(
-            "header", "\"Name: value\"", at: \.configuration.headers, repetition: .repeatable,
+            "header", "\"Name: value\"", at: \.configuration.sources.headers, repetition: .repeatable,
             help: """
                 Extra upstream request header (for a WebSocket, in the handshake), e.g. \
                 "Authorization: Bearer …" (repeatable).
@@ -148,10 +149,10 @@ enum FeedwebOptions {
                 """,
             shownDefault: nil, parse: OptionValue.stateFile),
         .wholeNumber(
-            "max-clients", at: \.configuration.maxClients, in: 1...1_000_000,
+            "max-clients", at: \.configuration.server.maxStreams, in: 1...1_000_000,
             help: "Most concurrent SSE clients; more get 503."),
         .wholeNumber(
-            "threads", at: \.configuration.threads, in: 1...1024,
+            "threads", at: \.configuration.server.shards, in: 1...1024,
             help: """
                 Shards to serve and write streams from, each a thread accepting connections and answering \
                 requests and a thread writing its share of the streams.
@@ -162,24 +163,25 @@ enum FeedwebOptions {
             help: "Whether /inspect shows the document, the events, upstream and the screens (off: 404)."
         ) { "must be on or off, not '\($0)'" },
         .seconds(
-            "head-timeout", at: \.configuration.headTimeout,
+            "head-timeout", at: \.configuration.server.headTimeout,
             help: """
                 Seconds a client connection may take to send a complete request, from its connect or, kept alive, \
                 from the previous response; then it is closed, however slowly it trickles. SSE streams are exempt.
                 """),
         .wholeNumber(
-            "max-event-bytes", at: \.configuration.maxEventBytes, in: 1024...(1 << 30),
+            "max-event-bytes", at: \.configuration.sources.maxEventBytes, in: 1024...(1 << 30),
             help: "Largest upstream event, WebSocket message or polled document in bytes."),
         .seconds(
-            "max-backoff", at: \.configuration.maxBackoff, help: "Longest wait between upstream retries, in seconds."),
+            "max-backoff", at: \.configuration.sources.maxBackoff,
+            help: "Longest wait between upstream retries, in seconds."),
         .seconds(
-            "read-timeout", at: \.configuration.readTimeout,
+            "read-timeout", at: \.configuration.sources.readTimeout,
             help: """
                 Upstream silence after which the connection counts as dead, in seconds; a WebSocket is pinged \
                 every half of it.
                 """),
         .single(
-            "ca-file", "PATH", at: \.configuration.caFile,
+            "ca-file", "PATH", at: \.configuration.sources.caFile,
             help: "PEM file of extra CA certificates to trust for an https or wss upstream.", shownDefault: nil,
             parse: OptionValue.caFile),
         .values(
@@ -208,7 +210,7 @@ enum FeedwebOptions {
             help: "Directory of static files served under /static/.", shownDefault: "the Public/ next to the binary",
             parse: OptionValue.directory),
         .seconds(
-            "demo-interval", at: \.configuration.demoInterval,
+            "demo-interval", at: \.configuration.sources.demoInterval,
             help: "Seconds between the demo newswire's changes, when there is no --upstream or --poll."),
         .single(
             "cluster", "URL", at: \.configuration.cluster,

@@ -22,7 +22,7 @@ struct FeedwebSettings: Sendable {
     /// `--mode`: how `upstream` is read.
     var mode = SourceMode.document
     /// `--interval`: the time between polls of `poll`.
-    var pollInterval: Duration = .seconds(5)
+    var pollInterval = UpstreamConfiguration.defaultPollInterval
     /// `--keep`: the items kept in append mode.
     var keep = 200
     /// `--profile`; `nil`: found in the first document with items (the demo: the

@@ -123,7 +123,7 @@ private struct Resolution {
     /// The settings' configuration with its source and profile.
     func configuration() throws(FeedwebOptions.Failure) -> FeedwebConfiguration {
         var configuration = settings.configuration
-        if let source = try source() { configuration.source = source }
+        if let source = try source() { configuration.sources.source = source }
         (configuration.profile, configuration.profileDetection) = try profile()
         return configuration
     }

@@ -35,18 +35,7 @@ struct WebSocketUpstreamTests {
             maxEventBytes: maxEventBytes, maxBackoff: .milliseconds(200),
             readTimeout: readTimeout, caFile: caFile)
         let harness = try UpstreamHarness(configuration: configuration, kind: kind, profile: .generic)
-        harness.start()
-        do {
-            try await body(harness)
-        } catch {
-            _ = await harness.stop()
-            await server.shutdown()
-            throw error
-        }
-        let stopped = await harness.stop()
-        await server.shutdown()
-        #expect(stopped != nil, "run() did not return within 3 s of cancellation")
-        #expect(harness.status.phase == .stopped)
+        try await Upstream.running(harness, shutdown: { await server.shutdown() }, body)
     }
 
     @Test("append mode: each text message is one item, newest first, the newest N kept; headers in the handshake")

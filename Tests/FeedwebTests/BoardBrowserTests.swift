@@ -3,7 +3,7 @@ import Foundation
 import TestSupport
 import Testing
 
-/// Issue 42 in headless Chromium on the real binary: a board of several views on one page
+/// Boards in headless Chromium on the real binary: a board of several views on one page
 /// and one page stream, each cell live; rotation without reloads or reconnects; a marked
 /// item full screen (attention); the shift and the dim at the times of an injected clock.
 @Suite(

@@ -3,14 +3,11 @@ import Foundation
 import TestSupport
 import Testing
 
-/// Issue 31's crowds through the real binary: a burst of streams opened at once on a freshly
-/// started feedweb, and hundreds of keep-alive clients asking at once, are answered at the
-/// machine's pace — never held until the head timeout closes them.
-///
-/// Before the fix, libmicrohttpd's own thread slept with every request of a burst read but
-/// unanswered whenever a multiple of 128 connections were ready together
-/// (``DaemonLoop``'s notes): at 256 keep-alive clients `/api/state` fell from 44,000 to 190
-/// requests/s, and bursts of 256 streams waited 10 s in 2 of 5 starts.
+/// Crowds through the real binary: a burst of streams opened at once on a freshly started
+/// feedweb, and hundreds of keep-alive clients asking at once, are answered at the machine's
+/// pace — never held until the head timeout closes them, whatever multiple of 128
+/// connections are ready together (``DaemonLoop``'s notes; what libmicrohttpd's own loop
+/// did with them: BENCHMARKS.md, "The tests' time bounds").
 @Suite(.serialized, .timeLimit(.minutes(3)), .onThreadsOfItsOwn)
 struct CrowdTests {
     /// `feedweb_http_connections_closed_total{reason="head_timeout"}` now.

@@ -235,7 +235,7 @@ struct OptionResolverTests {
         ]
         let fromVariable = try Self.resolve([], environment: environment)
         #expect(fromVariable.configuration.frameAncestors == "https://env.example")
-        #expect(fromVariable.configuration.demoInterval == .seconds(60))
+        #expect(fromVariable.configuration.sources.demoInterval == .seconds(60))
         #expect(fromVariable.configuration.history == 1000, "an empty variable counts as unset")
         #expect(
             fromVariable.warnings == [
@@ -251,10 +251,10 @@ struct OptionResolverTests {
     func repeatableEnvironment() throws {
         let environment = ["FEEDWEB_HEADER": "X-One: 1\r\nX-Two: 2\n\n"]
         let fromVariable = try Self.configuration([], environment: environment)
-        #expect(fromVariable.headers.map { $0.name } == ["X-One", "X-Two"])
-        #expect(fromVariable.headers.map { $0.value } == ["1", "2"])
+        #expect(fromVariable.sources.headers.map { $0.name } == ["X-One", "X-Two"])
+        #expect(fromVariable.sources.headers.map { $0.value } == ["1", "2"])
         let fromOption = try Self.configuration(["--header", "X-Three: 3"], environment: environment)
-        #expect(fromOption.headers.map { $0.name } == ["X-Three"])
+        #expect(fromOption.sources.headers.map { $0.name } == ["X-Three"])
     }
 
     @Test("--allow-origin keeps origins as a browser sends them, * for any; none by default; its variable one a line")
@@ -300,12 +300,13 @@ struct OptionResolverTests {
         let configuration = try Self.configuration(
             ["--poll", "http://127.0.0.1:9/api", "--interval", "10"],
             environment: ["FEEDWEB_UPSTREAM": "http://127.0.0.1:9/never"])
-        guard case .poll(let url, let interval) = configuration.source else {
-            Issue.record("source: \(configuration.source.label)")
+        guard case .poll(let url, let interval) = configuration.sources.source else {
+            Issue.record("source: \(configuration.sources.source.label)")
             return
         }
         #expect(url == "http://127.0.0.1:9/api")
         #expect(interval == .seconds(10))
+        #expect(configuration.sources.comparedPollInterval == .seconds(10), "/stats compares with the polls made")
     }
 
     @Test(
@@ -328,30 +329,38 @@ struct OptionResolverTests {
     func defaults() throws {
         let resolved = try Self.resolve([])
         let configuration = resolved.configuration
-        #expect(configuration.listen.description == "127.0.0.1:8080")
-        #expect(configuration.source.label == "demo newswire")
+        #expect(configuration.server.address.description == "127.0.0.1:8080")
+        #expect(configuration.sources.source.label == "demo newswire")
         #expect(configuration.profile == .nytNewswire)
         #expect(configuration.history == 1000)
-        #expect(configuration.maxClients == 10_000)
-        #expect(configuration.headTimeout == .seconds(10))
-        #expect(configuration.maxEventBytes == 16 * 1024 * 1024)
-        #expect(configuration.maxBackoff == .seconds(30))
-        #expect(configuration.readTimeout == .seconds(45))
-        #expect(configuration.demoInterval == .seconds(4))
+        #expect(configuration.server.maxStreams == 10_000)
+        #expect(configuration.server.headTimeout == .seconds(10))
+        #expect(configuration.sources.maxEventBytes == 16 * 1024 * 1024)
+        #expect(configuration.sources.maxBackoff == .seconds(30))
+        #expect(configuration.sources.readTimeout == .seconds(45))
+        #expect(configuration.sources.demoInterval == .seconds(4))
         #expect(configuration.frameAncestors == "'self'")
-        #expect(configuration.headers.isEmpty && configuration.stateFile == nil && configuration.caFile == nil)
+        #expect(
+            configuration.sources.headers.isEmpty && configuration.stateFile == nil
+                && configuration.sources.caFile == nil)
         #expect(configuration.cluster == nil && configuration.clusterNode == nil)
+        #expect(configuration.server.connectionTimeout == 60)
+        #expect(configuration.streams.maxQueuedBytesPerClient == 4 * 1024 * 1024)
+        #expect(configuration.streams.stallTimeout == .seconds(5))
+        #expect(configuration.streams.heartbeatInterval == .seconds(15))
+        #expect(configuration.sources.comparedPollInterval == .seconds(5), "/stats compares the demo with 5 s polls")
         #expect(resolved.logLevel == .info)
         #expect(resolved.warnings.isEmpty)
 
-        guard case .poll(_, let interval) = try Self.configuration(["--poll", "http://127.0.0.1:9/api"]).source else {
+        guard case .poll(_, let interval) = try Self.configuration(["--poll", "http://127.0.0.1:9/api"]).sources.source
+        else {
             Issue.record("--poll is not a polled source")
             return
         }
         #expect(interval == .seconds(5))
         let append = try Self.configuration(["--upstream", "http://127.0.0.1:9/rc", "--mode", "append"])
-        guard case .append(_, let keep) = append.source else {
-            Issue.record("--mode append is not an append source: \(append.source.label)")
+        guard case .append(_, let keep) = append.sources.source else {
+            Issue.record("--mode append is not an append source: \(append.sources.source.label)")
             return
         }
         #expect(keep == 200)
@@ -364,14 +373,18 @@ struct OptionResolverTests {
     func configurationDefaultsAreTheBinarys() throws {
         let resolved = try Self.configuration([])
         let inProcess = FeedwebConfiguration()
-        #expect(resolved.listen == inProcess.listen)
+        #expect(resolved.server.address == inProcess.server.address)
         #expect(resolved.history == inProcess.history)
-        #expect(resolved.maxClients == inProcess.maxClients)
-        #expect(resolved.headTimeout == inProcess.headTimeout)
-        #expect(resolved.maxEventBytes == inProcess.maxEventBytes)
-        #expect(resolved.maxBackoff == inProcess.maxBackoff)
-        #expect(resolved.readTimeout == inProcess.readTimeout)
-        #expect(resolved.demoInterval == inProcess.demoInterval)
+        #expect(resolved.server.maxStreams == inProcess.server.maxStreams)
+        #expect(resolved.server.headTimeout == inProcess.server.headTimeout)
+        #expect(resolved.sources.maxEventBytes == inProcess.sources.maxEventBytes)
+        #expect(resolved.sources.maxBackoff == inProcess.sources.maxBackoff)
+        #expect(resolved.sources.readTimeout == inProcess.sources.readTimeout)
+        #expect(resolved.sources.demoInterval == inProcess.sources.demoInterval)
+        #expect(resolved.server.connectionTimeout == inProcess.server.connectionTimeout)
+        #expect(resolved.streams.stallTimeout == inProcess.streams.stallTimeout)
+        #expect(resolved.streams.heartbeatInterval == inProcess.streams.heartbeatInterval)
+        #expect(resolved.streams.maxQueuedBytesPerClient == inProcess.streams.maxQueuedBytesPerClient)
         #expect(resolved.frameAncestors == inProcess.frameAncestors)
         #expect(resolved.profile == inProcess.profile)
         #expect(resolved.publicDirectory == inProcess.publicDirectory)
@@ -386,7 +399,7 @@ struct OptionResolverTests {
             ["--upstream", "ws://127.0.0.1:9/ws"],
             ["--upstream", "wss://127.0.0.1:9/ws", "--mode", "append"],
             ["--poll", "http://127.0.0.1:9/api"],
-        ].map { try Self.configuration($0).source.label }
+        ].map { try Self.configuration($0).sources.source.label }
         #expect(
             labels == [
                 "http://127.0.0.1:9/feed", "firebase http://127.0.0.1:9/feed", "append http://127.0.0.1:9/rc",
@@ -437,9 +450,10 @@ struct OptionResolverTests {
 
     @Test("--threads sets the shards; by default one per core this process may run on")
     func threads() throws {
-        #expect(try Self.configuration(["--threads", "3"]).threads == 3)
-        #expect(try Self.configuration([], environment: ["FEEDWEB_THREADS": "5"]).threads == 5)
-        #expect(try Self.configuration([]).threads == HTTPServer.Configuration.availableCores())
+        let three = try Self.configuration(["--threads", "3"]).server
+        #expect(three.shards == 3 && three.requestThreads == 3 && three.streamSenders == 3)
+        #expect(try Self.configuration([], environment: ["FEEDWEB_THREADS": "5"]).server.shards == 5)
+        #expect(try Self.configuration([]).server.shards == HTTPServer.Configuration.availableCores())
     }
 
     @Test("huge values are taken: durations as a year at most, numbers up to their bounds")
@@ -449,13 +463,13 @@ struct OptionResolverTests {
             "--history", "1000000", "--max-clients", "1000000", "--max-event-bytes", "1073741824",
         ])
         let year: Duration = .seconds(365 * 24 * 3600)
-        #expect(configuration.maxBackoff == year)
-        #expect(configuration.readTimeout == year)
-        #expect(configuration.demoInterval == year)
-        #expect(configuration.headTimeout == year)
+        #expect(configuration.sources.maxBackoff == year)
+        #expect(configuration.sources.readTimeout == year)
+        #expect(configuration.sources.demoInterval == year)
+        #expect(configuration.server.headTimeout == year)
         #expect(configuration.history == 1_000_000)
-        #expect(configuration.maxClients == 1_000_000)
-        #expect(configuration.maxEventBytes == 1 << 30)
+        #expect(configuration.server.maxStreams == 1_000_000)
+        #expect(configuration.sources.maxEventBytes == 1 << 30)
     }
 
     @Test("an option the source does not use is a warning when typed, not when it comes from a variable")
@@ -474,7 +488,8 @@ struct OptionResolverTests {
     @Test("the command line's words: --name=value, the last of a single option, -h, --help and --version first")
     func commandLineWords() throws {
         #expect(try Self.configuration(["--history=7", "--history", "8"]).history == 8)
-        #expect(try Self.configuration(["--header", "A: 1", "--header=B: 2"]).headers.map { $0.name } == ["A", "B"])
+        #expect(
+            try Self.configuration(["--header", "A: 1", "--header=B: 2"]).sources.headers.map { $0.name } == ["A", "B"])
         let dash = Self.failure(["--key-path", "-"])
         #expect(dash?.hasPrefix("--key-path: '-' is not a JSON Pointer") == true, "- is a value: \(dash ?? "")")
         #expect(try CommandLineRequest(parsing: ["-h"]) == .help)

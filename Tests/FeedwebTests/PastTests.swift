@@ -3,7 +3,7 @@ import Foundation
 import TestSupport
 import Testing
 
-/// Issue 34's past, against the real binary on a live upstream that also resyncs (a fresh
+/// The past (`?at=`), against the real binary on a live upstream that also resyncs (a fresh
 /// `data`) and sends a patch that does not apply (rejected: feedweb reconnects): a client
 /// that reads `/events` from the start records the document after every event; then
 /// `?at=ID` must give exactly that document (compared as canonical JSON) for 500 random

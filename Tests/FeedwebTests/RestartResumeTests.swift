@@ -3,7 +3,7 @@ import Foundation
 import TestSupport
 import Testing
 
-/// Issue 31's restarts through the real binary: after a clean shutdown (SIGTERM) with
+/// Restarts through the real binary: after a clean shutdown (SIGTERM) with
 /// `--state-file`, the ids go on — clients that resume with their last id get the next
 /// patch and no fresh document; after a crash (SIGKILL) the ids start over in a new epoch,
 /// so every resuming client gets a fresh `data`.

@@ -4,7 +4,7 @@ import NIOConcurrencyHelpers
 import TestSupport
 import Testing
 
-/// Issue 32 in headless Chromium and headless Firefox: the pages of one browser storage
+/// One page stream per browser, in headless Chromium and headless Firefox: the pages of one browser storage
 /// partition — tabs and the iframes of a wall, on feedweb's site or inside another site's
 /// page — share one page stream (a leader holds it, the others get its frames through ports
 /// and a BroadcastChannel), all stay live past the browser's 6 connections per host, and

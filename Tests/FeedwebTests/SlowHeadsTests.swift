@@ -3,7 +3,7 @@ import Foundation
 import TestSupport
 import Testing
 
-/// Issue 17's slow-head attack through the real binary with its defaults (a 10 s head
+/// A slow-head attack through the real binary with its defaults (a 10 s head
 /// timeout, the connection limit the 20,000 open files allow): 14,000 connections that
 /// send `GET / HTTP/1.1\r\nHost: x\r\n` and then nothing must not keep anyone out.
 @Suite(.serialized, .timeLimit(.minutes(2)), .onThreadsOfItsOwn)

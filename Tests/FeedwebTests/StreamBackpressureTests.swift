@@ -7,7 +7,7 @@ import Testing
 /// A client that stops reading: it must not delay anyone else; while its queue is at the
 /// bound it is given the newest state in place of its backlog (its memory stays bounded),
 /// and it is dropped by the stall rule (nothing taken for 5 s), which frees its slot. A
-/// client that reads too slowly: see StreamCatchUpTests.swift. Serialized: each test
+/// client that reads too slowly: see SlowReaderCatchUpTests.swift. Serialized: each test
 /// floods feedweb, and two floods at once would slow each other's readers; for the same
 /// reason `make test` runs this suite on its own, after the parallel ones (Makefile).
 @Suite(.serialized, .timeLimit(.minutes(3)), .onThreadsOfItsOwn)
@@ -31,8 +31,8 @@ struct StreamBackpressureTests {
         // kernel buffers hold ~2 MB more, so it goes ~2-3 s into the flood.
         let bound = 1024 * 1024
         let feedweb = try InProcessFeedweb(upstream: upstream.url) {
-            $0.maxQueuedBytesPerClient = bound
-            $0.maxClients = 3
+            $0.streams.maxQueuedBytesPerClient = bound
+            $0.server.maxStreams = 3
             $0.history = 8
         }
         try await FeedwebProbe.waitForState(upstream.document, port: feedweb.port, within: 10)
@@ -161,9 +161,8 @@ struct StreamBackpressureTests {
         let median = latencies[latencies.count / 2]
         let worst = latencies.last ?? 0
         // Waiting for the stalled client would cost the readers the 5 s until it is dropped;
-        // these bounds stay below that and leave room for a loaded machine. On its own (as
-        // `make test` runs this suite) the median was 0.02-0.03 s and the worst 0.05-0.12 s;
-        // beside the whole suite in parallel, up to 1.1 s and 2.2 s.
+        // these bounds stay below that and leave room for a loaded machine (what was seen:
+        // BENCHMARKS.md, "The tests' time bounds").
         #expect(median < 1, "median delivery latency \(median) s")
         #expect(worst < 4, "worst delivery latency \(worst) s: nobody waited for the stalled client")
         print(

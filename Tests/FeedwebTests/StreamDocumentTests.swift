@@ -235,7 +235,7 @@ struct StreamDocumentTests {
 
     @Test func heartbeatCommentsArrive() async throws {
         let upstream = try await LiveFeedUpstream(document: NewswireFeed.document(stories: [2, 1]))
-        let feedweb = try InProcessFeedweb(upstream: upstream.url) { $0.heartbeatInterval = .milliseconds(300) }
+        let feedweb = try InProcessFeedweb(upstream: upstream.url) { $0.streams.heartbeatInterval = .milliseconds(300) }
         try await FeedwebProbe.waitForState(upstream.document, port: feedweb.port, within: 10)
         let client = try await SSETestClient(port: feedweb.port)
         _ = try await client.expectNext("data")

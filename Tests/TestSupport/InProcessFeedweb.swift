@@ -37,7 +37,7 @@ public final class InProcessFeedweb: @unchecked Sendable {
         configure: (inout FeedwebConfiguration) -> Void = { _ in }
     ) throws {
         var configuration = FeedwebConfiguration()
-        configuration.source = source
+        configuration.sources.source = source
         configuration.publicDirectory = publicDirectory
         configure(&configuration)
         try self.init(configuration: configuration)
@@ -47,7 +47,7 @@ public final class InProcessFeedweb: @unchecked Sendable {
     /// `127.0.0.1:0`.
     public init(configuration: FeedwebConfiguration) throws {
         var configuration = configuration
-        configuration.listen = try ListenAddress(parsing: "127.0.0.1:0")
+        configuration.server.address = try ListenAddress(parsing: "127.0.0.1:0")
         var logger = Logger(label: "feedweb-in-process")
         logger.logLevel = .critical
         let application = FeedwebApplication(configuration: configuration, logger: logger)

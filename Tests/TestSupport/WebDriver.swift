@@ -192,19 +192,8 @@ public final class WebDriver: Browser {
 /// A free TCP port on 127.0.0.1 (bound once by the kernel, then released).
 public enum FreePort {
     public static func find() throws -> UInt16 {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        defer { close(fd) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = 0
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { pointer -> Bool in
-                bind(fd, pointer, length) == 0 && getsockname(fd, pointer, &length) == 0
-            }
-        }
-        guard bound else { throw RawSocket.Failure.connect(errno) }
-        return UInt16(bigEndian: address.sin_port)
+        let socket = try ListeningSocket()
+        defer { socket.close() }
+        return socket.port
     }
 }

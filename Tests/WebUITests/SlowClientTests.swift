@@ -13,9 +13,8 @@ import Testing
 @Suite(.timeLimit(.minutes(2)), .onThreadsOfItsOwn)
 struct SlowClientTests {
     /// The head timeout of these tests' servers, in seconds: long enough that, with the
-    /// whole suite running beside them on two cores (seen: a /healthz round trip of 2 s,
-    /// the server's thread not reading a new connection's head for over 1 s), a step that
-    /// must come within it does.
+    /// whole suite running beside them on two cores, a step that must come within it does
+    /// (what was seen: BENCHMARKS.md, "The tests' time bounds").
     static let deadline = 3.0
     /// How late past the deadline a close may come on a loaded machine (the reaper sleeps
     /// until the deadline itself; libmicrohttpd closes on its next read).
@@ -77,10 +76,8 @@ struct SlowClientTests {
     }
 
     @Test func anIdleKeepAliveConnectionIsClosedButABusyOneIsNot() async throws {
-        // A 10 s deadline: in CI, beside the whole suite, a keep-alive connection with a
-        // request every 100 ms was closed with 2 s and with 3 s deadlines (not reproduced
-        // alone, under three busy loops, nor in 6 local runs of the whole suite); the counts
-        // below say which rule closed it if it happens again.
+        // A 10 s deadline, far above a loaded machine's delays between requests (BENCHMARKS.md,
+        // "The tests' time bounds"); the counts below say which rule closed a connection.
         let deadline = 10.0
         let server = try Self.server(deadline: deadline)
         // Requests one after the other for one and a half deadlines: each response starts a
@@ -126,9 +123,8 @@ struct SlowClientTests {
     }
 
     @Test func aBurstAtTheConnectionLimitIsClosedUnansweredAndTheServerGoesOn() async throws {
-        // libmicrohttpd 0.9.75, left to keep its own connection limit, deadlocked when a
-        // burst of connections came with one place left: it took the first and hung on the
-        // second (``HandoverAdmission``). Now feedweb keeps the limit.
+        // feedweb keeps the connection limit itself, not libmicrohttpd (``HandoverAdmission``):
+        // a burst with one place left takes the place and the rest are refused.
         let limit = 8
         let server = try Self.server(connectionLimit: limit)
         var streams: [SSETestClient] = []
@@ -170,7 +166,7 @@ struct SlowClientTests {
         // Every refused connection went unanswered, and every unanswered one was refused or
         // dropped for room. Not `==`: the connection dropped for room can be one already
         // answered whose close the server had not yet booked (it is still "waiting" for a
-        // next request): seen once in CI, 14 unanswered with 14 refused and 1 dropped.
+        // next request).
         #expect(unanswered >= refused, "\(after)")
         #expect(unanswered <= refused + dropped, "\(after)")
         _ = server.store.replaceDocument(NewswireFeed.document(count: 4))
@@ -195,9 +191,8 @@ struct SlowClientTests {
             try await socket.send("GET / HTTP/1.1\r\nHost: x\r\n")
             heads.append(socket)
         }
-        // Answered at once, not after a head's 30 s deadline freed a place. How fast is
-        // SlowHeadsTests' figure (the real binary, 14,000 heads); here, beside the whole
-        // suite on two cores, a round trip alone has taken over a second.
+        // Answered before a head's 30 s deadline freed a place; how fast is SlowHeadsTests'
+        // figure (the real binary, 14,000 heads), not this one's.
         let asked = ContinuousClock.now
         let health = try await HTTPTestClient.get(port: server.port, "/healthz", timeout: 10)
         #expect(health.status == 200)

@@ -33,7 +33,7 @@ struct StaticReloadTests {
         try Self.replace(directory.appendingPathComponent("kiosk.css"), with: "html { background: black }")
 
         let feedweb = try InProcessFeedweb(source: .demo, publicDirectory: directory.path) {
-            $0.demoInterval = .seconds(60)
+            $0.sources.demoInterval = .seconds(60)
         }
         do {
             try await watch(feedweb, css: css, original: original)

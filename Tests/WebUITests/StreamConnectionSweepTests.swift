@@ -1,5 +1,5 @@
+import FeedCore
 import Foundation
-import Glibc
 import Testing
 import WebUI
 
@@ -7,17 +7,10 @@ import WebUI
 /// waited: it reads the clock before it visits each stream, so a stream may have made
 /// progress after that reading. Such a stream is not stalled.
 @Suite struct StreamConnectionSweepTests {
-    /// `CLOCK_MONOTONIC` in nanoseconds, the clock ``StreamConnection`` stamps progress with.
-    static func monotonicNow() -> UInt64 {
-        var ts = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &ts)
-        return UInt64(ts.tv_sec) * 1_000_000_000 + UInt64(ts.tv_nsec)
-    }
-
     @Test func progressAfterTheSweepReadTheClockIsNotAStall() {
         let stream = StreamConnection(maxQueuedBytes: 1 << 20)
         // The sweep read its clock a moment before the bytes were queued.
-        let sweepNow = Self.monotonicNow() - 2_000_000
+        let sweepNow = MonotonicTime.now() - 2_000_000
         // Bytes queued after the sweep read its clock: waiting since a moment past `sweepNow`.
         #expect(stream.enqueue(Array("data: x\n\n".utf8)) == .queued)
         #expect(!stream.dropIfStalled(olderThan: 5_000_000_000, now: sweepNow), "a healthy stream is kept")
@@ -28,7 +21,7 @@ import WebUI
     @Test func bytesWaitingLongerThanTheLimitAreAStall() {
         let stream = StreamConnection(maxQueuedBytes: 1 << 20)
         #expect(stream.enqueue(Array("data: x\n\n".utf8)) == .queued)
-        let later = Self.monotonicNow() + 6_000_000_000
+        let later = MonotonicTime.now() + 6_000_000_000
         #expect(stream.dropIfStalled(olderThan: 5_000_000_000, now: later))
         #expect(stream.currentState == .dropped)
         #expect(stream.pendingBytes == 0, "the queue is freed at once")

@@ -45,8 +45,9 @@ public struct FeedStatistics: Sendable {
     private var hasSectionBaseline = false
 
     /// Starts counting at `startedAt`; `pollInterval` is what the counterfactual poller
-    /// waits between polls (`--interval`, or 5 s for streaming sources).
-    public init(startedAt: Date, pollInterval: TimeInterval = 5) {
+    /// waits between polls, in seconds (`--interval`, or
+    /// ``UpstreamConfiguration/defaultPollInterval`` for streaming sources).
+    public init(startedAt: Date, pollInterval: TimeInterval = UpstreamConfiguration.defaultPollInterval.timeInterval) {
         self.startedAt = startedAt
         head = StatsBucket.index(of: startedAt)
         polling = PollingCounterfactual(interval: pollInterval)

@@ -14,7 +14,8 @@ import Foundation
 /// Pure arithmetic: time is passed in, memory is constant, and a gap of any length costs
 /// no more work than the polls the caller asks to see one by one.
 public struct PollingCounterfactual: Sendable, Equatable {
-    /// Seconds between polls (`--interval`, or 5 for streaming sources); at least 0.1.
+    /// Seconds between polls (`--interval`, or ``UpstreamConfiguration/defaultPollInterval``
+    /// for streaming sources); at least 0.1.
     public let interval: TimeInterval
     /// The first poll (`nil`: upstream has sent nothing yet).
     public private(set) var start: Date?
@@ -25,8 +26,10 @@ public struct PollingCounterfactual: Sendable, Equatable {
     /// Polls counted.
     public private(set) var polls: UInt64 = 0
 
+    /// - Parameter interval: seconds between polls; one that is not finite counts as
+    ///   ``UpstreamConfiguration/defaultPollInterval``.
     public init(interval: TimeInterval) {
-        self.interval = max(0.1, interval.isFinite ? interval : 5)
+        self.interval = max(0.1, interval.isFinite ? interval : UpstreamConfiguration.defaultPollInterval.timeInterval)
     }
 
     /// Starts the poller at `time`, unless it has started.

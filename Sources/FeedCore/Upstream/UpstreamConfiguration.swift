@@ -26,6 +26,9 @@ public struct UpstreamConfiguration: Sendable {
     public static let defaultMaxEventBytes = SSEParser.defaultMaxEventBytes
     public static let defaultMaxBackoff: Duration = .seconds(30)
     public static let defaultReadTimeout: Duration = .seconds(45)
+    /// The time between polls of a polled source (`--interval`), and the polling that
+    /// `/stats` compares a streaming source with.
+    public static let defaultPollInterval: Duration = .seconds(5)
 
     public init(
         url: String, headers: [(name: String, value: String)] = [], maxEventBytes: Int = defaultMaxEventBytes,

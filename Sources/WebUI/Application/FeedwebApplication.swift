@@ -34,9 +34,9 @@ public final class FeedwebApplication: Sendable {
             configuration: .init(
                 profile: configuration.profile, historyCount: configuration.history,
                 detection: configuration.profileDetection))
-        let label = configuration.source.label
-        if case .demo = configuration.source {
-            demo = DemoUpstream(interval: configuration.demoInterval, logger: logger)
+        let label = configuration.sources.source.label
+        if case .demo = configuration.sources.source {
+            demo = DemoUpstream(interval: configuration.sources.demoInterval, logger: logger)
         } else {
             demo = nil
         }
@@ -58,25 +58,12 @@ public final class FeedwebApplication: Sendable {
             directory: configuration.publicDirectory, securityHeaders: security, logger: logger)
         let upstreamBox = self.upstreamBox
         let clusterBox = self.clusterBox
-        // What /stats compares the stream with: polling at the configured interval, or
-        // every 5 s for a streaming source.
-        let pollInterval: TimeInterval
-        if case .poll(_, let interval) = configuration.source {
-            pollInterval = interval.timeInterval
-        } else {
-            pollInterval = 5
-        }
-        var serverConfiguration = HTTPServer.Configuration(
-            address: configuration.listen, maxStreams: configuration.maxClients)
-        serverConfiguration.connectionTimeout = 60
-        serverConfiguration.headTimeout = configuration.headTimeout
-        serverConfiguration.requestThreads = configuration.threads
-        serverConfiguration.streamSenders = configuration.threads
         handlers = WebHandlers(
             store: store, demo: demo?.stream, staticFiles: staticFiles, frameAncestors: configuration.frameAncestors,
-            sourceLabel: label, maxQueuedBytesPerClient: configuration.maxQueuedBytesPerClient,
-            restoredAt: restoredAt, statsPollInterval: pollInterval, stateFile: stateWriter,
-            shards: serverConfiguration.streamSenders, inspect: configuration.inspect, title: configuration.title,
+            sourceLabel: label, maxQueuedBytesPerClient: configuration.streams.maxQueuedBytesPerClient,
+            restoredAt: restoredAt, statsPollInterval: configuration.sources.comparedPollInterval.timeInterval,
+            stateFile: stateWriter, shards: configuration.server.streamSenders, inspect: configuration.inspect,
+            title: configuration.title,
             allowedOrigins: configuration.allowedOrigins, logger: logger, templates: templates,
             screens: configuration.screens,
             upstreamStatus: {
@@ -87,7 +74,7 @@ public final class FeedwebApplication: Sendable {
                 return status
             },
             clusterStatus: { clusterBox.node?.clusterStatus })
-        let server = HTTPServer(configuration: serverConfiguration, responder: handlers.router, logger: logger)
+        let server = HTTPServer(configuration: configuration.server, responder: handlers.router, logger: logger)
         self.server = server
         handlers.connections.connect { [weak server] in server?.connectionCounts ?? ConnectionCounts() }
         handlers.inspector?.events.writeMarks.connect(server.writeMarks)
@@ -185,11 +172,9 @@ public final class FeedwebApplication: Sendable {
     /// Binds the listening socket and prepares the upstream source; returns the port.
     public func start() throws -> UInt16 {
         let port = try server.start()
-        let host = configuration.listen.isIPv6 ? "[::1]" : "127.0.0.1"
-        let (url, kind) = configuration.source.connection(demoURL: "http://\(host):\(port)/demo/upstream")
-        var upstream = UpstreamConfiguration(
-            url: url, headers: configuration.headers, maxEventBytes: configuration.maxEventBytes,
-            maxBackoff: configuration.maxBackoff, readTimeout: configuration.readTimeout, caFile: configuration.caFile)
+        let host = configuration.server.address.isIPv6 ? "[::1]" : "127.0.0.1"
+        let (url, kind) = configuration.sources.source.connection(demoURL: "http://\(host):\(port)/demo/upstream")
+        var upstream = configuration.sources.upstream(url: url)
         let source: any UpstreamSource
         if let cluster = configuration.cluster {
             let logger = self.logger
@@ -202,7 +187,7 @@ public final class FeedwebApplication: Sendable {
             let node = configuration.clusterNode ?? "\(Self.hostName):\(port)"
             let clusterNode = ClusterNode(
                 configuration: ClusterNode.Configuration(node: node, history: configuration.history), store: store,
-                log: try cluster.makeLog(logger: logger), source: configuration.source.label,
+                log: try cluster.makeLog(logger: logger), source: configuration.sources.source.label,
                 logger: logger
             ) { upstreamStore in
                 try UpstreamConnection(configuration: upstream, kind: kind, store: upstreamStore, logger: logger)
@@ -212,7 +197,7 @@ public final class FeedwebApplication: Sendable {
             source = clusterNode
         } else {
             // A relay (another feedweb's /events upstream) passes its ids through.
-            if case .sse = configuration.source { upstream.passesIDsThrough = true }
+            if case .sse = configuration.sources.source { upstream.passesIDsThrough = true }
             source = try UpstreamConnection(configuration: upstream, kind: kind, store: store, logger: logger)
         }
         let handlers = self.handlers
@@ -235,7 +220,8 @@ public final class FeedwebApplication: Sendable {
         let pageStreams = handlers.pageStreams
         let eventLog = handlers.inspector?.events
         let assets = handlers.assets
-        let heartbeat = configuration.heartbeatInterval
+        let heartbeat = configuration.streams.heartbeatInterval
+        let stallTimeout = configuration.streams.stallTimeout.saturatingNanoseconds
         let logger = self.logger
         services.append(ApplicationService("page streams") { await pageStreams.run() })
         services.append(
@@ -248,12 +234,12 @@ public final class FeedwebApplication: Sendable {
             })
         services.append(
             ApplicationService("stream sweeps") {
-                // Once a second: drop clients that have taken nothing for 5 s while events
-                // wait, count the settled events' stage times, and push status changes that
-                // time alone brings to the pages.
+                // Once a second: drop clients that have taken nothing for the stall timeout
+                // while events wait, count the settled events' stage times, and push status
+                // changes that time alone brings to the pages.
                 while !Task.isCancelled {
                     do { try await Task.sleep(for: .seconds(1)) } catch { return }
-                    for broadcaster in broadcasters { broadcaster.dropStalled(olderThan: 5_000_000_000) }
+                    for broadcaster in broadcasters { broadcaster.dropStalled(olderThan: stallTimeout) }
                     eventLog?.settle()
                     pageStreams.requestFrame()
                 }

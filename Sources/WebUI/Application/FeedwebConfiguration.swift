@@ -1,10 +1,12 @@
 import FeedCore
 
-/// Everything `feedweb` needs to run. Each setting's default is its initial value here,
-/// or, where a module's own configuration sets it (the store's, the upstream's, the
-/// server's), read from there: `FeedwebConfiguration()` is feedweb without options, and
-/// the command line's options (`FeedwebOptions` in the executable) take their defaults,
-/// and what `--help` says of them, from these values.
+/// Everything `feedweb` needs to run, nested as it is used: the HTTP server's
+/// (``server``), the streams' (``streams``) and the sources' (``sources``) settings, and the
+/// pages' and the store's here. Each default is set once, as an initial value in the type
+/// that holds the setting, or, where a module's own configuration sets it (the store's, the
+/// upstream's, the server's), read from there: `FeedwebConfiguration()` is feedweb without
+/// options, and the command line's options (`FeedwebOptions` in the executable) point into
+/// these values and take their defaults, and what `--help` says of them, from them.
 public struct FeedwebConfiguration: Sendable {
     /// Where the feed comes from.
     public enum Source: Sendable {
@@ -52,10 +54,17 @@ public struct FeedwebConfiguration: Sendable {
         }
     }
 
-    /// Where to serve (`--listen`).
-    public var listen = FeedwebConfiguration.loopback
-    /// Where the feed comes from (`--upstream`, `--poll`, `--mode`).
-    public var source = Source.demo
+    /// The HTTP server: where it listens (`--listen`), the most concurrent streams
+    /// (`--max-clients`), its shards (`--threads`), how long a request may take
+    /// (`--head-timeout`) and its other tunables, each default set in
+    /// ``HTTPServer/Configuration``; the address and the stream bound, which that type
+    /// leaves to its user, are set here.
+    public var server = HTTPServer.Configuration(
+        address: try! ListenAddress(parsing: "127.0.0.1:8080"), maxStreams: 10_000)
+    /// The streams' bounds and timers.
+    public var streams = Streams()
+    /// Where the feed comes from and how upstream is reached and read.
+    public var sources = Sources()
     /// How items are read from the document (`--profile` and the options over it), unless
     /// ``profileDetection`` is set.
     public var profile = ItemProfile.nytNewswire
@@ -72,21 +81,8 @@ public struct FeedwebConfiguration: Sendable {
     public var templates: String?
     /// Changes kept for resuming clients (`--history`).
     public var history = FeedStore.Configuration.defaultHistoryCount
-    /// Concurrent SSE streams (`--max-clients`).
-    public var maxClients = 10_000
-    /// Shards of the server (`--threads`): each has a front door, a libmicrohttpd daemon and
-    /// a stream sender with its share of the programs' streams. Default: the cores this
-    /// process may run on (its CPU affinity).
-    public var threads = HTTPServer.Configuration.availableCores()
     /// Whether `/inspect` is served (`--inspect on|off`; 404 when off).
     public var inspect = true
-    /// How long a client connection may take to deliver a complete request, from its
-    /// connect or (keep-alive) the end of its previous response (`--head-timeout`).
-    public var headTimeout = FeedwebConfiguration.server.headTimeout
-    /// Unsent bytes per stream client: past it, an `/events` or `/events/items` client gets
-    /// the newest state in place of its backlog (a fresh `data` or `snapshot`); a page
-    /// stream client is dropped. A client that takes nothing for 5 s is dropped either way.
-    public var maxQueuedBytesPerClient = 4 * 1024 * 1024
     /// Who may frame the pages (`--frame-ancestors`): the `frame-ancestors` directive's value.
     public var frameAncestors = "'self'"
     /// The origins whose pages may read the streams and the API (`--allow-origin`, CORS);
@@ -95,22 +91,8 @@ public struct FeedwebConfiguration: Sendable {
     /// The directory served under `/static/` (`--public-dir`): the first `Public/` next to
     /// the executable or above it.
     public var publicDirectory = PublicDirectory.locate()
-    /// Request headers for upstream (`--header`).
-    public var headers: [(name: String, value: String)] = []
-    /// The largest upstream event, WebSocket message or polled document (`--max-event-bytes`).
-    public var maxEventBytes = UpstreamConfiguration.defaultMaxEventBytes
-    /// The longest wait between upstream retries (`--max-backoff`).
-    public var maxBackoff = UpstreamConfiguration.defaultMaxBackoff
-    /// Upstream silence after which the connection counts as dead (`--read-timeout`).
-    public var readTimeout = UpstreamConfiguration.defaultReadTimeout
-    /// A PEM file of CA certificates trusted besides the system's (`--ca-file`).
-    public var caFile: String?
-    /// Time between demo newswire steps (`--demo-interval`).
-    public var demoInterval: Duration = .seconds(4)
     /// Where the mirror is saved and restored from (`--state-file`), if anywhere.
     public var stateFile: String?
-    /// Time between heartbeat comments on every stream.
-    public var heartbeatInterval: Duration = .seconds(15)
     /// The cluster's PostgreSQL (`--cluster`): this feedweb is one node of a cluster that
     /// shares its log there; `nil`: it runs alone.
     public var cluster: PostgresClusterSettings?
@@ -120,9 +102,62 @@ public struct FeedwebConfiguration: Sendable {
 
     /// feedweb without options: every setting its default.
     public init() {}
+}
 
-    /// `127.0.0.1:8080`.
-    private static let loopback = try! ListenAddress(parsing: "127.0.0.1:8080")
-    /// The server's own defaults (its tunables are set in ``HTTPServer/Configuration``).
-    private static let server = HTTPServer.Configuration(address: loopback, maxStreams: 1)
+extension FeedwebConfiguration {
+    /// What every stream client (`/events`, `/events/items`, `/events/page`) is held to,
+    /// and the timers that run over all of them.
+    public struct Streams: Sendable {
+        /// The default ``stallTimeout``.
+        public static let defaultStallTimeout: Duration = .seconds(5)
+
+        /// Unsent bytes per stream client: past it, an `/events` or `/events/items` client
+        /// gets the newest state in place of its backlog (a fresh `data` or `snapshot`); a
+        /// page stream client is dropped.
+        public var maxQueuedBytesPerClient = 4 * 1024 * 1024
+        /// How long a client may take nothing while events wait for it before it is
+        /// dropped, whatever its queue holds; checked once a second, so a client is dropped
+        /// up to a second later.
+        public var stallTimeout = Streams.defaultStallTimeout
+        /// Time between heartbeat comments on every stream.
+        public var heartbeatInterval: Duration = .seconds(15)
+
+        public init() {}
+    }
+
+    /// Where the feed comes from, and how upstream is reached and read. The upstream's
+    /// defaults are set in ``UpstreamConfiguration``.
+    public struct Sources: Sendable {
+        /// Where the feed comes from (`--upstream`, `--poll`, `--mode`, `--interval`, `--keep`).
+        public var source = Source.demo
+        /// Request headers for upstream (`--header`).
+        public var headers: [(name: String, value: String)] = []
+        /// The largest upstream event, WebSocket message or polled document, in bytes
+        /// (`--max-event-bytes`).
+        public var maxEventBytes = UpstreamConfiguration.defaultMaxEventBytes
+        /// The longest wait between upstream retries (`--max-backoff`).
+        public var maxBackoff = UpstreamConfiguration.defaultMaxBackoff
+        /// Upstream silence after which the connection counts as dead (`--read-timeout`).
+        public var readTimeout = UpstreamConfiguration.defaultReadTimeout
+        /// A PEM file of CA certificates trusted besides the system's (`--ca-file`).
+        public var caFile: String?
+        /// Time between demo newswire steps (`--demo-interval`).
+        public var demoInterval: Duration = .seconds(4)
+
+        public init() {}
+
+        /// The time between the polls `/stats` compares the stream with: a polled source's
+        /// interval, else ``UpstreamConfiguration/defaultPollInterval``.
+        public var comparedPollInterval: Duration {
+            if case .poll(_, let interval) = source { return interval }
+            return UpstreamConfiguration.defaultPollInterval
+        }
+
+        /// The upstream connection's configuration for `url` (the source's, or the demo's).
+        func upstream(url: String) -> UpstreamConfiguration {
+            UpstreamConfiguration(
+                url: url, headers: headers, maxEventBytes: maxEventBytes, maxBackoff: maxBackoff,
+                readTimeout: readTimeout, caFile: caFile)
+        }
+    }
 }

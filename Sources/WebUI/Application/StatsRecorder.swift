@@ -7,9 +7,10 @@ import NIOConcurrencyHelpers
 /// what ended the connection before, rejected patches with why). Hands out the window
 /// `/stats` shows, made once per five-second window and then shared.
 ///
-/// Thread-safe: store observers and upstream observers call in from the upstream task; the
-/// page stream timer and the daemon thread read. The lock guards the statistics and the
-/// window; nothing else is taken while it is held.
+/// Thread-safe: the fan-out stage records changes from its queue and the upstream source's
+/// observer records events from the upstream task; the page stream timer and the daemon
+/// threads read. The lock guards the statistics and the window; nothing else is taken while
+/// it is held.
 final class StatsRecorder: Sendable {
     private struct State: Sendable {
         var statistics: FeedStatistics
@@ -18,7 +19,8 @@ final class StatsRecorder: Sendable {
     }
 
     /// Guards the statistics and the last window made. A leaf: nothing is taken while it
-    /// is held. Taken holding `FeedStore.deliveryLock` (``record(_:at:)``) or nothing.
+    /// is held. Never taken holding a lock of the store's: the fan-out stage hands changes
+    /// on outside them (``record(_:at:)``).
     private let state: NIOLockedValueBox<State>
     /// When counting started.
     let startedAt: Date

@@ -41,7 +41,7 @@ struct WebHandlers: Sendable {
     ///   - maxQueuedBytesPerClient: the bound on each stream client's unsent bytes.
     ///   - restoredAt: when the restored state was saved (`nil`: nothing restored).
     ///   - statsPollInterval: seconds between the polls `/stats` compares the stream with
-    ///     (`--interval` when polling, else 5).
+    ///     (`--interval` when polling, else ``UpstreamConfiguration/defaultPollInterval``).
     ///   - upstreamStatus: the upstream status now, under the configured source's name.
     ///   - stateFile: the state file's writer, told of every change (last of the consumers).
     ///   - shards: how many shards the programs' streams are spread over: one per stream
@@ -53,7 +53,8 @@ struct WebHandlers: Sendable {
     ///     (`--allow-origin`).
     init(
         store: FeedStore, demo: DocumentEventStream?, staticFiles: StaticFiles, frameAncestors: String,
-        sourceLabel: String, maxQueuedBytesPerClient: Int, restoredAt: Date?, statsPollInterval: TimeInterval = 5,
+        sourceLabel: String, maxQueuedBytesPerClient: Int, restoredAt: Date?,
+        statsPollInterval: TimeInterval = UpstreamConfiguration.defaultPollInterval.timeInterval,
         stateFile: StateFileWriter? = nil, shards: Int = 1, inspect: Bool = true, title: String = "feedweb",
         allowedOrigins: AllowedOrigins = .none, logger: Logger = Logger(label: "feedweb"),
         templates: TemplateLibrary = TemplateLibrary(), screens: ScreenSettings = ScreenSettings(),

@@ -22,7 +22,7 @@ import NIOConcurrencyHelpers
 /// Invariants: changes reach every consumer in commit order, each change once; a change is
 /// handed on only after every consumer is done with the one before. At most
 /// ``maxPending`` changes wait: past that the store's delivery waits for room, so upstream
-/// is slowed, never silently outrun (as when the fan-out ran on its task).
+/// is slowed, never silently outrun.
 final class FanoutStage: Sendable {
     /// A part that takes every accepted change.
     struct Consumer: Sendable {

@@ -26,13 +26,12 @@ final class SocketWrites {
     /// The most writes handed to the kernel in one submission.
     ///
     /// Small on purpose: a thread is not preempted inside a system call (kernels built
-    /// with `PREEMPT_NONE`, as this machine's, only switch on the way back to user space),
-    /// and the kernel TCP work of one loopback send is several microseconds. A submission
-    /// of 4,096 sends held a core for tens of milliseconds, and a person's page frame, or
-    /// the browser showing it, waited behind it: with 10,000 clients on `/events`, a
-    /// page's DOM latency had a max of 59–99 ms with 4,096 and 28–30 ms with 64 (the
-    /// senders at the process's niceness). A submission of 64 is ~0.3 ms of kernel time,
-    /// and still one system call per 64 deliveries.
+    /// with `PREEMPT_NONE` only switch on the way back to user space), and the kernel TCP
+    /// work of one loopback send is several microseconds, so a submission of thousands
+    /// holds a core for tens of milliseconds while a person's page frame, or the browser
+    /// showing it, waits behind it. A submission of 64 is a fraction of a millisecond of
+    /// kernel time, and still one system call per 64 deliveries. What was measured:
+    /// BENCHMARKS.md, "Why the senders submit 64 writes at a time, at niceness 10".
     let entries: UInt32
     private var ring = io_uring()
     private var hasRing = false

@@ -7,8 +7,9 @@ import FeedCore
 /// (``ScreenShowings``).
 ///
 /// A client is *stalled* once bytes have waited ``stalledAfter`` without it taking any
-/// (its socket's buffers are full: it stopped reading). Clients stalled for 5 s are
-/// dropped by the once-a-second sweep, and leave the list.
+/// (its socket's buffers are full: it stopped reading). Clients stalled for
+/// ``FeedwebConfiguration/Streams/stallTimeout`` are dropped by the once-a-second sweep,
+/// and leave the list.
 struct ScreenList: Sendable, Equatable {
     /// How long bytes wait unread before a client counts as stalled (nanoseconds).
     static let stalledAfter: UInt64 = 1_000_000_000

@@ -24,7 +24,9 @@ import NIOConcurrencyHelpers
 /// libmicrohttpd survives: stop the front door (and so close the listening socket), end
 /// every stream, wait for them to drain, stop the daemon.
 public final class HTTPServer: @unchecked Sendable {
-    /// Tunables, with the defaults measured in LIBMICROHTTPD.md.
+    /// Tunables, each default set here once. What they were chosen from: BENCHMARKS.md,
+    /// "The server's defaults" (which also says where the team's libmicrohttpd notes are:
+    /// beside the repository, not in it).
     public struct Configuration: Sendable {
         /// Where to listen.
         public var address: ListenAddress
@@ -55,11 +57,10 @@ public final class HTTPServer: @unchecked Sendable {
         /// Bytes of memory libmicrohttpd may use per connection (request line, headers,
         /// send buffer); a larger request head gets 431 or 414.
         ///
-        /// The largest share of an idle stream client's memory (8 of its ~9.8 KiB): all of
-        /// the pool is touched by the time the first `data` event has been sent. 8 KiB
-        /// takes request heads up to ``maxRequestHeadBytes`` (3.5 KB; a browser sends
-        /// 0.5–2 KB plus its cookies) and sends in ~4 KB chunks; every KiB more costs a KiB
-        /// per client.
+        /// The largest share of an idle stream client's memory: all of the pool is touched
+        /// by the time the first `data` event has been sent, so every KiB more costs a KiB
+        /// per client. 8 KiB takes request heads up to ``maxRequestHeadBytes`` (3.5 KB; a
+        /// browser sends 0.5–2 KB plus its cookies) and sends in ~4 KB chunks.
         public var connectionMemoryLimit: Int = 8 * 1024
         /// How long the front door keeps a connection that has sent no request (new, or
         /// kept alive after an answer) before giving it to libmicrohttpd.
@@ -83,15 +84,23 @@ public final class HTTPServer: @unchecked Sendable {
         /// writes to its share of the clients, and queues to them too (each shard's
         /// broadcaster, ``EveryShard``).
         public var streamSenders: Int = availableCores()
+        /// The server's shards (`--threads`): as many ``requestThreads`` as
+        /// ``streamSenders``, each shard a front door, a daemon and a sender. Setting it
+        /// sets both; reading it reads ``streamSenders``.
+        public var shards: Int {
+            get { streamSenders }
+            set {
+                requestThreads = newValue
+                streamSenders = newValue
+            }
+        }
         /// How much nicer than the process the ``streamSenders`` run (to at most 19; people's
         /// pages, requests and the upstream stay at the process's niceness): a fan-out to
         /// thousands takes the cores that are left, and a person's next frame, a page request
         /// or the next change from upstream does not wait behind it.
         ///
-        /// Ten: with 10,000 clients on `/events` on a 2-core machine, a page's DOM latency
-        /// (headless Chromium) fell from p50 9–14 / max 28–30 ms to p50 5–6 / max 14–20 ms
-        /// (2 interleaved rounds each, an exploration), and the fan-out was no slower (two
-        /// `make bench` runs, BENCHMARKS.md).
+        /// Ten: under a fan-out to 10,000 clients a page's DOM latency about halves and the
+        /// fan-out is no slower (BENCHMARKS.md, "The server's defaults").
         public var streamSenderNiceness: Int32 = 10
         /// Whether stream senders hand a pass's writes to the kernel together through
         /// io_uring (when the kernel allows it); else one `send` per write.
@@ -102,9 +111,9 @@ public final class HTTPServer: @unchecked Sendable {
         ///
         /// libmicrohttpd reads the head into the first half of the connection's pool and
         /// builds the response header in what is left, so a head just short of its own 431
-        /// limit left no room for any response and the connection was closed without an
-        /// answer (measured with an 8 KiB pool: heads of 3.74–3.95 KB). Refusing from here
-        /// with a small 431 narrows that band to its last ~100 bytes.
+        /// limit leaves no room for any response and the connection is closed without an
+        /// answer (BENCHMARKS.md, "The server's defaults"). Refusing from here with a small
+        /// 431 narrows that band to its last ~100 bytes.
         public var maxRequestHeadBytes: Int { connectionMemoryLimit / 2 - 512 }
 
         public init(address: ListenAddress, maxStreams: Int) {
@@ -484,8 +493,8 @@ public final class HTTPServer: @unchecked Sendable {
             stream.attach(ConnectionHandle(pointer: connection, loop: loop), socket: fd, sender: sender, onEnd: onEnd)
             if let token = hangups?.watch(stream, fd: fd) { stream.setHangupRegistration(token: token, fd: fd) }
             // Chunked (HTTP/1.1) bodies are filled straight into the connection's send buffer
-            // and never use the response's own block, which is calloc'ed per client: 16 KiB
-            // there was 7.6 KiB of RSS per idle client. Only an HTTP/1.0 client's
+            // and never use the response's own block, which is calloc'ed per client (its RSS:
+            // BENCHMARKS.md, "The server's defaults"). Only an HTTP/1.0 client's
             // close-delimited body goes through the block, in pieces of its size.
             let blockSize = request.version == "HTTP/1.0" ? 4096 : 32
             let readerContext = Unmanaged.passRetained(stream).toOpaque()

@@ -7,12 +7,13 @@ import NIOConcurrencyHelpers
 ///
 /// libmicrohttpd takes a suspended connection out of its own epoll set, so a client that
 /// closes a quiet stream would go unnoticed until the next bytes are sent to it (a
-/// heartbeat, up to 15 s later), holding its queue and its `--max-clients` slot until
-/// then. This watcher keeps every stream socket in an epoll set of its own, for hang-ups
-/// only (`EPOLLRDHUP`, and `EPOLLHUP`/`EPOLLERR`, which are always reported): one thread
-/// blocked in `epoll_wait` for the whole server, no polling, one `epoll_ctl` when a stream
-/// starts and one when it ends. On a hang-up the stream is ended at once
-/// (``StreamConnection/peerClosed()``), which resumes it so libmicrohttpd closes it.
+/// heartbeat, up to ``FeedwebConfiguration/Streams/heartbeatInterval`` later), holding its
+/// queue and its `--max-clients` slot until then. This watcher keeps every stream socket in
+/// an epoll set of its own, for hang-ups only (`EPOLLRDHUP`, and `EPOLLHUP`/`EPOLLERR`,
+/// which are always reported): one thread blocked in `epoll_wait` for the whole server, no
+/// polling, one `epoll_ctl` when a stream starts and one when it ends. On a hang-up the
+/// stream is ended at once (``StreamConnection/peerClosed()``), which resumes it so
+/// libmicrohttpd closes it.
 ///
 /// A client that only shuts down its sending side after the request looks the same as
 /// one that closed (a FIN is all either sends), so it is ended too, as nginx ends a

@@ -8,8 +8,9 @@ import NIOConcurrencyHelpers
 /// it resumes with an id of this epoch still in the history, only the patches it missed.
 /// Then one `patch` per accepted change. Ids are `EPOCH-SEQ`. In snapshot-only mode
 /// (`Accept: application/json`) every change is a full `data` event. A client too far
-/// behind (its unsent bytes would pass the per-client bound, 4 MiB) gets a fresh `data` in place
-/// of its backlog: every patch, or the newest state, never a silent gap.
+/// behind (its unsent bytes would pass the per-client bound,
+/// ``FeedwebConfiguration/Streams/maxQueuedBytesPerClient``) gets a fresh `data` in place of
+/// its backlog: every patch, or the newest state, never a silent gap.
 public final class DocumentEventStream: Sendable {
     /// The two encodings clients can ask for.
     public enum Mode: Hashable, Sendable {

@@ -8,8 +8,8 @@ import NIOConcurrencyHelpers
 /// idle is served at once, so a quiet feed adds no delay, even right after a frame that
 /// time alone asked for.
 ///
-/// Requests are cheap and never block (the store's observers and the upstream status
-/// make them); the rendering runs in ``run(render:)``, off the store's write path.
+/// Requests are cheap and never block (the fan-out stage, the upstream status and the
+/// timer make them); the rendering runs in ``run(render:)``, off the store's write path.
 final class PageFramePacer: Sendable {
     private struct State {
         var requested = false

@@ -5,9 +5,10 @@ import Foundation
 /// status badge and the `/stats` figures, rendered at most once per frame of its
 /// ``PageFramePacer`` (intermediate states skipped, never shown late).
 ///
-/// Frames are requested by its store observer (a change was published), the upstream
-/// status (the badge may have changed) and the once-a-second timer (time alone moves the
-/// badge and the `/stats` window); they are rendered by ``run()``, off the store's locks.
+/// Frames are requested by the fan-out stage (``deliver(_:)``: a change was published),
+/// the upstream status (the badge may have changed) and the once-a-second timer (time alone
+/// moves the badge and the `/stats` window); they are rendered by ``run()``, off the
+/// store's locks.
 final class PageStreamPublisher: Sendable {
     /// The page streams published to.
     let stream: PageEventStream
@@ -34,7 +35,8 @@ final class PageStreamPublisher: Sendable {
     }
 
     /// Asks for a frame with the newest state, coalesced with every other request in the
-    /// same frame. Cheap and never blocks: observers call it.
+    /// same frame. Cheap and never blocks: the fan-out stage, the upstream status and the
+    /// timer call it.
     func requestFrame() {
         pacer.request()
     }

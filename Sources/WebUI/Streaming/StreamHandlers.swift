@@ -17,7 +17,8 @@ final class StreamHandlers: Sendable {
     let pages: PageEventStream
     /// `/demo/upstream`, only when the source is the demo.
     let demo: DocumentEventStream?
-    /// The bound on each client's unsent bytes (`--max-queued-bytes`).
+    /// The bound on each client's unsent bytes
+    /// (``FeedwebConfiguration/Streams/maxQueuedBytesPerClient``; no option sets it).
     private let maxQueuedBytesPerClient: Int
     /// Whether `/inspect` is on (else its view is refused).
     private let inspects: Bool

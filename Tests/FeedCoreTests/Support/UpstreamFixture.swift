@@ -72,16 +72,24 @@ enum Upstream {
             await server.shutdown()
             throw error
         }
+        try await running(harness, shutdown: { await server.shutdown() }, body)
+    }
+
+    /// Starts `harness`, runs `body`, then stops the connection and its server
+    /// (`shutdown`) and checks the connection stopped within 3 s. Also on failure.
+    static func running(
+        _ harness: UpstreamHarness, shutdown: () async -> Void, _ body: (UpstreamHarness) async throws -> Void
+    ) async throws {
         harness.start()
         do {
             try await body(harness)
         } catch {
             _ = await harness.stop()
-            await server.shutdown()
+            await shutdown()
             throw error
         }
         let stopped = await harness.stop()
-        await server.shutdown()
+        await shutdown()
         #expect(stopped != nil, "run() did not return within 3 s of cancellation")
         #expect(harness.status.phase == .stopped)
     }

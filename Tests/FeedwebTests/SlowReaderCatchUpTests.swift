@@ -50,7 +50,7 @@ extension StreamBackpressureTests {
     ) {
         let upstream = try await LiveFeedUpstream(document: document)
         let feedweb = try InProcessFeedweb(upstream: upstream.url) {
-            $0.maxQueuedBytesPerClient = Self.bound
+            $0.streams.maxQueuedBytesPerClient = Self.bound
             $0.history = 8
         }
         try await FeedwebProbe.waitForState(upstream.document, port: feedweb.port, within: 10)

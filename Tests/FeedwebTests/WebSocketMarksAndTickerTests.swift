@@ -3,12 +3,12 @@ import Foundation
 import TestSupport
 import Testing
 
-/// Seed 003 (ReactiveShinobi) end to end: the real binary reads a WebSocket of Wikipedia
-/// edits, `{"type", "content", "time"}`, with the README's command; `/stats` shows the
+/// Wikipedia edits over a WebSocket, end to end: the real binary reads a WebSocket of edits,
+/// `{"type", "content", "time"}`, with README's command for them ("Seed 003"); `/stats` shows the
 /// latest edited title in its ticker and a marker for every `newuser` event, in
 /// `/api/stats`, in the page, and live in Chromium.
 @Suite(.serialized, .timeLimit(.minutes(3)), .onThreadsOfItsOwn)
-struct Seed003WebSocketTests {
+struct WebSocketMarksAndTickerTests {
     static func edit(_ title: String, type: String = "unspecified", second: Int = 0) -> String {
         JSONValue.object([
             "type": .string(type), "content": .string(title),

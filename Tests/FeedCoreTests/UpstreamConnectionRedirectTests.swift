@@ -3,8 +3,11 @@ import Foundation
 import TestSupport
 import Testing
 
+/// Redirects as a real upstream connection follows them, against a scripted server: the
+/// hops, the headers sent on each, and the errors. The rules alone, without I/O:
+/// ``UpstreamRedirectsTests``.
 @Suite("Upstream connection: redirects", .serialized, .onThreadsOfItsOwn)
-struct UpstreamRedirectTests {
+struct UpstreamConnectionRedirectTests {
     private static let data = SSEText.event("data", data: Upstream.document(1))
 
     @Test("up to 5 redirects are followed (every kind, relative and absolute Locations), with the headers")

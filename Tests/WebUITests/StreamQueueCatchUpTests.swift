@@ -1,5 +1,5 @@
+import FeedCore
 import Foundation
-import Glibc
 import NIOConcurrencyHelpers
 import TestSupport
 import Testing
@@ -10,7 +10,7 @@ import Testing
 /// replaced by one event with the newest state, keeping the rest of an event already
 /// partly sent (so the stream stays well-formed), without resetting the stall clock.
 /// Without a socket: the stream's queue is read as libmicrohttpd's content reader reads it.
-@Suite struct StreamCatchUpTests {
+@Suite struct StreamQueueCatchUpTests {
     /// `count` copies of `byte`: one queued event.
     static func event(_ byte: Character, _ count: Int) -> [UInt8] {
         [UInt8](repeating: byte.asciiValue ?? 0, count: count)
@@ -21,13 +21,6 @@ import Testing
         var buffer = [CChar](repeating: 0, count: capacity)
         let count = buffer.withUnsafeMutableBufferPointer { stream.read(into: $0.baseAddress!, capacity: capacity) }
         return buffer.prefix(max(0, count)).map { UInt8(bitPattern: $0) }
-    }
-
-    /// `CLOCK_MONOTONIC` in nanoseconds, the clock ``StreamConnection`` stamps progress with.
-    static func monotonicNow() -> UInt64 {
-        var ts = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &ts)
-        return UInt64(ts.tv_sec) * 1_000_000_000 + UInt64(ts.tv_nsec)
     }
 
     @Test func theRestOfAPartlySentEventIsKeptAndTheBacklogReplaced() {
@@ -75,13 +68,13 @@ import Testing
     @Test func catchingUpDoesNotResetTheStallClock() async throws {
         let stream = StreamConnection(maxQueuedBytes: 100)
         #expect(stream.enqueue(Self.event("a", 90)) == .queued)
-        let queuedBy = Self.monotonicNow()
+        let queuedBy = MonotonicTime.now()
         // Let the clock move on (bounded), then catch up.
         try await Eventually.check("the clock to move 100 ms", within: 5, poll: .milliseconds(10)) {
-            Self.monotonicNow() > queuedBy + 100_000_000
+            MonotonicTime.now() > queuedBy + 100_000_000
         }
         #expect(stream.catchUp(with: Self.event("F", 50)))
-        let now = Self.monotonicNow()
+        let now = MonotonicTime.now()
         // Waiting since the first bytes (no later than `queuedBy`): more than `limit` ago.
         // Had the catch-up restarted the wait, it would be at most `limit - 50 ms` ago.
         let limit = now - queuedBy - 50_000_000
