@@ -2,9 +2,9 @@ import FeedCore
 import TestSupport
 import Testing
 
-/// A state of append mode's past encoded from its chunks' cached encodings
-/// (``EncodedChunks``): byte for byte the serializer's encoding of the same document,
-/// whichever states were asked before, and with a cache too small to keep them all.
+/// A state of append mode (the current one, or one of the past) encoded from its chunks'
+/// cached encodings (``EncodedChunks``): byte for byte the serializer's encoding of the same
+/// document, whichever states were asked before, and with a cache too small to keep them all.
 @Suite("Encoded chunks", .onThreadsOfItsOwn)
 struct EncodedChunksTests {
     /// An item of append mode, with text that needs escaping.
@@ -22,7 +22,10 @@ struct EncodedChunksTests {
         var after: [(EventID, [UInt8])] = []
         for n in 0..<changes {
             let change = store.prependItem(item(n), keep: keep)
-            after.append((change.snapshot.id, JSONSerializer.serialize(change.snapshot.document)))
+            let serialized = JSONSerializer.serialize(change.snapshot.document)
+            after.append((change.snapshot.id, serialized))
+            // The current state, as `/api/state` and a new client's `data` send it.
+            if n % 7 == 0 { #expect(change.snapshot.encodedDocument == serialized, "after item \(n)") }
         }
         return (store, after)
     }
@@ -39,7 +42,7 @@ struct EncodedChunksTests {
                 Issue.record("\(id) not kept")
                 continue
             }
-            #expect(store.encodedPastDocument(entry) == expected, "\(id)")
+            #expect(entry.snapshot.encodedDocumentKeepingNothing() == expected, "\(id)")
         }
     }
 
@@ -56,7 +59,9 @@ struct EncodedChunksTests {
         }
         for version in versions.reversed() + versions {
             let expected = JSONSerializer.serialize(.object(["items": .array(Array(version))]))
-            #expect(chunks.encodeItemList(version, byteCount: expected.count) == expected)
+            var bytes: [UInt8] = []
+            chunks.appendItemList(version, to: &bytes)
+            #expect(bytes == expected)
             #expect(chunks.byteCount <= chunks.maxBytes)
         }
     }

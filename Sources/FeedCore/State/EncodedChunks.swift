@@ -1,11 +1,11 @@
 import NIOConcurrencyHelpers
 
-/// The encodings of append mode's item chunks, shared by every state of the past: a state
-/// of the past (`?at=`) is `{"items":[…]}` spliced from its chunks' encodings, and the
-/// states of the past share all but one or two chunks with their neighbours (a change
-/// copies only the chunks it touches, ``ChunkedArray``), so answering one costs a copy of
-/// the bytes and the encoding of the chunks not asked for before, not an encoding of the
-/// whole document.
+/// The encodings of append mode's item chunks, shared by every state the store makes: a
+/// state's document (the current one for `/api/state` and a new client's `data`, one of
+/// the past for `?at=`) is `{"items":[…]}` spliced from its chunks' encodings, and the
+/// states share all but one or two chunks with their neighbours (a change copies only the
+/// chunks it touches, ``ChunkedArray``), so encoding one costs a copy of the bytes and the
+/// encoding of the chunks not encoded before, not an encoding of the whole document.
 ///
 /// A chunk is known by its array buffer: the cache keeps each chunk it encoded alive (so its
 /// buffer's address is never reused while cached) and shared (so it is never changed in
@@ -39,18 +39,15 @@ public final class EncodedChunks: Sendable {
     /// The bytes of encodings kept now.
     public var byteCount: Int { state.withLockedValue { $0.bytes } }
 
-    /// `{"items":[…]}` with `items`, exactly as ``JSONSerializer`` writes that document,
-    /// `byteCount` bytes long (reserved up front).
-    public func encodeItemList(_ items: ChunkedArray<JSONValue>, byteCount: Int) -> [UInt8] {
-        var out: [UInt8] = []
-        out.reserveCapacity(byteCount)
+    /// Appends `{"items":[…]}` with `items` to `out`, exactly as ``JSONSerializer`` writes
+    /// that document.
+    public func appendItemList(_ items: ChunkedArray<JSONValue>, to out: inout [UInt8]) {
         out.append(contentsOf: Self.head)
         for (index, chunk) in items.storedChunks.enumerated() {
             if index > 0 { out.append(UInt8(ascii: ",")) }
             out.append(contentsOf: encoding(of: chunk))
         }
         out.append(contentsOf: Self.tail)
-        return out
     }
 
     /// `{"items":[`, as the serializer writes the start of an item list.

@@ -19,6 +19,8 @@ public final class FeedSnapshot: Sendable {
     /// `document`, once made from an item list.
     private let madeDocument = NIOLockedValueBox<JSONValue?>(nil)
     private let encoded = NIOLockedValueBox<[UInt8]?>(nil)
+    /// Where an item list's chunks are encoded, shared with the store's other states.
+    private let chunks: EncodedChunks?
     /// Whether `encoded` holds bytes published elsewhere (an adopted document), which are
     /// kept for good: they are what clients of that feedweb got.
     private let encodingAdopted: Bool
@@ -32,11 +34,14 @@ public final class FeedSnapshot: Sendable {
     /// - Parameter encodedDocument: the document's encoding as it was published elsewhere
     ///   (an adopted change: the bytes another feedweb sent), served as ``encodedDocument``
     ///   so that clients get exactly those bytes.
+    /// - Parameter chunks: where an item list's document is encoded from, chunk by chunk
+    ///   (the chunks it shares with other states are encoded once for all of them).
     init(
         id: EventID, mirror: MirrorDocument, published: PublishedView, encodedByteCount: Int? = nil,
-        encodedDocument: [UInt8]? = nil
+        encodedDocument: [UInt8]? = nil, chunks: EncodedChunks? = nil
     ) {
         self.id = id
+        self.chunks = chunks
         self.mirror = mirror
         self.published = published
         self.encodedByteCount = encodedByteCount ?? JSONByteCount.of(mirror.json)
@@ -55,17 +60,19 @@ public final class FeedSnapshot: Sendable {
     }
 
     /// The document's compact JSON, as ``encodedDocument`` gives it, but keeping nothing
-    /// made for it (a state of the past, asked for once); an item list's spliced from
-    /// `chunks`' encodings, which it shares with the other states of the past.
-    public func encodedDocumentKeepingNothing(reusing chunks: EncodedChunks? = nil) -> [UInt8] {
+    /// made for it (a state of the past, asked for once); an item list's spliced from its
+    /// chunks' encodings, which it shares with the store's other states.
+    public func encodedDocumentKeepingNothing() -> [UInt8] {
         if let bytes = encoded.withLockedValue({ $0 }) { return bytes }
-        if let chunks, case .itemList(let items) = mirror {
-            return chunks.encodeItemList(items, byteCount: encodedByteCount)
-        }
-        if let made = madeDocument.withLockedValue({ $0 }) { return made.serializedBytes() }
         var bytes: [UInt8] = []
         bytes.reserveCapacity(encodedByteCount)
-        JSONSerializer.serialize(mirror.json, into: &bytes)
+        if let chunks, case .itemList(let items) = mirror {
+            chunks.appendItemList(items, to: &bytes)
+        } else if let made = madeDocument.withLockedValue({ $0 }) {
+            JSONSerializer.serialize(made, into: &bytes)
+        } else {
+            JSONSerializer.serialize(mirror.json, into: &bytes)
+        }
         return bytes
     }
 
@@ -100,9 +107,13 @@ public final class FeedSnapshot: Sendable {
 
     /// Appends `document`'s compact JSON (``encodedByteCount`` bytes, no line break) to
     /// `out`, for a reader that keeps the bytes inside something of its own; nothing is
-    /// cached here.
+    /// cached here but an item list's chunks' encodings.
     public func encodeDocument(into out: inout [UInt8]) {
-        JSONSerializer.serialize(document, into: &out)
+        if let chunks, case .itemList(let items) = mirror {
+            chunks.appendItemList(items, to: &out)
+        } else {
+            JSONSerializer.serialize(document, into: &out)
+        }
     }
 
     /// `document` serialized as compact JSON: encoded on first use, then shared by every

@@ -74,9 +74,9 @@ public final class FeedStore: Sendable {
     private let writeLock = NIOLock()
     /// Serialises deliveries to observers, in commit order.
     private let deliveryLock = NIOLock()
-    /// The encodings of append mode's item chunks, shared by the states of the past
-    /// (``encodedPastDocument(_:)``); its lock is a leaf, taken with none of these held.
-    private let pastChunks = EncodedChunks()
+    /// The encodings of append mode's item chunks, shared by the states it makes (the
+    /// current one and those of the past); its lock is a leaf, taken with none of these held.
+    private let chunkEncodings = EncodedChunks()
     /// How items are read and the mirror's items, kept in step with each change; written
     /// only under `writeLock` (read alone for ``itemReading``).
     private let reader: NIOLockedValueBox<ItemsReader>
@@ -414,12 +414,6 @@ public final class FeedStore: Sendable {
         return changes + removed
     }
 
-    /// The document of `entry`, a state of the past: its compact JSON, for an append-mode
-    /// document spliced from its chunks' encodings (``pastChunks``).
-    public func encodedPastDocument(_ entry: FeedPast.Entry) -> [UInt8] {
-        entry.snapshot.encodedDocumentKeepingNothing(reusing: pastChunks)
-    }
-
     /// The state after change `id`, if the past still holds it.
     public func past(at id: EventID) -> FeedPast.Lookup {
         state.withLockedValue { $0.past.entry(for: id) }
@@ -550,7 +544,7 @@ public final class FeedStore: Sendable {
             items: items, mirrorChanges: mirrorChanges, reading: reading)
         let snapshot = FeedSnapshot(
             id: id, mirror: document, published: published, encodedByteCount: prepared.byteCount,
-            encodedDocument: prepared.encodedDocument)
+            encodedDocument: prepared.encodedDocument, chunks: chunkEncodings)
         let kind: FeedChange.Kind =
             if let patch, let encoded = prepared.encodedPatch { .patch(patch, encoded: encoded) } else { .snapshot }
         let committedAt = MonotonicTime.now()

@@ -86,7 +86,7 @@ final class APIHandlers: Sendable {
                     ("Cache-Control", "public, max-age=31536000, immutable"),
                 ]
             return PreparedResponse(
-                status: 200, body: store.encodedPastDocument(entry), headers: headers) ?? notFound
+                status: 200, body: entry.snapshot.encodedDocumentKeepingNothing(), headers: headers) ?? notFound
         case .outside(let earliest):
             var body: JSONObject = ["error": .string("not kept: outside the changes this feedweb keeps")]
             if let earliest {
