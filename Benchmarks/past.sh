@@ -12,7 +12,8 @@
 # the past then now (interleaved), of REQUESTS (2000) requests from CONCURRENCY (8)
 # keep-alive clients (past_client.py); each past request asks for a random id between BACK
 # and BACK+100 changes ago. Latency per request (send → whole body read), p50/p99/max per
-# round and the medians, as a Markdown table. Raw results in OUT (a temp dir).
+# round and the medians, as a Markdown table. Raw results in OUT (a temp dir). PROFILE=SECONDS
+# records feedweb with `perf` in the first round of each.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 trap stop_all EXIT
@@ -32,8 +33,15 @@ echo "filling the past: ${fill} s at ${RATE} changes/s"
 sleep "$fill"
 wait_quiet || true
 : >"$out/past.jsonl"
+perfs=()
 for round in $(seq 1 "$ROUNDS"); do
   for what in past now; do
+    # PROFILE=SECONDS: `perf record -g` of feedweb for that long in round 1 of each (the
+    # functions taking most of its time printed at the end).
+    if [ -n "${PROFILE:-}" ] && [ "$round" = 1 ]; then
+      perf record -g -o "$out/perf-$what.data" -p "$FW_PID" -- sleep "$PROFILE" >/dev/null 2>&1 &
+      perfs+=("$!")
+    fi
     python3 "$(dirname "$0")/past_client.py" --port "$FW_PORT" --what "$what" --back "$BACK" \
       --requests "$REQUESTS" --concurrency "$CONCURRENCY" --round "$round" | tee -a "$out/past.jsonl"
   done
@@ -51,4 +59,13 @@ for what in ("past", "now"):
     print(f"| {label} | {sys.argv[2]} | {len(mine)} | {med('p50'):.2f} | {med('p99'):.2f} | {med('max'):.2f} | "
           f"{sum(r['errors'] for r in mine)} |")
 PY
+if [ -n "${PROFILE:-}" ]; then
+  wait "${perfs[@]}"
+  for what in past now; do
+    echo
+    echo "feedweb's time while asked for $what (perf report --no-children, top 12):"
+    perf report -i "$out/perf-$what.data" --no-children --sort symbol --stdio 2>/dev/null \
+      | grep -E '^ +[0-9.]+%' | head -12
+  done
+fi
 echo "raw results in $out"

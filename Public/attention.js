@@ -77,12 +77,57 @@
     return { el: el, label: label, entry: entry };
   }
 
+  // The column headings of the page's table (a board's table cell, in its shadow root), in
+  // order; none when the page shows no table.
+  function headings() {
+    var roots = [document];
+    document.querySelectorAll(".bd-cell").forEach(function (cell) {
+      if (cell.shadowRoot) roots.push(cell.shadowRoot);
+    });
+    for (var i = 0; i < roots.length; i++) {
+      var heads = roots[i].querySelectorAll("table thead th");
+      if (heads.length) {
+        return Array.prototype.map.call(heads, function (th) {
+          var link = th.querySelector("a");
+          var arrow = th.querySelector(".sort-arrow");
+          var text = (link || th).textContent;
+          return (arrow ? text.replace(arrow.textContent, "") : text).trim();
+        });
+      }
+    }
+    return [];
+  }
+
+  // A table's row, across a room: each cell under its column's heading, one per line.
+  function rowFields(row) {
+    var names = headings();
+    var list = document.createElement("dl");
+    list.className = "bd-attention-fields";
+    Array.prototype.forEach.call(row.cells, function (cell, index) {
+      var pair = document.createElement("div");
+      var name = document.createElement("dt");
+      name.textContent = names[index] || "";
+      var value = document.createElement("dd");
+      value.className = cell.className;
+      while (cell.firstChild) value.appendChild(cell.firstChild);
+      pair.appendChild(name);
+      pair.appendChild(value);
+      list.appendChild(pair);
+    });
+    return list;
+  }
+
   // The entry's fragment, in the container its kind needs, without its ids.
   function entryElement(html) {
     var template = document.createElement("template");
     var trimmed = (html || "").trim();
-    if (/^<tr[\s>]/i.test(trimmed)) template.innerHTML = '<table class="table"><tbody>' + trimmed + "</tbody></table>";
-    else if (/^<li[\s>]/i.test(trimmed)) template.innerHTML = '<ol class="board-list">' + trimmed + "</ol>";
+    if (/^<tr[\s>]/i.test(trimmed)) {
+      template.innerHTML = '<table class="table"><tbody>' + trimmed + "</tbody></table>";
+      var row = template.content.querySelector("tr");
+      if (row) {
+        template.content.replaceChildren(rowFields(row));
+      }
+    } else if (/^<li[\s>]/i.test(trimmed)) template.innerHTML = '<ol class="board-list">' + trimmed + "</ol>";
     else template.innerHTML = trimmed;
     var el = template.content.firstElementChild;
     if (!el) return null;
@@ -110,7 +155,10 @@
       item: showing.item, label: overlay.label.textContent, view: showing.view, shownAt: Date.now(), hiddenAt: 0
     };
     attended.push(record);
-    if (window.feedwebShowings) window.feedwebShowings.report("attention", showing.item, record.label);
+    if (window.feedwebShowings) {
+      // The item's key, as its page's address has it (`item-KEY` is its element's id).
+      window.feedwebShowings.report("attention", showing.item.replace(/^item-/, ""), record.label);
+    }
     if (attended.length > 100) attended.shift();
     setTimeout(function () {
       record.hiddenAt = Date.now();

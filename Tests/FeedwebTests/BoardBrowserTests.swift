@@ -369,7 +369,10 @@ struct BoardBrowserTests {
                 let entries = (InspectShowings.parse(page.text)["hall"] ?? []).filter { $0.hasPrefix("attention=") }
                 return entries.count >= 3 ? entries : nil
             }
-            #expect(attended == items.reversed().map { "attention=" + $0 }, "\(attended) against \(items)")
+            // By key (`item-KEY` is the element's id).
+            #expect(
+                attended == items.reversed().map { "attention=" + $0.dropFirst("item-".count) },
+                "\(attended) against \(items)")
 
             // The kiosk, with --attention's seconds (its URL says none), does the same.
             try await browser.open("http://127.0.0.1:\(feedweb.port)/kiosk")

@@ -24,13 +24,14 @@ struct ScreenShowingsTests {
     @Test func aNamedScreensReportsAreListedOnInspectNewestFirst() throws {
         #expect(try report(["screen": "lobby", "view": "list stats"]).status == 204)
         #expect(try report(["screen": "lobby", "view": "kiosk:World"]).status == 204)
-        #expect(try report(["screen": "lobby", "attention": "item-ACME", "label": "Price alarm"]).status == 204)
+        #expect(try report(["screen": "lobby", "attention": "ACME", "label": "Price alarm"]).status == 204)
         #expect(try report(["screen": "hall", "dim": "on"]).status == 204)
         let screens = try listed()
-        #expect(screens["lobby"] == ["attention=item-ACME", "view=kiosk:World", "view=list stats"])
+        #expect(screens["lobby"] == ["attention=ACME", "view=kiosk:World", "view=list stats"])
         #expect(screens["hall"] == ["dim=on"])
         let html = String(decoding: try app.respond(HTTPRequest(path: "/inspect")).body, as: UTF8.self)
         #expect(html.contains("· Price alarm"))
+        #expect(!html.contains("· </li>"), "no separator without a label")
     }
 
     @Test func whatAScreenReportsIsTextOnInspect() async throws {

@@ -50,6 +50,7 @@ struct InspectView {
             let kind: String
             let value: String
             let label: String
+            var hasLabel: Bool { !label.isEmpty }
         }
         let screen: String
         let entries: [Entry]

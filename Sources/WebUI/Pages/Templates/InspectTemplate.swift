@@ -71,7 +71,7 @@ extension Templates {
         <h3 id="inspect-showings-heading">What named screens showed <span class="inspect-note">a page opened with ?screen=NAME reports its board's rotation steps, attention and dim</span></h3>
         {{#hasShowings}}<div class="table-scroll"><table class="inspect-table" aria-labelledby="inspect-showings-heading">
         <thead><tr><th>screen</th><th>showed, newest first</th></tr></thead>
-        <tbody>{{#showings}}<tr class="inspect-showings" data-screen="{{screen}}"><td>{{screen}}</td><td><ol class="inspect-shown">{{#entries}}<li data-kind="{{kind}}" data-value="{{value}}"><time datetime="{{atMachine}}">{{atText}}</time> {{kind}} <span class="mono">{{value}}</span>{{#label}} · {{label}}{{/label}}</li>{{/entries}}</ol></td></tr>
+        <tbody>{{#showings}}<tr class="inspect-showings" data-screen="{{screen}}"><td>{{screen}}</td><td><ol class="inspect-shown">{{#entries}}<li data-kind="{{kind}}" data-value="{{value}}"><time datetime="{{atMachine}}">{{atText}}</time> {{kind}} <span class="mono">{{value}}</span>{{#hasLabel}} · {{label}}{{/hasLabel}}</li>{{/entries}}</ol></td></tr>
         {{/showings}}</tbody></table></div>{{/hasShowings}}
         {{^hasShowings}}<p class="inspect-empty">No named screen has reported (open a board with ?screen=NAME).</p>{{/hasShowings}}
         </section>

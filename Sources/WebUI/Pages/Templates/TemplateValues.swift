@@ -398,6 +398,7 @@ extension InspectView.ShowingsRow.Entry: MustacheParent {
         case "kind": self.kind
         case "value": self.value
         case "label": self.label
+        case "hasLabel": self.hasLabel
         default: nil
         }
     }
