@@ -5,13 +5,14 @@
 # so each new client's first event is the whole section's `snapshot`. Measured per run: the
 # CPU time feedweb spent (all its threads, /proc/PID/stat, 10 ms ticks) from just before
 # the first connect to the last client's snapshot, and the clients' times to their
-# snapshot (p50, p99, max). A fresh feedweb per run; the binaries interleaved, ROUNDS
-# rounds; the table is the median of the rounds.
+# snapshot (p50, p99, max), and their median time to the first byte of the answer. A
+# fresh feedweb per run; the binaries interleaved, ROUNDS rounds; the table is the median
+# of the rounds.
 #
 #   Benchmarks/join.sh BINARY [BINARY ...]
 #
 # Environment: CLIENTS (1000), ROWS (1000), ROUNDS (3), OUT (a directory for the logs and
-# results.txt; default a temporary one).
+# results.txt, burst's JSON in burst.jsonl; default a temporary one).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 [ $# -ge 1 ] || { echo "usage: Benchmarks/join.sh BINARY [BINARY ...]" >&2; exit 2; }
@@ -40,12 +41,15 @@ for round in $(seq 1 "$rounds"); do
     before=$(cpu_ms "$FW_PID")
     result=$("$TOOLS/burst" --port "$FW_PORT" --path /events/items --clients "$clients" --within 60 --json)
     after=$(cpu_ms "$FW_PID")
+    echo "$result" >>"$out/burst.jsonl"
     echo "$result" | python3 -c '
 import json, sys
 r = json.load(sys.stdin)
 e = r["first_event_ms"]
-print("round %s, %s: cpu %.0f ms, snapshot p50 %.1f p99 %.1f max %.1f ms, missing %d" % (
-    sys.argv[1], sys.argv[2], float(sys.argv[4]) - float(sys.argv[3]), e["p50"], e["p99"], e["max"], r["missing"]))
+b = r["first_byte_ms"]
+print("round %s, %s: first byte p50 %.1f ms, cpu %.0f ms, snapshot p50 %.1f p99 %.1f max %.1f ms, missing %d" % (
+    sys.argv[1], sys.argv[2], b["p50"], float(sys.argv[4]) - float(sys.argv[3]), e["p50"], e["p99"], e["max"],
+    r["missing"]))
 ' "$round" "$bin" "$before" "$after" | tee -a "$out/results.txt"
     stop_all >/dev/null 2>&1
     BENCH_PIDS=()
@@ -55,13 +59,14 @@ done
 python3 - "$out/results.txt" "${binaries[@]}" <<'PY'
 import re, statistics, sys
 lines = open(sys.argv[1]).read().splitlines()
-print("\n| binary | rounds | feedweb CPU (ms) | snapshot p50 (ms) | p99 (ms) | max (ms) |")
-print("| --- | ---: | ---: | ---: | ---: | ---: |")
-pattern = r"cpu ([\d.]+) ms, snapshot p50 ([\d.]+) p99 ([\d.]+) max ([\d.]+) ms, missing 0$"
+print("\n| binary | rounds | feedweb CPU (ms) | first byte p50 (ms) | snapshot p50 (ms) | p99 (ms) | max (ms) |")
+print("| --- | ---: | ---: | ---: | ---: | ---: | ---: |")
+pattern = (r"first byte p50 ([\d.]+) ms, cpu ([\d.]+) ms, snapshot p50 ([\d.]+) p99 ([\d.]+) max ([\d.]+) ms, "
+           r"missing 0$")
 for binary in sys.argv[2:]:
     got = [re.search(pattern, l) for l in lines if (", %s: " % binary) in l]
     got = [m for m in got if m]
     if got:
-        medians = [statistics.median(float(m.group(i)) for m in got) for i in range(1, 5)]
-        print("| %s | %d | %.0f | %.1f | %.1f | %.1f |" % (binary, len(got), *medians))
+        byte, cpu, p50, p99, top = [statistics.median(float(m.group(i)) for m in got) for i in range(1, 6)]
+        print("| %s | %d | %.0f | %.1f | %.1f | %.1f | %.1f |" % (binary, len(got), cpu, byte, p50, p99, top))
 PY

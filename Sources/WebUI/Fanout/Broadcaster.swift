@@ -141,12 +141,13 @@ public final class Broadcaster<Channel: Hashable & Sendable, State: Sendable>: S
         var seen = lock.withLock { (state: current, generation: generation, subscribed: subscriptions[id] != nil) }
         while !seen.subscribed {
             let chunks = initial(seen.state)
+            let now = StreamConnection.now()
             let effect: StreamConnection.Effect? = lock.withLock {
                 guard generation == seen.generation, subscriptions[id] == nil else {
                     seen = (current, generation, subscriptions[id] != nil)
                     return nil
                 }
-                let (queued, effect) = stream.enqueueDeferringEffect(contentsOf: chunks)
+                let (queued, effect) = stream.enqueueDeferringEffect(contentsOf: chunks, now: now)
                 if queued { totals.count(chunks) }
                 for channel in distinct { self.channels[channel, default: [:]][id] = stream }
                 subscriptions[id] = Subscription(stream: stream, channels: distinct)

@@ -153,16 +153,16 @@ public final class StreamConnection: @unchecked Sendable {
     /// Queues several chunks as one step (used for a new client's first events).
     @discardableResult
     public func enqueue(contentsOf chunks: [[UInt8]]) -> Bool {
-        let (queued, effect) = enqueueDeferringEffect(contentsOf: chunks)
+        let (queued, effect) = enqueueDeferringEffect(contentsOf: chunks, now: Self.now())
         effect.perform()
         return queued
     }
 
     /// ``enqueue(contentsOf:)`` for a broadcaster subscribing the stream under its lock: the
     /// action is returned, for the caller to carry out once it has released that lock.
-    func enqueueDeferringEffect(contentsOf chunks: [[UInt8]]) -> (Bool, Effect) {
-        let now = Self.now()
-        return lock.withLock {
+    /// `now` (``now()``) is read by the caller before it takes that lock.
+    func enqueueDeferringEffect(contentsOf chunks: [[UInt8]], now: UInt64) -> (Bool, Effect) {
+        lock.withLock {
             let (queued, action) = machine.enqueue(contentsOf: chunks, now: now)
             return (queued, makeEffect(action))
         }
