@@ -186,9 +186,8 @@ public final class Broadcaster<Channel: Hashable & Sendable, State: Sendable>: S
     ///
     /// With `catchUp`, a client whose queue these bytes would pass the bound is not
     /// dropped: its unsent queue is replaced by what `catchUp` returns for its channels
-    /// (one event each with the whole of `state`, computed at most once per channel, after
-    /// the other clients are queued), and it gets nothing more from this publish. Without
-    /// it, such a client is dropped.
+    /// (one event each with the whole of `state`, computed at most once per channel), and
+    /// it gets nothing more from this publish. Without it, such a client is dropped.
     public func publish(
         _ state: State, encode: (Channel, State) -> [UInt8]?, catchUp: ((Channel, State) -> [UInt8])? = nil
     ) {
@@ -199,21 +198,19 @@ public final class Broadcaster<Channel: Hashable & Sendable, State: Sendable>: S
             return (channels, subscriptions)
         }
         var queuing = Queuing(whenFull: catchUp == nil ? .drop : .report)
+        var made: [Channel: [UInt8]] = [:]
+        var caughtUp: Set<ObjectIdentifier> = []
         for (channel, clients) in members {
             guard let bytes = encode(channel, state), !bytes.isEmpty else { continue }
-            for (id, client) in clients where queuing.full.isEmpty || queuing.full[id] == nil {
-                queuing.queue(bytes, to: client, id: id)
-            }
-        }
-        if let catchUp {
-            var made: [Channel: [UInt8]] = [:]
-            for (id, client) in queuing.full {
+            for (id, client) in clients where caughtUp.isEmpty || !caughtUp.contains(id) {
+                guard queuing.queue(bytes, to: client) == .full, let catchUp else { continue }
                 var event: [UInt8] = []
                 for channel in subscribed[id]?.channels ?? [] {
                     let whole = made[channel] ?? catchUp(channel, state)
                     made[channel] = whole
                     event += whole
                 }
+                caughtUp.insert(id)
                 queuing.catchUp(client, with: event)
             }
         }
@@ -225,7 +222,7 @@ public final class Broadcaster<Channel: Hashable & Sendable, State: Sendable>: S
     public func broadcastToAll(_ bytes: [UInt8]) {
         let subscribed = lock.withLock { subscriptions }
         var queuing = Queuing(whenFull: .drop)
-        for (id, subscription) in subscribed { queuing.queue(bytes, to: subscription.stream, id: id) }
+        for subscription in subscribed.values { queuing.queue(bytes, to: subscription.stream) }
         finish(queuing)
     }
 
@@ -234,32 +231,32 @@ public final class Broadcaster<Channel: Hashable & Sendable, State: Sendable>: S
     public func broadcast(_ bytes: [UInt8], toClientsOf included: (Channel) -> Bool) {
         let subscribed = lock.withLock { subscriptions }
         var queuing = Queuing(whenFull: .drop)
-        for (id, subscription) in subscribed where subscription.channels.contains(where: included) {
-            queuing.queue(bytes, to: subscription.stream, id: id)
+        for subscription in subscribed.values where subscription.channels.contains(where: included) {
+            queuing.queue(bytes, to: subscription.stream)
         }
         finish(queuing)
     }
 
     /// What one publish or broadcast does across its clients, the broadcaster's lock
     /// released: each client's bytes queued and its effect carried out (a sender's wake-up
-    /// in a batch), the clients too far behind kept for a catch-up, the traffic counted.
+    /// in a batch), the traffic counted.
     private struct Queuing {
         let whenFull: StreamFullQueue
         var wakes = SenderWakes()
         var traffic = StreamTraffic()
-        /// The clients whose queue the bytes would pass the bound, with `whenFull`
-        /// `.report`: they get a catch-up and nothing more from this publish.
-        var full: [ObjectIdentifier: StreamConnection] = [:]
 
-        mutating func queue(_ bytes: [UInt8], to client: StreamConnection, id: ObjectIdentifier) {
+        /// Queues `bytes` to `client`; `.full` (with `whenFull` `.report`): the caller
+        /// catches the client up.
+        @discardableResult
+        mutating func queue(_ bytes: [UInt8], to client: StreamConnection) -> StreamEnqueueResult {
             let (result, effect) = client.enqueueDeferringEffect(bytes, whenFull: whenFull)
             effect.perform(batchingWakeIn: &wakes)
             switch result {
             case .queued: traffic.count(bytes)
             case .dropped: traffic.droppedClients += 1
-            case .notOpen: break
-            case .full: full[id] = client
+            case .notOpen, .full: break
             }
+            return result
         }
 
         mutating func catchUp(_ client: StreamConnection, with event: [UInt8]) {
