@@ -11,55 +11,68 @@ public protocol StreamSweeping: Sendable {
 /// example one per `?section=` filter, or one per page view). A client may be in several
 /// channels at once (a page stream serving several views) and then gets each one's events.
 ///
-/// Invariants (under one lock):
-/// - `current` is the state whose events were last published; a new client's first
-///   bytes are computed from it, so a client never misses nor repeats an event across
-///   its subscription.
+/// Decides under its lock, acts outside, as SwiftNIO's `NIOAsyncWriter` does: under the lock
+/// only the state, the generation and the client lists are read or changed (and a new
+/// client's first bytes queued); every event is encoded, every page frame rendered, every
+/// client's bytes queued, and every resume, shutdown and sender wake-up carried out with
+/// the lock released (``StreamConnection/Effect``).
+///
+/// Invariants:
+/// - `current` is the state of the publish begun last, and `generation` counts the
+///   publishes begun; both change together, under the lock. A client's first bytes are
+///   computed from `current` and the client is subscribed only if `generation` is still
+///   the one read with it, so a client never misses nor repeats an event across its
+///   subscription: it gets an event exactly from the publishes begun after it subscribed.
 /// - Each event is encoded once per channel per publish, and the same `[UInt8]` is queued
 ///   to every client of that channel.
 /// - `subscriptions` holds every client once, with the channels it is in; `channels`
 ///   holds the same clients by channel.
+/// - Publishes are serialised by the caller (the fan-out stage's queue for each shard's
+///   broadcaster, a page stream's `publishLock`): one publish's clients have its bytes
+///   queued before the next publish begins.
 public final class Broadcaster<Channel: Hashable & Sendable, State: Sendable>: StreamSweeping, @unchecked Sendable {
-    /// Guards `current`, `channels`, `subscriptions`, `channelSubscriptions` and `totals`.
+    /// Guards `current`, `generation`, `channels`, `subscriptions`, `channelSubscriptions`
+    /// and `totals`.
     ///
-    /// WebUI's lock order, outermost first, in one place; it extends ``FeedStore``'s
-    /// (`writeLock → deliveryLock → mirror → state`, written at `FeedStore.writeLock`):
+    /// WebUI's lock order, outermost first, written once, here (it extends ``FeedStore``'s,
+    /// `writeLock → deliveryLock → mirror → state`, written at `FeedStore.writeLock`; every
+    /// other WebUI lock points here):
     ///
     ///     FeedStore.deliveryLock → FanoutStage's pending count (a leaf: the change is
     ///       queued; the consumers run on the stage's queue, holding no lock of the store)
     ///     PageEventStream.publishLock → Broadcaster.lock → StreamConnection.lock
-    ///       → libmicrohttpd's own (MHD_resume_connection) and DaemonLoop's wake-up
-    ///     Broadcaster.lock → StreamSender.lock (a leaf: the clients a fan-out made
-    ///       ready, handed over in batches after each client's lock is released)
+    ///     PageEventStream.publishLock → StreamConnection.lock, StreamSender.lock, the
+    ///       page stream's leaf caches (a page publish queues, wakes and renders under it)
     ///     EventLog's state → WriteMarks' (each sender's marks, leaves), for `/inspect`
     ///
-    /// `/inspect`'s frame (``Inspector/frame(now:)``) is taken holding nothing: it reads the
-    /// event log, then each broadcaster's clients (``clients()``, releasing this lock
-    /// before each client's own is taken), never under this lock.
-    ///
-    /// - Taken holding nothing (a fan-out consumer publishing `/events` or `/events/items`,
-    ///   one broadcaster per shard, shards in parallel; subscribe and unsubscribe on a
-    ///   daemon's thread; heartbeats; sweeps), or `PageEventStream.publishLock` (a page
-    ///   frame). No two broadcasters' locks are ever held together.
-    /// - While it is held: each client's `StreamConnection.lock` (to queue); the `initial`
-    ///   closures, and the encoding of a channel whose first client came during a publish,
-    ///   which may read `FeedStore`'s `state` (a resuming client's history) and the leaf
-    ///   caches of encoded bytes (`DocumentEventStream`'s `dataEventCache`,
-    ///   `PageEventStream`'s `initialCache` and `fragmentRenders`, `FeedSnapshot`'s and
-    ///   `PublishedView`'s). Never any other lock of the store.
-    /// - `onPublish` (metrics) runs after it is released.
+    /// - This lock is taken holding nothing (a fan-out consumer publishing `/events` or
+    ///   `/events/items`, one broadcaster per shard, shards in parallel; subscribe and
+    ///   unsubscribe on a daemon's thread; heartbeats; sweeps; `/inspect`'s frame, which
+    ///   reads ``clients()`` and each stream's own lock after releasing this one), or
+    ///   `PageEventStream.publishLock` (a page frame). No two broadcasters' locks are ever
+    ///   held together.
+    /// - While it is held, only one other lock is taken: a subscribing client's
+    ///   `StreamConnection.lock`, to queue its first bytes (so that no publish's bytes
+    ///   come before them). No closure of the caller runs under it (`encode`, `initial`,
+    ///   `catchUp`), nothing is encoded or rendered, no system call is made.
+    /// - `StreamConnection.lock` is a leaf: under it bytes are queued or taken, and a
+    ///   dropped client's socket shut down (``StreamConnection/Effect``).
     ///
     /// Every other WebUI lock is a leaf: nothing is taken while it is held (the page and
-    /// API caches, the static files, the refused-stream count, `PageFramePacer`,
-    /// `StatsRecorder`, `FeedwebMetrics`, `HTTPServer`'s state, `DaemonLoop`'s state,
-    /// `UpstreamExchanges`, the `Inspector`'s screens, the `InspectFrameSource`,
-    /// `HangupWatcher`, `ConnectionReaper`'s state and its `sockets` lock, which it takes
-    /// only after releasing its state). libmicrohttpd is called holding no feedweb lock but
-    /// a stream's (`MHD_resume_connection`, above, and `MHD_suspend_connection` in its
-    /// content reader); `MHD_add_connection` and `MHD_run` on a `DaemonLoop`'s thread
-    /// holding none.
+    /// API caches, `DocumentEventStream`'s and `ItemEventStream`'s event caches,
+    /// `PageEventStream`'s `initialCache` and `fragmentRenders`, the static files, the
+    /// refused-stream count, `PageFramePacer`, `StreamSender`'s lock, `StatsRecorder`,
+    /// `FeedwebMetrics`, `HTTPServer`'s state, `DaemonLoop`'s state, `UpstreamExchanges`,
+    /// the `Inspector`'s screens, the `InspectFrameSource`, `HangupWatcher`,
+    /// `ConnectionReaper`'s state and its `sockets` lock, which it takes only after
+    /// releasing its state). libmicrohttpd is called holding no feedweb lock
+    /// (`MHD_resume_connection` by a stream's effect, `MHD_suspend_connection` in a
+    /// stream's content reader after its lock is released, `MHD_add_connection` and
+    /// `MHD_run` on a `DaemonLoop`'s thread), or only a page stream's `publishLock`.
     private let lock = NIOLock()
     private var current: State?
+    /// The number of publishes begun (see the type's invariants).
+    private var generation: UInt64 = 0
     private var channels: [Channel: [ObjectIdentifier: StreamConnection]] = [:]
     private var subscriptions: [ObjectIdentifier: Subscription] = [:]
     /// The number of (client, channel) pairs.
@@ -73,7 +86,7 @@ public final class Broadcaster<Channel: Hashable & Sendable, State: Sendable>: S
     }
     private let onPublish: (@Sendable (_ nanoseconds: UInt64) -> Void)?
 
-    /// - Parameter onPublish: told how long each ``publish(_:encode:)`` took, in
+    /// - Parameter onPublish: told how long each ``publish(_:encode:catchUp:)`` took, in
     ///   nanoseconds from entry to the last client's bytes queued (encoding included); called
     ///   after the lock is released.
     public init(initial: State? = nil, onPublish: (@Sendable (_ nanoseconds: UInt64) -> Void)? = nil) {
@@ -102,33 +115,49 @@ public final class Broadcaster<Channel: Hashable & Sendable, State: Sendable>: S
         lock.withLock { totals }
     }
 
-    /// The state last published.
+    /// The state last published (its publish may still be queuing).
     public var state: State? {
         lock.withLock { current }
     }
 
     /// Adds `stream` to `channel` and queues its first bytes, computed from the current
-    /// state under the same lock that publishing takes.
+    /// state, as the many-channel `subscribe` does.
     public func subscribe(_ stream: StreamConnection, to channel: Channel, initial: (State?) -> [[UInt8]]) {
         subscribe(stream, to: [channel], initial: initial)
     }
 
     /// Adds `stream` to each of `channels` (at least one; a repeated one counts once) and
-    /// queues its first bytes, computed from the current state under the same lock that
-    /// publishing takes. A stream is subscribed once.
+    /// queues its first bytes, computed by `initial` from the current state. A stream is
+    /// subscribed once.
+    ///
+    /// As `FeedStore.commit` does: `initial` runs outside the lock, on the state read under
+    /// it, and the stream is subscribed only if no publish has begun meanwhile; else
+    /// `initial` runs again on the newer state. Each retry follows a publish, whose bytes
+    /// the callers' caches then hold for every other new client.
     public func subscribe(_ stream: StreamConnection, to channels: [Channel], initial: (State?) -> [[UInt8]]) {
         var distinct: [Channel] = []
         for channel in channels where !distinct.contains(channel) { distinct.append(channel) }
         let id = ObjectIdentifier(stream)
-        lock.withLock {
-            guard subscriptions[id] == nil else { return }
-            let chunks = initial(current)
-            if stream.enqueue(contentsOf: chunks) {
-                totals.count(chunks)
+        var seen = lock.withLock { (state: current, generation: generation, subscribed: subscriptions[id] != nil) }
+        while !seen.subscribed {
+            let chunks = initial(seen.state)
+            let now = StreamConnection.now()
+            let effect: StreamConnection.Effect? = lock.withLock {
+                guard generation == seen.generation, subscriptions[id] == nil else {
+                    seen = (current, generation, subscriptions[id] != nil)
+                    return nil
+                }
+                let (queued, effect) = stream.enqueueDeferringEffect(contentsOf: chunks, now: now)
+                if queued { totals.count(chunks) }
+                for channel in distinct { self.channels[channel, default: [:]][id] = stream }
+                subscriptions[id] = Subscription(stream: stream, channels: distinct)
+                channelSubscriptions += distinct.count
+                return effect
             }
-            for channel in distinct { self.channels[channel, default: [:]][id] = stream }
-            subscriptions[id] = Subscription(stream: stream, channels: distinct)
-            channelSubscriptions += distinct.count
+            if let effect {
+                effect.perform()
+                return
+            }
         }
     }
 
@@ -145,13 +174,15 @@ public final class Broadcaster<Channel: Hashable & Sendable, State: Sendable>: S
         }
     }
 
-    /// Makes `state` current and queues, to each channel with clients, the bytes `encode`
-    /// returns for it (`nil`: nothing for that channel).
+    /// Makes `state` current and queues, to each channel's clients, the bytes `encode`
+    /// returns for it (`nil` or empty: nothing for that channel).
     ///
-    /// The bytes are encoded (and a page's fragments rendered) before the lock is taken, for
-    /// the channels that have clients then; under the lock only the queuing happens (a
-    /// channel whose first client came in between is encoded there, once). Each client's
-    /// own lock is taken only to queue.
+    /// Under the lock the publish only begins: `state` is made current, the generation
+    /// advanced and the clients read (copies of the dictionaries, shared until the next
+    /// change to them). Then, with the lock released, each channel's bytes are encoded
+    /// (a page's fragments rendered) once and queued to its clients, each client's own
+    /// lock taken only to queue, its sender's wake-ups handed over in batches. A client
+    /// that subscribes meanwhile got its first bytes from `state` and is not among them.
     ///
     /// With `catchUp`, a client whose queue these bytes would pass the bound is not
     /// dropped: its unsent queue is replaced by what `catchUp` returns for its channels
@@ -161,85 +192,87 @@ public final class Broadcaster<Channel: Hashable & Sendable, State: Sendable>: S
         _ state: State, encode: (Channel, State) -> [UInt8]?, catchUp: ((Channel, State) -> [UInt8])? = nil
     ) {
         let start = StreamConnection.now()
-        let channelsBefore = lock.withLock { Array(channels.keys) }
-        var encoded: [Channel: [UInt8]] = [:]
-        for channel in channelsBefore {
-            if let bytes = encode(channel, state), !bytes.isEmpty { encoded[channel] = bytes }
-        }
-        lock.withLock {
+        let (members, subscribed) = lock.withLock {
             current = state
-            var publish = Publish(catchUp: catchUp.map { make in { channel in make(channel, state) } })
-            var wakes = SenderWakes()
-            defer { wakes.flush() }
-            for (channel, clients) in channels {
-                let bytes = encoded[channel] ?? (channelsBefore.contains(channel) ? nil : encode(channel, state))
-                guard let bytes, !bytes.isEmpty else { continue }
-                for client in clients.values {
-                    queueLocked(bytes, to: client, in: &publish, wakes: &wakes)
+            generation &+= 1
+            return (channels, subscriptions)
+        }
+        var queuing = Queuing(whenFull: catchUp == nil ? .drop : .report)
+        var made: [Channel: [UInt8]] = [:]
+        var caughtUp: Set<ObjectIdentifier> = []
+        for (channel, clients) in members {
+            guard let bytes = encode(channel, state), !bytes.isEmpty else { continue }
+            for (id, client) in clients where caughtUp.isEmpty || !caughtUp.contains(id) {
+                guard queuing.queue(bytes, to: client) == .full, let catchUp else { continue }
+                var event: [UInt8] = []
+                for channel in subscribed[id]?.channels ?? [] {
+                    let whole = made[channel] ?? catchUp(channel, state)
+                    made[channel] = whole
+                    event += whole
                 }
+                caughtUp.insert(id)
+                queuing.catchUp(client, with: event)
             }
         }
+        finish(queuing)
         onPublish?(StreamConnection.now() &- start)
     }
 
     /// Queues `bytes` to every client once (heartbeats, `reload`).
     public func broadcastToAll(_ bytes: [UInt8]) {
-        lock.withLock {
-            var publish = Publish(catchUp: nil)
-            var wakes = SenderWakes()
-            defer { wakes.flush() }
-            for subscription in subscriptions.values {
-                queueLocked(bytes, to: subscription.stream, in: &publish, wakes: &wakes)
-            }
-        }
+        let subscribed = lock.withLock { subscriptions }
+        var queuing = Queuing(whenFull: .drop)
+        for subscription in subscribed.values { queuing.queue(bytes, to: subscription.stream) }
+        finish(queuing)
     }
 
     /// Queues `bytes` once to every client in a channel that `included` accepts (a page
     /// stream's `reload`, for the clients of feedweb's own dialect).
     public func broadcast(_ bytes: [UInt8], toClientsOf included: (Channel) -> Bool) {
-        lock.withLock {
-            var publish = Publish(catchUp: nil)
-            var wakes = SenderWakes()
-            defer { wakes.flush() }
-            for subscription in subscriptions.values where subscription.channels.contains(where: included) {
-                queueLocked(bytes, to: subscription.stream, in: &publish, wakes: &wakes)
+        let subscribed = lock.withLock { subscriptions }
+        var queuing = Queuing(whenFull: .drop)
+        for subscription in subscribed.values where subscription.channels.contains(where: included) {
+            queuing.queue(bytes, to: subscription.stream)
+        }
+        finish(queuing)
+    }
+
+    /// What one publish or broadcast does across its clients, the broadcaster's lock
+    /// released: each client's bytes queued and its effect carried out (a sender's wake-up
+    /// in a batch), the traffic counted.
+    private struct Queuing {
+        let whenFull: StreamFullQueue
+        var wakes = SenderWakes()
+        var traffic = StreamTraffic()
+
+        /// Queues `bytes` to `client`; `.full` (with `whenFull` `.report`): the caller
+        /// catches the client up.
+        @discardableResult
+        mutating func queue(_ bytes: [UInt8], to client: StreamConnection) -> StreamEnqueueResult {
+            let (result, effect) = client.enqueueDeferringEffect(bytes, whenFull: whenFull)
+            effect.perform(batchingWakeIn: &wakes)
+            switch result {
+            case .queued: traffic.count(bytes)
+            case .dropped: traffic.droppedClients += 1
+            case .notOpen, .full: break
             }
+            return result
+        }
+
+        mutating func catchUp(_ client: StreamConnection, with event: [UInt8]) {
+            let (caughtUp, effect) = client.catchUpDeferringEffect(with: event)
+            effect.perform(batchingWakeIn: &wakes)
+            guard caughtUp else { return }
+            traffic.count(event)
+            traffic.catchUps += 1
         }
     }
 
-    /// What one publish remembers across its clients: the catch-up events it made (once
-    /// per channel) and the clients it caught up (they get nothing more from it).
-    private struct Publish {
-        let catchUp: ((Channel) -> [UInt8])?
-        var made: [Channel: [UInt8]] = [:]
-        var caughtUp: Set<ObjectIdentifier> = []
-    }
-
-    private func queueLocked(
-        _ bytes: [UInt8], to client: StreamConnection, in publish: inout Publish, wakes: inout SenderWakes
-    ) {
-        let id = ObjectIdentifier(client)
-        guard publish.caughtUp.isEmpty || !publish.caughtUp.contains(id) else { return }
-        let (result, sender) = client.enqueue(bytes, whenFull: publish.catchUp == nil ? .drop : .report, wakes: ())
-        if let sender { wakes.add(client, for: sender) }
-        switch result {
-        case .queued: totals.count(bytes)
-        case .dropped: totals.droppedClients += 1
-        case .notOpen: break
-        case .full:
-            guard let make = publish.catchUp, let channels = subscriptions[id]?.channels else { break }
-            var event: [UInt8] = []
-            for channel in channels {
-                let whole = publish.made[channel] ?? make(channel)
-                publish.made[channel] = whole
-                event += whole
-            }
-            publish.caughtUp.insert(id)
-            if client.catchUp(with: event) {
-                totals.count(event)
-                totals.catchUps += 1
-            }
-        }
+    /// Hands the last wake-ups over, then adds the traffic to the totals.
+    private func finish(_ queuing: Queuing) {
+        var wakes = queuing.wakes
+        wakes.flush()
+        lock.withLock { totals = totals + queuing.traffic }
     }
 
     /// Every client now, with the channels it is subscribed to (for `/inspect`; each
@@ -251,11 +284,13 @@ public final class Broadcaster<Channel: Hashable & Sendable, State: Sendable>: S
     /// Drops clients that have had bytes waiting for longer than `nanoseconds`.
     public func dropStalled(olderThan nanoseconds: UInt64) {
         let now = StreamConnection.now()
-        lock.withLock {
-            for subscription in subscriptions.values
-            where subscription.stream.dropIfStalled(olderThan: nanoseconds, now: now) {
-                totals.droppedClients += 1
-            }
+        let subscribed = lock.withLock { subscriptions }
+        var dropped: UInt64 = 0
+        for subscription in subscribed.values
+        where subscription.stream.dropIfStalled(olderThan: nanoseconds, now: now) {
+            dropped += 1
         }
+        guard dropped > 0 else { return }
+        lock.withLock { totals.droppedClients += dropped }
     }
 }

@@ -1,7 +1,8 @@
 /// The clients a fan-out made ready, gathered per ``StreamSender`` and handed over in
 /// batches: one sender lock and at most one wake per batch, not one per client. Batches
 /// are small enough that a sender starts writing to the first clients while the rest are
-/// still being queued.
+/// still being queued. Used holding no lock: a hand-over takes the sender's lock and may
+/// write to its wake-up descriptor.
 struct SenderWakes {
     /// The most clients handed over at once.
     static let batchSize = 256

@@ -27,9 +27,9 @@ public final class DocumentEventStream: Sendable {
     private let store: FeedStore
     /// The `data` event of the newest snapshot, encoded once for every client that needs it.
     ///
-    /// Guards only that pair; taken under `Broadcaster.lock` (publish and subscribe) and a
-    /// leaf: nothing is taken while it is held, and the event is encoded between a miss and
-    /// the store, outside it.
+    /// Guards only that pair; taken holding no lock (a publish, a new client's first bytes)
+    /// and a leaf: nothing is taken while it is held, and the event is encoded between a
+    /// miss and the store, outside it.
     private let dataEventCache = NIOLockedValueBox<(id: EventID, bytes: [UInt8])?>(nil)
 
     /// Told how long each change took to reach every shard's clients, in nanoseconds.

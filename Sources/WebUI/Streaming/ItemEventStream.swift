@@ -1,4 +1,5 @@
 import FeedCore
+import NIOConcurrencyHelpers
 
 /// `/events/items`: the published view at item level. A new client gets `retry:` and an
 /// `event: snapshot` with every item (of its `?section=`), then `added`, `updated` and
@@ -9,6 +10,16 @@ public final class ItemEventStream: Sendable {
     /// One broadcaster per shard (see ``DocumentEventStream/broadcasters``).
     let broadcasters: [Broadcaster<String?, PublishedView>]
     private let store: FeedStore
+    /// The `snapshot` events of one published view, by section, each encoded once for every
+    /// client that needs it (a new client, a client caught up), as `/events` caches its
+    /// `data` event. Holds at most ``maxCachedSections`` sections.
+    ///
+    /// Guards only that pair; taken holding no lock (a publish's catch-ups, a new client's
+    /// first bytes) and a leaf: an event is encoded between a miss and the store, outside it.
+    private let snapshotCache = NIOLockedValueBox<(view: PublishedView, events: [String?: [UInt8]])?>(nil)
+    /// The most sections whose `snapshot` events are cached for one view; past it the
+    /// cache starts over (sections are named by clients, `?section=`).
+    static let maxCachedSections = 1024
 
     /// Told how long each published change took to reach every shard's clients.
     private let onPublish: (@Sendable (_ nanoseconds: UInt64) -> Void)?
@@ -80,12 +91,24 @@ public final class ItemEventStream: Sendable {
         broadcasters[shard % broadcasters.count].unsubscribe(stream)
     }
 
+    /// The `snapshot` event of `section` in `view`: cached, or encoded now and cached.
     private func snapshotEvent(_ view: PublishedView, section: String?) -> [UInt8] {
+        let cached = snapshotCache.withLockedValue { cache in
+            cache.flatMap { $0.view === view ? $0.events[section] : nil }
+        }
+        if let cached { return cached }
         let items = view.items(inSection: section)
         let withOwn = view.profile.layout == .table
-        return SSEEncoder.event(
+        let bytes = SSEEncoder.event(
             type: "snapshot", data: JSONValue.array(items.map { $0.json(withOwn: withOwn) }).serializedString(),
             id: view.id.description)
+        snapshotCache.withLockedValue { cache in
+            var events = cache.flatMap { $0.view === view ? $0.events : nil } ?? [:]
+            if events.count >= Self.maxCachedSections { events.removeAll() }
+            events[section] = bytes
+            cache = (view, events)
+        }
+        return bytes
     }
 
     /// The events of `changes` for a client of `section`; with `withOwn`, each item's own

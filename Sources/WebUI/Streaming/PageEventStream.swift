@@ -159,9 +159,9 @@ final class PageEventStream: Sendable {
     /// event, a slow client's catch-up), for the stamp it was rendered at, and its events in
     /// each dialect written so far.
     ///
-    /// Guards only the cache; taken under `Broadcaster.lock` (subscribe, and a publish's
-    /// catch-up) and a leaf: the frame is rendered and written between a miss and the
-    /// store, outside it.
+    /// Guards only the cache; taken holding no lock (a new client's first bytes) or
+    /// `publishLock` (a publish's catch-ups), and a leaf: the frame is rendered and written
+    /// between a miss and the store, outside it.
     private let initialCache = NIOLockedValueBox<[Channel: WholeState]>([:])
 
     /// A channel's whole state at one stamp: the frame, and its events per dialect.
@@ -172,8 +172,8 @@ final class PageEventStream: Sendable {
     }
     /// The rows each table view showed at the last two views (each frame sorts once).
     private let tableRows = TableRowsMemo()
-    /// Guards the count of fragments rendered. A leaf, taken under `publishLock` and
-    /// `Broadcaster.lock`.
+    /// Guards the count of fragments rendered. A leaf, taken holding no lock or
+    /// `publishLock`.
     private let fragmentRenders = NIOLockedValueBox<UInt64>(0)
 
     /// How many HTML fragments (a story, a detail article, a badge, a part of `/stats`)
@@ -418,8 +418,8 @@ final class PageEventStream: Sendable {
     /// detail, every `/stats` fragment, the badge). Rendered once per channel and stamp,
     /// written once per dialect, then taken from `initialCache`.
     ///
-    /// Runs under `Broadcaster.lock`: `/inspect`'s frame is `inspect` or the state's, taken
-    /// before (never read from the ``inspectSource`` here).
+    /// Runs outside the broadcaster's lock; `/inspect`'s frame is `inspect` or the state's,
+    /// taken before (never read from the ``inspectSource`` here).
     private func wholeState(of key: Key, _ state: State, inspect: InspectFrame? = nil) -> [UInt8] {
         let channel = key.channel
         let id = (state.view?.id ?? EventID(epoch: epoch, seq: 0)).description

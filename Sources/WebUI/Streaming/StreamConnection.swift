@@ -11,28 +11,14 @@ import NIOConcurrencyHelpers
 /// to it: from then on the sender writes the queue to the socket itself, and publishing
 /// costs no libmicrohttpd call. The stream goes back to libmicrohttpd to end.
 ///
-/// The lock guards the machine and the bindings below it, and only that: while it is held
-/// bytes are queued or taken, nothing else — no libmicrohttpd call, no `shutdown(2)`, no
-/// other lock (see `Broadcaster.lock` for the whole order). A publisher's action (resume
-/// libmicrohttpd, put the stream on its sender's ready list, shut the socket down) runs
-/// after it is released; the machine hands each action out once.
+/// A step's action (resume libmicrohttpd, put the stream on its sender's ready list, shut
+/// the socket down) is carried out after the stream's lock is released, and in a fan-out
+/// after the broadcaster's too (``Effect``); the machine hands each action out once.
 public final class StreamConnection: @unchecked Sendable {
-    /// Why a stream ended, for counting and logs.
-    public enum State: Sendable, Equatable {
-        /// Sending; new events are queued.
-        case open
-        /// Ending cleanly: the queue is sent, then the stream ends with its final chunk.
-        case closing
-        /// Dropped because the client stopped reading; the queue was freed.
-        case dropped
-        /// The client hung up; the queue was freed.
-        case disconnected
-        /// The request is complete; nothing more is sent.
-        case finished
-    }
-
     /// Guards `machine` and the bindings (connection, sender, `onEnd`, hang-up
-    /// registration). A leaf.
+    /// registration); where it stands among WebUI's locks is written once, at
+    /// `Broadcaster.lock`. A leaf: while it is held bytes are queued or taken, and nothing
+    /// else is called but `shutdown(2)` of a dropped client's socket (``Effect``).
     private let lock = NIOLock()
     private var machine: StreamStateMachine
     private var connection: ConnectionHandle?
@@ -93,7 +79,7 @@ public final class StreamConnection: @unchecked Sendable {
     }
 
     /// The stream's state.
-    public var currentState: State {
+    public var currentState: StreamState {
         lock.withLock { machine.state }
     }
 
@@ -121,48 +107,24 @@ public final class StreamConnection: @unchecked Sendable {
         lock.withLock { hangupRegistration = HangupRegistration(token: token, fd: fd) }
     }
 
-    /// What ``enqueue(_:whenFull:)`` did.
-    public enum EnqueueResult: Sendable, Equatable {
-        /// The bytes are queued.
-        case queued
-        /// The bytes would have passed the bound: the client was dropped by this call.
-        case dropped
-        /// The stream is closing or gone; nothing was queued.
-        case notOpen
-        /// The bytes would have passed the bound and the caller asked to be told
-        /// (``FullQueue/report``): nothing was queued, the client is still open.
-        case full
-    }
-
-    /// What ``enqueue(_:whenFull:)`` does when the bytes would pass the bound.
-    public enum FullQueue: Sendable {
-        /// Drop the client and free its queue.
-        case drop
-        /// Queue nothing and answer ``EnqueueResult/full``: the caller catches the client
-        /// up instead (``catchUp(with:)``).
-        case report
-    }
-
     /// Queues `bytes` for sending; if they would pass the bound, drops the client (and
     /// frees its queue at once) or reports it, as `whenFull` says.
     @discardableResult
-    public func enqueue(_ bytes: [UInt8], whenFull: FullQueue = .drop) -> EnqueueResult {
-        let (result, sender) = enqueue(bytes, whenFull: whenFull, wakes: ())
-        sender?.markReady(self)
+    public func enqueue(_ bytes: [UInt8], whenFull: StreamFullQueue = .drop) -> StreamEnqueueResult {
+        let (result, effect) = enqueueDeferringEffect(bytes, whenFull: whenFull)
+        effect.perform()
         return result
     }
 
-    /// ``enqueue(_:whenFull:)`` for a fan-out: instead of telling the sender, returns the
-    /// sender the caller must tell (``StreamSender/markReady(_:)``, or one
-    /// ``StreamSender/markReady(contentsOf:)`` for many clients).
-    func enqueue(_ bytes: [UInt8], whenFull: FullQueue, wakes: Void) -> (EnqueueResult, StreamSender?) {
-        if bytes.isEmpty { return (.queued, nil) }
+    /// ``enqueue(_:whenFull:)`` for a fan-out: the action is returned, for the caller to
+    /// carry out once it holds no lock (a sender's wake-up batched with other clients').
+    func enqueueDeferringEffect(_ bytes: [UInt8], whenFull: StreamFullQueue) -> (StreamEnqueueResult, Effect) {
+        if bytes.isEmpty { return (.queued, Effect(stream: self)) }
         let now = Self.now()
-        let (result, action, bound) = lock.withLock {
+        return lock.withLock {
             let (result, action) = machine.enqueue(bytes, report: whenFull == .report, now: now)
-            return (result, action, bindings)
+            return (result, makeEffect(action))
         }
-        return (result, perform(action, bound, readyFor: true))
     }
 
     /// Replaces what the client has not been sent with `bytes`, one event that stands for
@@ -173,31 +135,42 @@ public final class StreamConnection: @unchecked Sendable {
     /// Returns `false` if the stream is closing or gone.
     @discardableResult
     public func catchUp(with bytes: [UInt8]) -> Bool {
-        let now = Self.now()
-        let (caughtUp, action, bound) = lock.withLock {
-            let (caughtUp, action) = machine.catchUp(with: bytes, now: now)
-            return (caughtUp, action, bindings)
-        }
-        perform(action, bound)
+        let (caughtUp, effect) = catchUpDeferringEffect(with: bytes)
+        effect.perform()
         return caughtUp
+    }
+
+    /// ``catchUp(with:)`` for a fan-out: the action is returned, for the caller to carry
+    /// out once it holds no lock.
+    func catchUpDeferringEffect(with bytes: [UInt8]) -> (Bool, Effect) {
+        let now = Self.now()
+        return lock.withLock {
+            let (caughtUp, action) = machine.catchUp(with: bytes, now: now)
+            return (caughtUp, makeEffect(action))
+        }
     }
 
     /// Queues several chunks as one step (used for a new client's first events).
     @discardableResult
     public func enqueue(contentsOf chunks: [[UInt8]]) -> Bool {
-        let now = Self.now()
-        let (queued, action, bound) = lock.withLock {
-            let (queued, action) = machine.enqueue(contentsOf: chunks, now: now)
-            return (queued, action, bindings)
-        }
-        perform(action, bound)
+        let (queued, effect) = enqueueDeferringEffect(contentsOf: chunks, now: Self.now())
+        effect.perform()
         return queued
+    }
+
+    /// ``enqueue(contentsOf:)`` for a broadcaster subscribing the stream under its lock: the
+    /// action is returned, for the caller to carry out once it has released that lock.
+    /// `now` (``now()``) is read by the caller before it takes that lock.
+    func enqueueDeferringEffect(contentsOf chunks: [[UInt8]], now: UInt64) -> (Bool, Effect) {
+        lock.withLock {
+            let (queued, action) = machine.enqueue(contentsOf: chunks, now: now)
+            return (queued, makeEffect(action))
+        }
     }
 
     /// Ends the stream cleanly after what is queued has been sent.
     public func close() {
-        let (action, bound) = lock.withLock { (machine.close(), bindings) }
-        perform(action, bound)
+        lock.withLock { makeEffect(machine.close()) }.perform()
     }
 
     /// Drops the client if it has had bytes waiting for more than `nanoseconds` without
@@ -206,56 +179,111 @@ public final class StreamConnection: @unchecked Sendable {
     /// `now` is read by the caller before it takes this stream's lock, so the daemon thread
     /// may have recorded progress after it: that stream is not stalled.
     public func dropIfStalled(olderThan nanoseconds: UInt64, now: UInt64) -> Bool {
-        let (dropped, action, bound) = lock.withLock {
+        let (dropped, effect) = lock.withLock {
             let (dropped, action) = machine.dropIfStalled(olderThan: nanoseconds, now: now)
-            return (dropped, action, bindings)
+            return (dropped, makeEffect(action))
         }
-        perform(action, bound)
+        effect.perform()
         return dropped
     }
 
     /// The client hung up (seen by the server's ``HangupWatcher``): frees the queue and
     /// makes libmicrohttpd close the connection now, even while it is suspended.
     func peerClosed() {
-        let (action, bound) = lock.withLock { (machine.peerClosed(), bindings) }
-        perform(action, bound)
+        lock.withLock { makeEffect(machine.peerClosed()) }.perform()
     }
 
-    /// What an action needs of the stream's bindings, read under the lock.
-    private struct Bindings {
-        let connection: ConnectionHandle?
+    /// An action of the machine with what carrying it out needs of the stream's bindings,
+    /// read under the lock where the action was decided. Carried out by ``perform()`` once
+    /// the caller holds no lock: the machine hands each action out once, so an effect must
+    /// not be dropped unperformed.
+    ///
+    /// Carried out later than decided, each action is still safe:
+    /// - `resume`: whoever moves the connection out of `.suspended` gets the one resume, and
+    ///   libmicrohttpd does not complete (nor free) a suspended connection, so the handle is
+    ///   valid until this resume is made.
+    /// - `shutDown`: a dropped client's connection may be running, and libmicrohttpd may
+    ///   complete it and close its socket meanwhile (whose number a new client may then
+    ///   get). The socket is shut down under the stream's lock, only while the request is
+    ///   not complete (``finish()`` runs before libmicrohttpd closes the socket), as
+    ///   `ConnectionReaper` does under its `sockets` lock.
+    /// - `markReady`: the stream is marked scheduled, so no one else puts it on the ready
+    ///   list; the sender finds it gone at its visit if it ended meanwhile.
+    struct Effect {
+        let stream: StreamConnection
+        let action: StreamStateMachine.Action
+        fileprivate let connection: ConnectionHandle?
+        /// The sender to tell when `action` is `markReady`.
         let sender: StreamSender?
-        let socket: Int32
-    }
 
-    /// The bindings now (under the lock).
-    private var bindings: Bindings {
-        Bindings(connection: connection, sender: sender, socket: machine.socket)
-    }
-
-    /// Carries out `action` (the lock released). With `readyFor`, a ``StreamStateMachine/
-    /// Action/markReady`` is not done here but its sender returned, for the caller to tell
-    /// in a batch.
-    @discardableResult
-    private func perform(
-        _ action: StreamStateMachine.Action, _ bound: Bindings, readyFor batch: Bool = false
-    ) -> StreamSender? {
-        switch action {
-        case .none:
-            return nil
-        case .resume:
-            bound.connection?.resume()
-        case .markReady:
-            guard let sender = bound.sender else { return nil }
-            if batch { return sender }
-            sender.markReady(self)
-        case .shutDown:
-            if bound.socket >= 0 { shutdown(bound.socket, Int32(SHUT_RDWR)) }
-        case .shutDownAndResume:
-            if bound.socket >= 0 { shutdown(bound.socket, Int32(SHUT_RDWR)) }
-            bound.connection?.resume()
+        /// No action.
+        fileprivate init(stream: StreamConnection) {
+            self.init(stream: stream, action: .none, connection: nil, sender: nil)
         }
-        return nil
+
+        fileprivate init(
+            stream: StreamConnection, action: StreamStateMachine.Action, connection: ConnectionHandle?,
+            sender: StreamSender?
+        ) {
+            self.stream = stream
+            self.action = action
+            self.connection = connection
+            self.sender = sender
+        }
+
+        /// Carries the action out; call holding no lock.
+        func perform() {
+            if action == .markReady {
+                sender?.markReady(stream)
+            } else {
+                performOnConnection()
+            }
+        }
+
+        /// Carries the action out, but a sender's wake-up is added to `wakes`, which the
+        /// caller hands over in batches holding no lock; call holding no lock.
+        func perform(batchingWakeIn wakes: inout SenderWakes) {
+            if action == .markReady {
+                if let sender { wakes.add(stream, for: sender) }
+            } else {
+                performOnConnection()
+            }
+        }
+
+        /// A resume of libmicrohttpd, a shutdown, or both.
+        private func performOnConnection() {
+            switch action {
+            case .none, .markReady:
+                break
+            case .resume:
+                connection?.resume()
+            case .shutDown:
+                stream.shutDownUnlessFinished()
+            case .shutDownAndResume:
+                stream.shutDownUnlessFinished()
+                connection?.resume()
+            }
+        }
+    }
+
+    /// `action` with the bindings it needs (under the lock).
+    private func makeEffect(_ action: StreamStateMachine.Action) -> Effect {
+        switch action {
+        case .none, .shutDown: Effect(stream: self, action: action, connection: nil, sender: nil)
+        case .resume, .shutDownAndResume: Effect(stream: self, action: action, connection: connection, sender: nil)
+        case .markReady: Effect(stream: self, action: action, connection: nil, sender: sender)
+        }
+    }
+
+    /// Shuts the socket down in both directions, unless libmicrohttpd has completed the
+    /// request (then it closes, or has closed, the socket itself). Under the lock, so that
+    /// ``finish()`` (which runs before libmicrohttpd closes the socket) cannot pass between
+    /// the check and the call.
+    private func shutDownUnlessFinished() {
+        lock.withLock {
+            guard connection != nil, machine.socket >= 0 else { return }
+            shutdown(machine.socket, Int32(SHUT_RDWR))
+        }
     }
 
     // MARK: - The sender's side (its thread only)
@@ -266,22 +294,9 @@ public final class StreamConnection: @unchecked Sendable {
         lock.withLock { machine.takeAdoption() }
     }
 
-    /// What ``visit(takingUpTo:)`` gives the sender.
-    enum SenderWork {
-        /// The stream was dropped or its client hung up: hand it back, shut down.
-        case gone
-        /// The stream is open or closing; nothing was taken (none was asked for).
-        case alive
-        /// Write these chunks (`byteCount` bytes in all) as one; `more`: bytes are left (or
-        /// the stream is closing): service the stream again once they are written.
-        case send([[UInt8]], byteCount: Int, more: Bool)
-        /// Nothing queued; `closing`: the stream is to end (hand it back).
-        case empty(closing: Bool)
-    }
-
     /// The sender takes the stream off its ready list and, with `maxBytes`, takes queued
     /// chunks up to that many bytes (at least one) to write: one lock for both.
-    func visit(takingUpTo maxBytes: Int?) -> SenderWork {
+    func visit(takingUpTo maxBytes: Int?) -> StreamStateMachine.SenderWork {
         lock.withLock { machine.visit(takingUpTo: maxBytes) }
     }
 
@@ -297,13 +312,11 @@ public final class StreamConnection: @unchecked Sendable {
     /// sender finished its last chunk, or after shutting the socket down (`shutdown`).
     /// Never handed to a sender again. Does nothing if the stream is not a sender's.
     func returnToLibmicrohttpd(shutdown shutDown: Bool) {
-        let (action, bound) = lock.withLock { () -> (StreamStateMachine.Action, Bindings) in
-            let action = machine.returnToLibmicrohttpd(shutDown: shutDown)
-            let bound = bindings
+        lock.withLock { () -> Effect in
+            let effect = makeEffect(machine.returnToLibmicrohttpd(shutDown: shutDown))
             sender = nil
-            return (action, bound)
-        }
-        perform(action, bound)
+            return effect
+        }.perform()
     }
 
     // MARK: - libmicrohttpd's side (the daemon's thread)
@@ -333,8 +346,7 @@ public final class StreamConnection: @unchecked Sendable {
         case .suspend:
             guard let connection else { return Int(MHD_CONTENT_READER_END_WITH_ERROR) }
             MHD_suspend_connection(connection.pointer)
-            let (action, bound) = lock.withLock { (machine.suspended(), bindings) }
-            perform(action, bound)
+            lock.withLock { makeEffect(machine.suspended()) }.perform()
             return 0
         }
     }

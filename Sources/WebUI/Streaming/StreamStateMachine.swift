@@ -4,7 +4,9 @@ import DequeModule
 /// who writes them (libmicrohttpd, or a ``StreamSender``), and the suspend/resume
 /// handshake with libmicrohttpd. A plain value without I/O: each event returns the
 /// ``Action`` its caller carries out once it has let go of the stream's lock
-/// (``StreamConnection``), as AsyncHTTPClient's `HTTP1ConnectionStateMachine` does.
+/// (``StreamConnection``), as AsyncHTTPClient's `HTTP1ConnectionStateMachine` does. Its
+/// types are in `StreamStateMachine+Types.swift`; `StreamStateMachineTests` drive it with
+/// events alone.
 ///
 /// Invariants:
 /// - `connection` is `.suspended` exactly while libmicrohttpd holds the connection
@@ -20,55 +22,9 @@ import DequeModule
 /// - Queued chunks are shared `[UInt8]` buffers: an event encoded once is referenced, not
 ///   copied, by every client's queue.
 struct StreamStateMachine {
-    /// What the caller does after releasing the stream's lock.
-    enum Action: Equatable {
-        case none
-        /// `MHD_resume_connection`: libmicrohttpd is to send what is queued, or end.
-        case resume
-        /// Put the stream on its sender's ready list (``StreamSender/markReady(_:)``).
-        case markReady
-        /// Shut the socket down in both directions: the client is not reading, and
-        /// libmicrohttpd, which writes to it, fails its next send and closes the connection.
-        case shutDown
-        /// Shut the socket down, then resume: a sender gives a dropped stream back.
-        case shutDownAndResume
-    }
-
-    /// Where the connection stands with libmicrohttpd.
-    enum Connection: Equatable {
-        /// Not bound to a libmicrohttpd connection (yet, or any more).
-        case none
-        /// libmicrohttpd sends (it calls the content reader when it has room).
-        case running
-        /// The content reader found nothing to send and is suspending the connection; a
-        /// wake-up meanwhile is remembered (`wakeAfterSuspend`) and done once it has.
-        case suspending
-        case suspended
-    }
-
-    /// Who writes the queue to the socket.
-    enum Owner: Equatable {
-        /// libmicrohttpd calls the content reader (resumed when bytes are queued).
-        case libmicrohttpd
-        /// Suspended and handed to the stream's sender; `adopted` once its thread has it.
-        case sender(adopted: Bool)
-    }
-
-    /// What the content reader returns to libmicrohttpd.
-    enum ReaderDecision: Equatable {
-        /// Bytes were copied into its buffer.
-        case bytes(Int)
-        /// Nothing queued: suspend the connection (then call ``suspended()``).
-        case suspend
-        /// The stream is complete: send the final chunk.
-        case end
-        /// The stream is dropped or gone: abort the connection.
-        case abort
-    }
-
     /// The bound on unsent bytes before the client is dropped.
     let maxQueuedBytes: Int
-    private(set) var state: StreamConnection.State = .open
+    private(set) var state: StreamState = .open
     private(set) var connection: Connection = .none
     private(set) var owner: Owner = .libmicrohttpd
     /// Whether the stream is handed to a sender once libmicrohttpd has sent its first bytes.
@@ -112,7 +68,7 @@ struct StreamStateMachine {
 
     /// Queues `bytes`; when they would pass the bound, drops the client (`report` false)
     /// or reports it.
-    mutating func enqueue(_ bytes: [UInt8], report: Bool, now: UInt64) -> (StreamConnection.EnqueueResult, Action) {
+    mutating func enqueue(_ bytes: [UInt8], report: Bool, now: UInt64) -> (StreamEnqueueResult, Action) {
         guard state == .open else { return (.notOpen, .none) }
         if queuedBytes > 0 && queuedBytes + bytes.count > maxQueuedBytes {
             if report { return (.full, .none) }
@@ -179,7 +135,7 @@ struct StreamStateMachine {
 
     /// Marks the client gone (`reason`) and frees its queue; what makes libmicrohttpd or
     /// the sender notice.
-    private mutating func drop(as reason: StreamConnection.State) -> Action {
+    private mutating func drop(as reason: StreamState) -> Action {
         state = reason
         queue.removeAll()
         queuedBytes = 0
@@ -297,7 +253,7 @@ struct StreamStateMachine {
 
     /// The sender takes the stream off its ready list and, with `maxBytes`, takes queued
     /// chunks up to that many bytes (at least one) to write.
-    mutating func visit(takingUpTo maxBytes: Int?) -> StreamConnection.SenderWork {
+    mutating func visit(takingUpTo maxBytes: Int?) -> SenderWork {
         scheduled = false
         guard state == .open || state == .closing else { return .gone }
         guard let maxBytes else { return .alive }
