@@ -8,9 +8,9 @@ import Testing
 /// a publish runs, or a publish beginning while a client's first bytes are made, still
 /// gets every event once. Without sockets: queues are read as libmicrohttpd reads them.
 @Suite struct BroadcasterTests {
-    static func event(_ byte: Character, _ count: Int) -> [UInt8] { StreamCatchUpTests.event(byte, count) }
+    static func event(_ byte: Character, _ count: Int) -> [UInt8] { StreamQueueCatchUpTests.event(byte, count) }
 
-    static func read(_ stream: StreamConnection) -> [UInt8] { StreamCatchUpTests.read(stream, capacity: 10_000) }
+    static func read(_ stream: StreamConnection) -> [UInt8] { StreamQueueCatchUpTests.read(stream, capacity: 10_000) }
 
     /// The broadcaster's lock is not recursive: a closure run under it that takes it again
     /// would never return. Each closure here reads the broadcaster's count.
