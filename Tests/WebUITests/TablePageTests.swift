@@ -148,7 +148,7 @@ struct TablePageTests {
             #expect(
                 scripts.allSatisfy {
                     $0.hasPrefix("/static/cells.js") || $0.hasPrefix("/static/app.js")
-                        || $0.hasPrefix("/static/attention.js")
+                        || $0.hasPrefix("/static/attention.js") || $0.hasPrefix("/static/showings.js")
                 })
             for tag in ["iframe", "svg", "object", "embed", "base", "form"] {
                 #expect(!page.elements.contains { $0.tag == tag }, "\(path) has an injected <\(tag)>")
