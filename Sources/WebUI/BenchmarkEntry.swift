@@ -18,10 +18,13 @@ public enum BenchmarkEntry {
             source: "bench", now: now)
     }
 
-    /// Hands every change `store` accepts to `stream` on the writer's thread, as the fan-out
-    /// stage does on its own queue: one `apply` then times a change end to end.
-    public static func deliverChanges(of store: FeedStore, to stream: DocumentEventStream) {
-        store.observe { stream.deliver(FanoutChange($0)) }
+    /// Makes a fan-out stage `store`'s observer, with `stream` its one consumer, as in
+    /// feedweb (no path past the stage); returns what waits until every change accepted so
+    /// far has reached `stream`: one `apply` and a wait then time a change end to end.
+    public static func fanOut(of store: FeedStore, to stream: DocumentEventStream) -> @Sendable () -> Void {
+        let stage = FanoutStage(
+            store: store, name: "feedweb.bench-fanout", consumers: [.init(name: "/events") { stream.deliver($0) }])
+        return { stage.drain() }
     }
 
     /// One patch as `/events` encodes it, once per change for all of its clients.

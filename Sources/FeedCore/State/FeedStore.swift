@@ -9,7 +9,7 @@ import NIOConcurrencyHelpers
 ///   still the state (else worked out again). Under the write lock only the commit runs:
 ///   the mirror's items and their changes, the published view, the history entry.
 /// - Commits are serialised; each accepted change gets the next sequence number and is
-///   delivered to every observer, in order. Observers run after the write lock is
+///   delivered to the store's one observer, in order. It runs after the write lock is
 ///   released (nothing renders or encodes under it), holding the delivery lock, so the
 ///   next write can commit while a change is being fanned out but is delivered after it.
 /// - A rejected patch changes nothing (patches apply atomically).
@@ -54,7 +54,8 @@ public final class FeedStore: Sendable {
         var history: ChangeHistory
         /// The state after each of the last changes, for `?at=` and `/api/changes`.
         var past: FeedPast
-        var observers: [@Sendable (FeedChange) -> Void] = []
+        /// The one observer (feedweb's fan-out stage), set once.
+        var observer: (@Sendable (FeedChange) -> Void)?
     }
 
     /// The first half of every id the store hands out: random per store, unless taken over
@@ -69,10 +70,10 @@ public final class FeedStore: Sendable {
     ///
     /// Lock order: `writeLock` → `deliveryLock` (taken before `writeLock` is released, so
     /// changes are delivered in commit order) → `reader` → `state`. `reader` and `state`
-    /// are never held while another lock is taken. Observers are called holding
-    /// `deliveryLock` only; they must not write to the store.
+    /// are never held while another lock is taken. The observer is called holding
+    /// `deliveryLock` only; it must not write to the store.
     private let writeLock = NIOLock()
-    /// Serialises deliveries to observers, in commit order.
+    /// Serialises deliveries to the observer, in commit order.
     private let deliveryLock = NIOLock()
     /// The encodings of append mode's item chunks, shared by the states it makes (the
     /// current one and those of the past); its lock is a leaf, taken with none of these held.
@@ -120,11 +121,15 @@ public final class FeedStore: Sendable {
         reader.withLockedValue { $0.reading }
     }
 
-    /// Calls `observer` with every change accepted from now on, in order, on the writer's
-    /// thread after the write lock is released. Observers must not write to the store;
-    /// work that may be slow (rendering) belongs behind a queue of its own.
+    /// Makes `observer` the store's one observer, called with every change accepted from now
+    /// on, in order, on the writer's thread after the write lock is released; set once (a
+    /// second call is a programming error). It must not write to the store; work that may
+    /// be slow (rendering) belongs behind a queue of its own, as feedweb's fan-out stage has.
     public func observe(_ observer: @escaping @Sendable (FeedChange) -> Void) {
-        state.withLockedValue { $0.observers.append(observer) }
+        state.withLockedValue { state in
+            precondition(state.observer == nil, "a FeedStore has one observer, set once")
+            state.observer = observer
+        }
     }
 
     /// Takes a complete document (an upstream `data` event). The first one is a snapshot;
@@ -324,7 +329,7 @@ public final class FeedStore: Sendable {
     }
 
     /// Sets the state to a document and sequence restored from disk, before upstream
-    /// answers (and the epoch to `epoch`, when given). Observers are not called; it is the
+    /// answers (and the epoch to `epoch`, when given). The observer is not called; it is the
     /// starting point, not a change.
     public func restore(document: JSONValue, seq: UInt64, epoch: String? = nil) {
         let detected = configuration.detection.flatMap { overrides in
@@ -579,7 +584,7 @@ public final class FeedStore: Sendable {
     }
 
     /// Runs `commit` under the write lock, then delivers the change it made (if any) to
-    /// every observer under the delivery lock alone, in commit order; returns what
+    /// the observer under the delivery lock alone, in commit order; returns what
     /// `commit` returned.
     private func write<Result>(_ commit: () -> (result: Result, change: FeedChange?)) -> Result {
         writeLock.lock()
@@ -591,7 +596,7 @@ public final class FeedStore: Sendable {
         deliveryLock.lock()
         writeLock.unlock()
         defer { deliveryLock.unlock() }
-        for observer in state.withLockedValue({ $0.observers }) { observer(change) }
+        state.withLockedValue({ $0.observer })?(change)
         return made.result
     }
 

@@ -105,27 +105,12 @@ struct WebHandlers: Sendable {
             assets: assets, sourceLabel: sourceLabel, htmlHeaders: htmlHeaders, errors: errors,
             inspector: inspector, brand: title, templates: templates, screens: screens)
         self.api = APIHandlers(store: store, stats: stats, jsonHeaders: jsonHeaders, notFound: errors.notFoundJSON)
-        // The consumers of every change, in the order written down at `FanoutStage`.
-        let pageStreams = self.pageStreams
-        let readingLog = ItemReadingLog(logger: logger)
-        var consumers: [FanoutStage.Consumer] = [
-            .init(name: "/stats counts") { stats.record($0.change) },
-            .init(name: "how items are read, logged when it changes") { readingLog.deliver($0) },
-        ]
-        if let log = inspector?.events {
-            consumers.append(
-                .init(name: "/inspect: arrived") { log.arrived($0, eventBytes: events.eventBytes(for: $0)) })
-        }
-        consumers += [
-            .init(name: "page frames") { pageStreams.deliver($0) },
-            .init(name: "/events") { events.deliver($0) },
-            .init(name: "/events/items") { items.deliver($0) },
-        ]
-        if let log = inspector?.events {
-            consumers.append(.init(name: "/inspect: queued") { log.queued($0.snapshot.id) })
-        }
-        if let stateFile { consumers.append(.init(name: "state file") { _ in stateFile.changed() }) }
-        self.fanout = FanoutStage(store: store, consumers: consumers)
+        self.fanout = FanoutStage(
+            store: store,
+            consumers: FanoutStage.ordered(
+                .init(
+                    stats: stats, readingLog: ItemReadingLog(logger: logger), inspectLog: inspector?.events,
+                    pageStreams: pageStreams, events: events, items: items, stateFile: stateFile)))
         self.health = HealthHandlers(
             store: store, upstreamStatus: upstreamStatus, clusterStatus: clusterStatus, stats: stats, metrics: metrics,
             streams: streams, connections: connections, securityHeaders: security, unavailable: errors.notFoundJSON)

@@ -6,7 +6,8 @@ import NIOConcurrencyHelpers
 /// once what every consumer needs (``FanoutChange``) and hands it to the consumers in the
 /// order of ``consumers``, on a queue of its own, outside every lock of the store.
 ///
-/// The consumers of feedweb's store, in this order (``WebHandlers`` builds the list):
+/// The consumers of feedweb's store, in this order (``ordered(_:)``, below, builds the list:
+/// the one place it is written):
 /// 1. `/stats`' counts (``StatsRecorder``): first, so every later consumer, and every
 ///    page, sees the change counted;
 /// 2. how items are read (``ItemReadingLog``), logged when it changes;
@@ -31,6 +32,43 @@ final class FanoutStage: Sendable {
         let deliver: @Sendable (FanoutChange) -> Void
     }
 
+    /// feedweb's consumers: the parts that take each change of its store.
+    struct Parts: Sendable {
+        let stats: StatsRecorder
+        let readingLog: ItemReadingLog
+        /// `/inspect`'s event log; `nil` with `--inspect off`.
+        let inspectLog: EventLog?
+        let pageStreams: PageStreamPublisher
+        let events: DocumentEventStream
+        let items: ItemEventStream
+        /// `nil` without `--state-file`.
+        let stateFile: StateFileWriter?
+    }
+
+    /// `parts` as consumers, in the order written down above.
+    static func ordered(_ parts: Parts) -> [Consumer] {
+        var consumers: [Consumer] = [
+            Consumer(name: "/stats counts") { parts.stats.record($0.change) },
+            Consumer(name: "how items are read, logged when it changes") { parts.readingLog.deliver($0) },
+        ]
+        if let log = parts.inspectLog {
+            consumers.append(
+                Consumer(name: "/inspect: arrived") { log.arrived($0, eventBytes: parts.events.eventBytes(for: $0)) })
+        }
+        consumers += [
+            Consumer(name: "page frames") { parts.pageStreams.deliver($0) },
+            Consumer(name: "/events") { parts.events.deliver($0) },
+            Consumer(name: "/events/items") { parts.items.deliver($0) },
+        ]
+        if let log = parts.inspectLog {
+            consumers.append(Consumer(name: "/inspect: queued") { log.queued($0.snapshot.id) })
+        }
+        if let stateFile = parts.stateFile {
+            consumers.append(Consumer(name: "state file") { _ in stateFile.changed() })
+        }
+        return consumers
+    }
+
     /// The most changes waiting to be handed on before the store's delivery waits.
     static let maxPending = 256
 
@@ -41,7 +79,7 @@ final class FanoutStage: Sendable {
     /// Changes accepted and not yet handed to every consumer. A leaf.
     private let pending = NIOLockedValueBox(0)
 
-    /// Observes `store` from now on; each accepted change goes to `consumers`, in order.
+    /// Becomes `store`'s one observer; each accepted change goes to `consumers`, in order.
     init(store: FeedStore, name: String = "feedweb.fanout", consumers: [Consumer]) {
         self.consumers = consumers
         self.queue = DispatchQueue(label: name, qos: .userInitiated)

@@ -48,14 +48,14 @@ let benchmarks: @Sendable () -> Void = {
     }
 
     // One patch through the whole server side but the sockets: FeedStore.apply (parsing the
-    // patch is the upstream's), the /events broadcaster encoding it once and queueing the
+    // patch is the upstream's), the fan-out stage, the /events broadcaster encoding it once and queueing the
     // same bytes to each subscribed client (in memory: no libmicrohttpd connection behind
     // them, so no resume). The clients stay subscribed across iterations, as in a running
     // server, and their queues grow by one event per iteration (a few MB in all).
     for clients in [1_000, 10_000] {
         let store = Fixtures.store()
         let stream = DocumentEventStream(store: store)
-        BenchmarkEntry.deliverChanges(of: store, to: stream)
+        let delivered = BenchmarkEntry.fanOut(of: store, to: stream)
         var connections: [StreamConnection] = []
         for _ in 0..<clients {
             let connection = StreamConnection(maxQueuedBytes: 64 * 1024 * 1024)
@@ -75,6 +75,7 @@ let benchmarks: @Sendable () -> Void = {
         ) { _ in
             withExtendedLifetime((stream, connections)) {
                 do { blackHole(try store.apply(patches[next % patches.count])) } catch { fatalError("\(error)") }
+                delivered()
             }
             next += 1
         }
