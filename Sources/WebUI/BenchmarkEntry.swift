@@ -26,9 +26,4 @@ public enum BenchmarkEntry {
             store: store, name: "feedweb.bench-fanout", consumers: [.init(name: "/events") { stream.deliver($0) }])
         return { stage.drain() }
     }
-
-    /// One patch as `/events` encodes it, once per change for all of its clients.
-    public static func patchEvent(id: EventID, encodedPatch: [UInt8]) -> [UInt8] {
-        DocumentEventStream.patchEvent(id: id, encodedPatch: encodedPatch)
-    }
 }

@@ -26,6 +26,8 @@ public enum FuzzingEntry {
     public final class Routing: Sendable {
         private let store: FeedStore
         private let router: Router
+        /// The one shard of the handlers' programs' streams (no sender: there is no server).
+        private let shard: Shard
 
         /// - Parameter publicDirectory: the `Public/` folder the static files come from.
         public init(document: JSONValue, publicDirectory: String) {
@@ -41,12 +43,11 @@ public enum FuzzingEntry {
             logger.logLevel = .critical
             let security = ResponseHeaders.security(frameAncestors: defaults.frameAncestors)
             let staticFiles = StaticFiles(directory: publicDirectory, securityHeaders: security, logger: logger)
-            router =
-                WebHandlers(
-                    store: store, demo: nil, staticFiles: staticFiles, frameAncestors: defaults.frameAncestors,
-                    sourceLabel: "fuzz",
-                    maxQueuedBytesPerClient: 1 << 20, restoredAt: nil, upstreamStatus: { upstream }
-                ).router
+            let handlers = WebHandlers(
+                store: store, demo: nil, staticFiles: staticFiles, frameAncestors: defaults.frameAncestors,
+                sourceLabel: "fuzz", maxQueuedBytesPerClient: 1 << 20, restoredAt: nil, upstreamStatus: { upstream })
+            router = handlers.router
+            shard = handlers.shards[0]
         }
 
         /// The router's answer to `request`: its status and body size. A stream is opened
@@ -57,7 +58,7 @@ public enum FuzzingEntry {
                 return (response.status, response.bodyCount)
             case .stream(let start):
                 let stream = StreamConnection(maxQueuedBytes: start.maxQueuedBytes)
-                let end = start.open(stream)
+                let end = start.open(stream, on: shard)
                 defer { end() }
                 var taken = 0
                 var buffer = [CChar](repeating: 0, count: 4096)

@@ -92,23 +92,14 @@ struct BoardPageTests {
         #expect(html.contains("Bad parameter: \(parameter)"), "\(html.prefix(600))")
     }
 
-    /// The SSE events a new client of `start` is sent first.
-    func firstEvents(of start: StreamStart) throws -> [SSEEvent] {
-        let stream = StreamConnection(maxQueuedBytes: start.maxQueuedBytes)
-        let end = start.open(stream)
-        defer { end() }
-        var parser = SSEParser()
-        return try parser.parse(stream.takeQueued())
-    }
-
     @Test func aScreenOfAnotherVersionIsToldToReloadOnceItReconnects() throws {
         let version = app.handlers.assets.version
-        let stale = try firstEvents(
+        let stale = try app.firstEvents(
             of: app.streamStart(HTTPRequest(path: "/events/page", query: ["v": "list", "asset": "0ld"])))
         #expect(stale.map(\.type) == ["reload"])
         #expect(stale.first?.data == version)
         for query: KeyValuePairs<String, String> in [["v": "list", "asset": version], ["v": "list"]] {
-            let current = try firstEvents(of: app.streamStart(HTTPRequest(path: "/events/page", query: query)))
+            let current = try app.firstEvents(of: app.streamStart(HTTPRequest(path: "/events/page", query: query)))
             #expect(!current.contains { $0.type == "reload" } && current.contains { $0.type == "items" })
         }
     }

@@ -46,9 +46,12 @@ struct PreparedResponseAddingTests {
         }
         var logger = Logger(label: "test")
         logger.logLevel = .warning
+        let configuration = HTTPServer.Configuration(
+            address: try ListenAddress(parsing: "127.0.0.1:0"), maxStreams: 1)
         let server = HTTPServer(
-            configuration: .init(address: try ListenAddress(parsing: "127.0.0.1:0"), maxStreams: 1),
-            responder: responder, logger: logger)
+            configuration: configuration, responder: responder,
+            shards: Shard.shards(of: FeedStore(configuration: .init(profile: .nytNewswire)), for: configuration),
+            logger: logger)
         let port = try server.start()
         defer { server.stop(timeout: .milliseconds(500)) }
 

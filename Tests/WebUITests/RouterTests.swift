@@ -23,15 +23,6 @@ struct RouterTests {
         try JSONValue(parsing: response.body)
     }
 
-    /// The SSE events a new client of `start` is sent first.
-    func firstEvents(of start: StreamStart) throws -> [SSEEvent] {
-        let stream = StreamConnection(maxQueuedBytes: start.maxQueuedBytes)
-        let end = start.open(stream)
-        defer { end() }
-        var parser = SSEParser()
-        return try parser.parse(stream.takeQueued())
-    }
-
     // MARK: - Requests
 
     @Test func requestLookupsAreCaseInsensitiveAndTheFirstFieldWins() {
@@ -216,7 +207,7 @@ struct RouterTests {
         let start = try app.streamStart(HTTPRequest(path: "/events"))
         #expect(start.headers.map(\.0) == ["Content-Type", "Cache-Control", "X-Accel-Buffering"])
         #expect(start.headers.first?.1 == "text/event-stream; charset=utf-8")
-        let events = try firstEvents(of: start)
+        let events = try app.firstEvents(of: start)
         #expect(events.map(\.type) == ["data"])
         #expect(events.first?.id == snapshot.id.description)
         #expect(try JSONValue(parsing: Array((events.first?.data ?? "").utf8)) == document)
@@ -234,19 +225,19 @@ struct RouterTests {
         let after = try #require(app.store.snapshot)
 
         // Resuming at the previous change: only the patch that followed it.
-        let resumed = try firstEvents(
+        let resumed = try app.firstEvents(
             of: app.streamStart(HTTPRequest(path: "/events", headers: ["Last-Event-ID": before.id.description])))
         #expect(resumed.map(\.type) == ["patch"])
         #expect(resumed.first?.id == after.id.description)
         // Up to date: nothing but `retry:`.
-        let current = try firstEvents(
+        let current = try app.firstEvents(
             of: app.streamStart(HTTPRequest(path: "/events", query: ["lastEventId": after.id.description])))
         #expect(current.isEmpty)
 
         // `Accept: application/json`: a full document on every change.
         let start = try app.streamStart(HTTPRequest(path: "/events", headers: ["Accept": "application/json"]))
         let stream = StreamConnection(maxQueuedBytes: start.maxQueuedBytes)
-        let end = start.open(stream)
+        let end = start.open(stream, on: app.shard)
         defer { end() }
         _ = stream.takeQueued()
         let third = NewswireFeed.document(count: 8)
@@ -260,7 +251,7 @@ struct RouterTests {
 
     @Test func itemEventsOfASectionStartWithThatSectionsItems() throws {
         let section = NewswireFeed.sections[2]
-        let events = try firstEvents(
+        let events = try app.firstEvents(
             of: app.streamStart(HTTPRequest(path: "/events/items", query: ["section": section])))
         #expect(events.map(\.type) == ["snapshot"])
         let titles = try JSONValue(parsing: Array((events.first?.data ?? "").utf8)).arrayValue?
@@ -277,7 +268,7 @@ struct RouterTests {
         let pages = app.handlers.streams.pages
         #expect(pages.clientCount == 0, "deciding on a stream subscribes nothing")
         let stream = StreamConnection(maxQueuedBytes: start.maxQueuedBytes)
-        let end = start.open(stream)
+        let end = start.open(stream, on: app.shard)
         #expect(pages.clientCount == 1)
         var parser = SSEParser()
         #expect(try parser.parse(stream.takeQueued()).map(\.type) == ["item", "status"])

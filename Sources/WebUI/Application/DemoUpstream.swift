@@ -27,7 +27,7 @@ final class DemoUpstream: Sendable {
         let newswire = DemoNewswire(seed: seed, now: Date())
         store.replaceDocument(newswire.document)
         self.newswire = NIOLockedNewswire(newswire)
-        let stream = DocumentEventStream(store: store)
+        let stream = DocumentEventStream(ownClientsOf: store)
         self.stream = stream
         fanout = FanoutStage(
             store: store, name: "feedweb.demo-fanout", consumers: [.init(name: "/demo/upstream") { stream.deliver($0) }]

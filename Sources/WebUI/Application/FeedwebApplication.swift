@@ -62,7 +62,8 @@ public final class FeedwebApplication: Sendable {
             store: store, demo: demo?.stream, staticFiles: staticFiles, frameAncestors: configuration.frameAncestors,
             sourceLabel: label, maxQueuedBytesPerClient: configuration.streams.maxQueuedBytesPerClient,
             restoredAt: restoredAt, statsPollInterval: configuration.sources.comparedPollInterval.timeInterval,
-            stateFile: stateWriter, shards: configuration.server.streamSenders, inspect: configuration.inspect,
+            stateFile: stateWriter, shards: Shard.shards(of: store, for: configuration.server),
+            inspect: configuration.inspect,
             title: configuration.title,
             allowedOrigins: configuration.allowedOrigins, logger: logger, templates: templates,
             screens: configuration.screens,
@@ -74,7 +75,8 @@ public final class FeedwebApplication: Sendable {
                 return status
             },
             clusterStatus: { clusterBox.node?.clusterStatus })
-        let server = HTTPServer(configuration: configuration.server, responder: handlers.router, logger: logger)
+        let server = HTTPServer(
+            configuration: configuration.server, responder: handlers.router, shards: handlers.shards, logger: logger)
         self.server = server
         handlers.connections.connect { [weak server] in server?.connectionCounts ?? ConnectionCounts() }
         handlers.inspector?.events.writeMarks.connect(server.writeMarks)

@@ -32,6 +32,8 @@ struct WebHandlers: Sendable {
     let title: String
     /// CORS for the streams and the API (`--allow-origin`).
     let crossOrigin: CrossOrigin
+    /// The shards of the programs' streams, for the server to hand each new stream one.
+    let shards: [Shard]
 
     /// - Parameters:
     ///   - demo: the demo's `/demo/upstream` stream, when the source is the demo.
@@ -44,8 +46,9 @@ struct WebHandlers: Sendable {
     ///     (`--interval` when polling, else ``UpstreamConfiguration/defaultPollInterval``).
     ///   - upstreamStatus: the upstream status now, under the configured source's name.
     ///   - stateFile: the state file's writer, told of every change (last of the consumers).
-    ///   - shards: how many shards the programs' streams are spread over: one per stream
-    ///     sender of the server (``HTTPServer/Configuration/streamSenders``).
+    ///   - shards: the shards the programs' streams are spread over, as the server that
+    ///     serves these handlers makes them (``Shard/shards(of:for:)``); `nil`: handlers
+    ///     without a server, one shard without a sender.
     ///   - inspect: whether `/inspect` is on (`--inspect`).
     ///   - title: the board's name (`--title`).
     ///   - templates: the templates pages are rendered from (`--templates`).
@@ -55,7 +58,7 @@ struct WebHandlers: Sendable {
         store: FeedStore, demo: DocumentEventStream?, staticFiles: StaticFiles, frameAncestors: String,
         sourceLabel: String, maxQueuedBytesPerClient: Int, restoredAt: Date?,
         statsPollInterval: TimeInterval = UpstreamConfiguration.defaultPollInterval.timeInterval,
-        stateFile: StateFileWriter? = nil, shards: Int = 1, inspect: Bool = true, title: String = "feedweb",
+        stateFile: StateFileWriter? = nil, shards: [Shard]? = nil, inspect: Bool = true, title: String = "feedweb",
         allowedOrigins: AllowedOrigins = .none, logger: Logger = Logger(label: "feedweb"),
         templates: TemplateLibrary = TemplateLibrary(), screens: ScreenSettings = ScreenSettings(),
         upstreamStatus: @escaping @Sendable () -> UpstreamStatus,
@@ -85,6 +88,8 @@ struct WebHandlers: Sendable {
             itemChanges: { [store] old, new in store.itemChanges(from: old, to: new) },
             inspectSource: inspectSource, onPublish: metrics.fanoutObserver(stream: "page"))
         self.pageStreams = PageStreamPublisher(stream: pageEvents, store: store, badges: badges, stats: stats)
+        let shards = shards ?? Shard.shards(of: store, for: nil)
+        self.shards = shards
         let events = DocumentEventStream(
             store: store, shards: shards, onPublish: metrics.fanoutObserver(stream: "events"))
         let items = ItemEventStream(store: store, shards: shards, onPublish: metrics.fanoutObserver(stream: "items"))

@@ -21,7 +21,7 @@ struct FanoutChange: Sendable {
         self.change = change
         switch change.kind {
         case .patch(_, let encoded):
-            patchEvent = DocumentEventStream.patchEvent(id: change.snapshot.id, encodedPatch: encoded)
+            patchEvent = DocumentEvents.patch(id: change.snapshot.id, encodedPatch: encoded)
         case .snapshot:
             patchEvent = nil
         }

@@ -49,9 +49,9 @@ final class PageCache: Sendable {
         if let entry = entries.withLockedValue({ $0[route] }), entry.stamp == stamp {
             return entry.response
         }
-        let start = StreamConnection.now()
+        let start = MonotonicTime.now()
         guard let response = render() else { return nil }
-        onRender?(StreamConnection.now() &- start)
+        onRender?(MonotonicTime.now() &- start)
         renders.withLockedValue { $0 += 1 }
         entries.withLockedValue { entries in
             if entries.count >= capacity {

@@ -1,3 +1,4 @@
+import FeedCore
 import Foundation
 import Glibc
 import Logging
@@ -98,7 +99,7 @@ final class ConnectionReaper: @unchecked Sendable {
     /// A new connection on socket `fd`: returns its record (for its socket context), after
     /// shutting down the connections the rules drop to make room for it.
     func connectionStarted(fd: Int32) -> Connection {
-        let now = StreamConnection.now()
+        let now = MonotonicTime.now()
         let (connection, drops) = state.withLockedValue { state -> (Connection, [Connection]) in
             let connection = Connection(id: state.nextID, fd: fd)
             state.nextID += 1
@@ -126,7 +127,7 @@ final class ConnectionReaper: @unchecked Sendable {
 
     /// The connection's response is complete: it waits for the next request.
     func requestAnswered(_ connection: Connection) {
-        let now = StreamConnection.now()
+        let now = MonotonicTime.now()
         state.withLockedValue { $0.rules.answered(connection.id, at: now) }
     }
 
@@ -192,7 +193,7 @@ final class ConnectionReaper: @unchecked Sendable {
 
     private func run() {
         while true {
-            let now = StreamConnection.now()
+            let now = MonotonicTime.now()
             let (drops, next, running, report) = state.withLockedValue {
                 state -> ([Connection], UInt64?, Bool, (deadline: Int, room: Int)?) in
                 let drops = state.rules.expired(at: now).compactMap { state.connections[$0] }

@@ -1,4 +1,5 @@
 import CMicroHTTPD
+import FeedCore
 import Glibc
 import Logging
 import NIOConcurrencyHelpers
@@ -209,7 +210,7 @@ final class FrontDoor: @unchecked Sendable {
         pthread_sigmask(SIG_BLOCK, &pipe, nil)
         var events = [epoll_event](repeating: epoll_event(), count: 256)
         while phase.withLockedValue({ $0 == .running }) {
-            let count = epoll.wait(into: &events, timeout: timeout(now: StreamConnection.now()))
+            let count = epoll.wait(into: &events, timeout: timeout(now: MonotonicTime.now()))
             for index in checked.indices { checked[index] = false }
             for event in events.prefix(Int(max(0, count))) {
                 switch event.data.u64 {
@@ -218,7 +219,7 @@ final class FrontDoor: @unchecked Sendable {
                 default: serve(Int32(truncatingIfNeeded: event.data.u64 - 1))
                 }
             }
-            let now = StreamConnection.now()
+            let now = MonotonicTime.now()
             for action in rules.due(at: now) {
                 switch action {
                 case .handOver(let fd): handOverHeld(fd)
@@ -266,7 +267,7 @@ final class FrontDoor: @unchecked Sendable {
                 case EMFILE, ENFILE, ENOBUFS, ENOMEM:
                     // Out of descriptors: stop watching for 100 ms instead of spinning.
                     epoll.remove(listener.fd)
-                    let now = StreamConnection.now()
+                    let now = MonotonicTime.now()
                     acceptPausedUntil = now &+ 100_000_000
                     if acceptFailureLogged.map({ now &- $0 >= 60_000_000_000 }) ?? true {
                         acceptFailureLogged = now
@@ -278,7 +279,7 @@ final class FrontDoor: @unchecked Sendable {
                 default: return
                 }
             }
-            let now = StreamConnection.now()
+            let now = MonotonicTime.now()
             // Answers are whole responses in one call: Nagle must not hold their last segment.
             var one: Int32 = 1
             _ = setsockopt(fd, Int32(IPPROTO_TCP), TCP_NODELAY, &one, socklen_t(MemoryLayout<Int32>.size))
@@ -324,7 +325,7 @@ final class FrontDoor: @unchecked Sendable {
                         connection.watchesWrites = true
                         epoll.modify(fd, events: Self.readEvents | EPOLLOUT.rawValue, token: UInt64(fd) + 1)
                     }
-                    rules.blocked(fd, moved: moved, at: StreamConnection.now())
+                    rules.blocked(fd, moved: moved, at: MonotonicTime.now())
                     return .wait
                 }
                 if sent == 0 { return .drop }
@@ -335,7 +336,7 @@ final class FrontDoor: @unchecked Sendable {
                     continue
                 }
                 connection.sending = nil
-                rules.answered(fd, at: StreamConnection.now())
+                rules.answered(fd, at: MonotonicTime.now())
                 if allRead { return .wait }
             }
             let read = peekBuffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, Int32(MSG_PEEK)) }

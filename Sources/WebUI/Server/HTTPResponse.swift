@@ -25,10 +25,9 @@ public enum HTTPResponse: Sendable {
 ///
 /// The server first admits the stream (it may be at ``HTTPServer/Configuration/maxStreams``
 /// or stopping: then the client gets ``HTTPResponder/streamRefused()`` and nothing was
-/// subscribed), then calls ``open(_:shard:)`` once with the new ``StreamConnection`` and the
-/// shard whose sender writes it, sends
-/// ``headers`` with status 200, and then whatever is queued on the stream until it closes
-/// or the client leaves.
+/// subscribed), then calls ``open(_:on:)`` once with the new ``StreamConnection`` and the
+/// ``Shard`` whose sender writes it, sends ``headers`` with status 200, and then whatever is
+/// queued on the stream until it closes or the client leaves.
 public struct StreamStart: Sendable {
     /// Whom a stream serves, for which sender writes it.
     public enum Audience: Sendable {
@@ -48,14 +47,14 @@ public struct StreamStart: Sendable {
     /// The most unsent bytes the stream may hold before its client is dropped.
     public let maxQueuedBytes: Int
     public let audience: Audience
-    private let subscribe: @Sendable (StreamConnection, Int) -> @Sendable () -> Void
+    private let subscribe: @Sendable (StreamConnection, Shard) -> @Sendable () -> Void
 
     /// - Parameter subscribe: subscribes an admitted stream, written by the sender of the
-    ///   given shard, to its events (queuing its first bytes) and returns what undoes that;
+    ///   given shard (and, a programs' stream, in that shard's broadcaster), to its events (queuing its first bytes) and returns what undoes that;
     ///   the server runs it once, on the daemon thread, when the request is complete.
     public init(
         headers: [(String, String)], maxQueuedBytes: Int, audience: Audience = .programs,
-        subscribe: @escaping @Sendable (StreamConnection, Int) -> @Sendable () -> Void
+        subscribe: @escaping @Sendable (StreamConnection, Shard) -> @Sendable () -> Void
     ) {
         self.init(
             headers: headers, refusalHeaders: [], maxQueuedBytes: maxQueuedBytes, audience: audience,
@@ -64,7 +63,7 @@ public struct StreamStart: Sendable {
 
     private init(
         headers: [(String, String)], refusalHeaders: [(String, String)], maxQueuedBytes: Int, audience: Audience,
-        subscribe: @escaping @Sendable (StreamConnection, Int) -> @Sendable () -> Void
+        subscribe: @escaping @Sendable (StreamConnection, Shard) -> @Sendable () -> Void
     ) {
         self.headers = headers
         self.refusalHeaders = refusalHeaders
@@ -84,7 +83,7 @@ public struct StreamStart: Sendable {
 
     /// Subscribes `stream`, an admitted stream of this decision written by the sender of
     /// `shard`; returns what to run when its request is complete.
-    public func open(_ stream: StreamConnection, shard: Int = 0) -> @Sendable () -> Void {
+    public func open(_ stream: StreamConnection, on shard: Shard) -> @Sendable () -> Void {
         subscribe(stream, shard)
     }
 }

@@ -1,4 +1,5 @@
 import CMicroHTTPD
+import FeedCore
 import Glibc
 import Logging
 import NIOConcurrencyHelpers
@@ -6,7 +7,8 @@ import NIOConcurrencyHelpers
 /// The HTTP server: a ``FrontDoor`` thread that accepts every connection and answers plain
 /// requests for `/` itself, libmicrohttpd daemons (each run by a ``DaemonLoop`` thread,
 /// which reads and answers every other request on the connections the front door hands it)
-/// and a few ``StreamSender`` threads that write established SSE streams.
+/// and a few ``StreamSender`` threads that write established SSE streams: one per ``Shard``
+/// of the programs' streams, and one for people's pages.
 ///
 /// Requests are answered on a daemon's thread by an ``HTTPResponder``. A stream's first
 /// bytes go out through libmicrohttpd; then it is suspended there and a sender writes its
@@ -77,8 +79,8 @@ public final class HTTPServer: @unchecked Sendable {
         /// process may run on (``availableCores()``, `--threads`).
         public var requestThreads: Int = availableCores()
         /// Threads that write established streams, one per core this process may run on
-        /// (``availableCores()``), each with its shard of the programs' streams; people's
-        /// pages have one more of their own.
+        /// (``availableCores()``), each the sender of a ``Shard`` of the programs' streams
+        /// (``Shard/shards(of:for:)``); people's pages have one more of their own.
         ///
         /// A fan-out is one socket write per client, ~5–10 µs of kernel TCP each: each core
         /// writes to its share of the clients, and queues to them too (each shard's
@@ -180,10 +182,10 @@ public final class HTTPServer: @unchecked Sendable {
     /// Ends streams whose clients hang up while suspended (libmicrohttpd does not watch
     /// suspended sockets); `nil` only if the system refused an epoll set.
     private let hangups = HangupWatcher()
-    /// The threads that write established programs' streams (one per libmicrohttpd
-    /// thread); empty when the system refused their epoll sets (libmicrohttpd then sends
-    /// everything).
-    private let senders: [StreamSender]
+    /// The shards of the programs' streams, each new one handed the next in turn; each
+    /// shard's sender writes its clients (libmicrohttpd does, when the system refused the
+    /// sender its epoll set).
+    private let shards: [Shard]
     /// The most connections libmicrohttpd holds at once (``Configuration/connectionLimit``).
     public let connectionLimit: Int
     /// Counts the connections handed to libmicrohttpd and refuses those past
@@ -195,12 +197,16 @@ public final class HTTPServer: @unchecked Sendable {
     /// The thread that writes people's page streams: never behind a fan-out to thousands
     /// (``StreamStart/Audience/person``).
     private let pageSender: StreamSender?
-    /// Which sender the next stream goes to (round robin). A leaf.
-    private let nextSender = NIOLockedValueBox(0)
+    /// Which shard the next programs' stream goes to (round robin). A leaf.
+    private let nextShardIndex = NIOLockedValueBox(0)
     /// Which daemon loop the next connection handed over goes to (round robin). A leaf.
     private let nextLoop = NIOLockedValueBox(0)
 
-    public init(configuration: Configuration, responder: any HTTPResponder, logger: Logger) {
+    /// - Parameter shards: the shards of the programs' streams the responder's
+    ///   ``StreamStart``s subscribe to (at least one; ``Shard/shards(of:for:)``, for this
+    ///   configuration). The server starts and stops their senders.
+    public init(configuration: Configuration, responder: any HTTPResponder, shards: [Shard], logger: Logger) {
+        precondition(!shards.isEmpty, "the programs' streams have at least one shard")
         self.configuration = configuration
         self.responder = responder
         self.logger = logger
@@ -214,11 +220,8 @@ public final class HTTPServer: @unchecked Sendable {
         self.reaper = ConnectionReaper(
             deadline: configuration.headTimeout, capacity: Configuration.connectionCapacity(limit: limit),
             logger: logger, placeFreed: { admission.release() })
-        let ring = configuration.writesThroughIOUring
-        self.senders = (0..<max(1, configuration.streamSenders)).compactMap {
-            StreamSender(name: "fw-send-\($0)", useIOUring: ring, niceness: configuration.streamSenderNiceness)
-        }
-        self.pageSender = StreamSender(name: "fw-send-pages", useIOUring: ring)
+        self.shards = shards
+        self.pageSender = StreamSender(name: "fw-send-pages", useIOUring: configuration.writesThroughIOUring)
         self.headTooLarge = PreparedResponse(
             status: 431, body: Array("Request header fields too large\n".utf8),
             headers: [("Content-Type", "text/plain; charset=utf-8")])
@@ -227,10 +230,10 @@ public final class HTTPServer: @unchecked Sendable {
     /// The streams handed from libmicrohttpd to a ``StreamSender`` since start: to the
     /// programs' senders and to the pages' own.
     public var streamsHandedOver: (programs: Int, people: Int) {
-        (senders.reduce(0) { $0 + $1.adoptedCount }, pageSender?.adoptedCount ?? 0)
+        (shards.reduce(0) { $0 + ($1.sender?.adoptedCount ?? 0) }, pageSender?.adoptedCount ?? 0)
     }
 
-    private var allSenders: [StreamSender] { senders + (pageSender.map { [$0] } ?? []) }
+    private var allSenders: [StreamSender] { shards.compactMap(\.sender) + (pageSender.map { [$0] } ?? []) }
 
     /// When each stream sender wrote each recent event (`/inspect`'s waterfall).
     var writeMarks: [WriteMarks] { allSenders.map(\.writeMarks) }
@@ -407,7 +410,7 @@ public final class HTTPServer: @unchecked Sendable {
             if !forced && clock.now > deadline - timeout / 3 {
                 // Whoever has not drained by now is not reading: drop them.
                 for stream in state.withLockedValue({ Array($0.open.streams.values) }) {
-                    _ = stream.dropIfStalled(olderThan: 0, now: StreamConnection.now())
+                    _ = stream.dropIfStalled(olderThan: 0, now: MonotonicTime.now())
                 }
                 forced = true
             }
@@ -479,17 +482,17 @@ public final class HTTPServer: @unchecked Sendable {
                 return Self.queue(responder.streamRefused(), adding: start.refusalHeaders, on: connection)
             }
             // Programs' streams are spread over the shards in turn; a shard's sender writes its
-            // streams, and its broadcasters queue to them.
-            let shard = start.audience == .person ? 0 : nextShard()
+            // streams, and its broadcasters queue to them. A person's page stream has its own
+            // sender and broadcaster, and is handed the first shard, which it does not use.
+            let shard = start.audience == .person ? shards[0] : nextShard()
             // Subscribed only once admitted: its first bytes are queued before libmicrohttpd
             // first asks for any.
-            let onEnd = start.open(stream, shard: shard)
+            let onEnd = start.open(stream, on: shard)
             let fd = feedweb_mhd_connection_fd(connection)
             // An HTTP/1.1 stream is chunked, so a sender can write it once libmicrohttpd has
             // sent the head; an HTTP/1.0 client's close-delimited body stays with it.
             let sender =
-                request.version != "HTTP/1.1"
-                ? nil : start.audience == .person ? pageSender : senders.isEmpty ? nil : senders[shard % senders.count]
+                request.version != "HTTP/1.1" ? nil : start.audience == .person ? pageSender : shard.sender
             stream.attach(ConnectionHandle(pointer: connection, loop: loop), socket: fd, sender: sender, onEnd: onEnd)
             if let token = hangups?.watch(stream, fd: fd) { stream.setHangupRegistration(token: token, fd: fd) }
             // Chunked (HTTP/1.1) bodies are filled straight into the connection's send buffer
@@ -535,12 +538,13 @@ public final class HTTPServer: @unchecked Sendable {
         }
     }
 
-    /// The shard of the next programs' stream, round robin over the stream senders.
-    private func nextShard() -> Int {
-        nextSender.withLockedValue { next in
-            defer { next = (next + 1) % max(1, senders.count) }
+    /// The shard of the next programs' stream, round robin.
+    private func nextShard() -> Shard {
+        let index = nextShardIndex.withLockedValue { next in
+            defer { next = (next + 1) % shards.count }
             return next
         }
+        return shards[index]
     }
 
     fileprivate func streamFinished(_ stream: StreamConnection) {

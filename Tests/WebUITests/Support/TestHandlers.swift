@@ -20,12 +20,15 @@ final class TestHandlers: Sendable {
 
     /// `document` (if any) is the store's first; the upstream status starts open, connected
     /// now, under the source name `test`. With `detection`, `profile` is not used: the
-    /// store reads items as it finds them in the first document with items.
+    /// store reads items as it finds them in the first document with items. With `server`,
+    /// the programs' streams are sharded as a server of that configuration shards them,
+    /// senders included (``TestServer``); without, one shard, with no sender.
     init(
         document: JSONValue?, profile: ItemProfile = .nytNewswire,
         publicDirectory: String = TestHandlers.publicDirectory,
         frameAncestors: String = "'self'", maxQueuedBytesPerClient: Int = 1 << 20,
-        detection: ItemProfile.Overrides? = nil, allowedOrigins: AllowedOrigins = .none
+        detection: ItemProfile.Overrides? = nil, allowedOrigins: AllowedOrigins = .none,
+        server: HTTPServer.Configuration? = nil
     ) {
         store = FeedStore(configuration: .init(profile: profile, detection: detection))
         if let document { store.replaceDocument(document) }
@@ -42,7 +45,8 @@ final class TestHandlers: Sendable {
             logger: logger)
         handlers = WebHandlers(
             store: store, demo: nil, staticFiles: staticFiles, frameAncestors: frameAncestors, sourceLabel: "test",
-            maxQueuedBytesPerClient: maxQueuedBytesPerClient, restoredAt: nil, allowedOrigins: allowedOrigins,
+            maxQueuedBytesPerClient: maxQueuedBytesPerClient, restoredAt: nil,
+            shards: Shard.shards(of: store, for: server), allowedOrigins: allowedOrigins,
             upstreamStatus: { status.withLockedValue { $0 } })
         router = handlers.router
     }
@@ -58,6 +62,18 @@ final class TestHandlers: Sendable {
             throw UnexpectedAnswer(path: request.path, expected: "a prepared response")
         }
         return response
+    }
+
+    /// The shard the handlers' streams are opened on, as a server would hand it.
+    var shard: Shard { handlers.shards[0] }
+
+    /// The SSE events a new client of `start` is sent first.
+    func firstEvents(of start: StreamStart) throws -> [SSEEvent] {
+        let stream = StreamConnection(maxQueuedBytes: start.maxQueuedBytes)
+        let end = start.open(stream, on: shard)
+        defer { end() }
+        var parser = SSEParser()
+        return try parser.parse(stream.takeQueued())
     }
 
     /// The router's decision to start a stream for `request`.

@@ -24,9 +24,6 @@ final class TestServer: @unchecked Sendable {
         frontDoorHoldLimit: Duration = FrontDoor.defaultHoldLimit, detection: ItemProfile.Overrides? = nil,
         allowedOrigins: AllowedOrigins = .none
     ) throws {
-        app = TestHandlers(
-            document: document, profile: profile, publicDirectory: publicDirectory, frameAncestors: frameAncestors,
-            detection: detection, allowedOrigins: allowedOrigins)
         var logger = Logger(label: "test")
         logger.logLevel = .warning
         var configuration = HTTPServer.Configuration(
@@ -36,7 +33,11 @@ final class TestServer: @unchecked Sendable {
         configuration.connectionTimeout = connectionTimeout
         configuration.frontDoorHoldLimit = frontDoorHoldLimit
         configuration.connectionLimit = connectionLimit
-        server = HTTPServer(configuration: configuration, responder: app.router, logger: logger)
+        app = TestHandlers(
+            document: document, profile: profile, publicDirectory: publicDirectory, frameAncestors: frameAncestors,
+            detection: detection, allowedOrigins: allowedOrigins, server: configuration)
+        server = HTTPServer(
+            configuration: configuration, responder: app.router, shards: app.handlers.shards, logger: logger)
         port = try server.start()
     }
 

@@ -31,28 +31,13 @@ func appendStepBenchmarks() {
         next += 1
         guard case .patch(_, let encodedPatch) = change.kind else { fatalError("an append is a patch") }
         // `/events`: the patch event.
-        blackHole(BenchmarkEntry.patchEvent(id: change.snapshot.id, encodedPatch: encodedPatch))
-        // `/events/items`: one event per item change (as ItemEventStream encodes them).
+        blackHole(DocumentEvents.patch(id: change.snapshot.id, encodedPatch: encodedPatch))
+        // `/events/items`: the events of the item changes, as every client of all sections gets them.
         let view = change.snapshot.published
         let changes = view.itemChanges(since: change.previousPublished)
-        let id = EventID(epoch: store.epoch, seq: view.seq).description
-        var itemEvents: [UInt8] = []
-        var added: FeedItem?
-        for itemChange in changes {
-            let data: JSONValue
-            switch itemChange.kind {
-            case .added, .updated:
-                data = itemChange.item.json
-                if itemChange.kind == .added { added = itemChange.item }
-            case .removed:
-                data = .object([
-                    "key": .string(itemChange.item.key),
-                    "section": itemChange.item.section.map(JSONValue.string) ?? .null,
-                ])
-            }
-            SSEEncoder.event(type: itemChange.kind.rawValue, data: data.serializedString(), id: id, into: &itemEvents)
-        }
-        blackHole(itemEvents)
+        let id = EventID(epoch: store.epoch, seq: view.seq)
+        blackHole(ItemEvents.changes(changes, section: nil, id: id, withOwn: view.profile.layout == .table))
+        let added = changes.first { $0.kind == .added }?.item
         // The page stream: the added item's list entry.
         guard let added else { fatalError("an append adds an item") }
         let entryView = PublishedView(seq: view.seq, document: .null, version: nil, items: [added])

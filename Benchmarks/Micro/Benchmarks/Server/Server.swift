@@ -39,11 +39,11 @@ let benchmarks: @Sendable () -> Void = {
     let encodedPatch = Array(Fixtures.stampPatch(seq: 7).utf8)
     let id = EventID(epoch: "k3j9x0q2m1", seq: 123_456)
     Benchmark(
-        "Fan-out encode: one patch into SSE bytes (\(BenchmarkEntry.patchEvent(id: id, encodedPatch: encodedPatch).count) B), once per change",
+        "Fan-out encode: one patch into SSE bytes (\(DocumentEvents.patch(id: id, encodedPatch: encodedPatch).count) B), once per change",
         configuration: .init(scalingFactor: .kilo)
     ) { benchmark in
         for _ in benchmark.scaledIterations {
-            blackHole(BenchmarkEntry.patchEvent(id: id, encodedPatch: encodedPatch))
+            blackHole(DocumentEvents.patch(id: id, encodedPatch: encodedPatch))
         }
     }
 
@@ -54,12 +54,13 @@ let benchmarks: @Sendable () -> Void = {
     // server, and their queues grow by one event per iteration (a few MB in all).
     for clients in [1_000, 10_000] {
         let store = Fixtures.store()
-        let stream = DocumentEventStream(store: store)
+        let shards = Shard.shards(of: store, for: nil)
+        let stream = DocumentEventStream(store: store, shards: shards)
         let delivered = BenchmarkEntry.fanOut(of: store, to: stream)
         var connections: [StreamConnection] = []
         for _ in 0..<clients {
             let connection = StreamConnection(maxQueuedBytes: 64 * 1024 * 1024)
-            stream.subscribe(connection, mode: .patches, lastEventID: nil)
+            stream.subscribe(connection, on: shards[0], mode: .patches, lastEventID: nil)
             connections.append(connection)
         }
         var patches: [JSONPatch] = []

@@ -120,7 +120,7 @@ public final class StreamConnection: @unchecked Sendable {
     /// carry out once it holds no lock (a sender's wake-up batched with other clients').
     func enqueueDeferringEffect(_ bytes: [UInt8], whenFull: StreamFullQueue) -> (StreamEnqueueResult, Effect) {
         if bytes.isEmpty { return (.queued, Effect(stream: self)) }
-        let now = Self.now()
+        let now = MonotonicTime.now()
         return lock.withLock {
             let (result, action) = machine.enqueue(bytes, report: whenFull == .report, now: now)
             return (result, makeEffect(action))
@@ -143,7 +143,7 @@ public final class StreamConnection: @unchecked Sendable {
     /// ``catchUp(with:)`` for a fan-out: the action is returned, for the caller to carry
     /// out once it holds no lock.
     func catchUpDeferringEffect(with bytes: [UInt8]) -> (Bool, Effect) {
-        let now = Self.now()
+        let now = MonotonicTime.now()
         return lock.withLock {
             let (caughtUp, action) = machine.catchUp(with: bytes, now: now)
             return (caughtUp, makeEffect(action))
@@ -153,14 +153,14 @@ public final class StreamConnection: @unchecked Sendable {
     /// Queues several chunks as one step (used for a new client's first events).
     @discardableResult
     public func enqueue(contentsOf chunks: [[UInt8]]) -> Bool {
-        let (queued, effect) = enqueueDeferringEffect(contentsOf: chunks, now: Self.now())
+        let (queued, effect) = enqueueDeferringEffect(contentsOf: chunks, now: MonotonicTime.now())
         effect.perform()
         return queued
     }
 
     /// ``enqueue(contentsOf:)`` for a broadcaster subscribing the stream under its lock: the
     /// action is returned, for the caller to carry out once it has released that lock.
-    /// `now` (``now()``) is read by the caller before it takes that lock.
+    /// `now` (``MonotonicTime/now()``) is read by the caller before it takes that lock.
     func enqueueDeferringEffect(contentsOf chunks: [[UInt8]], now: UInt64) -> (Bool, Effect) {
         lock.withLock {
             let (queued, action) = machine.enqueue(contentsOf: chunks, now: now)
@@ -304,7 +304,7 @@ public final class StreamConnection: @unchecked Sendable {
     /// With `reschedule`, marks the stream scheduled to go back on the sender's ready list
     /// and returns whether the sender must put it there (`false`: already there).
     func didSend(bytes: Int, blocked: Bool, reschedule: Bool) -> Bool {
-        let now = Self.now()
+        let now = MonotonicTime.now()
         return lock.withLock { machine.didSend(bytes: bytes, blocked: blocked, reschedule: reschedule, now: now) }
     }
 
@@ -328,7 +328,7 @@ public final class StreamConnection: @unchecked Sendable {
     /// it, see ``StreamStateMachine/Connection/suspending``), or ends (-1) or aborts (-2)
     /// the stream.
     func read(into buffer: UnsafeMutablePointer<CChar>, capacity: Int) -> Int {
-        let now = Self.now()
+        let now = MonotonicTime.now()
         let (decision, connection) = lock.withLock { () -> (StreamStateMachine.ReaderDecision, ConnectionHandle?) in
             let decision = machine.read(capacity: capacity, now: now) { bytes, offset in
                 guard let base = bytes.baseAddress else { return }
@@ -365,10 +365,5 @@ public final class StreamConnection: @unchecked Sendable {
             }
             return (onEnd, hangupRegistration)
         }
-    }
-
-    /// Now, in monotonic nanoseconds (``MonotonicTime``).
-    static func now() -> UInt64 {
-        MonotonicTime.now()
     }
 }

@@ -70,8 +70,8 @@ final class StreamHandlers: Sendable {
         let lastEventID = request.lastEventID
         let target = items
         return start { stream, shard in
-            target.subscribe(stream, shard: shard, section: section, lastEventID: lastEventID)
-            return { target.unsubscribe(stream, shard: shard) }
+            target.subscribe(stream, on: shard, section: section, lastEventID: lastEventID)
+            return { target.unsubscribe(stream, on: shard) }
         }
     }
 
@@ -190,14 +190,14 @@ final class StreamHandlers: Sendable {
         let mode: DocumentEventStream.Mode = Self.wantsSnapshotsOnly(request.header("Accept")) ? .snapshots : .patches
         let lastEventID = request.lastEventID
         return start { stream, shard in
-            target.subscribe(stream, shard: shard, mode: mode, lastEventID: lastEventID)
-            return { target.unsubscribe(stream, shard: shard) }
+            target.subscribe(stream, on: shard, mode: mode, lastEventID: lastEventID)
+            return { target.unsubscribe(stream, on: shard) }
         }
     }
 
     private func start(
         for audience: StreamStart.Audience = .programs,
-        subscribe: @escaping @Sendable (StreamConnection, Int) -> @Sendable () -> Void
+        subscribe: @escaping @Sendable (StreamConnection, Shard) -> @Sendable () -> Void
     ) -> HTTPResponse {
         .stream(
             StreamStart(

@@ -2,7 +2,7 @@ import FeedCore
 import NIOConcurrencyHelpers
 
 /// `/events` (and the demo's `/demo/upstream`): the mirror re-broadcast in the document
-/// protocol it was received in.
+/// protocol it was received in (``DocumentEvents``).
 ///
 /// A new client gets `retry:`, then either a `data` event with the whole document or, when
 /// it resumes with an id of this epoch still in the history, only the patches it missed.
@@ -12,18 +12,17 @@ import NIOConcurrencyHelpers
 /// ``FeedwebConfiguration/Streams/maxQueuedBytesPerClient``) gets a fresh `data` in place of
 /// its backlog: every patch, or the newest state, never a silent gap.
 public final class DocumentEventStream: Sendable {
-    /// The two encodings clients can ask for.
-    public enum Mode: Hashable, Sendable {
-        case patches
-        case snapshots
+    public typealias Mode = DocumentEvents.Mode
+
+    /// Where the clients are: `/events`' in the ``Shard/events`` broadcaster of the shard
+    /// the server handed each, or, the demo's upstream (a few clients, of another store),
+    /// all in one broadcaster of the stream's own.
+    private enum Clients {
+        case sharded([Shard])
+        case own(Broadcaster<Mode, FeedSnapshot>)
     }
 
-    /// The reconnection time sent to clients, in milliseconds.
-    public static let retryMilliseconds = 2000
-
-    /// One broadcaster per shard: a client is subscribed to its shard's, and each change is
-    /// queued by every shard at once (``EveryShard``).
-    let broadcasters: [Broadcaster<Mode, FeedSnapshot>]
+    private let clients: Clients
     private let store: FeedStore
     /// The `data` event of the newest snapshot, encoded once for every client that needs it.
     ///
@@ -35,14 +34,39 @@ public final class DocumentEventStream: Sendable {
     /// Told how long each change took to reach every shard's clients, in nanoseconds.
     private let onPublish: (@Sendable (_ nanoseconds: UInt64) -> Void)?
 
-    /// - Parameters:
-    ///   - shards: how many shards the clients are spread over (at least 1).
-    ///   - onPublish: told, once per change, how long it took from the start of its fan-out
-    ///     to the last client's bytes queued in the slowest shard (encoding included).
-    public init(store: FeedStore, shards: Int = 1, onPublish: (@Sendable (_ nanoseconds: UInt64) -> Void)? = nil) {
+    /// `/events` of `store`, whose clients are in `shards`' ``Shard/events``.
+    ///
+    /// - Parameter onPublish: told, once per change, how long it took from the start of its
+    ///   fan-out to the last client's bytes queued in the slowest shard (encoding included).
+    public init(store: FeedStore, shards: [Shard], onPublish: (@Sendable (_ nanoseconds: UInt64) -> Void)? = nil) {
+        precondition(!shards.isEmpty, "a sharded stream has at least one shard")
         self.store = store
         self.onPublish = onPublish
-        self.broadcasters = (0..<max(1, shards)).map { _ in Broadcaster(initial: store.snapshot) }
+        self.clients = .sharded(shards)
+    }
+
+    /// A stream of `store` whose clients are all in one broadcaster of its own, whatever
+    /// shard the server hands them (the demo's upstream).
+    public init(ownClientsOf store: FeedStore) {
+        self.store = store
+        self.onPublish = nil
+        self.clients = .own(Broadcaster(initial: store.snapshot))
+    }
+
+    /// Every broadcaster the clients are in.
+    var broadcasters: [Broadcaster<Mode, FeedSnapshot>] {
+        switch clients {
+        case .sharded(let shards): shards.map(\.events)
+        case .own(let broadcaster): [broadcaster]
+        }
+    }
+
+    /// The broadcaster of a client the server handed `shard`.
+    private func broadcaster(for shard: Shard) -> Broadcaster<Mode, FeedSnapshot> {
+        switch clients {
+        case .sharded: shard.events
+        case .own(let broadcaster): broadcaster
+        }
     }
 
     /// The number of connected clients.
@@ -56,10 +80,10 @@ public final class DocumentEventStream: Sendable {
     /// state instead of its backlog.
     func deliver(_ change: FanoutChange) {
         let patch = change.patchEvent
-        let start = StreamConnection.now()
-        defer { onPublish?(StreamConnection.now() &- start) }
-        EveryShard.run(broadcasters.count) { shard in
-            broadcasters[shard].publish(
+        let start = MonotonicTime.now()
+        defer { onPublish?(MonotonicTime.now() &- start) }
+        let publish: @Sendable (Broadcaster<Mode, FeedSnapshot>) -> Void = { broadcaster in
+            broadcaster.publish(
                 change.snapshot,
                 encode: { mode, snapshot in
                     if mode == .patches, let patch { return patch }
@@ -67,13 +91,17 @@ public final class DocumentEventStream: Sendable {
                 },
                 catchUp: { _, snapshot in self.dataEvent(for: snapshot) })
         }
+        switch clients {
+        case .sharded(let shards): EveryShard.run(shards) { publish($0.events) }
+        case .own(let broadcaster): publish(broadcaster)
+        }
     }
 
-    /// Subscribes `stream` to the broadcaster of `shard`; `lastEventID` is the client's
-    /// resume point, if any.
-    public func subscribe(_ stream: StreamConnection, shard: Int = 0, mode: Mode, lastEventID: String?) {
-        broadcasters[shard % broadcasters.count].subscribe(stream, to: mode) { current in
-            var first: [[UInt8]] = [SSEEncoder.retry(milliseconds: Self.retryMilliseconds)]
+    /// Subscribes `stream`, which the server handed `shard`, to this stream's events in
+    /// `mode`; `lastEventID` is the client's resume point, if any.
+    public func subscribe(_ stream: StreamConnection, on shard: Shard, mode: Mode, lastEventID: String?) {
+        broadcaster(for: shard).subscribe(stream, to: mode) { current in
+            var first: [[UInt8]] = [DocumentEvents.retry()]
             guard let current else { return first }
             if mode == .patches, let text = lastEventID, let id = EventID(parsing: text) {
                 switch store.resume(after: id, through: current.id.seq) {
@@ -82,7 +110,7 @@ public final class DocumentEventStream: Sendable {
                 case .patches(let entries):
                     for entry in entries {
                         first.append(
-                            Self.patchEvent(
+                            DocumentEvents.patch(
                                 id: EventID(epoch: id.epoch, seq: entry.seq), encodedPatch: entry.encodedPatch))
                     }
                     return first
@@ -95,8 +123,9 @@ public final class DocumentEventStream: Sendable {
         }
     }
 
-    public func unsubscribe(_ stream: StreamConnection, shard: Int = 0) {
-        broadcasters[shard % broadcasters.count].unsubscribe(stream)
+    /// Removes `stream`, subscribed on `shard`, from its broadcaster.
+    public func unsubscribe(_ stream: StreamConnection, on shard: Shard) {
+        broadcaster(for: shard).unsubscribe(stream)
     }
 
     /// The event every patch-mode client gets for `change`: its `patch`, or the `data` of
@@ -105,26 +134,13 @@ public final class DocumentEventStream: Sendable {
         change.patchEvent ?? dataEvent(for: change.snapshot)
     }
 
+    /// The `data` event of `snapshot`: cached, or made now and cached.
     private func dataEvent(for snapshot: FeedSnapshot) -> [UInt8] {
         if let cached = dataEventCache.withLockedValue({ $0 }), cached.id == snapshot.id {
             return cached.bytes
         }
-        let id = snapshot.id.description
-        let bytes: [UInt8]
-        if let encoded = snapshot.encodedDocumentIfMade {
-            bytes = SSEEncoder.event(type: "data", utf8Data: encoded, id: id)
-        } else {
-            // Encoded straight into the event, which is then the only copy of the document's
-            // bytes this stream keeps (not a second one in the snapshot).
-            bytes = SSEEncoder.event(type: "data", id: id, dataByteCount: snapshot.encodedByteCount) {
-                snapshot.encodeDocument(into: &$0)
-            }
-        }
+        let bytes = DocumentEvents.data(of: snapshot)
         dataEventCache.withLockedValue { $0 = (snapshot.id, bytes) }
         return bytes
-    }
-
-    static func patchEvent(id: EventID, encodedPatch: [UInt8]) -> [UInt8] {
-        SSEEncoder.event(type: "patch", utf8Data: encodedPatch, id: id.description)
     }
 }

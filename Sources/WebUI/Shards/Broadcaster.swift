@@ -1,3 +1,4 @@
+import FeedCore
 import NIOConcurrencyHelpers
 
 /// What the timers need of every broadcaster, whatever its channel and state types.
@@ -141,7 +142,7 @@ public final class Broadcaster<Channel: Hashable & Sendable, State: Sendable>: S
         var seen = lock.withLock { (state: current, generation: generation, subscribed: subscriptions[id] != nil) }
         while !seen.subscribed {
             let chunks = initial(seen.state)
-            let now = StreamConnection.now()
+            let now = MonotonicTime.now()
             let effect: StreamConnection.Effect? = lock.withLock {
                 guard generation == seen.generation, subscriptions[id] == nil else {
                     seen = (current, generation, subscriptions[id] != nil)
@@ -191,7 +192,7 @@ public final class Broadcaster<Channel: Hashable & Sendable, State: Sendable>: S
     public func publish(
         _ state: State, encode: (Channel, State) -> [UInt8]?, catchUp: ((Channel, State) -> [UInt8])? = nil
     ) {
-        let start = StreamConnection.now()
+        let start = MonotonicTime.now()
         let (members, subscribed) = lock.withLock {
             current = state
             generation &+= 1
@@ -215,7 +216,7 @@ public final class Broadcaster<Channel: Hashable & Sendable, State: Sendable>: S
             }
         }
         finish(queuing)
-        onPublish?(StreamConnection.now() &- start)
+        onPublish?(MonotonicTime.now() &- start)
     }
 
     /// Queues `bytes` to every client once (heartbeats, `reload`).
@@ -283,7 +284,7 @@ public final class Broadcaster<Channel: Hashable & Sendable, State: Sendable>: S
 
     /// Drops clients that have had bytes waiting for longer than `nanoseconds`.
     public func dropStalled(olderThan nanoseconds: UInt64) {
-        let now = StreamConnection.now()
+        let now = MonotonicTime.now()
         let subscribed = lock.withLock { subscriptions }
         var dropped: UInt64 = 0
         for subscription in subscribed.values

@@ -389,7 +389,7 @@ final class PageEventStream: Sendable {
         // the broadcasters' clients).
         let inspect = views.contains { $0.channel == .inspect } ? inspectSource.frame() : nil
         broadcaster.subscribe(stream, to: views.map { Key($0.channel, dialect) }) { state in
-            var first = [SSEEncoder.retry(milliseconds: DocumentEventStream.retryMilliseconds)]
+            var first = [DocumentEvents.retry()]
             if let reload {
                 first.append(SSEEncoder.event(type: "reload", data: reload))
                 return first

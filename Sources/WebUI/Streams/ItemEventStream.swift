@@ -7,8 +7,8 @@ import NIOConcurrencyHelpers
 /// change that published; a client resuming inside the store's history gets only what it
 /// missed.
 public final class ItemEventStream: Sendable {
-    /// One broadcaster per shard (see ``DocumentEventStream/broadcasters``).
-    let broadcasters: [Broadcaster<String?, PublishedView>]
+    /// The shards whose ``Shard/items`` broadcasters hold the clients.
+    private let shards: [Shard]
     private let store: FeedStore
     /// The `snapshot` events of one published view, by section, each encoded once for every
     /// client that needs it (a new client, a client caught up), as `/events` caches its
@@ -24,14 +24,17 @@ public final class ItemEventStream: Sendable {
     /// Told how long each published change took to reach every shard's clients.
     private let onPublish: (@Sendable (_ nanoseconds: UInt64) -> Void)?
 
-    /// - Parameters:
-    ///   - shards: how many shards the clients are spread over (at least 1).
-    ///   - onPublish: see ``DocumentEventStream/init(store:shards:onPublish:)``.
-    public init(store: FeedStore, shards: Int = 1, onPublish: (@Sendable (_ nanoseconds: UInt64) -> Void)? = nil) {
+    /// `/events/items` of `store`, whose clients are in `shards`' ``Shard/items``.
+    ///
+    /// - Parameter onPublish: see ``DocumentEventStream/init(store:shards:onPublish:)``.
+    init(store: FeedStore, shards: [Shard], onPublish: (@Sendable (_ nanoseconds: UInt64) -> Void)? = nil) {
+        precondition(!shards.isEmpty, "a sharded stream has at least one shard")
         self.store = store
         self.onPublish = onPublish
-        self.broadcasters = (0..<max(1, shards)).map { _ in Broadcaster(initial: store.snapshot?.published) }
+        self.shards = shards
     }
+
+    var broadcasters: [Broadcaster<String?, PublishedView>] { shards.map(\.items) }
 
     public var clientCount: Int { broadcasters.reduce(0) { $0 + $1.count } }
 
@@ -42,41 +45,40 @@ public final class ItemEventStream: Sendable {
     /// stage's consumer): a snapshot of each section for a first view.
     func deliver(_ change: FanoutChange) {
         guard change.publishedChanged else { return }
-        let start = StreamConnection.now()
-        defer { onPublish?(StreamConnection.now() &- start) }
+        let start = MonotonicTime.now()
+        defer { onPublish?(MonotonicTime.now() &- start) }
         let view = change.snapshot.published
         guard let changes = change.itemChanges else {
-            EveryShard.run(broadcasters.count) { shard in
-                broadcasters[shard].publish(
+            EveryShard.run(shards) { shard in
+                shard.items.publish(
                     view, encode: { section, view in self.snapshotEvent(view, section: section) },
                     catchUp: { section, view in self.snapshotEvent(view, section: section) })
             }
             return
         }
         let id = view.id
+        let withOwn = view.profile.layout == .table
         // A client too far behind gets a fresh `snapshot` of its section in place of its backlog.
-        EveryShard.run(broadcasters.count) { shard in
-            broadcasters[shard].publish(
+        EveryShard.run(shards) { shard in
+            shard.items.publish(
                 view,
-                encode: { section, view in
-                    Self.encode(changes, section: section, id: id, withOwn: view.profile.layout == .table)
-                },
+                encode: { section, _ in ItemEvents.changes(changes, section: section, id: id, withOwn: withOwn) },
                 catchUp: { section, view in self.snapshotEvent(view, section: section) })
         }
     }
 
-    /// Subscribes `stream`, on the broadcaster of `shard`, to the items of `section` (`nil`:
-    /// all).
-    public func subscribe(_ stream: StreamConnection, shard: Int = 0, section: String?, lastEventID: String?) {
-        broadcasters[shard % broadcasters.count].subscribe(stream, to: section) { current in
-            var first: [[UInt8]] = [SSEEncoder.retry(milliseconds: DocumentEventStream.retryMilliseconds)]
+    /// Subscribes `stream`, which the server handed `shard`, to the items of `section`
+    /// (`nil`: all).
+    public func subscribe(_ stream: StreamConnection, on shard: Shard, section: String?, lastEventID: String?) {
+        shard.items.subscribe(stream, to: section) { current in
+            var first: [[UInt8]] = [DocumentEvents.retry()]
             guard let current else { return first }
             if let text = lastEventID, let id = EventID(parsing: text),
                 let missed = store.resumeItems(after: id, through: current.seq)
             {
                 for step in missed {
                     first.append(
-                        Self.encode(
+                        ItemEvents.changes(
                             step.itemChanges, section: section, id: EventID(epoch: id.epoch, seq: step.seq),
                             withOwn: current.profile.layout == .table))
                 }
@@ -87,46 +89,23 @@ public final class ItemEventStream: Sendable {
         }
     }
 
-    public func unsubscribe(_ stream: StreamConnection, shard: Int = 0) {
-        broadcasters[shard % broadcasters.count].unsubscribe(stream)
+    /// Removes `stream`, subscribed on `shard`, from its broadcaster.
+    public func unsubscribe(_ stream: StreamConnection, on shard: Shard) {
+        shard.items.unsubscribe(stream)
     }
 
-    /// The `snapshot` event of `section` in `view`: cached, or encoded now and cached.
+    /// The `snapshot` event of `section` in `view`: cached, or made now and cached.
     private func snapshotEvent(_ view: PublishedView, section: String?) -> [UInt8] {
         let cached = snapshotCache.withLockedValue { cache in
             cache.flatMap { $0.view === view ? $0.events[section] : nil }
         }
         if let cached { return cached }
-        let items = view.items(inSection: section)
-        let withOwn = view.profile.layout == .table
-        let bytes = SSEEncoder.event(
-            type: "snapshot", data: JSONValue.array(items.map { $0.json(withOwn: withOwn) }).serializedString(),
-            id: view.id.description)
+        let bytes = ItemEvents.snapshot(of: view, section: section)
         snapshotCache.withLockedValue { cache in
             var events = cache.flatMap { $0.view === view ? $0.events : nil } ?? [:]
             if events.count >= Self.maxCachedSections { events.removeAll() }
             events[section] = bytes
             cache = (view, events)
-        }
-        return bytes
-    }
-
-    /// The events of `changes` for a client of `section`; with `withOwn`, each item's own
-    /// JSON too (a table's: ``FeedItem/json(withOwn:)``).
-    static func encode(_ changes: [ItemChange], section: String?, id: EventID, withOwn: Bool) -> [UInt8] {
-        var bytes: [UInt8] = []
-        for change in changes {
-            guard let visible = change.filtered(to: section) else { continue }
-            let data: JSONValue
-            switch visible.kind {
-            case .added, .updated: data = visible.item.json(withOwn: withOwn)
-            case .removed:
-                data = .object([
-                    "key": .string(visible.item.key), "section": visible.item.section.map(JSONValue.string) ?? .null,
-                ])
-            }
-            SSEEncoder.event(
-                type: visible.kind.rawValue, data: data.serializedString(), id: id.description, into: &bytes)
         }
         return bytes
     }
