@@ -9,6 +9,9 @@
 #    to its publisher location), the same sseload clients for both: N = SIZES
 #    ("1000 5000 10000 15000"), RATE (10) patches/s, DURATION (12) s windows, ROUNDS (3) rounds,
 #    feedweb and nchan alternating (interleaved), a fresh server per measurement.
+#    Then the second harness (Benchmarks/anchor.sh, SKIP_ANCHOR=1 skips it): sseupstream.py
+#    → feedweb and ssepub.py → nginx + nchan with ../shared/ssefan/nginx-anchor.conf.in, read
+#    by ssefan clients, ANCHOR_SIZES ("1000 5000 10000"), ROUNDS rounds of 20 s, interleaved.
 # 2. Pages: wrk on feedweb's `/` and an item page against nginx serving the same bytes
 #    from files (Benchmarks/pages.sh), PAGE_ROUNDS (3) rounds of PAGE_DURATION (6) s.
 # 3. Ingest: an append-mode upstream at 100, 2,000 and 10,000 changes/s with --keep 20,
@@ -85,6 +88,12 @@ if [ "${SKIP_FANOUT:-0}" != 1 ]; then
   done
 fi
 
+if [ "${SKIP_ANCHOR:-0}" != 1 ]; then
+  echo "== fan-out, the second harness (ssefan) $(quiet)"
+  OUT=$out/anchor ROUNDS=$rounds SIZES="${ANCHOR_SIZES:-1000 5000 10000}" SERVERS="feedweb nchan-anchor" \
+    Benchmarks/anchor.sh "$bin" | tee "$out/anchor.txt"
+fi
+
 if [ "${SKIP_PAGES:-0}" != 1 ]; then
   echo "== pages $(quiet)"
   OUT=$out DURATION=${PAGE_DURATION:-6} QUIET_WAIT=${QUIET_WAIT_EACH:-120} Benchmarks/pages.sh "$bin" "${PAGE_ROUNDS:-3}"
@@ -104,6 +113,7 @@ fi
 
 echo
 python3 Benchmarks/bench_report.py "$out" | tee "$out/summary.md"
+[ -f "$out/anchor.txt" ] && { echo; echo "Fan-out, the second harness (ssefan):"; grep '^|' "$out/anchor.txt"; } | tee -a "$out/summary.md"
 [ -f "$out/ingest.md" ] && { echo; echo "Ingest:"; cat "$out/ingest.md"; } | tee -a "$out/summary.md"
 [ -f "$out/pagedom.txt" ] && { echo; echo "Page DOM latency:"; grep '^|' "$out/pagedom.txt"; } | tee -a "$out/summary.md"
 echo

@@ -134,7 +134,8 @@ start_feedweb() {
 # e.g. "sendfile on; tcp_nopush on;"), NCHAN_LISTEN (listen parameters; unset: "reuseport",
 # the fastest of nchan_tune.sh's tunings here, 2026-11-24; set empty for none),
 # NCHAN_SUB (directives added to the subscriber location, e.g.
-# "nchan_subscriber_first_message newest;").
+# "nchan_subscriber_first_message newest;"), NCHAN_EVENTS (the `events` directives besides
+# worker_connections; unset: "multi_accept on;").
 start_nchan() {
   local dir=$1 module
   module=$(ls /usr/lib/nginx/modules/ngx_nchan_module.so 2>/dev/null) ||
@@ -149,7 +150,7 @@ worker_processes ${NCHAN_WORKERS:-2};
 worker_rlimit_nofile 20000;
 pid $dir/nginx.pid;
 error_log $dir/error.log warn;
-events { worker_connections 20000; multi_accept on; }
+events { worker_connections 20000; ${NCHAN_EVENTS-multi_accept on;} }
 http {
   access_log off;
   client_body_temp_path $dir/body;
