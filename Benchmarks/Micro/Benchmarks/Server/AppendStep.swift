@@ -40,7 +40,7 @@ func appendStepBenchmarks() {
         let added = changes.first { $0.kind == .added }?.item
         // The page stream: the added item's list entry.
         guard let added else { fatalError("an append adds an item") }
-        let entryView = PublishedView(seq: view.seq, document: .null, version: nil, items: [added])
+        let entryView = PublishedView(epoch: store.epoch, seq: view.seq, version: nil, items: ChunkedArray([added]))
         blackHole(BenchmarkEntry.listPage(view: entryView, now: now))
     }
 
