@@ -5,6 +5,7 @@
 # epoll loop) for SECS s at RATE messages/s. Servers, interleaved with the order turned
 # round by round, each measurement with fresh processes:
 #   feedweb        BIN on sseupstream.py, clients on /events (only `patch` events timed)
+#   feedweb@PATH   the same with the binary at PATH (two builds in the same rounds)
 #   nchan-anchor   nginx + nchan with ../shared/ssefan/nginx-anchor.conf.in, 2 workers
 #   nchan-bench    nginx + nchan as `make bench` starts it (lib.sh start_nchan), same feeder
 #   nchan-bench/VAR=VALUE,…   the same with lib.sh's NCHAN_* tunings set (values without
@@ -58,7 +59,8 @@ PY
 }
 
 measure() { # SERVER N TAG
-  local server=${1%%/*} n=$2 tag=$3 up fw p dir c0 c1 pids
+  local server=${1%%/*} n=$2 tag=$3 binary=$bin up fw p dir c0 c1 pids
+  if [[ $1 == feedweb@* ]]; then server=feedweb binary=${1#feedweb@}; fi
   case $server in
     feedweb)
       up=$(free_port)
@@ -66,7 +68,7 @@ measure() { # SERVER N TAG
         >"$out/$tag-up.log" 2>&1 &
       track $!
       wait_http "$up" / 200 50 >/dev/null
-      start_feedweb "$bin" "$out/$tag-fw" "http://127.0.0.1:$up/" --max-clients $((n + 1000)) || return 1
+      start_feedweb "$binary" "$out/$tag-fw" "http://127.0.0.1:$up/" --max-clients $((n + 1000)) || return 1
       sleep 2
       pids=$FW_PID
       c0=$(cpu_ticks $pids)
@@ -111,7 +113,7 @@ for round in $(seq "$rounds"); do
       echo "== round $round N=$n $server $(QUIET_WAIT=60 wait_quiet)"
       # A variant's tunings (VAR=VALUE, no spaces) hold for its measurement only.
       tunings=()
-      [[ $server == */* ]] && IFS=',' read -ra tunings <<<"${server#*/}"
+      [[ $server == nchan-bench/* ]] && IFS=',' read -ra tunings <<<"${server#*/}"
       for assignment in "${tunings[@]}"; do export "${assignment%%=*}=${assignment#*=}"; done
       measure "$server" "$n" "${server//\//+}-$n-r$round"
       for assignment in "${tunings[@]}"; do unset "${assignment%%=*}"; done

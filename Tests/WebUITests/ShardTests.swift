@@ -59,7 +59,8 @@ struct ShardTests {
         #expect(app.shard.events.count == 0, "not among the mirror's /events clients")
         let events = try parse(stream)
         #expect(events.map(\.type) == ["data"])
-        #expect(try JSONValue(parsing: Array((events.first?.data ?? "").utf8)) == NewswireFeed.document(stories: [7, 8]))
+        #expect(
+            try JSONValue(parsing: Array((events.first?.data ?? "").utf8)) == NewswireFeed.document(stories: [7, 8]))
         own.unsubscribe(stream, on: app.shard)
         #expect(own.clientCount == 0)
     }
