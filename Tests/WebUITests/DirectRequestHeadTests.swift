@@ -2,14 +2,18 @@ import Testing
 
 @testable import WebUI
 
-/// Which request heads the front door answers itself, and which it leaves, untouched, to
-/// libmicrohttpd.
+/// Which request heads the front door answers itself, which streams it opens itself, and
+/// which it leaves, untouched, to libmicrohttpd.
 @Suite struct DirectRequestHeadTests {
     static let paths = [Array("/".utf8), Array("/other".utf8)]
     static let limit = 3584
 
+    static let streamPaths = [Array("/events".utf8), Array("/events/items".utf8)]
+
     static func read(_ text: String, limit: Int = limit) -> DirectRequestHead {
-        Array(text.utf8).withUnsafeBytes { DirectRequestHead.read($0, paths: paths, maxHeadBytes: limit) }
+        Array(text.utf8).withUnsafeBytes {
+            DirectRequestHead.read($0, paths: paths, streamPaths: streamPaths, maxHeadBytes: limit)
+        }
     }
 
     /// The length of the first head in `text`: through its first blank line.
@@ -85,5 +89,56 @@ import Testing
         let length = Self.firstHeadLength(request)
         #expect(Self.read(request, limit: length) == .answer(pathIndex: 0, isHead: false, length: length))
         #expect(Self.read(request, limit: length - 1) == .elsewhere)
+    }
+
+    @Test func aPlainGetOfAStreamsPathIsTheRequestTheRouterWouldSee() {
+        let text =
+            "GET /events/items?section=World&since&x=a=b HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+            + "Last-Event-ID:  e1-7 \r\nOrigin: https://board.example\r\nConnection: keep-alive\r\n\r\n"
+        let expected = HTTPRequest(
+            method: "GET", path: "/events/items", version: "HTTP/1.1",
+            queryArguments: [
+                .init(name: "section", value: "World"), .init(name: "since", value: ""),
+                .init(name: "x", value: "a=b"),
+            ],
+            headers: [
+                .init(name: "Host", value: "127.0.0.1"), .init(name: "Last-Event-ID", value: "e1-7"),
+                .init(name: "Origin", value: "https://board.example"), .init(name: "Connection", value: "keep-alive"),
+            ])
+        #expect(Self.read(text) == .stream(expected, length: Self.firstHeadLength(text)))
+        #expect(expected.header("last-event-id") == "e1-7")
+        #expect(expected.query("section") == "World")
+
+        let bare = "GET /events HTTP/1.1\r\nHost: x\r\n\r\n"
+        #expect(
+            Self.read(bare)
+                == .stream(
+                    HTTPRequest(
+                        method: "GET", path: "/events", version: "HTTP/1.1", queryArguments: [],
+                        headers: [.init(name: "Host", value: "x")]),
+                    length: bare.utf8.count))
+    }
+
+    /// Anything with something left to decode, or not in the plain form, is libmicrohttpd's
+    /// (which decodes and answers it as ever).
+    @Test(arguments: [
+        "HEAD /events HTTP/1.1\r\nHost: x\r\n\r\n",
+        "GET /events HTTP/1.0\r\nHost: x\r\n\r\n",
+        "GET /events? HTTP/1.1\r\nHost: x\r\n\r\n",
+        "GET /events?section=%57orld HTTP/1.1\r\nHost: x\r\n\r\n",
+        "GET /events?q=a+b HTTP/1.1\r\nHost: x\r\n\r\n",
+        "GET /events?a&&b HTTP/1.1\r\nHost: x\r\n\r\n",
+        "GET /events?=a HTTP/1.1\r\nHost: x\r\n\r\n",
+        "GET /events/ HTTP/1.1\r\nHost: x\r\n\r\n",
+        "GET /eventsx HTTP/1.1\r\nHost: x\r\n\r\n",
+        "GET /%65vents HTTP/1.1\r\nHost: x\r\n\r\n",
+        "GET /events/page HTTP/1.1\r\nHost: x\r\n\r\n",
+        "GET /events HTTP/1.1\r\n\r\n",
+        "GET /events HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n",
+        "GET /events HTTP/1.1\r\nHost: x\r\nContent-Length: 2\r\n\r\nab",
+        "GET /events HTTP/1.1\r\nHost: x\r\nX-Folded: a\r\n b\r\n\r\n",
+    ])
+    func streamRequestsNotInThePlainFormAreLeftToLibmicrohttpd(request: String) {
+        #expect(Self.read(request) == .elsewhere)
     }
 }

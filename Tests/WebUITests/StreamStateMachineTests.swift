@@ -290,4 +290,43 @@ import Testing
             Self.step(&machine) { $0.visit(takingUpTo: 64) } == .send([Self.event("F", 10)], byteCount: 10, more: false)
         )
     }
+
+    // MARK: - A stream the front door opened
+
+    @Test func aStreamTheDoorOpenedIsItsSendersFromItsFirstEventToItsEnd() {
+        var machine = StreamStateMachine(maxQueuedBytes: 100)
+        // Subscribed first: its first events wait, nothing to wake.
+        #expect(Self.step(&machine) { $0.enqueue(contentsOf: [Self.event("a", 10)], now: 1) } == (true, .none))
+        #expect(Self.step(&machine) { $0.attachedDirect(socket: Self.socket) } == .markReady)
+        #expect(machine.owner == .sender(adopted: false))
+        #expect(machine.connection == .none)
+        #expect(Self.step(&machine) { $0.takeAdoption() } == Self.socket)
+        #expect(
+            Self.step(&machine) { $0.visit(takingUpTo: 100) }
+                == .send([Self.event("a", 10)], byteCount: 10, more: false))
+        #expect(Self.step(&machine) { $0.didSend(bytes: 10, blocked: false, reschedule: false, now: 2) } == false)
+        // A new event wakes the sender, never libmicrohttpd.
+        #expect(Self.step(&machine) { $0.enqueue(Self.event("b", 5), report: false, now: 3) } == (.queued, .markReady))
+        #expect(
+            Self.step(&machine) { $0.visit(takingUpTo: 100) } == .send([Self.event("b", 5)], byteCount: 5, more: false))
+        // A hang-up: the sender is woken to find it gone (no shutdown of a socket it writes).
+        #expect(Self.step(&machine) { $0.peerClosed() } == .markReady)
+        #expect(Self.step(&machine) { $0.visit(takingUpTo: 100) } == .gone)
+        #expect(machine.state == .disconnected)
+    }
+
+    @Test func aStreamTheDoorOpenedThatEndsBeforeItsSenderHasItIsGoneAtTheFirstVisit() {
+        var machine = StreamStateMachine(maxQueuedBytes: 100)
+        #expect(Self.step(&machine) { $0.enqueue(contentsOf: [Self.event("a", 10)], now: 1) } == (true, .none))
+        // The server stopping closes it before it is bound: nothing to wake yet.
+        #expect(Self.step(&machine) { $0.close() } == .none)
+        #expect(Self.step(&machine) { $0.attachedDirect(socket: Self.socket) } == .markReady)
+        #expect(Self.step(&machine) { $0.takeAdoption() } == Self.socket)
+        // What was queued goes out, then the stream is handed back to end.
+        #expect(
+            Self.step(&machine) { $0.visit(takingUpTo: 100) } == .send([Self.event("a", 10)], byteCount: 10, more: true)
+        )
+        #expect(Self.step(&machine) { $0.didSend(bytes: 10, blocked: false, reschedule: true, now: 2) } == true)
+        #expect(Self.step(&machine) { $0.visit(takingUpTo: 100) } == .empty(closing: true))
+    }
 }

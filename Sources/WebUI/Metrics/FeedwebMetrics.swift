@@ -207,6 +207,7 @@ private struct PulledMetrics {
     var closedStalled: MirroredCounter
     var refusedAtLimit: MirroredCounter
     var answeredAtDoor: MirroredCounter
+    var streamsAtDoor: MirroredCounter
     var streams: [String: StreamMetrics] = [:]
     /// Made on the first scrape of a cluster node.
     var cluster: ClusterMetrics?
@@ -295,6 +296,7 @@ private struct PulledMetrics {
         refusedAtLimit = MirroredCounter(
             label: "feedweb_http_connections_closed_total", dimensions: [("reason", "limit")], factory: factory)
         answeredAtDoor = MirroredCounter(label: "feedweb_http_front_door_answers_total", factory: factory)
+        streamsAtDoor = MirroredCounter(label: "feedweb_http_front_door_streams_total", factory: factory)
     }
 
     mutating func update(to sample: FeedwebMetrics.Sample, factory: PrometheusMetricsFactory) {
@@ -322,6 +324,7 @@ private struct PulledMetrics {
         closedStalled.follow(UInt64(sample.connections.closedStalled))
         refusedAtLimit.follow(UInt64(sample.connections.refusedAtLimit))
         answeredAtDoor.follow(UInt64(sample.connections.answeredAtDoor))
+        streamsAtDoor.follow(UInt64(sample.connections.streamsAtDoor))
         if let status = sample.cluster {
             var metrics = cluster ?? ClusterMetrics(factory: factory)
             metrics.update(to: status, leaderChanges: sample.stats.leaderChanges)

@@ -77,6 +77,9 @@ struct Router: HTTPResponder {
     func directResponse(forPathAt index: Int) -> PreparedResponse? {
         index == 0 ? pages.list(HTTPRequest(path: "/")) : nil
     }
+
+    /// The programs' streams: thousands of clients each, whose memory is the server's.
+    let directStreamPaths = ["/events", "/events/items"]
 }
 
 extension String {

@@ -14,13 +14,15 @@ public struct ConnectionCounts: Sendable, Equatable {
     public var closedStalled = 0
     /// Requests the front door answered since start (the rest went to libmicrohttpd).
     public var answeredAtDoor = 0
+    /// Streams the front door opened since start (``DirectStream``: never libmicrohttpd's).
+    public var streamsAtDoor = 0
     /// Connections closed since start without a request read, because libmicrohttpd held
     /// as many as the connection limit allows.
     public var refusedAtLimit = 0
 
     public init(
         held: Int = 0, waiting: Int = 0, droppedAtDeadline: Int = 0, droppedForRoom: Int = 0, closedStalled: Int = 0,
-        answeredAtDoor: Int = 0, refusedAtLimit: Int = 0
+        answeredAtDoor: Int = 0, streamsAtDoor: Int = 0, refusedAtLimit: Int = 0
     ) {
         self.held = held
         self.waiting = waiting
@@ -28,6 +30,7 @@ public struct ConnectionCounts: Sendable, Equatable {
         self.droppedForRoom = droppedForRoom
         self.closedStalled = closedStalled
         self.answeredAtDoor = answeredAtDoor
+        self.streamsAtDoor = streamsAtDoor
         self.refusedAtLimit = refusedAtLimit
     }
 }

@@ -111,6 +111,22 @@ final class ConnectionReaper: @unchecked Sendable {
         return connection
     }
 
+    /// A stream the front door opened holds a connection from now until
+    /// ``streamClosedElsewhere()``: busy, never dropped, but taking room, so the
+    /// longest-waiting connections are shut down when it brings the count over the
+    /// capacity, as for a new connection of libmicrohttpd's (front door's thread).
+    func streamOpenedElsewhere() {
+        let drops = state.withLockedValue { state in
+            state.rules.openedElsewhere().compactMap { state.connections[$0] }
+        }
+        shutDown(drops)
+    }
+
+    /// A stream the front door opened has closed its socket (its sender's thread).
+    func streamClosedElsewhere() {
+        state.withLockedValue { $0.rules.closedElsewhere() }
+    }
+
     /// A connection is about to be handed to libmicrohttpd and every place is held:
     /// shuts down the connection that has waited longest for a request, if any (on the
     /// front door's thread). Returns whether one was dropped and its place given back.

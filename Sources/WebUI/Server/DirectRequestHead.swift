@@ -1,12 +1,15 @@
 /// What ``FrontDoor`` makes of the bytes a connection has sent so far: a request it
-/// answers itself, or one for libmicrohttpd.
+/// answers itself, a stream it opens itself, or one for libmicrohttpd.
 ///
 /// Pure: it reads bytes and decides; the socket stays with the caller. It accepts only a
 /// narrow, plain form and hands everything else to libmicrohttpd, which then applies its
 /// own strict rules (a 400, a 431, `Connection: close`, a body), so nothing is ever
 /// answered differently for coming through here:
 /// - the request line is exactly `GET <path> HTTP/1.1` or `HEAD <path> HTTP/1.1`, with a
-///   path that ``FrontDoor`` serves (no query, no escapes);
+///   path that ``FrontDoor`` answers (no query, no escapes), or `GET <path>[?<query>]
+///   HTTP/1.1` with a stream's path: its query plain `name[=value]` arguments joined by
+///   `&`, without `%`, `+` or `#` (so nothing is left to decode, and each argument is
+///   what libmicrohttpd would have decoded);
 /// - every line ends in CRLF; header names are tokens; values hold no control character
 ///   but HTAB; no line is folded;
 /// - exactly one `Host`; no `Content-Length`, `Transfer-Encoding`, `Expect` or `Upgrade`,
@@ -16,6 +19,9 @@ enum DirectRequestHead: Equatable {
     /// A request for the path at `pathIndex` of those answered here (`HEAD`: the
     /// response's head only), whose head is the first `length` bytes.
     case answer(pathIndex: Int, isHead: Bool, length: Int)
+    /// A `GET` for a stream's path (one of `streamPaths`), whose head is the first
+    /// `length` bytes: the request as the router sees it.
+    case stream(HTTPRequest, length: Int)
     /// Anything else: libmicrohttpd's to answer.
     case elsewhere
     /// No blank line yet, and fewer than `maxHeadBytes` bytes.
@@ -25,8 +31,11 @@ enum DirectRequestHead: Equatable {
     private static let lf = UInt8(ascii: "\n")
 
     /// Reads the start of what a connection sent. `paths` are the request targets
-    /// answered here, as bytes (`/`).
-    static func read(_ bytes: UnsafeRawBufferPointer, paths: [[UInt8]], maxHeadBytes: Int) -> DirectRequestHead {
+    /// answered here, as bytes (`/`); `streamPaths` the paths of the streams opened here
+    /// (`/events`).
+    static func read(
+        _ bytes: UnsafeRawBufferPointer, paths: [[UInt8]], streamPaths: [[UInt8]] = [], maxHeadBytes: Int
+    ) -> DirectRequestHead {
         guard let end = headEnd(bytes, limit: maxHeadBytes) else {
             return bytes.count >= maxHeadBytes ? .elsewhere : .incomplete
         }
@@ -44,10 +53,21 @@ enum DirectRequestHead: Equatable {
         } else {
             return .elsewhere
         }
-        guard let path = target.dropping(suffix: " HTTP/1.1"),
-            let index = paths.firstIndex(where: { $0.elementsEqual(path) })
-        else { return .elsewhere }
+        guard let path = target.dropping(suffix: " HTTP/1.1") else { return .elsewhere }
+        enum Kind {
+            case answer(Int)
+            case stream(path: String, query: [HTTPRequest.Field])
+        }
+        let kind: Kind
+        if let index = paths.firstIndex(where: { $0.elementsEqual(path) }) {
+            kind = .answer(index)
+        } else if !isHead, let stream = Self.streamTarget(path, streamPaths: streamPaths) {
+            kind = .stream(path: stream.path, query: stream.query)
+        } else {
+            return .elsewhere
+        }
         var hosts = 0
+        var headers: [HTTPRequest.Field] = []
         while let line = lines.next() {
             guard line.count > 0 else { break }  // the blank line
             guard let field = Field(line) else { return .elsewhere }
@@ -57,9 +77,49 @@ enum DirectRequestHead: Equatable {
             case .changesTheAnswer: return .elsewhere
             case .other: break
             }
+            if case .stream = kind {
+                headers.append(HTTPRequest.Field(name: String(decoding: field.name, as: UTF8.self), value: field.text))
+            }
         }
         guard hosts == 1, lines.isBroken == false else { return .elsewhere }
-        return .answer(pathIndex: index, isHead: isHead, length: end)
+        switch kind {
+        case .answer(let index):
+            return .answer(pathIndex: index, isHead: isHead, length: end)
+        case .stream(let path, let query):
+            let request = HTTPRequest(
+                method: "GET", path: path, version: "HTTP/1.1", queryArguments: query, headers: headers)
+            return .stream(request, length: end)
+        }
+    }
+
+    /// The path and arguments of a request target for a stream: one of `streamPaths`, then
+    /// a plain query or none; `nil` for anything else.
+    private static func streamTarget(
+        _ target: UnsafeRawBufferPointer, streamPaths: [[UInt8]]
+    ) -> (path: String, query: [HTTPRequest.Field])? {
+        let question = target.firstIndex(of: UInt8(ascii: "?"))
+        let path = UnsafeRawBufferPointer(rebasing: target[..<(question ?? target.count)])
+        guard streamPaths.contains(where: { $0.elementsEqual(path) }) else { return nil }
+        var query: [HTTPRequest.Field] = []
+        if let question {
+            let text = UnsafeRawBufferPointer(rebasing: target[(question + 1)...])
+            guard !text.isEmpty, text.allSatisfy(isPlainQueryByte) else { return nil }
+            for argument in text.split(separator: UInt8(ascii: "&"), omittingEmptySubsequences: false) {
+                let equals = argument.firstIndex(of: UInt8(ascii: "="))
+                let name = argument[..<(equals ?? argument.endIndex)]
+                guard !name.isEmpty else { return nil }
+                let value = equals.map { String(decoding: argument[($0 + 1)...], as: UTF8.self) } ?? ""
+                query.append(HTTPRequest.Field(name: String(decoding: name, as: UTF8.self), value: value))
+            }
+        }
+        return (String(decoding: path, as: UTF8.self), query)
+    }
+
+    /// A byte a query may hold and still mean itself: printable ASCII but `%` and `+`
+    /// (which libmicrohttpd decodes) and `#`.
+    private static func isPlainQueryByte(_ byte: UInt8) -> Bool {
+        byte > 0x20 && byte < 0x7F && byte != UInt8(ascii: "%") && byte != UInt8(ascii: "+")
+            && byte != UInt8(ascii: "#")
     }
 
     /// The length of the head including its blank line (`\r\n\r\n`), if it ends within
@@ -115,6 +175,8 @@ enum DirectRequestHead: Equatable {
     private struct Field {
         enum Kind { case host, connection, changesTheAnswer, other }
         let kind: Kind
+        let name: UnsafeRawBufferPointer
+        /// The value without the white space around it.
         let value: UnsafeRawBufferPointer
 
         /// `nil` when the line is not a plain field (folded, no colon, a name that is not
@@ -123,6 +185,7 @@ enum DirectRequestHead: Equatable {
             guard let colon = line.firstIndex(of: UInt8(ascii: ":")), colon > 0 else { return nil }
             let name = UnsafeRawBufferPointer(rebasing: line[..<colon])
             guard name.allSatisfy(Self.isTokenByte) else { return nil }
+            self.name = name
             var value = UnsafeRawBufferPointer(rebasing: line[(colon + 1)...])
             guard value.allSatisfy({ $0 == 0x09 || ($0 >= 0x20 && $0 != 0x7F) }) else { return nil }
             while let first = value.first, first == 0x20 || first == 0x09 {
@@ -147,6 +210,10 @@ enum DirectRequestHead: Equatable {
         }
 
         func valueIs(_ text: StaticString) -> Bool { value.equalsCaseless(text) }
+
+        /// The value as text (bytes past ASCII read as UTF-8, as the router reads
+        /// libmicrohttpd's).
+        var text: String { String(decoding: value, as: UTF8.self) }
 
         /// RFC 9110 `tchar`.
         static func isTokenByte(_ byte: UInt8) -> Bool {

@@ -6,7 +6,8 @@ import NIOConcurrencyHelpers
 import Synchronization
 
 /// Accepts connections on the listening socket, answers plain `GET`/`HEAD` requests for the
-/// few paths whose response depends on nothing but the path (`/`) itself, and hands every
+/// few paths whose response depends on nothing but the path (`/`) itself, opens plain
+/// `GET`s of the programs' streams (`/events`) itself (``DirectStream``), and hands every
 /// other connection to libmicrohttpd, untouched. One per shard (``HTTPServer``'s
 /// `--threads`): the doors share the listening socket, each watching it with
 /// `EPOLLEXCLUSIVE`, so the kernel wakes one of them per arrival, and a door accepts at
@@ -23,6 +24,10 @@ import Synchronization
 /// - It *peeks* (`MSG_PEEK`) at what the client sent; ``DirectRequestHead`` decides. Only a
 ///   request answered here is consumed, so a connection handed over carries every byte
 ///   it has sent, and libmicrohttpd reads and answers it as if it had accepted it.
+/// - A plain `GET` of a stream's path is the responder's to decide (on this thread): a
+///   stream the server admits is consumed, and its socket leaves the door for a shard's
+///   sender, which writes the response from its head on and closes the socket at its end.
+///   Any other answer goes to libmicrohttpd, the request unread.
 /// - A head that arrives in pieces, any request for another path, and any request not in
 ///   the plain form goes to libmicrohttpd (`MHD_add_connection`) at once, for good.
 /// - A connection waiting for a request here (new, or kept alive after an answer) is
@@ -78,11 +83,14 @@ final class FrontDoor: @unchecked Sendable {
 
     private let listener: ListenSocket
     private let paths: [[UInt8]]
+    private let streamPaths: [[UInt8]]
     private let maxHeadBytes: Int
     /// The prepared response for the path at an index of `paths`, now.
     private let response: @Sendable (Int) -> PreparedResponse?
     /// Gives a connection to libmicrohttpd (which closes it if it cannot take it).
     private let handOver: @Sendable (Handover) -> Void
+    /// What the server makes of a plain request of a stream's path.
+    private let openStream: @Sendable (HTTPRequest) -> DirectStream.Opening
     private let logger: Logger
     private let epoll: WakeableEpoll
     private let thread = OwnedThread()
@@ -96,6 +104,7 @@ final class FrontDoor: @unchecked Sendable {
     private let answered = Atomic<Int>(0)
     private let handedOver = Atomic<Int>(0)
     private let closedStalled = Atomic<Int>(0)
+    private let streamsOpened = Atomic<Int>(0)
     private let heldNow = Atomic<Int>(0)
     private let waitingNow = Atomic<Int>(0)
 
@@ -117,21 +126,25 @@ final class FrontDoor: @unchecked Sendable {
 
     /// `nil` when the system refuses an epoll set. `name` names the thread.
     init?(
-        name: String = "fw-front-door", listener: ListenSocket, paths: [String], maxHeadBytes: Int,
-        holdLimit: Duration, stallLimit: Duration, logger: Logger,
-        response: @escaping @Sendable (Int) -> PreparedResponse?, handOver: @escaping @Sendable (Handover) -> Void
+        name: String = "fw-front-door", listener: ListenSocket, paths: [String], streamPaths: [String] = [],
+        maxHeadBytes: Int, holdLimit: Duration, stallLimit: Duration, logger: Logger,
+        response: @escaping @Sendable (Int) -> PreparedResponse?,
+        openStream: @escaping @Sendable (HTTPRequest) -> DirectStream.Opening = { _ in .elsewhere },
+        handOver: @escaping @Sendable (Handover) -> Void
     ) {
         guard let epoll = WakeableEpoll() else { return nil }
         self.name = name
         self.epoll = epoll
         self.listener = listener
         self.paths = paths.map { Array($0.utf8) }
+        self.streamPaths = streamPaths.map { Array($0.utf8) }
         self.maxHeadBytes = maxHeadBytes
         self.rules = DoorConnections(
             holdLimit: holdLimit.saturatingNanoseconds,
             stallLimit: stallLimit <= .zero ? .max : stallLimit.saturatingNanoseconds, capacity: Self.capacity)
         self.logger = logger
         self.response = response
+        self.openStream = openStream
         self.handOver = handOver
         self.files = Array(repeating: nil, count: paths.count)
         self.checked = Array(repeating: false, count: paths.count)
@@ -142,6 +155,8 @@ final class FrontDoor: @unchecked Sendable {
     struct Counts: Sendable {
         /// Requests answered here.
         var answered = 0
+        /// Streams opened here, written by a sender from their first byte.
+        var streams = 0
         /// Connections given to libmicrohttpd.
         var handedOver = 0
         /// Connections closed because their client took no byte of an answer for the
@@ -156,7 +171,8 @@ final class FrontDoor: @unchecked Sendable {
     /// What the door has done since start.
     var counts: Counts {
         Counts(
-            answered: answered.load(ordering: .relaxed), handedOver: handedOver.load(ordering: .relaxed),
+            answered: answered.load(ordering: .relaxed), streams: streamsOpened.load(ordering: .relaxed),
+            handedOver: handedOver.load(ordering: .relaxed),
             closedStalled: closedStalled.load(ordering: .relaxed), held: heldNow.load(ordering: .relaxed),
             waiting: waitingNow.load(ordering: .relaxed))
     }
@@ -304,11 +320,21 @@ final class FrontDoor: @unchecked Sendable {
         case .wait: held[fd] = connection
         case .handOver: handOverHeld(fd)
         case .drop: drop(fd)
+        case .stream(let stream):
+            epoll.remove(fd)
+            rules.removed(fd)
+            held[fd] = nil
+            streamsOpened.wrappingAdd(1, ordering: .relaxed)
+            stream.begin(socket: fd)
         }
     }
 
     /// Where a held connection stands once it can go no further for now.
-    private enum Outcome { case wait, handOver, drop }
+    private enum Outcome {
+        case wait, handOver, drop
+        /// The request was a stream's, admitted and consumed: the socket is the stream's.
+        case stream(DirectStream)
+    }
 
     private func advance(_ fd: Int32, _ connection: inout Held) -> Outcome {
         var allRead = false
@@ -347,7 +373,21 @@ final class FrontDoor: @unchecked Sendable {
             if read == 0 { return .drop }
             let head = peekBuffer.withUnsafeBytes {
                 DirectRequestHead.read(
-                    UnsafeRawBufferPointer(rebasing: $0[..<read]), paths: paths, maxHeadBytes: maxHeadBytes)
+                    UnsafeRawBufferPointer(rebasing: $0[..<read]), paths: paths, streamPaths: streamPaths,
+                    maxHeadBytes: maxHeadBytes)
+            }
+            if case .stream(let request, let length) = head {
+                let stream: DirectStream
+                switch openStream(request) {
+                case .opened(let opened): stream = opened
+                case .elsewhere: return .handOver
+                case .refused: return .drop
+                }
+                guard recv(fd, nil, length, Int32(MSG_TRUNC)) == length else {
+                    stream.cancel()
+                    return .drop
+                }
+                return .stream(stream)
             }
             guard case .answer(let pathIndex, let isHead, let length) = head, let file = file(for: pathIndex) else {
                 return .handOver

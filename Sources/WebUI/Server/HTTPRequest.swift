@@ -5,7 +5,7 @@
 /// see `feedweb_unescape`); header values are as received. Lookups behave as
 /// libmicrohttpd's own: names compare ASCII case-insensitively and the first field
 /// received with the name wins.
-public struct HTTPRequest: Sendable {
+public struct HTTPRequest: Sendable, Equatable {
     /// One header or query argument, as received.
     public struct Field: Sendable, Equatable {
         public var name: String

@@ -104,9 +104,17 @@ public protocol HTTPResponder: Sendable {
     /// The response now for the path at `index` of ``directPaths``; called on the front
     /// door's thread, so it must not block either.
     func directResponse(forPathAt index: Int) -> PreparedResponse?
+    /// Paths of programs' streams (``StreamStart/Audience/programs``) that ``FrontDoor``
+    /// opens itself for a plain `GET` (``DirectRequestHead``): it calls ``respond(to:)`` on
+    /// its thread, and a stream it gets is written by a shard's sender from its first byte,
+    /// without libmicrohttpd (which would hold its 8 KiB pool per client for as long as
+    /// the stream lasts). Any other answer, or a stream the server does not admit, goes to
+    /// libmicrohttpd with the request unread, to be answered there.
+    var directStreamPaths: [String] { get }
 }
 
 extension HTTPResponder {
     public var directPaths: [String] { [] }
+    public var directStreamPaths: [String] { [] }
     public func directResponse(forPathAt index: Int) -> PreparedResponse? { nil }
 }

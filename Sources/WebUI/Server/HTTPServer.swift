@@ -47,21 +47,23 @@ public final class HTTPServer: @unchecked Sendable {
         /// A request being answered, an SSE stream above all, is exempt (see
         /// ``WaitingConnections``).
         public var headTimeout: Duration = .seconds(10)
-        /// The most connections libmicrohttpd holds at once; `nil`: what the process's
-        /// open-file limit allows (``defaultConnectionLimit(openFiles:)``) when the server
-        /// is made.
+        /// The most connections libmicrohttpd and the front door's streams (``DirectStream``)
+        /// hold at once; `nil`: what the process's open-file limit allows
+        /// (``defaultConnectionLimit(openFiles:)``) when the server is made.
         ///
         /// Past it the server refuses the connections the front door would hand
-        /// libmicrohttpd (they are closed without an answer; ``HandoverAdmission``), so
+        /// libmicrohttpd or open a stream on (they are closed without an answer;
+        /// ``HandoverAdmission``), so
         /// connections waiting for a request are dropped, longest waiting first, before it
         /// is reached (``connectionCapacity(limit:)``).
         public var connectionLimit: Int?
         /// Bytes of memory libmicrohttpd may use per connection (request line, headers,
         /// send buffer); a larger request head gets 431 or 414.
         ///
-        /// The largest share of an idle stream client's memory: all of the pool is touched
+        /// The largest share of the memory of a stream client libmicrohttpd serves (one the
+        /// front door does not open itself, ``DirectStream``): all of the pool is touched
         /// by the time the first `data` event has been sent, so every KiB more costs a KiB
-        /// per client. 8 KiB takes request heads up to ``maxRequestHeadBytes`` (3.5 KB; a
+        /// per such client. 8 KiB takes request heads up to ``maxRequestHeadBytes`` (3.5 KB; a
         /// browser sends 0.5–2 KB plus its cookies) and sends in ~4 KB chunks.
         public var connectionMemoryLimit: Int = 8 * 1024
         /// How long the front door keeps a connection that has sent no request (new, or
@@ -186,14 +188,15 @@ public final class HTTPServer: @unchecked Sendable {
     /// shard's sender writes its clients (libmicrohttpd does, when the system refused the
     /// sender its epoll set).
     private let shards: [Shard]
-    /// The most connections libmicrohttpd holds at once (``Configuration/connectionLimit``).
+    /// The most connections libmicrohttpd and the direct streams hold at once
+    /// (``Configuration/connectionLimit``).
     public let connectionLimit: Int
-    /// Counts the connections handed to libmicrohttpd and refuses those past
-    /// ``connectionLimit`` (libmicrohttpd's own limit check can deadlock it).
-    private let admission: HandoverAdmission
+    /// Counts the connections handed to libmicrohttpd and the direct streams, and refuses
+    /// those past ``connectionLimit`` (libmicrohttpd's own limit check can deadlock it).
+    let admission: HandoverAdmission
     /// Drops connections that send no complete request in time, or that wait when a new
     /// one needs their room.
-    private let reaper: ConnectionReaper
+    let reaper: ConnectionReaper
     /// The thread that writes people's page streams: never behind a fan-out to thousands
     /// (``StreamStart/Audience/person``).
     private let pageSender: StreamSender?
@@ -256,6 +259,7 @@ public final class HTTPServer: @unchecked Sendable {
         counts.waiting += door.waiting
         counts.closedStalled = door.closedStalled
         counts.answeredAtDoor = door.answered
+        counts.streamsAtDoor = door.streams
         counts.refusedAtLimit = admission.refusedCount
         return counts
     }
@@ -296,9 +300,11 @@ public final class HTTPServer: @unchecked Sendable {
         for index in allLoops.indices {
             let door = FrontDoor(
                 name: "fw-door-\(index)", listener: listener, paths: responder.directPaths,
-                maxHeadBytes: configuration.maxRequestHeadBytes, holdLimit: configuration.frontDoorHoldLimit,
+                streamPaths: responder.directStreamPaths, maxHeadBytes: configuration.maxRequestHeadBytes,
+                holdLimit: configuration.frontDoorHoldLimit,
                 stallLimit: .seconds(Int64(configuration.connectionTimeout)), logger: logger,
                 response: { responder.directResponse(forPathAt: $0) },
+                openStream: { [weak self] request in self?.directStream(for: request) ?? .elsewhere },
                 handOver: { [weak self] handover in
                     guard let self else {
                         _ = close(handover.fd)
@@ -369,6 +375,7 @@ public final class HTTPServer: @unchecked Sendable {
         state.withLockedValue { $0.frontDoors }.reduce(into: FrontDoor.Counts()) { sum, door in
             let counts = door.counts
             sum.answered += counts.answered
+            sum.streams += counts.streams
             sum.handedOver += counts.handedOver
             sum.closedStalled += counts.closedStalled
             sum.held += counts.held
@@ -539,7 +546,7 @@ public final class HTTPServer: @unchecked Sendable {
     }
 
     /// The shard of the next programs' stream, round robin.
-    private func nextShard() -> Shard {
+    func nextShard() -> Shard {
         let index = nextShardIndex.withLockedValue { next in
             defer { next = (next + 1) % shards.count }
             return next
@@ -547,8 +554,20 @@ public final class HTTPServer: @unchecked Sendable {
         return shards[index]
     }
 
-    fileprivate func streamFinished(_ stream: StreamConnection) {
-        // Before libmicrohttpd closes the socket, so its number cannot have been reused.
+    /// Admits `stream` among the open streams; `false` at the limit or stopping.
+    func admit(_ stream: StreamConnection) -> Bool {
+        state.withLockedValue { $0.open.admit(stream) }
+    }
+
+    /// Forgets a stream admitted and never opened.
+    func forgetStream(_ stream: StreamConnection) {
+        state.withLockedValue { $0.open.remove(stream) }
+    }
+
+    /// A stream's request is complete: its bindings are undone, its place freed, its
+    /// `onEnd` run. Before its socket is closed (by libmicrohttpd, or for a direct stream
+    /// by ``endDirectStream(_:socket:clean:)``), so its number cannot have been reused.
+    func streamFinished(_ stream: StreamConnection) {
         let (onEnd, hangup) = stream.finish()
         if let hangup { hangups?.unwatch(token: hangup.token, fd: hangup.fd) }
         state.withLockedValue { $0.open.remove(stream) }

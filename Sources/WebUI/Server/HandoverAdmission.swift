@@ -15,6 +15,10 @@ import Synchronization
 /// daemon is started with a limit no process can reach (``unreachableLimit``) and this
 /// count stands in for it.
 ///
+/// A stream the front door opens itself (``DirectStream``) holds a place too, from its
+/// admission until its socket is closed: it takes a descriptor as libmicrohttpd's
+/// connections do.
+///
 /// A connection holds a place from just before `MHD_add_connection` until libmicrohttpd
 /// reports it closed (`MHD_CONNECTION_NOTIFY_CLOSED`), or until ``ConnectionReaper`` shuts
 /// its socket down to drop it (libmicrohttpd closes it at its next read, and a flood of

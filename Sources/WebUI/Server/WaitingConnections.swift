@@ -64,8 +64,12 @@ struct WaitingConnections {
         self.capacity = max(1, capacity)
     }
 
-    /// The connections held (waiting, busy or being dropped).
-    var count: Int { connections.count }
+    /// Connections held busy outside libmicrohttpd (streams the front door opened,
+    /// ``DirectStream``): they take room like the others, and are never dropped.
+    private(set) var busyElsewhere = 0
+
+    /// The connections held (waiting, busy or being dropped, here or elsewhere).
+    var count: Int { connections.count + busyElsewhere }
 
     /// The waits kept in order, stale ones included (at most twice the waiting, plus 64).
     var storedWaits: Int { order.count }
@@ -80,7 +84,7 @@ struct WaitingConnections {
     mutating func opened(_ id: ID, at now: UInt64) -> [ID] {
         startWaiting(id, at: now)
         var drops: [ID] = []
-        while connections.count - droppingCount > capacity, let oldest = takeOldestWaiting(sparing: id) {
+        while count - droppingCount > capacity, let oldest = takeOldestWaiting(sparing: id) {
             drops.append(oldest)
         }
         droppedForRoom += drops.count
@@ -93,6 +97,23 @@ struct WaitingConnections {
         guard let oldest = takeOldestWaiting(sparing: nil) else { return nil }
         droppedForRoom += 1
         return oldest
+    }
+
+    /// A connection is held busy elsewhere from now until ``closedElsewhere()``. Returns
+    /// the connections to drop to make room for it, as ``opened(_:at:)`` does.
+    mutating func openedElsewhere() -> [ID] {
+        busyElsewhere += 1
+        var drops: [ID] = []
+        while count - droppingCount > capacity, let oldest = takeOldestWaiting(sparing: nil) {
+            drops.append(oldest)
+        }
+        droppedForRoom += drops.count
+        return drops
+    }
+
+    /// A connection held busy elsewhere is closed.
+    mutating func closedElsewhere() {
+        busyElsewhere = max(0, busyElsewhere - 1)
     }
 
     /// The connection's request has arrived whole: it is busy until ``answered(_:at:)``.

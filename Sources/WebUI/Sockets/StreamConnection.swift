@@ -11,6 +11,10 @@ import NIOConcurrencyHelpers
 /// to it: from then on the sender writes the queue to the socket itself, and publishing
 /// costs no libmicrohttpd call. The stream goes back to libmicrohttpd to end.
 ///
+/// A stream the front door opened (``DirectStream``) is its sender's from its first event
+/// to its end, and never libmicrohttpd's: the sender hands it back to the server, which
+/// closes its socket (``attachDirect(socket:sender:onEnd:ending:)``).
+///
 /// A step's action (resume libmicrohttpd, put the stream on its sender's ready list, shut
 /// the socket down) is carried out after the stream's lock is released, and in a fan-out
 /// after the broadcaster's too (``Effect``); the machine hands each action out once.
@@ -28,6 +32,10 @@ public final class StreamConnection: @unchecked Sendable {
     /// The sender the connection is handed to once libmicrohttpd has sent the first bytes;
     /// `nil`: libmicrohttpd sends everything (an HTTP/1.0 client, or no sender).
     private var sender: StreamSender?
+    /// How a stream the front door opened ends, once its sender lets go of it (`clean`:
+    /// after its last chunk, so the final one is due); `nil` for libmicrohttpd's streams,
+    /// and once called.
+    private var directEnding: (@Sendable (_ clean: Bool) -> Void)?
     /// The stream's token in its sender's records: touched only by the sender's thread
     /// (no lock), 0 until adopted.
     var senderToken: UInt64 = 0
@@ -101,6 +109,22 @@ public final class StreamConnection: @unchecked Sendable {
             self.onEnd = onEnd
             machine.attached(socket: socket, hasSender: sender != nil)
         }
+    }
+
+    /// Binds a stream the front door opened on `socket` (its head sent) to `sender`, which
+    /// writes it from here on; `onEnd` runs once when it ends, after `ending`'s caller has
+    /// let go of the socket's number. Subscribe the stream before (its first events are
+    /// queued then): the sender may end it at once.
+    func attachDirect(
+        socket: Int32, sender: StreamSender, onEnd: @escaping @Sendable () -> Void,
+        ending: @escaping @Sendable (_ clean: Bool) -> Void
+    ) {
+        lock.withLock { () -> Effect in
+            self.sender = sender
+            self.onEnd = onEnd
+            self.directEnding = ending
+            return makeEffect(machine.attachedDirect(socket: socket))
+        }.perform()
     }
 
     func setHangupRegistration(token: UInt64, fd: Int32) {
@@ -308,15 +332,23 @@ public final class StreamConnection: @unchecked Sendable {
         return lock.withLock { machine.didSend(bytes: bytes, blocked: blocked, reschedule: reschedule, now: now) }
     }
 
-    /// Gives the connection back to libmicrohttpd (resumed), to end: cleanly when the
-    /// sender finished its last chunk, or after shutting the socket down (`shutdown`).
-    /// Never handed to a sender again. Does nothing if the stream is not a sender's.
-    func returnToLibmicrohttpd(shutdown shutDown: Bool) {
-        lock.withLock { () -> Effect in
-            let effect = makeEffect(machine.returnToLibmicrohttpd(shutDown: shutDown))
-            sender = nil
-            return effect
-        }.perform()
+    /// The sender lets go of the stream, to end: cleanly when it finished its last chunk,
+    /// or dropped (`shutdown`). libmicrohttpd's connection goes back to it (resumed; the
+    /// socket shut down first when dropped); a stream the front door opened ends here
+    /// (its `ending`, which closes the socket). Never handed to a sender again. Does
+    /// nothing if the stream is not a sender's.
+    func handBack(shutdown shutDown: Bool) {
+        let (effect, ending, clean) = lock.withLock {
+            () -> (Effect, (@Sendable (Bool) -> Void)?, Bool) in
+            defer { sender = nil }
+            if let ending = directEnding {
+                directEnding = nil
+                return (Effect(stream: self), ending, !shutDown && machine.state == .closing)
+            }
+            return (makeEffect(machine.returnToLibmicrohttpd(shutDown: shutDown)), nil, false)
+        }
+        effect.perform()
+        ending?(clean)
     }
 
     // MARK: - libmicrohttpd's side (the daemon's thread)

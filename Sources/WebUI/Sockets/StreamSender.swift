@@ -4,12 +4,13 @@ import Foundation
 import Glibc
 import NIOConcurrencyHelpers
 
-/// A thread that writes established SSE streams' bytes straight to their sockets, while
-/// libmicrohttpd holds those connections suspended.
+/// A thread that writes established SSE streams' bytes straight to their sockets: streams
+/// the front door opened (``DirectStream``), from their first event, and streams whose
+/// connections libmicrohttpd holds suspended.
 ///
-/// libmicrohttpd sends a stream's headers and first events; the first time its queue runs
-/// dry the stream is handed to a sender (``StreamConnection/read(into:capacity:)``), and
-/// from then on publishing an event costs no libmicrohttpd call: the publisher appends the
+/// libmicrohttpd sends its streams' headers and first events; the first time the queue runs
+/// dry the stream is handed to a sender (``StreamConnection/read(into:capacity:)``). From
+/// then on publishing an event costs no libmicrohttpd call: the publisher appends the
 /// bytes to each client's queue and puts the clients that were idle on their sender's
 /// ready list, waking the sender's thread at most once while it sleeps (one `eventfd`
 /// write), not once per client. The thread then writes each ready client's whole queue as
@@ -19,17 +20,19 @@ import NIOConcurrencyHelpers
 /// system call per 64 clients, not one per client. The programs' senders run at a lower
 /// priority than the rest of the process (``HTTPServer/Configuration/streamSenderNiceness``).
 ///
-/// A stream goes back to libmicrohttpd to end: cleanly once its last chunk is complete
-/// (libmicrohttpd then sends what is left and the final chunk), or at once when it is
-/// dropped or its client hung up (the socket is shut down first). Only this thread
-/// touches a handed-over socket, its epoll registration and the hand back, so none of
-/// them races with another.
+/// A stream is handed back to end (``StreamConnection/handBack(shutdown:)``): cleanly once
+/// its last chunk is complete, or at once when it is dropped or its client hung up (seen
+/// here, `EPOLLRDHUP`, or by the server's ``HangupWatcher``). libmicrohttpd's goes back to
+/// it (it sends the final chunk; a dropped one's socket is shut down first); the server
+/// closes a direct one's socket. Only this thread touches a handed-over socket, its epoll
+/// registration and the hand back, so none of them races with another.
 ///
 /// Invariants:
 /// - A stream is in `records` (and its socket in the epoll set) exactly between its
-///   adoption and its hand back, both on this thread; libmicrohttpd cannot close the
-///   socket in between (the connection stays suspended), so a descriptor number is never
-///   confused with a reused one.
+///   adoption and its hand back, both on this thread; no one else closes the socket in
+///   between (libmicrohttpd's connection stays suspended; a direct stream's socket is
+///   closed only at its hand back), so a descriptor number is never confused with a
+///   reused one.
 /// - `ready` holds each stream at most once (``StreamConnection``'s `scheduled` flag).
 /// - A stream has at most one write in flight (`Record.writing`); its bytes stay alive in
 ///   ``SocketWrites`` until the kernel has reported on them, even if the stream is gone.
@@ -49,8 +52,10 @@ final class StreamSender: @unchecked Sendable {
         /// queued, or is closing).
         var again = false
         /// The events (``WriteMarks/address(of:)``) in the chunk being written, remainder
-        /// included: marked written when the kernel reports it.
-        var writingEvents: [UInt] = []
+        /// included: marked written when the kernel reports it. The first (0: none) apart
+        /// from the rest, so that a chunk of one event, a fan-out's, allocates nothing.
+        var writingEvent: UInt = 0
+        var moreWritingEvents: [UInt] = []
     }
 
     /// The thread's name (`top -H`, `perf report`; 15 bytes show).
@@ -82,12 +87,18 @@ final class StreamSender: @unchecked Sendable {
     /// One pass's chunks by the first bytes they carry: a chunk made of one shared event
     /// is assembled once per pass, not once per client.
     private var frames: [UInt: (event: [UInt8], frame: [UInt8])] = [:]
+    /// The chunk made last, also in `frames`: a fan-out frames one event for client after
+    /// client, and finds it here without hashing.
+    private var lastFrame: (key: UInt, frame: [UInt8])?
     /// When this sender wrote each recent event (for `/inspect`), and this pass's marks.
     let writeMarks = WriteMarks()
     private var pass = WriteMarks.Pass()
 
     /// The most payload bytes put in one chunk (one write).
     static let maxChunkBytes = 256 * 1024
+    /// What a socket reports when its client is gone: a hang-up (the client closed its
+    /// side: a stream the front door opened has no other watcher) or an error.
+    private static let hangupEvents = EPOLLHUP.rawValue | EPOLLERR.rawValue | EPOLLRDHUP.rawValue
     /// The token of the writes' completions in the epoll set (beside its wake-up's).
     private static let completionsToken: UInt64 = UInt64.max
 
@@ -186,7 +197,7 @@ final class StreamSender: @unchecked Sendable {
             }
             if returnAll {
                 for stream in batch where !records.contains(stream.senderToken) {
-                    if stream.takeAdoption() != nil { stream.returnToLibmicrohttpd(shutdown: true) }
+                    if stream.takeAdoption() != nil { stream.handBack(shutdown: true) }
                 }
                 for record in records.all { release(record, shutdown: true) }
                 returnedAll.signal()
@@ -211,7 +222,7 @@ final class StreamSender: @unchecked Sendable {
                     writes.drainCompletionSignal()
                 default:
                     guard let record = records[event.data.u64] else { continue }
-                    if event.events & (EPOLLHUP.rawValue | EPOLLERR.rawValue) != 0 {
+                    if event.events & Self.hangupEvents != 0 {
                         record.stream.peerClosed()
                         release(record, shutdown: true)
                     } else if event.events & EPOLLOUT.rawValue != 0 {
@@ -229,6 +240,7 @@ final class StreamSender: @unchecked Sendable {
         writeMarks.publish(pass)
         pass.reset()
         frames.removeAll(keepingCapacity: true)
+        lastFrame = nil
     }
 
     /// Does what `stream` needs now: adopt it, write its queue, or hand it back.
@@ -240,7 +252,7 @@ final class StreamSender: @unchecked Sendable {
             guard let fd = stream.takeAdoption() else { return }
             token = fd >= 0 ? adopt(stream, fd: fd) : nil
             guard token != nil else {
-                stream.returnToLibmicrohttpd(shutdown: false)
+                stream.handBack(shutdown: false)
                 return
             }
         }
@@ -270,7 +282,8 @@ final class StreamSender: @unchecked Sendable {
         case .send(let chunks, let byteCount, let more):
             record.writing = true
             record.again = more
-            record.writingEvents = chunks.compactMap(WriteMarks.address(of:))
+            record.writingEvent = WriteMarks.address(of: chunks.first) ?? 0
+            record.moreWritingEvents = chunks.rest.isEmpty ? [] : chunks.rest.compactMap(WriteMarks.address(of:))
             records[token] = record
             writes.enqueue(token: token, fd: record.fd, bytes: frame(chunks, byteCount: byteCount)) { token, result in
                 completed(token, result)
@@ -298,13 +311,15 @@ final class StreamSender: @unchecked Sendable {
         if report.result > 0 {
             // The kernel took (some of) the chunk now: its events were written to this socket.
             let now = MonotonicTime.now()
-            for event in record.writingEvents { pass.wrote(event, at: now) }
+            if record.writingEvent != 0 { pass.wrote(record.writingEvent, at: now) }
+            for event in record.moreWritingEvents { pass.wrote(event, at: now) }
         }
         let reschedule: Bool
         switch report.result {
         case bytes.count:
             record.remainder = []
-            record.writingEvents = []
+            record.writingEvent = 0
+            record.moreWritingEvents = []
             reschedule = record.stream.didSend(bytes: bytes.count, blocked: false, reschedule: again)
             setWaitingForRoom(&record, false)
         case 0..<bytes.count:
@@ -331,8 +346,7 @@ final class StreamSender: @unchecked Sendable {
         _ = setsockopt(fd, Int32(IPPROTO_TCP), TCP_CORK, &off, socklen_t(MemoryLayout<Int32>.size))
         _ = setsockopt(fd, Int32(IPPROTO_TCP), TCP_NODELAY, &on, socklen_t(MemoryLayout<Int32>.size))
         let token = records.insert { Record(stream: stream, fd: fd, token: $0) }
-        // Nothing asked for: hang-ups and errors are always reported.
-        guard epoll.add(fd, events: 0, token: token) else {
+        guard epoll.add(fd, events: EPOLLRDHUP.rawValue, token: token) else {
             records[token] = nil
             return nil
         }
@@ -346,13 +360,13 @@ final class StreamSender: @unchecked Sendable {
     private func release(_ record: Record, shutdown: Bool) {
         epoll.remove(record.fd)
         records[record.token] = nil
-        record.stream.returnToLibmicrohttpd(shutdown: shutdown)
+        record.stream.handBack(shutdown: shutdown)
     }
 
     /// `chunks` as one HTTP/1.1 chunk: its size in hex, CRLF, the bytes, CRLF. A single
     /// event (the common case: every client up to date gets the same one) is framed once
     /// per pass and shared.
-    private func frame(_ chunks: [[UInt8]], byteCount: Int) -> [UInt8] {
+    private func frame(_ chunks: StreamStateMachine.TakenChunks, byteCount: Int) -> [UInt8] {
         func make() -> [UInt8] {
             var frame: [UInt8] = []
             frame.reserveCapacity(byteCount + 16)
@@ -362,19 +376,23 @@ final class StreamSender: @unchecked Sendable {
             frame.append(contentsOf: [13, 10])
             return frame
         }
-        guard chunks.count == 1, let event = chunks.first, let key = WriteMarks.address(of: event) else {
-            return make()
-        }
+        guard chunks.rest.isEmpty, let key = WriteMarks.address(of: chunks.first) else { return make() }
+        if let last = lastFrame, last.key == key { return last.frame }
         // The cache keeps the event itself, so its address cannot be reused this pass.
-        if let cached = frames[key] { return cached.frame }
+        if let cached = frames[key] {
+            lastFrame = (key, cached.frame)
+            return cached.frame
+        }
         let made = make()
-        frames[key] = (event, made)
+        frames[key] = (chunks.first, made)
+        lastFrame = (key, made)
         return made
     }
 
     private func setWaitingForRoom(_ record: inout Record, _ waiting: Bool) {
         guard record.waitingForRoom != waiting else { return }
-        epoll.modify(record.fd, events: waiting ? EPOLLOUT.rawValue : 0, token: record.token)
+        epoll.modify(
+            record.fd, events: EPOLLRDHUP.rawValue | (waiting ? EPOLLOUT.rawValue : 0), token: record.token)
         record.waitingForRoom = waiting
     }
 

@@ -90,8 +90,46 @@ extension StreamStateMachine {
         case alive
         /// Write these chunks (`byteCount` bytes in all) as one; `more`: bytes are left (or
         /// the stream is closing): service the stream again once they are written.
-        case send([[UInt8]], byteCount: Int, more: Bool)
+        case send(TakenChunks, byteCount: Int, more: Bool)
         /// Nothing queued; `closing`: the stream is to end (hand it back).
         case empty(closing: Bool)
+    }
+}
+
+extension StreamStateMachine {
+    /// The queued chunks a sender's visit takes, in order: the first apart from the rest,
+    /// so that taking a single event, every client's case in a fan-out, allocates nothing.
+    struct TakenChunks: Equatable, Sequence, ExpressibleByArrayLiteral {
+        let first: [UInt8]
+        /// The chunks after the first (none, usually).
+        let rest: [[UInt8]]
+
+        init(first: [UInt8], rest: [[UInt8]] = []) {
+            self.first = first
+            self.rest = rest
+        }
+
+        /// At least one chunk.
+        init(arrayLiteral chunks: [UInt8]...) {
+            precondition(!chunks.isEmpty, "a visit takes at least one chunk")
+            self.init(first: chunks[0], rest: Array(chunks.dropFirst()))
+        }
+
+        var count: Int { 1 + rest.count }
+
+        func makeIterator() -> Iterator { Iterator(chunks: self) }
+
+        struct Iterator: IteratorProtocol {
+            let chunks: TakenChunks
+            private var index = 0
+
+            init(chunks: TakenChunks) { self.chunks = chunks }
+
+            mutating func next() -> [UInt8]? {
+                defer { index += 1 }
+                if index == 0 { return chunks.first }
+                return index <= chunks.rest.count ? chunks.rest[index - 1] : nil
+            }
+        }
     }
 }

@@ -12,8 +12,9 @@ import DequeModule
 /// - `connection` is `.suspended` exactly while libmicrohttpd holds the connection
 ///   suspended; whoever moves it out of `.suspended` gets ``Action/resume`` once and calls
 ///   `MHD_resume_connection` (after the suspend has returned: see `.suspending`).
-/// - `owner` is `.sender` only while suspended (or suspending, on the way there); only the
-///   sender's thread moves it back.
+/// - `owner` is `.sender` only while suspended (or suspending, on the way there), or for a
+///   stream the front door opened (``attachedDirect(socket:)``, never libmicrohttpd's);
+///   only the sender's thread moves it back.
 /// - `scheduled` is true exactly while the stream is on its sender's ready list: whoever
 ///   sets it gets ``Action/markReady`` and puts it there once.
 /// - `queuedBytes` is the number of unsent bytes in `queue` (counting from `headOffset`);
@@ -62,6 +63,18 @@ struct StreamStateMachine {
         connection = .running
         self.socket = socket
         self.hasSender = hasSender
+    }
+
+    /// Opened by the front door on `socket` (its head already sent there), and handed to
+    /// its sender at once: libmicrohttpd never holds it. The sender ends it
+    /// (``StreamConnection/handBack(shutdown:)``).
+    mutating func attachedDirect(socket: Int32) -> Action {
+        self.socket = socket
+        hasSender = true
+        owner = .sender(adopted: false)
+        guard !scheduled else { return .none }
+        scheduled = true
+        return .markReady
     }
 
     // MARK: - Queuing (publishers, any thread)
@@ -257,21 +270,22 @@ struct StreamStateMachine {
         scheduled = false
         guard state == .open || state == .closing else { return .gone }
         guard let maxBytes else { return .alive }
-        guard queuedBytes > 0 else { return .empty(closing: state == .closing) }
-        var chunks: [[UInt8]] = []
-        var count = 0
-        while let head = queue.first, chunks.isEmpty || count + head.count - headOffset <= maxBytes {
+        guard queuedBytes > 0, let head = queue.popFirst() else { return .empty(closing: state == .closing) }
+        let first = headOffset > 0 ? Array(head[headOffset...]) : head
+        headOffset = 0
+        var rest: [[UInt8]] = []
+        var count = first.count
+        while let next = queue.first, count + next.count <= maxBytes {
             queue.removeFirst()
-            let chunk = headOffset > 0 ? Array(head[headOffset...]) : head
-            headOffset = 0
-            chunks.append(chunk)
-            count += chunk.count
+            rest.append(next)
+            count += next.count
         }
         queuedBytes -= count
         inFlightBytes = count
         if queue.isEmpty { queue = Deque() }
         // A closing stream comes back once more to be handed back after its last chunk.
-        return .send(chunks, byteCount: count, more: queuedBytes > 0 || state == .closing)
+        return .send(
+            TakenChunks(first: first, rest: rest), byteCount: count, more: queuedBytes > 0 || state == .closing)
     }
 
     /// The sender wrote `bytes` of the chunk it took; `blocked`: the socket took no more.

@@ -51,26 +51,61 @@ final class WriteMarks: Sendable {
     }
 
     /// The marks of one pass (the sender's thread only).
+    ///
+    /// In a fan-out every client's write carries the same event, one after the other: the
+    /// event written last is kept aside (`latest`), so a run of writes of one event costs
+    /// one look-up in `earlier`, not one per client.
     struct Pass {
-        private(set) var marks: [UInt: Marks] = [:]
+        /// The event written last, and its marks (not in `earlier`).
+        private var latest: (event: UInt, marks: Marks)?
+        /// The marks of the other events written this pass.
+        private var earlier: [UInt: Marks] = [:]
 
         /// A socket took (some of) a chunk with the event at `event`, `now`.
         mutating func wrote(_ event: UInt, at now: UInt64) {
-            if var known = marks[event] {
-                known.first = min(known.first, now)
-                known.last = max(known.last, now)
-                marks[event] = known
-            } else {
-                marks[event] = Marks(first: now, last: now)
+            if var current = latest, current.event == event {
+                current.marks.first = min(current.marks.first, now)
+                current.marks.last = max(current.marks.last, now)
+                latest = current
+                return
             }
+            if let current = latest { Self.merge(current.marks, of: current.event, into: &earlier) }
+            var marks = Marks(first: now, last: now)
+            if let known = earlier.removeValue(forKey: event) {
+                marks.first = min(marks.first, known.first)
+                marks.last = max(marks.last, known.last)
+            }
+            latest = (event, marks)
         }
 
-        mutating func reset() { marks.removeAll(keepingCapacity: true) }
+        /// Every event written this pass, with its marks.
+        var marks: [UInt: Marks] {
+            var all = earlier
+            if let current = latest { Self.merge(current.marks, of: current.event, into: &all) }
+            return all
+        }
+
+        var isEmpty: Bool { latest == nil && earlier.isEmpty }
+
+        mutating func reset() {
+            latest = nil
+            earlier.removeAll(keepingCapacity: true)
+        }
+
+        private static func merge(_ marks: Marks, of event: UInt, into all: inout [UInt: Marks]) {
+            if var known = all[event] {
+                known.first = min(known.first, marks.first)
+                known.last = max(known.last, marks.last)
+                all[event] = known
+            } else {
+                all[event] = marks
+            }
+        }
     }
 
     /// Publishes a pass's marks.
     func publish(_ pass: Pass) {
-        guard !pass.marks.isEmpty else { return }
+        guard !pass.isEmpty else { return }
         published.withLockedValue { published in
             for (event, marks) in pass.marks {
                 if var known = published.marks[event] {
