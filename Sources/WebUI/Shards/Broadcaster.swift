@@ -243,6 +243,8 @@ public final class Broadcaster<Channel: Hashable & Sendable, State: Sendable>: S
     /// in a batch), the traffic counted.
     private struct Queuing {
         let whenFull: StreamFullQueue
+        /// When the bytes were queued: read once for every client.
+        let now = MonotonicTime.now()
         var wakes = SenderWakes()
         var traffic = StreamTraffic()
 
@@ -250,7 +252,7 @@ public final class Broadcaster<Channel: Hashable & Sendable, State: Sendable>: S
         /// catches the client up.
         @discardableResult
         mutating func queue(_ bytes: [UInt8], to client: StreamConnection) -> StreamEnqueueResult {
-            let (result, effect) = client.enqueueDeferringEffect(bytes, whenFull: whenFull)
+            let (result, effect) = client.enqueueDeferringEffect(bytes, whenFull: whenFull, now: now)
             effect.perform(batchingWakeIn: &wakes)
             switch result {
             case .queued: traffic.count(bytes)
@@ -261,7 +263,7 @@ public final class Broadcaster<Channel: Hashable & Sendable, State: Sendable>: S
         }
 
         mutating func catchUp(_ client: StreamConnection, with event: [UInt8]) {
-            let (caughtUp, effect) = client.catchUpDeferringEffect(with: event)
+            let (caughtUp, effect) = client.catchUpDeferringEffect(with: event, now: now)
             effect.perform(batchingWakeIn: &wakes)
             guard caughtUp else { return }
             traffic.count(event)

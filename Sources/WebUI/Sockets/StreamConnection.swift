@@ -135,16 +135,18 @@ public final class StreamConnection: @unchecked Sendable {
     /// frees its queue at once) or reports it, as `whenFull` says.
     @discardableResult
     public func enqueue(_ bytes: [UInt8], whenFull: StreamFullQueue = .drop) -> StreamEnqueueResult {
-        let (result, effect) = enqueueDeferringEffect(bytes, whenFull: whenFull)
+        let (result, effect) = enqueueDeferringEffect(bytes, whenFull: whenFull, now: MonotonicTime.now())
         effect.perform()
         return result
     }
 
     /// ``enqueue(_:whenFull:)`` for a fan-out: the action is returned, for the caller to
     /// carry out once it holds no lock (a sender's wake-up batched with other clients').
-    func enqueueDeferringEffect(_ bytes: [UInt8], whenFull: StreamFullQueue) -> (StreamEnqueueResult, Effect) {
+    /// `now` (``MonotonicTime/now()``) is read by the caller, once for all its clients.
+    func enqueueDeferringEffect(_ bytes: [UInt8], whenFull: StreamFullQueue, now: UInt64) -> (
+        StreamEnqueueResult, Effect
+    ) {
         if bytes.isEmpty { return (.queued, Effect(stream: self)) }
-        let now = MonotonicTime.now()
         return lock.withLock {
             let (result, action) = machine.enqueue(bytes, report: whenFull == .report, now: now)
             return (result, makeEffect(action))
@@ -159,16 +161,15 @@ public final class StreamConnection: @unchecked Sendable {
     /// Returns `false` if the stream is closing or gone.
     @discardableResult
     public func catchUp(with bytes: [UInt8]) -> Bool {
-        let (caughtUp, effect) = catchUpDeferringEffect(with: bytes)
+        let (caughtUp, effect) = catchUpDeferringEffect(with: bytes, now: MonotonicTime.now())
         effect.perform()
         return caughtUp
     }
 
     /// ``catchUp(with:)`` for a fan-out: the action is returned, for the caller to carry
-    /// out once it holds no lock.
-    func catchUpDeferringEffect(with bytes: [UInt8]) -> (Bool, Effect) {
-        let now = MonotonicTime.now()
-        return lock.withLock {
+    /// out once it holds no lock. `now` is read by the caller.
+    func catchUpDeferringEffect(with bytes: [UInt8], now: UInt64) -> (Bool, Effect) {
+        lock.withLock {
             let (caughtUp, action) = machine.catchUp(with: bytes, now: now)
             return (caughtUp, makeEffect(action))
         }
@@ -324,12 +325,12 @@ public final class StreamConnection: @unchecked Sendable {
         lock.withLock { machine.visit(takingUpTo: maxBytes) }
     }
 
-    /// The sender wrote `bytes` of the chunk it took; `blocked`: the socket took no more.
-    /// With `reschedule`, marks the stream scheduled to go back on the sender's ready list
-    /// and returns whether the sender must put it there (`false`: already there).
-    func didSend(bytes: Int, blocked: Bool, reschedule: Bool) -> Bool {
-        let now = MonotonicTime.now()
-        return lock.withLock { machine.didSend(bytes: bytes, blocked: blocked, reschedule: reschedule, now: now) }
+    /// The sender wrote `bytes` of the chunk it took, as the kernel reported `now`;
+    /// `blocked`: the socket took no more. With `reschedule`, marks the stream scheduled to
+    /// go back on the sender's ready list and returns whether the sender must put it there
+    /// (`false`: already there).
+    func didSend(bytes: Int, blocked: Bool, reschedule: Bool, now: UInt64) -> Bool {
+        lock.withLock { machine.didSend(bytes: bytes, blocked: blocked, reschedule: reschedule, now: now) }
     }
 
     /// The sender lets go of the stream, to end: cleanly when it finished its last chunk,

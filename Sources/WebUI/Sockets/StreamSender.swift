@@ -37,8 +37,10 @@ import NIOConcurrencyHelpers
 /// - A stream has at most one write in flight (`Record.writing`); its bytes stay alive in
 ///   ``SocketWrites`` until the kernel has reported on them, even if the stream is gone.
 final class StreamSender: @unchecked Sendable {
-    /// What the sender keeps of a stream it writes to; touched only by its thread.
-    private struct Record {
+    /// What the sender keeps of a stream it writes to; touched only by its thread. A class:
+    /// a fan-out visits and completes each record once per event, in place, without
+    /// copying its references out of the table and back.
+    private final class Record {
         let stream: StreamConnection
         let fd: Int32
         let token: UInt64
@@ -56,6 +58,12 @@ final class StreamSender: @unchecked Sendable {
         /// from the rest, so that a chunk of one event, a fan-out's, allocates nothing.
         var writingEvent: UInt = 0
         var moreWritingEvents: [UInt] = []
+
+        init(stream: StreamConnection, fd: Int32, token: UInt64) {
+            self.stream = stream
+            self.fd = fd
+            self.token = token
+        }
     }
 
     /// The thread's name (`top -H`, `perf report`; 15 bytes show).
@@ -256,7 +264,7 @@ final class StreamSender: @unchecked Sendable {
                 return
             }
         }
-        guard let token, var record = records[token] else { return }
+        guard let token, let record = records[token] else { return }
         // One write at a time, a remainder before anything new, and a socket without room
         // is written to again when it reports room: only then is the queue taken.
         let canTake =
@@ -267,14 +275,11 @@ final class StreamSender: @unchecked Sendable {
         case .alive:
             if record.writing {
                 record.again = true
-                records[token] = record
             } else if !record.remainder.isEmpty && (!record.waitingForRoom || writable) {
                 // Finish the chunk the socket did not take before starting the next. The
-                // record is stored first: a write without io_uring reports at once, and
-                // what it reports must not be overwritten by this copy.
+                // record is marked first: a write without io_uring reports at once.
                 record.writing = true
                 record.again = true
-                records[token] = record
                 writes.enqueue(token: token, fd: record.fd, bytes: record.remainder) { token, result in
                     completed(token, result)
                 }
@@ -284,7 +289,6 @@ final class StreamSender: @unchecked Sendable {
             record.again = more
             record.writingEvent = WriteMarks.address(of: chunks.first) ?? 0
             record.moreWritingEvents = chunks.rest.isEmpty ? [] : chunks.rest.compactMap(WriteMarks.address(of:))
-            records[token] = record
             writes.enqueue(token: token, fd: record.fd, bytes: frame(chunks, byteCount: byteCount)) { token, result in
                 completed(token, result)
             }
@@ -292,15 +296,14 @@ final class StreamSender: @unchecked Sendable {
             if closing {
                 release(record, shutdown: false)
             } else {
-                setWaitingForRoom(&record, false)
-                records[token] = record
+                setWaitingForRoom(record, false)
             }
         }
     }
 
     /// What the kernel reported on the write of `token`'s stream.
     private func completed(_ token: UInt64, _ report: SocketWrites.Report) {
-        guard var record = records[token] else { return }  // handed back meanwhile
+        guard let record = records[token] else { return }  // handed back meanwhile
         record.writing = false
         // Back on the list when more is queued or it is closing, even while waiting for
         // room, so that a drop meanwhile is seen without waiting for room that may never
@@ -308,9 +311,9 @@ final class StreamSender: @unchecked Sendable {
         let again = record.again
         record.again = false
         let bytes = report.bytes
+        let now = MonotonicTime.now()
         if report.result > 0 {
             // The kernel took (some of) the chunk now: its events were written to this socket.
-            let now = MonotonicTime.now()
             if record.writingEvent != 0 { pass.wrote(record.writingEvent, at: now) }
             for event in record.moreWritingEvents { pass.wrote(event, at: now) }
         }
@@ -320,21 +323,20 @@ final class StreamSender: @unchecked Sendable {
             record.remainder = []
             record.writingEvent = 0
             record.moreWritingEvents = []
-            reschedule = record.stream.didSend(bytes: bytes.count, blocked: false, reschedule: again)
-            setWaitingForRoom(&record, false)
+            reschedule = record.stream.didSend(bytes: bytes.count, blocked: false, reschedule: again, now: now)
+            setWaitingForRoom(record, false)
         case 0..<bytes.count:
             record.remainder = Array(bytes[report.result...])
-            reschedule = record.stream.didSend(bytes: report.result, blocked: true, reschedule: again)
-            setWaitingForRoom(&record, true)
+            reschedule = record.stream.didSend(bytes: report.result, blocked: true, reschedule: again, now: now)
+            setWaitingForRoom(record, true)
         case -Int(EAGAIN), -Int(EWOULDBLOCK):
             record.remainder = bytes
-            reschedule = record.stream.didSend(bytes: 0, blocked: true, reschedule: again)
-            setWaitingForRoom(&record, true)
+            reschedule = record.stream.didSend(bytes: 0, blocked: true, reschedule: again, now: now)
+            setWaitingForRoom(record, true)
         default:
             release(record, shutdown: true)
             return
         }
-        records[token] = record
         if reschedule { markReady(record.stream) }
     }
 
@@ -389,7 +391,7 @@ final class StreamSender: @unchecked Sendable {
         return made
     }
 
-    private func setWaitingForRoom(_ record: inout Record, _ waiting: Bool) {
+    private func setWaitingForRoom(_ record: Record, _ waiting: Bool) {
         guard record.waitingForRoom != waiting else { return }
         epoll.modify(
             record.fd, events: EPOLLRDHUP.rawValue | (waiting ? EPOLLOUT.rawValue : 0), token: record.token)
