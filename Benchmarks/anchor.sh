@@ -11,6 +11,9 @@
 #   nchan-bench/VAR=VALUE,…   the same with lib.sh's NCHAN_* tunings set (values without
 #                  spaces), e.g.
 #                  "nchan-bench/NCHAN_LISTEN=" (no reuseport), "nchan-bench/NCHAN_EVENTS="
+#   feedweb-timed  BIN on `make bench`'s feeder (timed_upstream, lib.sh start_upstream),
+#                  ssefan clients: the feeders swapped, the clients kept
+#   nchan-timed    `make bench`'s nchan fed by timed_upstream's POSTs, ssefan clients
 # One JSON line per measurement in OUT/results.jsonl, then the medians per server and N.
 #
 #   Benchmarks/anchor.sh BIN        (env: SIZES "1000 5000 10000", ROUNDS 3, RATE 10,
@@ -73,6 +76,30 @@ measure() { # SERVER N TAG
       pids=$FW_PID
       c0=$(cpu_ticks $pids)
       clients "http://127.0.0.1:$FW_PORT/events" "$n" "$tag" patch
+      wait "$FAN_PID"
+      c1=$(cpu_ticks $pids) ;;
+    feedweb-timed)
+      start_upstream "$out/$tag-up" --rate "$rate" --duration $((secs + 60)) || return 1
+      start_feedweb "$binary" "$out/$tag-fw" "http://127.0.0.1:$UP_PORT/stream" --max-clients $((n + 1000)) || return 1
+      sleep 2
+      pids=$FW_PID
+      c0=$(cpu_ticks $pids)
+      clients "http://127.0.0.1:$FW_PORT/events" "$n" "$tag" patch
+      wait "$FAN_PID"
+      c1=$(cpu_ticks $pids) ;;
+    nchan-timed)
+      mkdir -p "$out/$tag-nginx/tmp" "$out/$tag-nginx/www"
+      start_nchan "$out/$tag-nginx" || return 1
+      # make bench's order: the snapshot in the channel before the clients come.
+      start_upstream "$out/$tag-up" --rate "$rate" --duration $((secs + 60)) \
+        --publish-to "http://127.0.0.1:$NG_PORT/pub?id=bench" || return 1
+      for _ in $(seq 1 50); do
+        [ "$(http_status "$NG_PORT" "/pub?id=bench")" = 200 ] && break
+        sleep 0.1
+      done
+      pids=$NG_WORKERS
+      c0=$(cpu_ticks $pids)
+      clients "http://127.0.0.1:$NG_PORT/sub?id=bench" "$n" "$tag" patch
       wait "$FAN_PID"
       c1=$(cpu_ticks $pids) ;;
     nchan-anchor | nchan-bench)

@@ -21,6 +21,18 @@ public enum FuzzingEntry {
         return buffer.prefix(count).map { UInt8(bitPattern: $0) }
     }
 
+    /// The request the front door reads from `head` (the bytes a client sent) when it would
+    /// open a stream of `streamPaths` itself (``DirectRequestHead``), or `nil` when it
+    /// leaves the head to libmicrohttpd or answers it.
+    public static func doorStreamRequest(_ head: [UInt8], streamPaths: [String]) -> HTTPRequest? {
+        let read = head.withUnsafeBytes {
+            DirectRequestHead.read(
+                $0, paths: [], streamPaths: streamPaths.map { Array($0.utf8) }, maxHeadBytes: 3584)
+        }
+        guard case .stream(let request, _) = read else { return nil }
+        return request
+    }
+
     /// feedweb's router over a store holding `document`, with an upstream that is open:
     /// every handler the server would call, without a socket.
     public final class Routing: Sendable {

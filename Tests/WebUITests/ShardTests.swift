@@ -48,6 +48,37 @@ struct ShardTests {
         #expect(shards.allSatisfy { $0.events.count == 0 && $0.items.count == 0 })
     }
 
+    @Test func aChangeIsEncodedOnceAndQueuedByEveryShard() throws {
+        var server = HTTPServer.Configuration(address: try ListenAddress(parsing: "127.0.0.1:0"), maxStreams: 100)
+        server.streamSenders = 3
+        let app = TestHandlers(document: NewswireFeed.document(stories: [1, 2, 3]), server: server)
+        // One `/events` and one `/events/items` client per shard.
+        var clients: [(stream: StreamConnection, items: Bool, end: @Sendable () -> Void)] = []
+        for shard in app.handlers.shards {
+            for path in ["/events", "/events/items"] {
+                let start = try app.streamStart(HTTPRequest(path: path))
+                let stream = StreamConnection(maxQueuedBytes: start.maxQueuedBytes)
+                clients.append((stream, path == "/events/items", start.open(stream, on: shard)))
+                _ = stream.takeQueued()
+            }
+        }
+        app.store.replaceDocument(NewswireFeed.document(stories: [4, 1, 2, 3]))
+        app.handlers.fanout.drain()
+        // What each client would be sent: the address of its one queued event's bytes.
+        func queuedEvents(items: Bool) -> [UInt?] {
+            clients.filter { $0.items == items }.map { client in
+                guard case .send(let chunks, _, _) = client.stream.visit(takingUpTo: 1 << 20) else { return nil }
+                return chunks.rest.isEmpty ? WriteMarks.address(of: chunks.first) : nil
+            }
+        }
+        for items in [false, true] {
+            let events = queuedEvents(items: items)
+            #expect(events.count == 3 && events.allSatisfy { $0 != nil }, "one event per client: \(events)")
+            #expect(Set(events).count == 1, "one buffer in every shard's queues (items: \(items))")
+        }
+        for client in clients { client.end() }
+    }
+
     @Test func aStreamOfItsOwnKeepsItsClientsWhateverShardTheyAreHanded() throws {
         let app = TestHandlers(document: NewswireFeed.document(stories: [1, 2]))
         let upstream = FeedStore(configuration: .init(profile: .nytNewswire))

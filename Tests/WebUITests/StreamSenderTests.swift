@@ -6,8 +6,8 @@ import Testing
 
 @testable import WebUI
 
-/// Established HTTP/1.1 streams are written by the server's sender threads, not by
-/// libmicrohttpd: every event arrives, in order, as well-formed chunks; a client that is
+/// Established HTTP/1.1 streams (opened at the front door, or by libmicrohttpd) are written
+/// by the server's sender threads, not by libmicrohttpd: every event arrives, in order, as well-formed chunks; a client that is
 /// behind gets what it missed in one chunk rather than one per event; and the stream still
 /// ends cleanly (the final chunk) when the server stops. Each with the writes submitted
 /// through io_uring, and with one `send` each (where the kernel refuses io_uring).
@@ -122,8 +122,8 @@ struct StreamSenderTests {
         try await socket.send("GET /events HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept: text/event-stream\r\n\r\n")
         var reader = EventReader(socket)
         try await reader.read(untilEvents: 1, within: 5)
-        // libmicrohttpd hands the stream over when its queue runs dry: two more events from
-        // the sender, then the server stops.
+        // The stream is a sender's (opened at the front door, or handed over by libmicrohttpd
+        // when its queue ran dry): two more events from the sender, then the server stops.
         try await Eventually.check("the stream handed to a sender", within: 5) {
             server.server.streamsHandedOver.programs == 1
         }

@@ -4,7 +4,9 @@ import FuzzSupport
 @_spi(Fuzzing) import WebUI
 
 /// A request through path and query decoding and the router, as the server hands it over:
-/// every answer is a complete response or a stream, and none is a server error (5xx).
+/// every answer is a complete response or a stream, and none is a server error (5xx). And
+/// the front door's own reading of the same bytes, when it would open the stream itself
+/// (a plain `GET /events`), is the request libmicrohttpd's decoding makes of them.
 ///
 /// Input, lines split at LF: the method, the request target (`/path?query`), the version,
 /// then header lines `Name: value`. The target is split and decoded as libmicrohttpd
@@ -33,6 +35,19 @@ public func fuzzRouter(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
     let request = HTTPRequest(method: method, path: path, version: version, queryArguments: arguments, headers: headers)
     let answer = routing.respond(to: request)
     invariant(answer.status < 500, "\(method) \(path) was answered \(answer.status)")
+    // The same request as a client would send it (an empty header line would end its head
+    // early: then the two are not the same request).
+    guard !lines.dropFirst(3).contains(where: \.isEmpty) else { return 0 }
+    var head = Array("\(method) ".utf8) + target + Array(" \(version)\r\n".utf8)
+    for line in lines.dropFirst(3) { head += line + [13, 10] }
+    head += [13, 10]
+    if let door = FuzzingEntry.doorStreamRequest(head, streamPaths: ["/events", "/events/items"]) {
+        invariant(
+            door.method == request.method && door.path == request.path && door.version == request.version
+                && door.queryArguments == request.queryArguments
+                && door.headers.map(\.name) == request.headers.map(\.name),
+            "the door read \(door), libmicrohttpd's decoding \(request)")
+    }
     return 0
 }
 

@@ -50,8 +50,11 @@ public struct StreamStart: Sendable {
     private let subscribe: @Sendable (StreamConnection, Shard) -> @Sendable () -> Void
 
     /// - Parameter subscribe: subscribes an admitted stream, written by the sender of the
-    ///   given shard (and, a programs' stream, in that shard's broadcaster), to its events (queuing its first bytes) and returns what undoes that;
-    ///   the server runs it once, on the daemon thread, when the request is complete.
+    ///   given shard (and, a programs' stream, in that shard's broadcaster), to its events
+    ///   (queuing its first bytes) and returns what undoes that. It is called on a daemon's
+    ///   thread, or a front door's for a stream the door opens (``DirectStream``); the server
+    ///   runs what it returns once when the stream ends: on a daemon's thread, or the
+    ///   sender's for a stream the door opened.
     public init(
         headers: [(String, String)], maxQueuedBytes: Int, audience: Audience = .programs,
         subscribe: @escaping @Sendable (StreamConnection, Shard) -> @Sendable () -> Void

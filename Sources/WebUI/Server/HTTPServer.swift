@@ -13,7 +13,9 @@ import NIOConcurrencyHelpers
 /// Requests are answered on a daemon's thread by an ``HTTPResponder``. A stream's first
 /// bytes go out through libmicrohttpd; then it is suspended there and a sender writes its
 /// chunks itself, woken once per batch of ready streams, so there is no thread and no
-/// polling per client.
+/// polling per client. A plain `GET` of a programs' stream (``HTTPResponder/directStreamPaths``)
+/// is opened by the front door instead and written by a sender from its first event
+/// (``DirectStream``): libmicrohttpd never holds it, nor its memory pool.
 ///
 /// Slow clients: a connection must deliver a complete request within
 /// ``Configuration/headTimeout`` of its connect (or, kept alive, of its previous response),
@@ -230,8 +232,8 @@ public final class HTTPServer: @unchecked Sendable {
             headers: [("Content-Type", "text/plain; charset=utf-8")])
     }
 
-    /// The streams handed from libmicrohttpd to a ``StreamSender`` since start: to the
-    /// programs' senders and to the pages' own.
+    /// The streams a ``StreamSender`` took over since start (from libmicrohttpd, or from the
+    /// front door that opened them): the programs' senders' and the pages' own.
     public var streamsHandedOver: (programs: Int, people: Int) {
         (shards.reduce(0) { $0 + ($1.sender?.adoptedCount ?? 0) }, pageSender?.adoptedCount ?? 0)
     }

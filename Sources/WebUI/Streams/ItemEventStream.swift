@@ -58,11 +58,23 @@ public final class ItemEventStream: Sendable {
         }
         let id = view.id
         let withOwn = view.profile.layout == .table
+        // Each section's events are encoded once, by the first shard that has clients of it,
+        // and the other shards queue the same bytes. The lock is a leaf, and the encoding
+        // is done outside it (two shards may both encode a section; the first stored wins).
+        let encoded = NIOLockedValueBox<[String?: [UInt8]]>([:])
+        let encode: @Sendable (String?) -> [UInt8] = { section in
+            if let known = encoded.withLockedValue({ $0[section] }) { return known }
+            let made = ItemEvents.changes(changes, section: section, id: id, withOwn: withOwn)
+            return encoded.withLockedValue { known in
+                if let first = known[section] { return first }
+                known[section] = made
+                return made
+            }
+        }
         // A client too far behind gets a fresh `snapshot` of its section in place of its backlog.
         EveryShard.run(shards) { shard in
             shard.items.publish(
-                view,
-                encode: { section, _ in ItemEvents.changes(changes, section: section, id: id, withOwn: withOwn) },
+                view, encode: { section, _ in encode(section) },
                 catchUp: { section, view in self.snapshotEvent(view, section: section) })
         }
     }
