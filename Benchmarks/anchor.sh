@@ -62,25 +62,22 @@ PY
 }
 
 measure() { # SERVER N TAG
-  local server=${1%%/*} n=$2 tag=$3 binary=$bin up fw p dir c0 c1 pids
+  local server=${1%%/*} n=$2 tag=$3 binary=$bin up upstream fw p dir c0 c1 pids
   if [[ $1 == feedweb@* ]]; then server=feedweb binary=${1#feedweb@}; fi
   case $server in
-    feedweb)
-      up=$(free_port)
-      python3 "$kit/sseupstream.py" --port "$up" --rate "$rate" --duration $((secs + 60)) --heartbeat 5 --quiet \
-        >"$out/$tag-up.log" 2>&1 &
-      track $!
-      wait_http "$up" / 200 50 >/dev/null
-      start_feedweb "$binary" "$out/$tag-fw" "http://127.0.0.1:$up/" --max-clients $((n + 1000)) || return 1
-      sleep 2
-      pids=$FW_PID
-      c0=$(cpu_ticks $pids)
-      clients "http://127.0.0.1:$FW_PORT/events" "$n" "$tag" patch
-      wait "$FAN_PID"
-      c1=$(cpu_ticks $pids) ;;
-    feedweb-timed)
-      start_upstream "$out/$tag-up" --rate "$rate" --duration $((secs + 60)) || return 1
-      start_feedweb "$binary" "$out/$tag-fw" "http://127.0.0.1:$UP_PORT/stream" --max-clients $((n + 1000)) || return 1
+    feedweb | feedweb-timed)
+      if [ "$server" = feedweb ]; then
+        up=$(free_port)
+        python3 "$kit/sseupstream.py" --port "$up" --rate "$rate" --duration $((secs + 60)) --heartbeat 5 --quiet \
+          >"$out/$tag-up.log" 2>&1 &
+        track $!
+        wait_http "$up" / 200 50 >/dev/null
+        upstream="http://127.0.0.1:$up/"
+      else
+        start_upstream "$out/$tag-up" --rate "$rate" --duration $((secs + 60)) || return 1
+        upstream="http://127.0.0.1:$UP_PORT/stream"
+      fi
+      start_feedweb "$binary" "$out/$tag-fw" "$upstream" --max-clients $((n + 1000)) || return 1
       sleep 2
       pids=$FW_PID
       c0=$(cpu_ticks $pids)
