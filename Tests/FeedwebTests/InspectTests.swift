@@ -102,7 +102,13 @@ struct InspectTests {
                 document.querySelectorAll('tr.inspect-event').forEach(function (row) { window.seen[row.dataset.id] = 1; });
                 """)
             for n in 50..<60 {
+                // The test asks feedweb nothing until the page has listed a new row: its own
+                // requests would take the debug build's time in the window it measures.
+                let listed = try await browser.execute("return Object.keys(window.seen).length").doubleValue ?? 0
                 try await upstream.change([Patch.replace("/results/0/title", .string("Inspected \(n)"))])
+                #expect(
+                    try await browser.waitFor("return Object.keys(window.seen).length > \(Int(listed))", seconds: 2),
+                    "a row appears for change \(n)")
                 try await FeedwebProbe.waitForState(upstream.document, port: port)
                 let (_, newID) = try await FeedwebProbe.state(port: port)
                 #expect(

@@ -27,12 +27,9 @@ final class DirectResponseFile: @unchecked Sendable {
     /// system refuses the file.
     init?(source: PreparedResponse, second: Int) {
         guard source.status == 200,
-            source.headers.allSatisfy({ !Self.breaksLine($0.0) && !Self.breaksLine($0.1) })
+            let headBytes = ResponseHead.ok(
+                headers: source.headers, framing: .length(source.bodyCount), second: second)
         else { return nil }
-        var head = "HTTP/1.1 200 OK\r\nDate: \(Self.httpDate(second))\r\n"
-        for (name, value) in source.headers { head += "\(name): \(value)\r\n" }
-        head += "Content-Length: \(source.bodyCount)\r\n\r\n"
-        let headBytes = Array(head.utf8)
         let fd = feedweb_memfd_create("feedweb-page")
         guard fd >= 0 else { return nil }
         guard Self.writeAll(fd, headBytes), Self.writeAll(fd, source.body),
@@ -50,10 +47,6 @@ final class DirectResponseFile: @unchecked Sendable {
 
     deinit { close(fd) }
 
-    private static func breaksLine(_ text: String) -> Bool {
-        text.utf8.contains { $0 == 0x0D || $0 == 0x0A || $0 == 0 }
-    }
-
     private static func writeAll(_ fd: Int32, _ bytes: [UInt8]) -> Bool {
         bytes.withUnsafeBytes { raw in
             var offset = 0
@@ -66,21 +59,5 @@ final class DirectResponseFile: @unchecked Sendable {
             }
             return true
         }
-    }
-
-    private static let days = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"]
-    private static let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
-
-    /// `second` (Unix time) as an HTTP date (RFC 9110 IMF-fixdate), e.g.
-    /// `Wed, 25 Nov 2026 02:28:48 GMT`, as libmicrohttpd writes it.
-    static func httpDate(_ second: Int) -> String {
-        var time = time_t(second)
-        var parts = tm()
-        guard gmtime_r(&time, &parts) != nil else { return "Thu, 01 Jan 1970 00:00:00 GMT" }
-        func two(_ value: Int32) -> String { value < 10 ? "0\(value)" : "\(value)" }
-        let day = days[Int(parts.tm_wday) % 7]
-        let month = months[Int(parts.tm_mon) % 12]
-        return
-            "\(day), \(two(parts.tm_mday)) \(month) \(parts.tm_year + 1900) \(two(parts.tm_hour)):\(two(parts.tm_min)):\(two(parts.tm_sec)) GMT"
     }
 }

@@ -68,18 +68,6 @@ struct DirectStream: Sendable {
         server.forgetStream(stream)
         server.releaseConnectionPlace()
     }
-
-    /// The head of a `200` stream with `headers`, as libmicrohttpd writes it for a chunked
-    /// HTTP/1.1 response (`Date` first, `Transfer-Encoding` last); `nil` when a header
-    /// would break its line.
-    static func head(headers: [(String, String)], second: Int) -> [UInt8]? {
-        func breaksLine(_ text: String) -> Bool { text.utf8.contains { $0 == 0x0D || $0 == 0x0A || $0 == 0 } }
-        guard headers.allSatisfy({ !breaksLine($0.0) && !breaksLine($0.1) }) else { return nil }
-        var head = "HTTP/1.1 200 OK\r\nDate: \(DirectResponseFile.httpDate(second))\r\n"
-        for (name, value) in headers { head += "\(name): \(value)\r\n" }
-        head += "Transfer-Encoding: chunked\r\n\r\n"
-        return Array(head.utf8)
-    }
 }
 
 extension HTTPServer {
@@ -90,12 +78,11 @@ extension HTTPServer {
     /// the responder again.
     func directStream(for request: HTTPRequest) -> DirectStream.Opening {
         guard case .stream(let start) = responder.respond(to: request), start.audience == .programs,
-            let head = DirectStream.head(headers: start.headers, second: Int(time(nil)))
+            let head = ResponseHead.ok(headers: start.headers, framing: .chunked, second: Int(time(nil)))
         else { return .elsewhere }
         let shard = nextShard()
         guard let sender = shard.sender else { return .elsewhere }
-        guard admission.admit(makingRoomWith: { reaper.makeRoom() }) else { return .refused }
-        reaper.streamOpenedElsewhere()
+        guard takeConnectionPlace() else { return .refused }
         let stream = StreamConnection(maxQueuedBytes: start.maxQueuedBytes)
         guard admit(stream) else {
             releaseConnectionPlace()
@@ -103,12 +90,6 @@ extension HTTPServer {
         }
         return .opened(
             DirectStream(server: self, start: start, stream: stream, shard: shard, sender: sender, head: head))
-    }
-
-    /// Gives back a connection place a direct stream held (its socket is closed).
-    func releaseConnectionPlace() {
-        reaper.streamClosedElsewhere()
-        admission.release()
     }
 
     /// Ends a direct stream its sender let go of (on the sender's thread): the final chunk

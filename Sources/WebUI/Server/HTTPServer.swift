@@ -195,10 +195,10 @@ public final class HTTPServer: @unchecked Sendable {
     public let connectionLimit: Int
     /// Counts the connections handed to libmicrohttpd and the direct streams, and refuses
     /// those past ``connectionLimit`` (libmicrohttpd's own limit check can deadlock it).
-    let admission: HandoverAdmission
+    private let admission: HandoverAdmission
     /// Drops connections that send no complete request in time, or that wait when a new
     /// one needs their room.
-    let reaper: ConnectionReaper
+    private let reaper: ConnectionReaper
     /// The thread that writes people's page streams: never behind a fan-out to thousands
     /// (``StreamStart/Audience/person``).
     private let pageSender: StreamSender?
@@ -554,6 +554,22 @@ public final class HTTPServer: @unchecked Sendable {
             return next
         }
         return shards[index]
+    }
+
+    /// Takes a connection place for a socket the server holds itself (a direct stream),
+    /// making room as for a hand-over (a connection still waiting for its request may be
+    /// dropped); `false` when every place is taken. The reaper counts it among the
+    /// connections it may have to make room beside.
+    func takeConnectionPlace() -> Bool {
+        guard admission.admit(makingRoomWith: { reaper.makeRoom() }) else { return false }
+        reaper.streamOpenedElsewhere()
+        return true
+    }
+
+    /// Gives back a place ``takeConnectionPlace()`` took (its socket is closed).
+    func releaseConnectionPlace() {
+        reaper.streamClosedElsewhere()
+        admission.release()
     }
 
     /// Admits `stream` among the open streams; `false` at the limit or stopping.
