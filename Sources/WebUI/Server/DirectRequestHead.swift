@@ -1,3 +1,5 @@
+import CMicroHTTPD
+
 /// What ``FrontDoor`` makes of the bytes a connection has sent so far: a request it
 /// answers itself, a stream it opens itself, or one for libmicrohttpd.
 ///
@@ -7,9 +9,9 @@
 /// answered differently for coming through here:
 /// - the request line is exactly `GET <path> HTTP/1.1` or `HEAD <path> HTTP/1.1`, with a
 ///   path that ``FrontDoor`` answers (no query, no escapes), or `GET <path>[?<query>]
-///   HTTP/1.1` with a stream's path: its query plain `name[=value]` arguments joined by
-///   `&`, without `%`, `+` or `#` (so nothing is left to decode, and each argument is
-///   what libmicrohttpd would have decoded);
+///   HTTP/1.1` with a stream's path (no escapes): its query `name[=value]` arguments
+///   joined by `&`, none empty, of printable ASCII but `#`, each name and value decoded as
+///   libmicrohttpd decodes them for feedweb (``decodedArgument(_:)``);
 /// - every line ends in CRLF; header names are tokens; values hold no control character
 ///   but HTAB; no line is folded;
 /// - exactly one `Host`; no `Content-Length`, `Transfer-Encoding`, `Expect` or `Upgrade`,
@@ -103,23 +105,40 @@ enum DirectRequestHead: Equatable {
         var query: [HTTPRequest.Field] = []
         if let question {
             let text = UnsafeRawBufferPointer(rebasing: target[(question + 1)...])
-            guard !text.isEmpty, text.allSatisfy(isPlainQueryByte) else { return nil }
+            guard !text.isEmpty, text.allSatisfy(isQueryByte) else { return nil }
             for argument in text.split(separator: UInt8(ascii: "&"), omittingEmptySubsequences: false) {
                 let equals = argument.firstIndex(of: UInt8(ascii: "="))
                 let name = argument[..<(equals ?? argument.endIndex)]
                 guard !name.isEmpty else { return nil }
-                let value = equals.map { String(decoding: argument[($0 + 1)...], as: UTF8.self) } ?? ""
-                query.append(HTTPRequest.Field(name: String(decoding: name, as: UTF8.self), value: value))
+                let value = equals.map { decodedArgument(argument[($0 + 1)...]) } ?? ""
+                query.append(HTTPRequest.Field(name: decodedArgument(name), value: value))
             }
         }
         return (String(decoding: path, as: UTF8.self), query)
     }
 
-    /// A byte a query may hold and still mean itself: printable ASCII but `%` and `+`
-    /// (which libmicrohttpd decodes) and `#`.
-    private static func isPlainQueryByte(_ byte: UInt8) -> Bool {
-        byte > 0x20 && byte < 0x7F && byte != UInt8(ascii: "%") && byte != UInt8(ascii: "+")
-            && byte != UInt8(ascii: "#")
+    /// A byte the door reads in a query: printable ASCII but `#` (a fragment, which no
+    /// client sends).
+    private static func isQueryByte(_ byte: UInt8) -> Bool {
+        byte > 0x20 && byte < 0x7F && byte != UInt8(ascii: "#")
+    }
+
+    /// A query argument's name or value as the router gets it from libmicrohttpd: each `+`
+    /// a space (libmicrohttpd's own step), then percent-decoded by feedweb's unescape
+    /// callback (`feedweb_unescape`: `%00` becomes DEL, a `%` without two hex digits stays
+    /// as it is), then read as UTF-8 (an invalid sequence becomes U+FFFD), as the server
+    /// reads libmicrohttpd's fields. The same C function decodes both ways.
+    static func decodedArgument(_ raw: UnsafeRawBufferPointer.SubSequence) -> String {
+        // The callback decodes a C string in place and returns its new length.
+        var bytes = raw.map { $0 == UInt8(ascii: "+") ? UInt8(ascii: " ") : $0 }
+        bytes.append(0)
+        let count = bytes.withUnsafeMutableBufferPointer { buffer -> Int in
+            guard let base = buffer.baseAddress else { return 0 }
+            return base.withMemoryRebound(to: CChar.self, capacity: buffer.count) {
+                Int(feedweb_unescape(nil, nil, $0))
+            }
+        }
+        return String(decoding: bytes[..<count], as: UTF8.self)
     }
 
     /// The length of the head including its blank line (`\r\n\r\n`), if it ends within
