@@ -263,7 +263,10 @@ struct UpstreamConnectionTests {
             + Upstream.setVersion(6) + "\r\r"
         let steps = Array(text.utf8).map { ScriptedSSEServer.Step.send([$0]) }
         try await Upstream.run([.stream(steps, ending: .stayOpen)]) { _, upstream in
-            try await upstream.waitUntil("both events") { Upstream.version(upstream.document) == 6 }
+            // The status counts an event after the store has taken it: wait for both.
+            try await upstream.waitUntil("both events") {
+                Upstream.version(upstream.document) == 6 && upstream.status.eventsReceived >= 2
+            }
             #expect(upstream.status.bytesReceived == UInt64(text.utf8.count))
             #expect(upstream.status.eventsReceived == 2)
         }

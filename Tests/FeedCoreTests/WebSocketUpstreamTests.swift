@@ -55,7 +55,10 @@ struct WebSocketUpstreamTests {
             // Pushed later: one more item on top, the oldest kept one dropped.
             try server.send([.text(Self.edit(6))])
             let next = try Self.items([6, 5, 4])
-            try await upstream.waitUntil("item 6 on top") { upstream.document == next }
+            // The status counts an event after the store has taken it: wait for both.
+            try await upstream.waitUntil("item 6 on top") {
+                upstream.document == next && upstream.status.eventsReceived >= 6
+            }
             #expect(upstream.status.eventsReceived == 6)
             #expect(upstream.status.upstreamErrors == 0)
             #expect(server.connections.count == 1)

@@ -191,6 +191,13 @@ struct SlowClientTests {
             try await socket.send("GET / HTTP/1.1\r\nHost: x\r\n")
             heads.append(socket)
         }
+        // Every head has reached libmicrohttpd (the front door hands a head that comes in
+        // pieces over at once, but on its own thread, after `send` has returned here):
+        // waiting there, or dropped for room, or refused.
+        try await Eventually.check("every head handed to libmicrohttpd", within: 10) {
+            let counts = server.server.connectionCounts
+            return counts.waiting + counts.droppedForRoom + counts.refusedAtLimit >= 100
+        }
         // Answered before a head's 30 s deadline freed a place; how fast is SlowHeadsTests'
         // figure (the real binary, 14,000 heads), not this one's.
         let asked = ContinuousClock.now
