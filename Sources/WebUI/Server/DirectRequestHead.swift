@@ -128,7 +128,7 @@ enum DirectRequestHead: Equatable {
     /// callback (`feedweb_unescape`: `%00` becomes DEL, a `%` without two hex digits stays
     /// as it is), then read as UTF-8 (an invalid sequence becomes U+FFFD), as the server
     /// reads libmicrohttpd's fields. The same C function decodes both ways.
-    static func decodedArgument(_ raw: UnsafeRawBufferPointer.SubSequence) -> String {
+    private static func decodedArgument(_ raw: UnsafeRawBufferPointer.SubSequence) -> String {
         // The callback decodes a C string in place and returns its new length.
         var bytes = raw.map { $0 == UInt8(ascii: "+") ? UInt8(ascii: " ") : $0 }
         bytes.append(0)
