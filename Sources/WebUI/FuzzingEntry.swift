@@ -1,4 +1,3 @@
-import CMicroHTTPD
 import FeedCore
 import Foundation
 import Logging
@@ -11,14 +10,7 @@ public enum FuzzingEntry {
     /// unescape callback (`feedweb_unescape`: `%00` becomes DEL), as a request's path and
     /// each query argument's name and value are decoded before the router sees them.
     public static func unescape(_ component: [UInt8]) -> [UInt8] {
-        // NUL-terminated, as libmicrohttpd hands it over; a NUL inside ends the string
-        // there, as it would in libmicrohttpd's buffer.
-        var buffer = component.map { CChar(bitPattern: $0) } + [0]
-        let count = buffer.withUnsafeMutableBufferPointer { pointer -> Int in
-            guard let base = pointer.baseAddress else { return 0 }
-            return feedweb_unescape(nil, nil, base)
-        }
-        return buffer.prefix(count).map { UInt8(bitPattern: $0) }
+        PercentDecoding.decoded(component)
     }
 
     /// The request the front door reads from `head` (the bytes a client sent) when it would

@@ -1,5 +1,3 @@
-import CMicroHTTPD
-
 /// What ``FrontDoor`` makes of the bytes a connection has sent so far: a request it
 /// answers itself, a stream it opens itself, or one for libmicrohttpd.
 ///
@@ -127,18 +125,10 @@ enum DirectRequestHead: Equatable {
     /// a space (libmicrohttpd's own step), then percent-decoded by feedweb's unescape
     /// callback (`feedweb_unescape`: `%00` becomes DEL, a `%` without two hex digits stays
     /// as it is), then read as UTF-8 (an invalid sequence becomes U+FFFD), as the server
-    /// reads libmicrohttpd's fields. The same C function decodes both ways.
+    /// reads libmicrohttpd's fields. The same decoding both ways (``PercentDecoding``).
     private static func decodedArgument(_ raw: UnsafeRawBufferPointer.SubSequence) -> String {
-        // The callback decodes a C string in place and returns its new length.
-        var bytes = raw.map { $0 == UInt8(ascii: "+") ? UInt8(ascii: " ") : $0 }
-        bytes.append(0)
-        let count = bytes.withUnsafeMutableBufferPointer { buffer -> Int in
-            guard let base = buffer.baseAddress else { return 0 }
-            return base.withMemoryRebound(to: CChar.self, capacity: buffer.count) {
-                Int(feedweb_unescape(nil, nil, $0))
-            }
-        }
-        return String(decoding: bytes[..<count], as: UTF8.self)
+        let decoded = PercentDecoding.decoded(raw.lazy.map { $0 == UInt8(ascii: "+") ? UInt8(ascii: " ") : $0 })
+        return String(decoding: decoded, as: UTF8.self)
     }
 
     /// The length of the head including its blank line (`\r\n\r\n`), if it ends within
