@@ -1,6 +1,7 @@
 import FeedCore
 import Foundation
 import Glibc
+import NIOConcurrencyHelpers
 import TestSupport
 import Testing
 
@@ -133,6 +134,29 @@ struct StreamSenderTests {
         server.server.stop(timeout: .milliseconds(1500))
         try await reader.read(untilEvents: 4, within: 5)
         #expect(reader.ended, "the body ended with its final chunk, not a cut connection")
+    }
+
+    @Test func twoStopsAtOnceStopTheServerOnceAndBothReturnStopped() async throws {
+        // A service group shutting down and its owner may both stop the server;
+        // libmicrohttpd aborts the process if a daemon is stopped twice.
+        let server = try TestServer(document: NewswireFeed.document(count: 3, version: 1))
+        let socket = try await RawSocket(port: server.port)
+        try await socket.send("GET /events HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept: text/event-stream\r\n\r\n")
+        var reader = EventReader(socket)
+        try await reader.read(untilEvents: 1, within: 5)
+        let stopped = NIOLockedValueBox(0)
+        let both = DispatchGroup()
+        for _ in 0..<2 {
+            DispatchQueue.global().async(group: both) {
+                server.server.stop(timeout: .milliseconds(1500))
+                // Returned: the server is stopped, whichever call did it.
+                stopped.withLockedValue { $0 += server.server.openStreamCount == 0 ? 1 : 0 }
+            }
+        }
+        #expect(both.wait(timeout: .now() + 10) == .success)
+        #expect(stopped.withLockedValue { $0 } == 2)
+        try await reader.read(untilEvents: 2, within: 5)
+        #expect(reader.ended, "the stream ended with its final chunk")
     }
 
     @Test func aFanOutToMoreClientsThanOneSubmissionHoldsReachesEveryClientInOrder() async throws {

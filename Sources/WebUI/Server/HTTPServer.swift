@@ -180,6 +180,11 @@ public final class HTTPServer: @unchecked Sendable {
     /// dropped and ended (their `onEnd`, which takes a broadcaster's lock) only after it is
     /// released. See `Broadcaster` for WebUI's lock order.
     private let state: NIOLockedValueBox<State>
+    /// Held for the whole of ``stop(timeout:)``, so that two callers (a service group
+    /// shutting down and its owner, say) stop the server once: the second waits for the
+    /// first, then finds nothing to stop. libmicrohttpd aborts the process when a daemon is
+    /// stopped twice. The outermost lock: taken holding nothing, and `state` is taken under it.
+    private let stopping = NIOLock()
     /// The 431 for a request head over ``Configuration/maxRequestHeadBytes``: as few header
     /// bytes as possible, since it must fit where a normal response did not.
     private let headTooLarge: PreparedResponse?
@@ -400,8 +405,14 @@ public final class HTTPServer: @unchecked Sendable {
     }
 
     /// Stops the server: no new connections, every stream ended cleanly (or dropped if its
-    /// client does not read within `timeout`), then the daemon stopped.
+    /// client does not read within `timeout`), then the daemon stopped. Idempotent, and
+    /// safe from several threads at once: a call returns once the server has stopped.
     public func stop(timeout: Duration = .milliseconds(1500)) {
+        stopping.withLock { stopOnce(timeout: timeout) }
+    }
+
+    /// ``stop(timeout:)``'s work, under `stopping`: whoever comes second finds no loop.
+    private func stopOnce(timeout: Duration) {
         let (loops, frontDoors, listener, streams) = state.withLockedValue {
             state -> ([DaemonLoop], [FrontDoor], ListenSocket?, [StreamConnection]) in
             defer { state.listener = nil }

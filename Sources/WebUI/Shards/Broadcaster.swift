@@ -39,6 +39,7 @@ public final class Broadcaster<Channel: Hashable & Sendable, State: Sendable>: S
     /// `writeLock → deliveryLock → mirror → state`, written at `FeedStore.writeLock`; every
     /// other WebUI lock points here):
     ///
+    ///     HTTPServer.stopping (held through a whole stop) → every lock a stop takes
     ///     FeedStore.deliveryLock → FanoutStage's pending count (a leaf: the change is
     ///       queued; the consumers run on the stage's queue, holding no lock of the store)
     ///     PageEventStream.publishLock → Broadcaster.lock → StreamConnection.lock

@@ -3,24 +3,36 @@
 /// are small enough that a sender starts writing to the first clients while the rest are
 /// still being queued. Used holding no lock: a hand-over takes the sender's lock and may
 /// write to its wake-up descriptor.
+///
+/// A shard's clients share one sender, so the sender of the client before is kept apart
+/// from the others: a fan-out gathers client after client without a hash look-up.
 struct SenderWakes {
     /// The most clients handed over at once.
     static let batchSize = 256
 
-    private var pending: [ObjectIdentifier: (sender: StreamSender, streams: [StreamConnection])] = [:]
+    /// The batch of the sender seen last.
+    private var current: (sender: StreamSender, streams: [StreamConnection])?
+    /// The batches of the other senders.
+    private var others: [ObjectIdentifier: (sender: StreamSender, streams: [StreamConnection])] = [:]
 
     /// Notes that `stream` is ready for `sender`; hands over a full batch at once.
     mutating func add(_ stream: StreamConnection, for sender: StreamSender) {
-        let key = ObjectIdentifier(sender)
-        pending[key, default: (sender, [])].streams.append(stream)
-        if (pending[key]?.streams.count ?? 0) >= Self.batchSize, let batch = pending.removeValue(forKey: key) {
+        if current?.sender !== sender {
+            if let previous = current { others[ObjectIdentifier(previous.sender)] = previous }
+            current = others.removeValue(forKey: ObjectIdentifier(sender)) ?? (sender, [])
+        }
+        current?.streams.append(stream)
+        if let batch = current, batch.streams.count >= Self.batchSize {
+            current = (sender, [])
             batch.sender.markReady(contentsOf: batch.streams)
         }
     }
 
     /// Hands over what is left.
     mutating func flush() {
-        for batch in pending.values { batch.sender.markReady(contentsOf: batch.streams) }
-        pending.removeAll()
+        if let batch = current { batch.sender.markReady(contentsOf: batch.streams) }
+        for batch in others.values { batch.sender.markReady(contentsOf: batch.streams) }
+        current = nil
+        others.removeAll()
     }
 }

@@ -254,17 +254,19 @@ final class StreamSender: @unchecked Sendable {
     /// Does what `stream` needs now: adopt it, write its queue, or hand it back.
     /// `writable`: the socket just reported room (`EPOLLOUT`).
     private func service(_ stream: StreamConnection, writable: Bool = false) {
-        var token = records.contains(stream.senderToken) ? stream.senderToken : nil
-        if token == nil {
+        let record: Record
+        if let held = records[stream.senderToken] {
+            record = held
+        } else {
             // Not (or no longer) ours: adopt it if it was just handed over.
             guard let fd = stream.takeAdoption() else { return }
-            token = fd >= 0 ? adopt(stream, fd: fd) : nil
-            guard token != nil else {
+            guard fd >= 0, let adopted = adopt(stream, fd: fd) else {
                 stream.handBack(shutdown: false)
                 return
             }
+            record = adopted
         }
-        guard let token, let record = records[token] else { return }
+        let token = record.token
         // One write at a time, a remainder before anything new, and a socket without room
         // is written to again when it reports room: only then is the queue taken.
         let canTake =
@@ -311,7 +313,7 @@ final class StreamSender: @unchecked Sendable {
         let again = record.again
         record.again = false
         let bytes = report.bytes
-        let now = MonotonicTime.now()
+        let now = report.at
         if report.result > 0 {
             // The kernel took (some of) the chunk now: its events were written to this socket.
             if record.writingEvent != 0 { pass.wrote(record.writingEvent, at: now) }
@@ -340,7 +342,7 @@ final class StreamSender: @unchecked Sendable {
         if reschedule { markReady(record.stream) }
     }
 
-    private func adopt(_ stream: StreamConnection, fd: Int32) -> UInt64? {
+    private func adopt(_ stream: StreamConnection, fd: Int32) -> Record? {
         // libmicrohttpd may leave the socket corked after its last send; the events must
         // leave at once.
         var on: Int32 = 1
@@ -348,19 +350,20 @@ final class StreamSender: @unchecked Sendable {
         _ = setsockopt(fd, Int32(IPPROTO_TCP), TCP_CORK, &off, socklen_t(MemoryLayout<Int32>.size))
         _ = setsockopt(fd, Int32(IPPROTO_TCP), TCP_NODELAY, &on, socklen_t(MemoryLayout<Int32>.size))
         let token = records.insert { Record(stream: stream, fd: fd, token: $0) }
-        guard epoll.add(fd, events: EPOLLRDHUP.rawValue, token: token) else {
+        guard epoll.add(fd, events: EPOLLRDHUP.rawValue, token: token), let record = records[token] else {
             records[token] = nil
             return nil
         }
         stream.senderToken = token
         lock.withLock { adoptedTotal += 1 }
-        return token
+        return record
     }
 
     /// Stops writing to `record`'s stream and gives it back to libmicrohttpd, shutting its
     /// socket down first when it is dropped.
     private func release(_ record: Record, shutdown: Bool) {
         epoll.remove(record.fd)
+        writes.forgetSocket()
         records[record.token] = nil
         record.stream.handBack(shutdown: shutdown)
     }
