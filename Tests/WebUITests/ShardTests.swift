@@ -1,4 +1,6 @@
 import FeedCore
+import Glibc
+import NIOConcurrencyHelpers
 import TestSupport
 import Testing
 
@@ -77,6 +79,32 @@ struct ShardTests {
             #expect(Set(events).count == 1, "one buffer in every shard's queues (items: \(items))")
         }
         for client in clients { client.end() }
+    }
+
+    @Test func shardsWithFewClientsAreDoneOnTheCallersThreadAndEveryShardIsDoneOnReturn() throws {
+        var server = HTTPServer.Configuration(address: try ListenAddress(parsing: "127.0.0.1:0"), maxStreams: 100)
+        server.streamSenders = 3
+        let app = TestHandlers(document: NewswireFeed.document(stories: [1, 2, 3]), server: server)
+        let shards = app.handlers.shards
+        let caller = pthread_self()
+        /// Per shard index, with `clients[index]` clients: whether its work ran on the caller's thread.
+        func runEverywhere(clients: [Int]) -> [Int: Bool] {
+            let ranHere = NIOLockedValueBox<[Int: Bool]>([:])
+            EveryShard.run(shards, clients: clients) { shard in
+                // Slow enough that a `run` returning before its shards were done would show.
+                usleep(20_000)
+                let here = pthread_equal(pthread_self(), caller) != 0
+                ranHere.withLockedValue { $0[shard.index] = here }
+            }
+            return ranHere.withLockedValue { $0 }
+        }
+        let few = EveryShard.inParallelFrom - 1
+        let many = EveryShard.inParallelFrom
+        #expect(runEverywhere(clients: [0, few, few]) == [0: true, 1: true, 2: true], "no thread woken for a few")
+        let mixed = runEverywhere(clients: [many, few, many])
+        #expect(mixed.keys.sorted() == [0, 1, 2], "every shard done when run returns")
+        #expect(mixed[1] == true, "the small shard on the caller's thread")
+        #expect(runEverywhere(clients: [many, few, 0]) == [0: true, 1: true, 2: true], "one large shard: here")
     }
 
     @Test func aStreamOfItsOwnKeepsItsClientsWhateverShardTheyAreHanded() throws {

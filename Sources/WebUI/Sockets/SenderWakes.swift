@@ -22,7 +22,8 @@ struct SenderWakes {
             current = others.removeValue(forKey: ObjectIdentifier(sender)) ?? (sender, [])
         }
         current?.streams.append(stream)
-        if let batch = current, batch.streams.count >= Self.batchSize {
+        // The batch is read (copied) only when it is full.
+        if let count = current?.streams.count, count >= Self.batchSize, let batch = current {
             current = (sender, [])
             batch.sender.markReady(contentsOf: batch.streams)
         }

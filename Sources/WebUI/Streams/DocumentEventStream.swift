@@ -92,7 +92,7 @@ public final class DocumentEventStream: Sendable {
                 catchUp: { _, snapshot in self.dataEvent(for: snapshot) })
         }
         switch clients {
-        case .sharded(let shards): EveryShard.run(shards) { publish($0.events) }
+        case .sharded(let shards): EveryShard.run(shards, clients: shards.map(\.events.count)) { publish($0.events) }
         case .own(let broadcaster): publish(broadcaster)
         }
     }

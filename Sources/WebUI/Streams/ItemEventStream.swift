@@ -49,7 +49,7 @@ public final class ItemEventStream: Sendable {
         defer { onPublish?(MonotonicTime.now() &- start) }
         let view = change.snapshot.published
         guard let changes = change.itemChanges else {
-            EveryShard.run(shards) { shard in
+            EveryShard.run(shards, clients: shards.map(\.items.count)) { shard in
                 shard.items.publish(
                     view, encode: { section, view in self.snapshotEvent(view, section: section) },
                     catchUp: { section, view in self.snapshotEvent(view, section: section) })
@@ -72,7 +72,7 @@ public final class ItemEventStream: Sendable {
             }
         }
         // A client too far behind gets a fresh `snapshot` of its section in place of its backlog.
-        EveryShard.run(shards) { shard in
+        EveryShard.run(shards, clients: shards.map(\.items.count)) { shard in
             shard.items.publish(
                 view, encode: { section, _ in encode(section) },
                 catchUp: { section, view in self.snapshotEvent(view, section: section) })
