@@ -16,7 +16,7 @@ import Glibc
 /// Only its sender's thread uses it. Invariants:
 /// - The bytes of a write stay in `inFlight` until the kernel has reported on it, whatever
 ///   became of the stream meanwhile.
-/// - No write stays queued past its socket's hand back: ``forgetSocket()`` hands the queue to
+/// - No write stays queued past its socket's hand back: ``submitBeforeHandBack()`` hands the queue to
 ///   the kernel first, so a descriptor number that is closed and reused (the front door
 ///   accepts on its own thread) never receives a write meant for the socket it named
 ///   before.
@@ -87,7 +87,7 @@ final class SocketWrites {
     /// Called before a socket is handed back (and may be closed and its number reused):
     /// hands every queued write to the kernel now, so that none is made after that. Their
     /// reports are collected by the next ``submit(report:)``.
-    func forgetSocket() {
+    func submitBeforeHandBack() {
         guard hasRing, queued > 0 else { return }
         queued = 0
         _ = io_uring_submit(ring)

@@ -363,7 +363,7 @@ final class StreamSender: @unchecked Sendable {
     /// socket down first when it is dropped.
     private func release(_ record: Record, shutdown: Bool) {
         epoll.remove(record.fd)
-        writes.forgetSocket()
+        writes.submitBeforeHandBack()
         records[record.token] = nil
         record.stream.handBack(shutdown: shutdown)
     }
