@@ -21,6 +21,11 @@ struct BadgeFrameTests {
         upstream.observe { event, status in handlers.upstreamEventOccurred(event, status: status) }
         let loop = Task { await pages.run() }
         defer { loop.cancel() }
+        // A page is open: with none, every request is held and makes no frame
+        // (HeldPageFrameTests).
+        let page = try await SSETestClient(port: server.port, path: "/events/page?view=list")
+        defer { page.close() }
+        _ = try await page.expectNext("items")
 
         upstream.publish(.connecting)
         upstream.publish(.opened(at: Date()))

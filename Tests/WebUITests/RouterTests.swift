@@ -265,7 +265,7 @@ struct RouterTests {
     @Test func aStreamIsSubscribedWhenOpenedAndUnsubscribedAtItsEnd() throws {
         let item = try #require(items.first)
         let start = try app.streamStart(HTTPRequest(path: "/events/page", query: ["view": "item", "key": item.key]))
-        let pages = app.handlers.streams.pages
+        let pages = app.handlers.streams.pages.stream
         #expect(pages.clientCount == 0, "deciding on a stream subscribes nothing")
         let stream = StreamConnection(maxQueuedBytes: start.maxQueuedBytes)
         let end = start.open(stream, on: app.shard)

@@ -94,7 +94,7 @@ struct WebHandlers: Sendable {
             store: store, shards: shards, onPublish: metrics.fanoutObserver(stream: "events"))
         let items = ItemEventStream(store: store, shards: shards, onPublish: metrics.fanoutObserver(stream: "items"))
         let streams = StreamHandlers(
-            events: events, items: items, pages: pageEvents, demo: demo,
+            events: events, items: items, pages: pageStreams, demo: demo,
             maxQueuedBytesPerClient: maxQueuedBytesPerClient, errors: errors, inspects: inspect,
             assetVersion: { [assets] in assets.version })
         self.streams = streams

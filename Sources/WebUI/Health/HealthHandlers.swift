@@ -73,8 +73,8 @@ struct HealthHandlers: Sendable {
         let sample = FeedwebMetrics.Sample(
             documentLoaded: snapshot != nil, sequence: snapshot?.id.seq ?? 0,
             items: snapshot?.published.items.count ?? 0, streams: streams.samples,
-            pageStreams: (streams.pages.clientCount, streams.pages.viewCount),
-            pageFragmentsRendered: streams.pages.fragmentRenderCount, refusedStreams: streams.refusedCount,
+            pageStreams: (streams.pages.stream.clientCount, streams.pages.stream.viewCount),
+            pageFragmentsRendered: streams.pages.stream.fragmentRenderCount, refusedStreams: streams.refusedCount,
             stats: stats.totals(), process: .current(),
             connections: connections.counts, cluster: clusterStatus())
         return PreparedResponse(status: 200, body: metrics.exposition(of: sample), headers: metricsHeaders)

@@ -60,7 +60,7 @@ struct ScreenList: Sendable, Equatable {
     init(streams: StreamHandlers, showings: ScreenShowings? = nil, now: UInt64 = MonotonicTime.now()) {
         self.showings = showings?.screens() ?? []
         var pages: [PageStream] = []
-        for (stream, channels) in streams.pages.broadcaster.clients() {
+        for (stream, channels) in streams.pages.stream.broadcaster.clients() {
             let seen = stream.observe(now: now)
             pages.append(
                 PageStream(

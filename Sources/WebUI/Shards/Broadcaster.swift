@@ -51,8 +51,10 @@ public final class Broadcaster<Channel: Hashable & Sendable, State: Sendable>: S
     ///   `/events/items`, one broadcaster per shard, shards in parallel; subscribe and
     ///   unsubscribe on a daemon's thread; heartbeats; sweeps; `/inspect`'s frame, which
     ///   reads ``clients()`` and each stream's own lock after releasing this one), or
-    ///   `PageEventStream.publishLock` (a page frame). No two broadcasters' locks are ever
-    ///   held together.
+    ///   `PageEventStream.publishLock` (a page frame, itself taken under
+    ///   `PageStreamPublisher.frameLock`, the outermost: the store's and the stats' locks
+    ///   are taken under it to read the frame's state). No two broadcasters' locks are
+    ///   ever held together.
     /// - While it is held, only one other lock is taken: a subscribing client's
     ///   `StreamConnection.lock`, to queue its first bytes (so that no publish's bytes
     ///   come before them). No closure of the caller runs under it (`encode`, `initial`,

@@ -151,9 +151,9 @@ final class PageEventStream: Sendable {
     /// Serialises publishers (page frames) so each sees its predecessor's state.
     ///
     /// Held for a whole publish: the broadcaster's lock is taken under it (never the other
-    /// way round), and with it the two leaf boxes below. Taken by the frame loop of
-    /// `PageStreamPublisher`, holding no other lock (not the store's). See
-    /// `Broadcaster.lock` for the whole order.
+    /// way round), and with it the two leaf boxes below. Taken by a frame of
+    /// `PageStreamPublisher` (its loop's, or the one a first page stream renders), holding
+    /// only its `frameLock` (not the store's). See `Broadcaster.lock` for the whole order.
     private let publishLock = NIOLock()
     /// Each channel's whole-state frame (``wholeState(of:_:inspect:)``: a new client's first
     /// event, a slow client's catch-up), for the stamp it was rendered at, and its events in

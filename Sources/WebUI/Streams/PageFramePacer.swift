@@ -10,9 +10,15 @@ import NIOConcurrencyHelpers
 ///
 /// Requests are cheap and never block (the fan-out stage, the upstream status and the
 /// timer make them); the rendering runs in ``run(render:)``, off the store's write path.
+///
+/// While nobody would see a frame, a request is held instead (``request(unlessIdle:)``):
+/// no thread is woken and nothing is rendered, and whoever starts to watch takes the held
+/// requests first (``takeHeld()``) and brings the state up to date itself.
 final class PageFramePacer: Sendable {
     private struct State {
         var requested = false
+        /// Requests were held since the last frame (``request(unlessIdle:)``).
+        var held = false
         /// The run loop, waiting for a request.
         var loop = Waiter()
     }
@@ -39,9 +45,30 @@ final class PageFramePacer: Sendable {
     func request() {
         state.withLockedValue { state in
             state.requested = true
+            state.held = false
             return state.loop.take()
         }
         .resume()
+    }
+
+    /// Asks for a frame unless `idle` says that nobody would see it; then the request is
+    /// held for ``takeHeld()`` and no thread is woken.
+    ///
+    /// The request is marked held before `idle` is read. A watcher makes itself seen to
+    /// `idle` before it calls ``takeHeld()``, so of a request and a watcher that meet,
+    /// one always sees the other: the request wakes the loop, or the watcher takes it.
+    func request(unlessIdle idle: () -> Bool) {
+        state.withLockedValue { $0.held = true }
+        guard !idle() else { return }
+        request()
+    }
+
+    /// Whether requests were held since the last frame (or the last take); clears them.
+    func takeHeld() -> Bool {
+        state.withLockedValue { state in
+            defer { state.held = false }
+            return state.held
+        }
     }
 
     /// Renders a frame whenever one was requested, at most once per `interval` on average
@@ -57,7 +84,10 @@ final class PageFramePacer: Sendable {
             if let earliest = schedule.earliestStart, earliest > .now {
                 do { try await Task.sleep(until: earliest) } catch { return }
             }
-            state.withLockedValue { $0.requested = false }
+            state.withLockedValue { state in
+                state.requested = false
+                state.held = false
+            }
             schedule.frameStarted(at: .now)
             render()
             frameCount.withLockedValue { $0 += 1 }

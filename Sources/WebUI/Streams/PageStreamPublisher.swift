@@ -1,5 +1,6 @@
 import FeedCore
 import Foundation
+import NIOConcurrencyHelpers
 
 /// Feeds the page streams (`/events/page`) the newest state: the published view, the
 /// status badge and the `/stats` figures, rendered at most once per frame of its
@@ -9,6 +10,11 @@ import Foundation
 /// the upstream status (the badge may have changed) and the once-a-second timer (time alone
 /// moves the badge and the `/stats` window); they are rendered by ``run()``, off the
 /// store's locks.
+///
+/// While no page stream is open, requests are held (no thread woken, nothing rendered:
+/// a feed served only to `/events` clients pays nothing for pages); the first page stream
+/// to open renders the held frame itself before it subscribes
+/// (``subscribe(_:views:dialect:reload:)``), so it starts from the newest state.
 final class PageStreamPublisher: Sendable {
     /// The page streams published to.
     let stream: PageEventStream
@@ -19,6 +25,10 @@ final class PageStreamPublisher: Sendable {
     private let stats: StatsRecorder
     /// Lets an upstream status ask for a frame only when it changes the badge.
     private let badgeChanges: BadgeChangeFilter
+    /// Serialises frames (the loop's and a new page stream's), so a frame never publishes
+    /// an older state after a newer one. Taken holding no lock; the store's, the stats'
+    /// and `PageEventStream.publishLock` are taken under it.
+    private let frameLock = NIOLock()
 
     init(stream: PageEventStream, store: FeedStore, badges: StatusBadgeSource, stats: StatsRecorder) {
         self.stream = stream
@@ -35,10 +45,31 @@ final class PageStreamPublisher: Sendable {
     }
 
     /// Asks for a frame with the newest state, coalesced with every other request in the
-    /// same frame. Cheap and never blocks: the fan-out stage, the upstream status and the
-    /// timer call it.
+    /// same frame; held while no page stream is open. Cheap and never blocks: the fan-out
+    /// stage, the upstream status and the timer call it.
     func requestFrame() {
-        pacer.request()
+        pacer.request { stream.clientCount == 0 }
+    }
+
+    /// Subscribes `connection` to the page streams
+    /// (``PageEventStream/subscribe(_:views:dialect:reload:)``), first rendering the frame held while none was open, so its first events are the
+    /// newest state; a request held while it subscribed gets its frame from the loop.
+    func subscribe(
+        _ connection: StreamConnection, views: [PageEventStream.Subscription], dialect: PageDialect = .feedweb,
+        reload: String? = nil
+    ) {
+        // Under the frame lock, so that a second page stream opening meanwhile waits for
+        // this frame instead of starting from the state before it.
+        frameLock.withLock {
+            if pacer.takeHeld() { publishNewest() }
+        }
+        stream.subscribe(connection, views: views, dialect: dialect, reload: reload)
+        if pacer.takeHeld() { pacer.request() }
+    }
+
+    /// Ends `connection`'s page stream subscription.
+    func unsubscribe(_ connection: StreamConnection) {
+        stream.unsubscribe(connection)
     }
 
     /// Asks for a frame when `status` (the upstream's, after an event) changes what the
@@ -50,6 +81,11 @@ final class PageStreamPublisher: Sendable {
     /// Publishes the current view, badge and `/stats` figures to the page streams now
     /// (one frame; tests call it directly).
     func refresh() {
+        frameLock.withLock { publishNewest() }
+    }
+
+    /// Publishes the newest state; the caller holds `frameLock`.
+    private func publishNewest() {
         stream.publish(
             PageEventStream.State(
                 view: store.snapshot?.published, badge: badges.badge(), stats: stats.window(), ticker: stats.ticker,

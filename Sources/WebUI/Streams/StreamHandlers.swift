@@ -13,8 +13,8 @@ final class StreamHandlers: Sendable {
     let events: DocumentEventStream
     /// `/events/items`: the published view at item level.
     let items: ItemEventStream
-    /// `/events/page`: rendered fragments for open pages.
-    let pages: PageEventStream
+    /// `/events/page`: rendered fragments for open pages, and their frames.
+    let pages: PageStreamPublisher
     /// `/demo/upstream`, only when the source is the demo.
     let demo: DocumentEventStream?
     /// The bound on each client's unsent bytes
@@ -35,7 +35,7 @@ final class StreamHandlers: Sendable {
     private let assetVersion: @Sendable () -> String
 
     init(
-        events: DocumentEventStream, items: ItemEventStream, pages: PageEventStream, demo: DocumentEventStream?,
+        events: DocumentEventStream, items: ItemEventStream, pages: PageStreamPublisher, demo: DocumentEventStream?,
         maxQueuedBytesPerClient: Int, errors: ErrorResponses, inspects: Bool = true,
         assetVersion: @escaping @Sendable () -> String = { "" }
     ) {
@@ -168,7 +168,7 @@ final class StreamHandlers: Sendable {
 
     /// Every broadcaster (every shard's), for heartbeats and stalled-client sweeps.
     var broadcasters: [any StreamSweeping] {
-        events.broadcasters + items.broadcasters + [pages.broadcaster] + (demo?.broadcasters ?? [])
+        events.broadcasters + items.broadcasters + [pages.stream.broadcaster] + (demo?.broadcasters ?? [])
     }
 
     /// The clients and traffic of each stream endpoint now, for `/metrics`.
@@ -177,7 +177,8 @@ final class StreamHandlers: Sendable {
             FeedwebMetrics.StreamSample(
                 name: "events", clients: events.clientCount, traffic: events.traffic),
             FeedwebMetrics.StreamSample(name: "items", clients: items.clientCount, traffic: items.traffic),
-            FeedwebMetrics.StreamSample(name: "page", clients: pages.clientCount, traffic: pages.broadcaster.traffic),
+            FeedwebMetrics.StreamSample(
+                name: "page", clients: pages.stream.clientCount, traffic: pages.stream.broadcaster.traffic),
         ]
         if let demo {
             samples.append(.init(name: "demo", clients: demo.clientCount, traffic: demo.traffic))
