@@ -207,7 +207,8 @@ enum FeedwebOptions {
         },
         .single(
             "public-dir", "PATH", at: \.configuration.publicDirectory,
-            help: "Directory of static files served under /static/.", shownDefault: "the Public/ next to the binary",
+            help: "Directory of static files served under /static/.",
+            shownDefault: "the Public/ beside or above the binary, else PREFIX/share/feedweb/Public",
             parse: OptionValue.directory),
         .seconds(
             "demo-interval", at: \.configuration.sources.demoInterval,

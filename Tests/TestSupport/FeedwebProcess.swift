@@ -26,12 +26,13 @@ public final class FeedwebProcess: Sendable {
 
     /// Starts `feedweb --listen 127.0.0.1:0 ARGUMENTS` (`listen: false` leaves the
     /// `--listen` out) and waits at most `timeout` seconds for the line that says where it
-    /// listens.
+    /// listens. `executable`: a copy of the built binary elsewhere (an installed layout).
     public init(
-        arguments: [String], environment: [String: String] = [:], listen: Bool = true, timeout: Double = 20
+        arguments: [String], environment: [String: String] = [:], listen: Bool = true, timeout: Double = 20,
+        executable: URL = FeedwebProcess.executableURL
     ) async throws {
         process = Subprocess()
-        process.executableURL = Self.executableURL
+        process.executableURL = executable
         process.arguments = (listen ? ["--listen", "127.0.0.1:0"] : []) + arguments
         process.environment = FeedwebRun.cleanEnvironment(adding: environment)
         let pipes = (output: Pipe(), errors: Pipe())

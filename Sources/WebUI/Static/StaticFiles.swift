@@ -100,7 +100,14 @@ final class StaticFiles: Sendable {
             else { continue }
             files[relative] = File(ok: ok, notModified: notModified, etag: etag)
         }
-        if files.isEmpty { logger.warning("no static files found in \(directory)") }
+        if files.isEmpty {
+            logger.warning(
+                """
+                no static files found in \(directory): the pages are served without their script \
+                and style, so they will not update live; name the folder with --public-dir \
+                (make install puts it in PREFIX/\(PublicDirectory.installedPath))
+                """)
+        }
         self.files = files
         self.version = String(combined, radix: 36)
     }
