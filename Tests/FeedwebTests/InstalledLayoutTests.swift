@@ -20,9 +20,7 @@ struct InstalledLayoutTests {
         // A file only the installed copy has: the project's own Public/ (the working
         // directory's, feedweb's last resort) cannot answer for it.
         let marker = "installed \(UUID().uuidString)"
-        try Array(marker.utf8).withUnsafeBufferPointer {
-            try Data(buffer: $0).write(to: publicCopy.appendingPathComponent("installed.txt"))
-        }
+        try Data(marker.utf8).write(to: publicCopy.appendingPathComponent("installed.txt"))
 
         let feedweb = try await FeedwebProcess(arguments: [], executable: binary)
         defer { feedweb.kill() }

@@ -52,8 +52,9 @@ final class PageStreamPublisher: Sendable {
     }
 
     /// Subscribes `connection` to the page streams
-    /// (``PageEventStream/subscribe(_:views:dialect:reload:)``), first rendering the frame held while none was open, so its first events are the
-    /// newest state; a request held while it subscribed gets its frame from the loop.
+    /// (``PageEventStream/subscribe(_:views:dialect:reload:)``), first rendering the frame
+    /// held while none was open, so that its first events are the newest state; a request
+    /// held while it subscribed gets its frame from the loop.
     func subscribe(
         _ connection: StreamConnection, views: [PageEventStream.Subscription], dialect: PageDialect = .feedweb,
         reload: String? = nil

@@ -13,7 +13,8 @@ final class StreamHandlers: Sendable {
     let events: DocumentEventStream
     /// `/events/items`: the published view at item level.
     let items: ItemEventStream
-    /// `/events/page`: rendered fragments for open pages, and their frames.
+    /// `/events/page`: rendered fragments for open pages, through the publisher of their
+    /// frames (which subscribes a page stream).
     let pages: PageStreamPublisher
     /// `/demo/upstream`, only when the source is the demo.
     let demo: DocumentEventStream?
