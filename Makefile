@@ -65,21 +65,25 @@ build:
 # in < 1 s beside 14,000 open heads), then the crowds (CrowdTests: every answer in < 1 s to
 # 300 streams opened at once and to 512 keep-alive clients), then `/inspect`'s
 # (InspectTests: an event's way to the sockets of 1,000 clients to the millisecond,
-# Chromium's log to 100 ms), then the end-to-end cluster suites (each test starts a
-# PostgreSQL and three feedweb processes, which starve the tests that time a server's
-# deadlines). What was seen when they ran together: BENCHMARKS.md, "Build and test times".
+# Chromium's log to 100 ms), then the wall of pages (SharedPageStreamTests: 12 pages in one
+# browser, each showing a change in < 1 s), then the end-to-end cluster suites (each test
+# starts a PostgreSQL and three feedweb processes, which starve the tests that time a
+# server's deadlines). What was seen when they ran together: BENCHMARKS.md, "Build and test
+# times".
 FLOOD_SUITES = FeedwebTests\.(StreamBackpressureTests|SlowHeadsTests)
 CROWD_SUITES = FeedwebTests\.CrowdTests
 INSPECT_SUITES = FeedwebTests\.InspectTests
+WALL_SUITES = FeedwebTests\.SharedPageStreamTests
 CLUSTER_SUITES = FeedwebTests\.Cluster
 TEST_WIDTH = SWT_EXPERIMENTAL_MAXIMUM_PARALLELIZATION_WIDTH=16
 test:
 	@scripts/install-deps.sh --test
 	$(TEST_WIDTH) swift test --skip '$(FLOOD_SUITES)' --skip '$(CROWD_SUITES)' --skip '$(INSPECT_SUITES)' \
-	  --skip '$(CLUSTER_SUITES)'
+	  --skip '$(WALL_SUITES)' --skip '$(CLUSTER_SUITES)'
 	$(TEST_WIDTH) swift test --skip-build --filter '$(FLOOD_SUITES)'
 	$(TEST_WIDTH) swift test --skip-build --filter '$(CROWD_SUITES)'
 	$(TEST_WIDTH) swift test --skip-build --filter '$(INSPECT_SUITES)'
+	$(TEST_WIDTH) swift test --skip-build --filter '$(WALL_SUITES)'
 	$(TEST_WIDTH) swift test --skip-build --filter '$(CLUSTER_SUITES)'
 
 # feedweb next to nginx-nchan (SSE fan-out at 1k/5k/10k/15k clients) and nginx (pages), then

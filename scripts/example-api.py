@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Two small JSON APIs that change every second, for trying feedweb with a feed that is
+"""Three small JSON APIs that change every second, for trying feedweb with a feed that is
 not news (and for the README's pictures), with no network: Python stdlib only.
 
     scripts/example-api.py [PORT]      # default 8070
@@ -9,6 +9,8 @@ not news (and for the README's pictures), with no network: Python stdlib only.
     GET /pipelines  {"pipelines": [{"id", "repo", "branch", "status", "duration_s",
                     "commit", "author", "url", "started_at"}, ...]}
                     builds start, run and pass or fail
+    GET /prices     {"bitcoin": {"usd", "usd_24h_change", "last_updated_at"}, ...}
+                    the quotes' prices as an object's members, as price APIs send them
     GET /big?n=N    {"rows": [...]} N rows (default 1000) whose values change, for load
 
 Every answer has an ETag and honours If-None-Match, as a real API does; feedweb polls
@@ -121,6 +123,13 @@ class Handler(BaseHTTPRequestHandler):
                 body = {"quotes": [{k: v for k, v in q.items() if k != "open"} for q in state["quotes"]]}
             elif url.path == "/pipelines":
                 body = {"pipelines": state["pipelines"]}
+            elif url.path == "/prices":
+                body = {
+                    q["symbol"].lower(): {
+                        "usd": q["price"], "usd_24h_change": q["change_pct"], "last_updated_at": int(time.time())
+                    }
+                    for q in state["quotes"]
+                }
             elif url.path == "/big":
                 n = int(parse_qs(url.query).get("n", ["1000"])[0])
                 body = big(max(1, min(n, 200_000)), state["tick"])
@@ -148,5 +157,5 @@ class Handler(BaseHTTPRequestHandler):
 if __name__ == "__main__":
     reset()
     threading.Thread(target=ticker, daemon=True).start()
-    print(f"example APIs on http://127.0.0.1:{PORT}/quotes, /pipelines and /big?n=1000", flush=True)
+    print(f"example APIs on http://127.0.0.1:{PORT}/quotes, /pipelines, /prices and /big?n=1000", flush=True)
     ThreadingHTTPServer(("127.0.0.1", PORT), Handler).serve_forever()

@@ -66,7 +66,10 @@ enum FeedwebOptions {
             shownDefault: profileDefault, parse: OptionValue.profile),
         .single(
             "items-path", "POINTER", at: \.itemsPath,
-            help: "JSON Pointer to the array of items (\"\" for a document that is the array).",
+            help: """
+                JSON Pointer to the array of items ("" for a document that is the array); without a profile, \
+                it may name an object whose members are the items.
+                """,
             shownDefault: "the profile's", parse: OptionValue.pointer),
         .single(
             "key-path", "POINTER", at: \.keyPath,

@@ -62,6 +62,51 @@ struct FeedStoreDetectionTests {
         #expect(store.snapshot?.published.items.map(\.key) == ["ACME"])
     }
 
+    @Test("items that are an object's members follow its patches: a member added, changed, removed, renamed")
+    func membersFollowThePatches() throws {
+        let store = store()
+        store.replaceDocument(
+            try JSONValue(parsing: #"{"as_of": 1, "prices": {"bitcoin": {"usd": 67000}, "ether": {"usd": 3500}}}"#))
+        let first = try #require(store.snapshot?.published)
+        #expect(first.items.map(\.key) == ["bitcoin", "ether"])
+        #expect(first.item(forKey: "ether")?.raw == (try JSONValue(parsing: #"{"name": "ether", "usd": 3500}"#)))
+
+        // Each step: the changes the patch made, and the items equal to a full extraction.
+        let steps: [(patch: String, changes: [ItemChange.Kind], keys: [String])] = [
+            (#"[{"op":"add","path":"/prices/solana","value":{"usd":150}}]"#, [.added], ["bitcoin", "ether", "solana"]),
+            (
+                #"[{"op":"replace","path":"/prices/ether/usd","value":3600}]"#, [.updated],
+                ["bitcoin", "ether", "solana"]
+            ),
+            (#"[{"op":"replace","path":"/as_of","value":2}]"#, [], ["bitcoin", "ether", "solana"]),
+            (#"[{"op":"remove","path":"/prices/bitcoin"}]"#, [.removed], ["ether", "solana"]),
+            (
+                #"[{"op":"move","from":"/prices/solana","path":"/prices/sol"}]"#, [.added, .removed],
+                ["ether", "sol"]
+            ),
+            (#"[{"op":"add","path":"/prices/note","value":"not an item"}]"#, [], ["ether", "sol"]),
+        ]
+        for step in steps {
+            try store.apply(JSONPatch(parsing: step.patch))
+            let snapshot = try #require(store.snapshot)
+            let view = snapshot.published
+            #expect(view.itemChanges.map(\.kind) == step.changes, "\(step.patch)")
+            #expect(view.items.map(\.key) == step.keys, "\(step.patch)")
+            let extracted = ItemExtractor(profile: store.itemReading.profile).items(in: snapshot.document)
+            #expect(Array(view.items) == extracted, "\(step.patch)")
+        }
+        #expect(store.snapshot?.published.item(forKey: "ether")?.raw["usd"] == .int(3600))
+
+        // The object replaced by something else: the page says so; back again, the items.
+        try store.apply(JSONPatch(parsing: #"[{"op":"replace","path":"/prices","value":"rate limited"}]"#))
+        let lost = try #require(store.snapshot?.published)
+        #expect(lost.items.isEmpty)
+        #expect(lost.itemsProblem?.contains("/prices") == true && lost.itemsProblem?.contains("a string") == true)
+        try store.apply(JSONPatch(parsing: #"[{"op":"replace","path":"/prices","value":{"ether":{"usd":1}}}]"#))
+        #expect(store.snapshot?.published.itemsProblem == nil)
+        #expect(store.snapshot?.published.items.map(\.key) == ["ether"])
+    }
+
     @Test("a restored document decides how items are read too")
     func restored() throws {
         let store = store()

@@ -122,6 +122,60 @@ struct ItemShapeDetectorTests {
         #expect(scalars.origin == .undecided)
     }
 
+    @Test("an object whose members are objects: each member is an item, named and keyed by its member name")
+    func membersOfAnObjectAreItems() throws {
+        // A price API's shape: the coins are members, not elements.
+        let prices = try reading(
+            #"{"bitcoin": {"usd": 67012.5, "usd_24h_change": 1.2}, "ether": {"usd": 3512.1, "usd_24h_change": -0.4},"#
+                + #" "doge": {"usd": 0.16, "usd_24h_change": -2.2}}"#)
+        #expect(prices.origin == .found)
+        #expect(prices.profile.itemsPath == .root)
+        #expect(prices.profile.nameMember == "name")
+        #expect(prices.profile.keyPath == (try JSONPointer("/name")))
+        #expect(prices.profile.fields[.title] == (try JSONPointer("/name")))
+        #expect(prices.profile.columns.map(\.label) == ["Name", "USD", "USD 24h change"])
+        #expect(prices.notes.contains { $0.contains("members") && $0.contains("3 objects") }, "\(prices.notes)")
+
+        // A health API's checks beside its overall status; members that already have a
+        // `name` carry their member name as `key`, and their own name is the title.
+        let health = try reading(
+            #"{"status": "ok", "checks": {"api": {"name": "API server", "state": "up"},"#
+                + #" "db": {"name": "Database", "state": "down"}, "queue": {"name": "Queue", "state": "up"},"#
+                + #" "cache": {"name": "Cache", "state": "up"}}}"#)
+        #expect(health.profile.itemsPath == (try JSONPointer("/checks")))
+        #expect(health.profile.nameMember == "key")
+        #expect(health.profile.keyPath == (try JSONPointer("/key")))
+        #expect(health.profile.fields[.title] == (try JSONPointer("/name")))
+        #expect(health.profile.fields[.section] == (try JSONPointer("/state")))
+        let items = ItemExtractor(profile: health.profile).items(
+            in: try JSONValue(
+                parsing: #"{"checks": {"#
+                    + #""api": {"name": "API server", "state": "up"}, "x": 3, "db": {"key": "own", "state": "down"}}}"#)
+        )
+        #expect(items.map(\.key) == ["api", "db"], "members that are not objects are not items")
+        #expect(items.map { $0.title ?? $0.key } == ["API server", "db"], "what the pages name each item by")
+        #expect(items.last?.raw == (try JSONValue(parsing: #"{"key": "db", "state": "down"}"#)), "the name wins")
+
+        // An array of objects anywhere is still preferred; an object of objects is
+        // preferred to an empty array; one member is a wrapper, not a collection.
+        let both = try reading(#"{"meta": {"a": {"x": 1}, "b": {"x": 2}, "c": {"x": 3}}, "rows": [{"id": 1}]}"#)
+        #expect(both.profile.itemsPath == (try JSONPointer("/rows")))
+        #expect(both.profile.nameMember == nil)
+        let status = try reading(
+            #"{"incidents": [], "components": {"api": {"status": "up"}, "web": {"status": "down"}}}"#)
+        #expect(status.profile.itemsPath == (try JSONPointer("/components")))
+        let wrapper = try reading(#"{"result": {"status": "ok", "uptime": 3}}"#)
+        #expect(wrapper.origin == .undecided)
+        #expect(wrapper.notes.joined().contains("no object of objects"), "\(wrapper.notes)")
+
+        // `--items-path` naming an object reads its members, even just one.
+        var overrides = ItemProfile.Overrides()
+        overrides.itemsPath = try JSONPointer("/checks")
+        let given = try reading(#"{"checks": {"api": {"state": "up"}}}"#, overrides)
+        #expect(given.profile.nameMember == "name")
+        #expect(given.notes.first?.contains("as given (1)") == true, "\(given.notes)")
+    }
+
     @Test("a key: unique and present in every item, else a hash of the item")
     func keys() throws {
         // `id` repeats, `code` is unique.
@@ -189,6 +243,7 @@ struct ItemShapeDetectorTests {
         #expect(ItemShapeDetector.label(for: "duration_s") == "Duration")
         #expect(ItemShapeDetector.label(for: "started_at") == "Started")
         #expect(ItemShapeDetector.label(for: "html_url") == "HTML URL")
+        #expect(ItemShapeDetector.label(for: "usd_24h_change") == "USD 24h change")
         #expect(ItemShapeDetector.label(for: "avgLatencyMs") == "Avg latency")
         #expect(ItemShapeDetector.label(for: "price") == "Price")
         #expect(ItemShapeDetector.label(for: "_") == "_")

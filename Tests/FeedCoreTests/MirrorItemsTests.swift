@@ -115,6 +115,74 @@ struct MirrorItemsTests {
         }
     }
 
+    /// A random change to a price API's document (`{"as_of": …, "prices": {"c3": {…}, …}}`),
+    /// whose items are the members of `prices`: mostly values changed inside members, some
+    /// members replaced whole, added, removed, moved, or not objects.
+    static func randomMemberPatch(_ document: JSONValue, _ rng: inout SplitMix64) -> JSONPatch {
+        let names = Array(document["prices"]?.objectValue?.keys ?? [])
+        func pointer(_ text: String) -> JSONPointer { (try? JSONPointer(text)) ?? .root }
+        func some() -> String { names.isEmpty ? "c0" : names[Int.random(in: 0..<names.count, using: &rng)] }
+        func coin() -> JSONValue { .object(["usd": .int(Int64.random(in: 1...999, using: &rng))]) }
+        let fresh = "c\(Int.random(in: 0..<30, using: &rng))"
+        var operations: [JSONPatch.Operation] = []
+        for _ in 0..<Int.random(in: 1...3, using: &rng) {
+            switch Int.random(in: 0..<12, using: &rng) {
+            case 0..<5 where !names.isEmpty:
+                operations.append(
+                    .replace(
+                        path: pointer("/prices/\(some())/usd"), value: .int(Int64.random(in: 1...999, using: &rng))))
+            case 5 where !names.isEmpty:
+                operations.append(.add(path: pointer("/prices/\(some())/note"), value: .string("n")))
+            case 6 where !names.isEmpty: operations.append(.replace(path: pointer("/prices/\(some())"), value: coin()))
+            case 7: operations.append(.add(path: pointer("/prices/\(fresh)"), value: coin()))
+            case 8 where !names.isEmpty: operations.append(.remove(path: pointer("/prices/\(some())")))
+            case 9 where !names.isEmpty:
+                operations.append(.move(from: pointer("/prices/\(some())"), path: pointer("/prices/\(fresh)")))
+            case 10 where Int.random(in: 0..<4, using: &rng) == 0:
+                operations.append(.add(path: pointer("/prices/\(fresh)"), value: .string("not an object")))
+            default:
+                operations.append(.replace(path: pointer("/as_of"), value: .int(Int64.random(in: 0...99, using: &rng))))
+            }
+        }
+        return JSONPatch(operations: operations)
+    }
+
+    @Test("random patches to items that are an object's members: the items and changes equal the full computation")
+    func randomMemberPatchesMatchTheFullComputation() throws {
+        var rng = SplitMix64(seed: 0xC011)
+        var applied = 0
+        var incremental = 0
+        for round in 0..<30 {
+            let store = FeedStore(
+                configuration: .init(profile: .table, detection: ItemProfile.Overrides()), epoch: "t")
+            var prices = JSONObject()
+            for n in 0..<Int.random(in: 2..<12, using: &rng) { prices["c\(n)"] = .object(["usd": .int(Int64(n))]) }
+            store.replaceDocument(.object(["as_of": .int(0), "prices": .object(prices)]))
+            let profile = store.itemReading.profile
+            #expect(profile.nameMember == "name")
+            let extractor = ItemExtractor(profile: profile)
+            for step in 0..<25 {
+                let before = try #require(store.snapshot)
+                let patch = Self.randomMemberPatch(before.document, &rng)
+                guard (try? store.apply(patch)) != nil else { continue }
+                applied += 1
+                let after = try #require(store.snapshot)
+                let expected = extractor.items(in: after.document)
+                let text = String(decoding: patch.serializedBytes(), as: UTF8.self)
+                #expect(Array(after.published.items) == expected, "round \(round) step \(step): \(text)")
+                #expect(
+                    after.published.itemChanges == ItemChange.between(before.published.items, expected),
+                    "round \(round) step \(step): \(text)")
+                #expect(expected.allSatisfy { after.published.item(forKey: $0.key) == $0 })
+                if Self.followsIncrementally(patch, from: before, to: after, profile: profile) { incremental += 1 }
+            }
+        }
+        #expect(applied > 500, "enough patches applied to mean something: \(applied)")
+        #expect(
+            incremental > applied / 4,
+            "values changed inside members are followed in place: \(incremental) of \(applied)")
+    }
+
     @Test("item changes are derived from the patch where it touches only items, and handed on as the one value")
     func derivedFromThePatchAndHandedOn() throws {
         let store = FeedStore(configuration: .init(profile: .nytNewswire), epoch: "t")

@@ -80,6 +80,79 @@ struct TableFeedBrowserTests {
         await upstream.server.shutdown()
     }
 
+    /// A price API's shape: the coins are an object's members, not an array's elements.
+    static let prices: JSONValue = .object([
+        "as_of": .int(1),
+        "prices": .object([
+            "bitcoin": .object(["usd": .double(67012.5), "usd_24h_change": .double(1.2)]),
+            "ether": .object(["usd": .double(351.25), "usd_24h_change": .double(-0.4)]),
+        ]),
+    ])
+
+    @Test(
+        "an object's members are the items: named on /, live in the browser, added, changed and removed on /events/items"
+    )
+    func membersOfAnObjectAreShownAndFollowed() async throws {
+        let upstream = try await LiveFeedUpstream(document: Self.prices)
+        let feedweb = try await FeedwebProcess(arguments: ["--upstream", upstream.url, "--title", "Coins"])
+        defer { feedweb.kill() }
+        try await FeedwebProbe.waitUntilReady(port: feedweb.port)
+        try await FeedwebProbe.waitForState(upstream.document, port: feedweb.port)
+        let items = try await FeedwebProbe.items(port: feedweb.port)
+        #expect(items.map { $0["key"]?.stringValue } == ["bitcoin", "ether"])
+        #expect(
+            items.last?["item"]
+                == .object(["name": .string("ether"), "usd": .double(351.25), "usd_24h_change": .double(-0.4)]))
+        let detail = try await HTTPTestClient.get(port: feedweb.port, "/items/ether")
+        #expect(detail.status == 200)
+        #expect(detail.text.contains("351.25"))
+        let stream = try await SSETestClient(port: feedweb.port, path: "/events/items")
+        #expect(try await stream.expectNext("snapshot").data.contains("bitcoin"))
+
+        let browser = try await WebDriver(windowWidth: 1280, windowHeight: 900)
+        try await browser.open("http://127.0.0.1:\(feedweb.port)/")
+        #expect(try await browser.waitFor("return document.body.dataset.streamState === 'open'", seconds: 5))
+        let cell = "document.querySelector('#item-ether [data-col=usd]')"
+        let names = try await browser.execute(
+            "return Array.from(document.querySelectorAll('#item-bitcoin, #item-ether')).map(r => r.textContent)")
+        #expect(names.arrayValue?.count == 2, "a row per member: \(names)")
+        #expect(names.arrayValue?.first?.stringValue?.contains("bitcoin") == true, "\(names)")
+        #expect(
+            try await browser.execute("var c = \(cell); return c ? c.textContent : null").stringValue?
+                .contains("351.25") == true)
+
+        // A member's value changes: the page shows it without a reload; /events/items says
+        // which item changed.
+        try await upstream.change([Patch.replace("/prices/ether/usd", .double(360.5))], bumpVersion: false)
+        #expect(
+            try await browser.waitFor(
+                "var c = \(cell); return !!c && c.textContent.indexOf('360.5') >= 0 && c.classList.contains('cell-up')",
+                seconds: 5))
+        let updated = try JSONValue(parsing: try await stream.expectNext("updated").data)
+        #expect(updated["key"] == .string("ether"))
+        #expect(updated["item"]?["usd"] == .double(360.5))
+
+        // A member added and one removed: a row each way, and item events for them.
+        try await upstream.change(
+            [Patch.add("/prices/solana", .object(["usd": .double(150.5)])), Patch.remove("/prices/bitcoin")],
+            bumpVersion: false)
+        #expect(
+            try await browser.waitFor(
+                "return !!document.querySelector('#item-solana') && !document.querySelector('#item-bitcoin')",
+                seconds: 5))
+        var kinds: [String: String] = [:]
+        for _ in 0..<2 {
+            let event = try await stream.next(before: Date().addingTimeInterval(5))
+            kinds[try JSONValue(parsing: event.data)["key"]?.stringValue ?? ""] = event.type
+        }
+        #expect(kinds == ["solana": "added", "bitcoin": "removed"])
+        #expect(try await FeedwebProbe.items(port: feedweb.port).map { $0["key"]?.stringValue } == ["ether", "solana"])
+        let severe = try await browser.consoleMessages().filter { $0.level == "SEVERE" }
+        #expect(severe.isEmpty, "console errors: \(severe)")
+        await browser.quit()
+        await upstream.server.shutdown()
+    }
+
     /// `price` as the table shows it (under 1,000 with two decimals at most: as Swift
     /// writes it).
     static func text(_ price: Double) -> String {

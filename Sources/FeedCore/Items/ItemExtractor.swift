@@ -12,7 +12,7 @@ public struct ItemExtractor: Sendable {
     /// The items of `document` in feed order; an item whose key repeats an earlier one is
     /// left out (keys must identify items).
     public func items(in document: JSONValue) -> [FeedItem] {
-        guard let array = document.value(at: profile.itemsPath)?.arrayValue else { return [] }
+        guard let array = elements(of: document.value(at: profile.itemsPath)) else { return [] }
         var seen = Set<String>()
         var items: [FeedItem] = []
         items.reserveCapacity(array.count)
@@ -22,6 +22,41 @@ public struct ItemExtractor: Sendable {
             if seen.insert(item.key).inserted { items.append(item) }
         }
         return items
+    }
+
+    /// The JSON values the items are read from, given what the document holds at the items
+    /// path: an array's elements, or, for items that are an object's members
+    /// (``ItemProfile/nameMember``), ``memberItems(of:nameMember:)``. `nil` when the path
+    /// holds neither (the elements need not be objects: the items are those that are).
+    public func elements(of collection: JSONValue?) -> [JSONValue]? {
+        guard let nameMember = profile.nameMember else { return collection?.arrayValue }
+        return Self.memberItems(of: collection, nameMember: nameMember)
+    }
+
+    /// The items of an object whose members are items: each member whose value is an
+    /// object, in the object's order, as that object with the member's name first under
+    /// `nameMember` (in place of a member of its own by that name: the name is the item's
+    /// identity). The other members' values are shared, not copied. `nil` when `value` is
+    /// not an object.
+    public static func memberItems(of value: JSONValue?, nameMember: String) -> [JSONValue]? {
+        guard case .object(let members)? = value else { return nil }
+        var items: [JSONValue] = []
+        items.reserveCapacity(members.count)
+        for (name, member) in members {
+            if let item = memberItem(named: name, member, nameMember: nameMember) { items.append(item) }
+        }
+        return items
+    }
+
+    /// One member of such an object as an item (see ``memberItems(of:nameMember:)``); `nil`
+    /// when `member` is not an object.
+    public static func memberItem(named name: String, _ member: JSONValue, nameMember: String) -> JSONValue? {
+        guard case .object(let fields) = member else { return nil }
+        var item: JSONObject = [:]
+        item.reserveCapacity(fields.count + 1)
+        item[nameMember] = .string(name)
+        for (field, value) in fields where field != nameMember { item[field] = value }
+        return .object(item)
     }
 
     /// One item from its JSON.

@@ -12,8 +12,16 @@ public struct ItemProfile: Sendable, Equatable {
 
     /// The profile's name, e.g. `nyt-newswire`.
     public var name: String
-    /// The array of items in the document.
+    /// The array of items in the document, or the object whose members are the items
+    /// (with ``nameMember``).
     public var itemsPath: JSONPointer
+    /// Set when the items are the members of an object rather than an array's elements
+    /// (`{"bitcoin": {"usd": …}, "ether": {"usd": …}}`, as many price and health APIs and
+    /// Firebase send them): the name under which each item carries its member's name, as
+    /// its first member and in place of any member of its own by that name (`name`). Each
+    /// member whose value is an object is an item; its name is its identity. `nil`: the
+    /// items are the elements of an array. Set by ``ItemShapeDetector`` only.
+    public var nameMember: String?
     /// An item's stable id; without one, a hash of the item is the key.
     public var keyPath: JSONPointer?
     /// Where else to look for an id when an item has none at ``keyPath`` (or there is no

@@ -36,12 +36,16 @@ public struct ItemReading: Sendable, Equatable {
     /// Whether the profile is settled (not waiting for a document with items).
     public var isDecided: Bool { origin != .undecided }
 
-    /// What the document holds at the profile's items path when that is not an array,
-    /// in words (`nil`: an array is there, the items are read from it). What a page says in
-    /// place of a list that would be blank.
+    /// What the document holds at the profile's items path when that is not an array (an
+    /// object, for items that are an object's members), in words (`nil`: the items are read
+    /// from what is there). What a page says in place of a list that would be blank.
     func problem(in document: MirrorDocument) -> String? {
         guard isDecided else { return notes.first }
-        if document.elements(at: profile.itemsPath) != nil { return nil }
+        let holdsItems =
+            profile.nameMember == nil
+            ? document.elements(at: profile.itemsPath) != nil
+            : document.value(at: profile.itemsPath)?.objectValue != nil
+        if holdsItems { return nil }
         let pointer = profile.itemsPath.description.isEmpty ? "the document's root" : profile.itemsPath.description
         return "The feed's items were at \(pointer), but the document now has "
             + ItemShapeDetector.describe(document.value(at: profile.itemsPath)) + " there."

@@ -6,9 +6,12 @@
 ///    title/summary items).
 /// 2. Otherwise the items are the document when it is an array of objects, else the
 ///    largest array of objects among the document's members, three levels deep at most
-///    (ties: the shallower, then the first).
+///    (ties: the shallower, then the first). Without one, the members of the largest
+///    object whose members are all objects, at least two (`{"bitcoin": {…}, "ether": {…}}`),
+///    are the items, each carrying its member's name (``ItemProfile/nameMember``).
 /// 3. Their key is a member with a unique, non-empty string or whole-number value in every
-///    item, preferring the names of ``keyNames``; without one, a hash of each item.
+///    item, preferring the names of ``keyNames``; without one, a hash of each item. An
+///    object's member is keyed by its name.
 /// 4. They are shown as a table of their own members (``columns(of:)``), with a title (the
 ///    member that names an item), a filter (a member with a few values, like a status) and
 ///    a link to the original where the items have one.
@@ -29,6 +32,9 @@ public enum ItemShapeDetector {
         "status", "state", "category", "section", "type", "kind", "group", "level", "region", "exchange", "branch",
         "environment", "env", "team", "repo", "priority", "severity",
     ]
+    /// Names under which an item that is an object's member carries the member's name, in
+    /// order of preference: the first that no item uses itself.
+    static let nameMemberCandidates = ["name", "key", "member"]
     /// Member names of a link to the item's original.
     static let linkNames = ["url", "html_url", "web_url", "link", "href", "permalink"]
     /// The most columns found (the item page shows every member).
@@ -40,17 +46,27 @@ public enum ItemShapeDetector {
     /// what the document holds instead of items.
     public static func reading(of document: JSONValue, overrides: ItemProfile.Overrides) -> ItemReading {
         if let recognised = recognise(document, overrides: overrides) { return recognised }
-        let located: (pointer: JSONPointer, items: [JSONValue], note: String)
+        let located: (pointer: JSONPointer, items: [JSONValue], nameMember: String?, note: String)
         switch locateItems(in: document, given: overrides.itemsPath) {
-        case .found(let pointer, let items, let note): located = (pointer, items, note)
+        case .found(let pointer, let items, let note): located = (pointer, items, nil, note)
+        case .foundMembers(let pointer, let members, let note):
+            // Each item carries its member's name under a name the items do not use.
+            let name = nameMemberCandidates.first { name in !members.values.contains { $0[name] != nil } } ?? "name"
+            let items = ItemExtractor.memberItems(of: .object(members), nameMember: name) ?? []
+            located = (pointer, items, name, note + "; each carries its member's name as /\(escaped(name))")
         case .missing(let why):
             return ItemReading(profile: overrides.applied(to: .table), origin: .undecided, notes: [why])
         }
         var profile = ItemProfile.table
         profile.itemsPath = located.pointer
+        profile.nameMember = located.nameMember
         var notes = [located.note]
         let members = memberNames(of: located.items)
-        if let key = key(of: located.items, members: members, arriveAlone: overrides.itemsArriveAlone) {
+        if let name = located.nameMember {
+            // A member's name is unique in its object and is the item's identity.
+            profile.keyPath = JSONPointer(tokens: [name])
+            notes.append("key: /\(escaped(name)), each item's member name")
+        } else if let key = key(of: located.items, members: members, arriveAlone: overrides.itemsArriveAlone) {
             profile.keyPath = JSONPointer(tokens: [key])
             notes.append("key: /\(escaped(key)), unique in all \(located.items.count) items")
         } else {
@@ -136,13 +152,20 @@ public enum ItemShapeDetector {
     // MARK: - The items
 
     private enum Location {
+        /// An array's elements that are objects.
         case found(JSONPointer, items: [JSONValue], note: String)
+        /// An object whose members are objects: each member is an item.
+        case foundMembers(JSONPointer, members: JSONObject, note: String)
         case missing(String)
     }
 
     private static func locateItems(in document: JSONValue, given: JSONPointer?) -> Location {
         if let given {
             let value = document.value(at: given)
+            if let members = value?.objectValue, isObjectOfObjects(members, least: 1) {
+                return .foundMembers(
+                    given, members: members, note: "items: the members of \(place(given)), as given (\(members.count))")
+            }
             let objects = value?.arrayValue?.filter { $0.objectValue != nil } ?? []
             guard !objects.isEmpty else {
                 return .missing("No items yet: \(place(given)) holds \(describe(value)).")
@@ -150,6 +173,7 @@ public enum ItemShapeDetector {
             return .found(given, items: objects, note: "items: \(place(given)), as given (\(objects.count))")
         }
         var best: (pointer: JSONPointer, objects: [JSONValue], depth: Int)?
+        var bestMembers: (pointer: JSONPointer, members: JSONObject, depth: Int)?
         var emptyArrays: [JSONPointer] = []
         func visit(_ value: JSONValue, at pointer: JSONPointer, depth: Int) {
             switch value {
@@ -163,6 +187,12 @@ public enum ItemShapeDetector {
                     best = (pointer, objects, depth)
                 }
             case .object(let members) where depth < 3:
+                if isObjectOfObjects(members, least: 2),
+                    members.count > (bestMembers?.members.count ?? 0)
+                        || (members.count == bestMembers?.members.count && depth < (bestMembers?.depth ?? 0))
+                {
+                    bestMembers = (pointer, members, depth)
+                }
                 for (name, member) in members { visit(member, at: pointer.appending(name), depth: depth + 1) }
             default:
                 break
@@ -176,10 +206,28 @@ public enum ItemShapeDetector {
                 : "items: \(place(best.pointer)), the largest array of objects (\(best.objects.count))"
             return .found(best.pointer, items: best.objects, note: note)
         }
+        // An object of objects before an empty array: a status API's `incidents: []` beside
+        // its `components: {…}` must not keep the table waiting.
+        if let members = bestMembers {
+            let note =
+                members.depth == 0
+                ? "items: the document's members, an object of \(members.members.count) objects"
+                : "items: the members of \(place(members.pointer)), the largest object of objects "
+                    + "(\(members.members.count))"
+            return .foundMembers(members.pointer, members: members.members, note: note)
+        }
         if let empty = emptyArrays.first {
             return .missing("No items yet: \(place(empty)) is an empty array; the table appears with the first item.")
         }
-        return .missing("No items found: the document holds no array of objects (it is \(describe(document))).")
+        return .missing(
+            "No items found: the document holds no array of objects and no object of objects (it is \(describe(document)))."
+        )
+    }
+
+    /// Whether every member of `members`, at least `least` of them, is an object: an
+    /// object whose members are items (`{"bitcoin": {…}, "ether": {…}}`).
+    private static func isObjectOfObjects(_ members: JSONObject, least: Int) -> Bool {
+        members.count >= least && members.values.allSatisfy { $0.objectValue != nil }
     }
 
     private static func place(_ pointer: JSONPointer) -> String {
@@ -334,7 +382,12 @@ public enum ItemShapeDetector {
             lower.removeLast()
         }
         guard !lower.isEmpty else { return name }
-        let capitals: Set<String> = ["id", "url", "uri", "html", "api", "cpu", "ip", "uuid", "sku", "ci", "os", "ui"]
+        // Initialisms and currency codes (a price API's `usd`, `usd_24h_change`).
+        let capitals: Set<String> = [
+            "id", "url", "uri", "html", "api", "cpu", "gpu", "ram", "ip", "dns", "http", "tls", "tcp", "udp", "sla",
+            "uuid", "sku", "ci", "os", "ui", "usd", "eur", "gbp", "jpy", "cny", "chf", "cad", "aud", "inr", "krw",
+            "btc", "eth",
+        ]
         let shown = lower.enumerated().map { index, word -> String in
             if word == "pct" || word == "percent" { return "%" }
             if capitals.contains(word) { return word.uppercased() }

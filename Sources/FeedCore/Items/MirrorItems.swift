@@ -16,7 +16,9 @@
 /// otherwise they are gathered from the elements again. A patch the incremental path does not follow (one that replaces the
 /// array itself or an ancestor, moves or copies into or out of it, or an items array with
 /// repeated keys before or after) falls back to a full extraction and diff, with the same
-/// results.
+/// results. Items that are an object's members (``ItemProfile/nameMember``) are followed in
+/// place while a patch only changes or replaces members; a member added or removed gathers
+/// them again.
 ///
 /// Owned by ``FeedStore`` and only touched under its write lock.
 struct MirrorItems: Sendable {
@@ -61,11 +63,15 @@ struct MirrorItems: Sendable {
     }
 
     private mutating func rebuild(from document: MirrorDocument, extractor: ItemExtractor) {
-        let array = document.elements(at: extractor.profile.itemsPath)?.map { element -> FeedItem? in
+        func item(_ element: JSONValue) -> FeedItem? {
             guard case .object = element else { return nil }
             return extractor.item(from: element)
         }
-        let elements = array ?? []
+        let path = extractor.profile.itemsPath
+        let elements =
+            extractor.profile.nameMember == nil
+            ? document.elements(at: path)?.map(item) ?? []
+            : extractor.elements(of: document.value(at: path))?.map(item) ?? []
         var items: [FeedItem] = []
         items.reserveCapacity(elements.count)
         var byKey: [String: FeedItem] = [:]
@@ -111,6 +117,9 @@ struct MirrorItems: Sendable {
     mutating func applyIncrementally(
         _ patch: JSONPatch, to document: MirrorDocument, extractor: ItemExtractor
     ) -> [ItemChange]? {
+        if let nameMember = extractor.profile.nameMember {
+            return applyToMembers(patch, to: document, extractor: extractor, nameMember: nameMember)
+        }
         guard repeatedKeys == 0 else { return nil }
         // While every element is an object, `items` takes the same inserts and removals
         // (a placeholder where an element is inserted or replaced, set at the end).
@@ -223,6 +232,69 @@ struct MirrorItems: Sendable {
         for item in gone where keyCounts[item.key] == nil { itemsByKey[item.key] = nil }
         for item in fresh { itemsByKey[item.key] = item }
         return changes
+    }
+
+    /// ``applyIncrementally(_:to:extractor:)`` for items that are an object's members: a
+    /// patch that changes values inside members, or replaces members whole, has only those
+    /// members extracted again, in place (a member keeps its place in the object when it is
+    /// replaced). `nil`, for a rebuild, when the patch adds, removes, moves or copies a
+    /// member, touches the object or an ancestor, when a member is not an object, or when an
+    /// item's key changes (a `--key-path` inside the items).
+    private mutating func applyToMembers(
+        _ patch: JSONPatch, to document: MirrorDocument, extractor: ItemExtractor, nameMember: String
+    ) -> [ItemChange]? {
+        guard repeatedKeys == 0, nonObjects == 0 else { return nil }
+        let base = extractor.profile.itemsPath.tokens
+        var touched: [String] = []
+        for operation in patch.operations {
+            let path: JSONPointer
+            switch operation {
+            case .test:
+                continue
+            case .move(let from, let to), .copy(let from, let to):
+                if from.tokens.starts(with: base) || to.tokens.starts(with: base) || base.starts(with: to.tokens) {
+                    return nil
+                }
+                continue
+            case .add(let to, _), .remove(let to):
+                // A member added or removed moves the items after it: gathered again.
+                if to.tokens.count <= base.count + 1, to.tokens.starts(with: base) || base.starts(with: to.tokens) {
+                    return nil
+                }
+                path = to
+            case .replace(let to, _):
+                path = to
+            }
+            let tokens = path.tokens
+            guard tokens.count > base.count else {
+                if base.starts(with: tokens) { return nil }  // the object or an ancestor
+                continue
+            }
+            if tokens.starts(with: base) { touched.append(tokens[base.count]) }
+        }
+        guard !touched.isEmpty else { return [] }
+        // Every member an object, none added or removed: the items are the members, in place.
+        guard case .object(let members)? = document.value(at: extractor.profile.itemsPath),
+            members.count == elements.count
+        else { return nil }
+        var updates: [(index: Int, item: FeedItem, previous: FeedItem)] = []
+        var seen = Set<String>()
+        for name in touched where seen.insert(name).inserted {
+            guard let index = members.index(forKey: name),
+                let element = ItemExtractor.memberItem(named: name, members.values[index], nameMember: nameMember),
+                let old = elements[index]
+            else { return nil }
+            let item = extractor.item(from: element)
+            guard item.key == old.key else { return nil }
+            if item != old { updates.append((index, item, old)) }
+        }
+        updates.sort { $0.index < $1.index }  // feed order, as `ItemChange.between` has it
+        for update in updates {
+            elements[update.index] = update.item
+            items[update.index] = update.item
+            itemsByKey[update.item.key] = update.item
+        }
+        return updates.map { ItemChange(kind: .updated, item: $0.item, previous: $0.previous) }
     }
 
     /// Adds `delta` to the number of elements carrying `key`, keeping ``repeatedKeys``.
