@@ -176,6 +176,45 @@ struct ItemShapeDetectorTests {
         #expect(given.notes.first?.contains("as given (1)") == true, "\(given.notes)")
     }
 
+    @Test(
+        "a series' labels key it; a small object of plain values is a column per member; [time, value] shows the value")
+    func prometheusSeries() throws {
+        let text = #"""
+            {"status": "success", "data": {"resultType": "vector", "result": [
+              {"metric": {"__name__": "up", "job": "api", "instance": "10.0.0.1:9100"}, "value": [1796000000.1, "1"]},
+              {"metric": {"__name__": "up", "job": "api", "instance": "10.0.0.2:9100"}, "value": [1796000000.1, "0"]}
+            ]}}
+            """#
+        let series = try reading(text)
+        let profile = series.profile
+        #expect(profile.itemsPath == (try JSONPointer("/data/result")))
+        #expect(profile.keyPath == (try JSONPointer("/metric")), "\(series.notes)")
+        #expect(profile.fields[.title] == (try JSONPointer("/metric")))
+        #expect(
+            profile.columns.map(\.pointer.description) == [
+                "/metric/__name__", "/metric/job", "/metric/instance", "/value/1",
+            ])
+        #expect(profile.columns.map(\.label) == ["Name", "Job", "Instance", "Value"])
+
+        // Keyed by the labels, whatever their order: a new sample is an update of its series.
+        let extractor = ItemExtractor(profile: profile)
+        let before = extractor.items(in: try JSONValue(parsing: text))
+        let after = extractor.items(
+            in: try JSONValue(
+                parsing:
+                    #"{"data": {"result": [{"metric": {"instance": "10.0.0.1:9100", "job": "api", "__name__": "up"},"#
+                    + #" "value": [1796000015.1, "0"]}]}}"#))
+        #expect(after.first?.key == before.first?.key)
+        #expect(before.first?.key != before.last?.key)
+        #expect(before.first?.title == "up, api, 10.0.0.1:9100", "named by its labels' values")
+        #expect(ItemChange.between(before, after).map(\.kind) == [.updated, .removed])
+
+        // Objects with objects inside, or with many members, stay one summarised column.
+        let nested = try reading(
+            #"[{"id": 1, "owner": {"login": "ada", "org": {"name": "x"}}}, {"id": 2, "owner": {"login": "ken"}}]"#)
+        #expect(nested.profile.columns.map(\.pointer.description) == ["/id", "/owner"])
+    }
+
     @Test("a key: unique and present in every item, else a hash of the item")
     func keys() throws {
         // `id` repeats, `code` is unique.

@@ -1,5 +1,6 @@
 import FeedCore
 import Foundation
+import NIOConcurrencyHelpers
 import TestSupport
 import Testing
 
@@ -122,6 +123,66 @@ struct PollModeTests {
         try await Eventually.check("recovery") {
             guard try await readiness(feedweb.port).status == 200 else { return false }
             return try await state(feedweb.port) == FakeAPI.document(3)
+        }
+        #expect(await feedweb.stop()?.status == 0)
+    }
+
+    /// A Prometheus instant query's answer: one sample per series, `value` the pair of the
+    /// time and the value as text.
+    static func prometheus(at time: Double, values: [String]) -> JSONValue {
+        let series = zip(["10.0.0.1:9100", "10.0.0.2:9100"], values).map { instance, value -> JSONValue in
+            .object([
+                "metric": .object([
+                    "__name__": .string("node_load1"), "job": .string("node"), "instance": .string(instance),
+                ]),
+                "value": .array([.double(time), .string(value)]),
+            ])
+        }
+        return .object([
+            "status": .string("success"),
+            "data": .object(["resultType": .string("vector"), "result": .array(series)]),
+        ])
+    }
+
+    @Test("a polled Prometheus query: a row per series named by its labels, a new sample an update of its series")
+    func prometheusSeriesAreUpdated() async throws {
+        let answer = NIOLockedValueBox(Self.prometheus(at: 1_796_000_000.5, values: ["0.25", "1.5"]))
+        let server = try await ScriptedSSEServer.start { _ in
+            .status(
+                200, headers: [("Content-Type", "application/json")],
+                body: answer.withLockedValue { $0 }.serializedString())
+        }
+        defer { server.shutdownNow() }
+        let feedweb = try await FeedwebProcess(arguments: [
+            "--poll", server.url("/api/v1/query?query=node_load1"), "--interval", "0.2",
+        ])
+        defer { feedweb.kill() }
+        try await Eventually.check("the first answer") {
+            try await state(feedweb.port) == answer.withLockedValue { $0 }
+        }
+        let items = try await FeedwebProbe.items(port: feedweb.port)
+        #expect(
+            items.map { $0["title"]?.stringValue } == [
+                "node_load1, node, 10.0.0.1:9100", "node_load1, node, 10.0.0.2:9100",
+            ])
+        let page = try await HTTPTestClient.get(port: feedweb.port, "/").text
+        #expect(page.contains("10.0.0.2:9100") && page.contains(">1.5<"), "a column per label, the value alone")
+        let stream = try await SSETestClient(port: feedweb.port, path: "/events/items")
+        _ = try await stream.expectNext("snapshot")
+
+        // The next sample: the second series' value changed, the time of both.
+        answer.withLockedValue { $0 = Self.prometheus(at: 1_796_000_015.5, values: ["0.25", "2.75"]) }
+        var kinds: [String] = []
+        var keys: Set<String> = []
+        for _ in 0..<2 {
+            let event = try await stream.next(before: Date().addingTimeInterval(10))
+            kinds.append(event.type)
+            keys.insert(try JSONValue(parsing: event.data)["key"]?.stringValue ?? "")
+        }
+        #expect(kinds == ["updated", "updated"], "the same series, not removed and added again")
+        #expect(keys == Set(items.compactMap { $0["key"]?.stringValue }))
+        try await Eventually.check("the new value on the page") {
+            try await HTTPTestClient.get(port: feedweb.port, "/").text.contains(">2.75<")
         }
         #expect(await feedweb.stop()?.status == 0)
     }

@@ -59,6 +59,9 @@ public struct ItemExtractor: Sendable {
         return .object(item)
     }
 
+    /// The most members of an object shown as text (a field that is an object).
+    static let maxTextMembers = 6
+
     /// One item from its JSON.
     public func item(from element: JSONValue) -> FeedItem {
         var item = FeedItem(key: ItemKey.make(id: id(of: element), item: element))
@@ -88,24 +91,34 @@ public struct ItemExtractor: Sendable {
         return item
     }
 
-    /// The item's id: the first usable value (a non-empty string or a number) at the key
-    /// path or, failing that, at the fallback key paths.
+    /// The item's id: the first usable value (a non-empty string, a number, or a non-empty
+    /// object: a series' labels) at the key path or, failing that, at the fallback key paths.
     func id(of element: JSONValue) -> JSONValue? {
         for pointer in [profile.keyPath].compactMap({ $0 }) + profile.fallbackKeyPaths {
             switch element.value(at: pointer) {
             case .string(let s) where !s.isEmpty: return .string(s)
             case .int(let i): return .int(i)
             case .double(let d): return .double(d)
+            case .object(let members) where !members.isEmpty: return .object(members)
             default: continue
             }
         }
         return nil
     }
 
-    /// A display string from any scalar, or from an array of scalars joined with ", ".
-    /// Empty strings count as missing.
+    /// A display string from any scalar, from an array of scalars joined with ", ", or from
+    /// a small object of scalars (a series' labels: at most ``maxTextMembers``) as its values
+    /// joined the same way. Empty strings count as missing.
     static func text(_ value: JSONValue?) -> String? {
         switch value {
+        case .object(let members):
+            guard members.count <= maxTextMembers else { return nil }
+            let parts = members.values.compactMap { member -> String? in
+                if case .array = member { return nil }
+                if case .object = member { return nil }
+                return text(member)
+            }
+            return parts.isEmpty ? nil : parts.joined(separator: ", ")
         case .string(let s): return s.isEmpty ? nil : s
         case .int(let i): return String(i)
         case .double(let d): return String(d)

@@ -9,6 +9,7 @@
 ///   followed by its 64-bit FNV-1a hash in base 32 (13 characters). Its last segment is not
 ///   used, since two URLs often end alike (`…/2024/05/01/briefing.html`,
 ///   `…/2024/05/02/briefing.html`).
+/// - An id that is an object (a series' labels) is hashed, its members in sorted order.
 /// - An item without an id is keyed by a hash of its JSON (stable while it is unchanged).
 ///
 /// Keys only ever contain `A–Z a–z 0–9 - _ .`.
@@ -20,6 +21,9 @@ public enum ItemKey {
         case .string(let s) where !s.isEmpty: text = s
         case .int(let i): text = String(i)
         case .double(let d): text = String(d)
+        case .object(let members) where !members.isEmpty:
+            // Labels: the same labels in any order are the same id.
+            return hashed(JSONValue.object(members).serializedBytes(sortedKeys: true))
         default: return hashed(item.serializedBytes(sortedKeys: true))
         }
         if isUnreserved(text.utf8) && text.utf8.count <= 96 { return text }

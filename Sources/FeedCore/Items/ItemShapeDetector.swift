@@ -32,6 +32,9 @@ public enum ItemShapeDetector {
         "status", "state", "category", "section", "type", "kind", "group", "level", "region", "exchange", "branch",
         "environment", "env", "team", "repo", "priority", "severity",
     ]
+    /// Names of an object member that identifies an item by its contents (a series' labels),
+    /// in order of preference: a key when no scalar member is one.
+    static let labelNames = ["metric", "labels", "tags", "dimensions", "attributes", "series"]
     /// Names under which an item that is an object's member carries the member's name, in
     /// order of preference: the first that no item uses itself.
     static let nameMemberCandidates = ["name", "key", "member"]
@@ -269,6 +272,18 @@ public enum ItemShapeDetector {
 
     // MARK: - The key, the title, the filter
 
+    /// Whether every item has a non-empty object at member `name`, each different (its
+    /// members compared in sorted order).
+    private static func isUniqueObject(_ name: String, in items: [JSONValue]) -> Bool {
+        var seen = Set<[UInt8]>()
+        for item in items {
+            guard case .object(let members)? = item[name], !members.isEmpty,
+                seen.insert(JSONValue.object(members).serializedBytes(sortedKeys: true)).inserted
+            else { return false }
+        }
+        return true
+    }
+
     /// A member whose value is a non-empty string or a whole number in every item, unique
     /// among them; ``keyNames`` first, then names ending in `id` or `key`, then (only when
     /// items do not arrive alone and there are at least 3) any other string member.
@@ -294,7 +309,12 @@ public enum ItemShapeDetector {
             return lower.hasSuffix("id") || lower.hasSuffix("_key") || lower.hasSuffix("uuid")
         }
         if let key = idLike.first(where: isUnique) { return key }
-        guard !arriveAlone, items.count >= 3 else { return nil }
+        guard !arriveAlone else { return nil }
+        // A series' labels (a Prometheus sample's `metric`): an object named like labels,
+        // different in each item, names it while its values change.
+        let labels = labelNames.compactMap { wanted in members.first { $0.lowercased() == wanted } }
+        if let key = labels.first(where: { name in isUniqueObject(name, in: items) }) { return key }
+        guard items.count >= 3 else { return nil }
         return members.first { name in items.allSatisfy { $0[name]?.stringValue != nil } && isUnique(name) }
     }
 
@@ -343,17 +363,79 @@ public enum ItemShapeDetector {
     /// The table's columns for `items`: their members (``memberNames(of:)``, at most
     /// ``maxColumns``), each with the format its name and values suggest.
     public static func columns(of items: [JSONValue]) -> [ItemColumn] {
-        memberNames(of: items).prefix(maxColumns).map { name in
+        var columns: [ItemColumn] = []
+        for name in memberNames(of: items) where columns.count < maxColumns {
             let samples = items.prefix(sampledItems).compactMap { item -> JSONValue? in
                 guard let value = item[name], !value.isNull else { return nil }
                 return value
             }
-            var format = format(named: name, samples: samples)
-            let lower = name.lowercased()
-            if format == .number, lower == "id" || lower.hasSuffix("_id") || name.hasSuffix("Id") { format = .text }
-            return ItemColumn(
-                label: label(for: name), pointer: JSONPointer(tokens: [name]), format: format, name: name)
+            if let inner = smallObjectMembers(samples) {
+                // A small object of plain values (a series' labels, an address): a column
+                // for each of its members, so that the rows can be told apart.
+                for member in inner where columns.count < maxColumns {
+                    let values = samples.compactMap { sample -> JSONValue? in
+                        guard let value = sample[member], !value.isNull else { return nil }
+                        return value
+                    }
+                    columns.append(
+                        column(name: member, pointer: JSONPointer(tokens: [name, member]), samples: values))
+                }
+                continue
+            }
+            if isSamplePairs(samples) {
+                // `[time, "value"]` (a Prometheus sample): the value is what a reader wants.
+                let values = samples.compactMap { $0.arrayValue?.last }
+                columns.append(column(name: name, pointer: JSONPointer(tokens: [name, "1"]), samples: values))
+                continue
+            }
+            columns.append(column(name: name, pointer: JSONPointer(tokens: [name]), samples: samples))
         }
+        return columns
+    }
+
+    /// The column of the member `name` at `pointer`, formatted from its name and `samples`.
+    private static func column(name: String, pointer: JSONPointer, samples: [JSONValue]) -> ItemColumn {
+        var format = format(named: name, samples: samples)
+        let lower = name.lowercased()
+        if format == .number, lower == "id" || lower.hasSuffix("_id") || name.hasSuffix("Id") { format = .text }
+        return ItemColumn(label: label(for: name), pointer: pointer, format: format, name: name)
+    }
+
+    /// Whether every one of `samples` is a pair of a time (seconds since 1970) and a plain
+    /// value: `[1796000000.1, "1"]`, as Prometheus's query API sends a sample.
+    private static func isSamplePairs(_ samples: [JSONValue]) -> Bool {
+        !samples.isEmpty
+            && samples.allSatisfy { sample in
+                guard let pair = sample.arrayValue, pair.count == 2, let time = pair[0].doubleValue, time > 1e9 else {
+                    return false
+                }
+                switch pair[1] {
+                case .string, .int, .double: return true
+                default: return false
+                }
+            }
+    }
+
+    /// The members, in order of first appearance, when every one of `samples` is an object
+    /// of plain values (no object or array inside) and they have at most
+    /// ``ItemExtractor/maxTextMembers`` members between them; else `nil`.
+    private static func smallObjectMembers(_ samples: [JSONValue]) -> [String]? {
+        guard !samples.isEmpty else { return nil }
+        var names: [String] = []
+        for sample in samples {
+            guard case .object(let members) = sample, !members.isEmpty else { return nil }
+            for (name, value) in members {
+                switch value {
+                case .object, .array: return nil
+                default: break
+                }
+                if !names.contains(name) {
+                    names.append(name)
+                    if names.count > ItemExtractor.maxTextMembers { return nil }
+                }
+            }
+        }
+        return names
     }
 
     /// A heading for the member `name`: its words, the first capitalised, a unit its
