@@ -285,8 +285,9 @@ public enum ItemShapeDetector {
     }
 
     /// A member whose value is a non-empty string or a whole number in every item, unique
-    /// among them; ``keyNames`` first, then names ending in `id` or `key`, then (only when
-    /// items do not arrive alone and there are at least 3) any other string member.
+    /// among them; ``keyNames`` first, then names ending in `id` or `key`; then (only when
+    /// items do not arrive alone) an object named in ``labelNames``, different in each item;
+    /// then (also only when there are at least 3) any other string member.
     static func key(of items: [JSONValue], members: [String], arriveAlone: Bool) -> String? {
         func isUnique(_ name: String) -> Bool {
             var seen = Set<String>()
@@ -361,7 +362,9 @@ public enum ItemShapeDetector {
     // MARK: - The columns
 
     /// The table's columns for `items`: their members (``memberNames(of:)``, at most
-    /// ``maxColumns``), each with the format its name and values suggest.
+    /// ``maxColumns`` columns), each with the format its name and values suggest. A member
+    /// that is a small object of plain values in every item has a column for each of its
+    /// members instead; one that is a `[time, value]` pair, a column for the value.
     public static func columns(of items: [JSONValue]) -> [ItemColumn] {
         var columns: [ItemColumn] = []
         for name in memberNames(of: items) where columns.count < maxColumns {
