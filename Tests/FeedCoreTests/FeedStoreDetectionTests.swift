@@ -107,6 +107,19 @@ struct FeedStoreDetectionTests {
         #expect(store.snapshot?.published.items.map(\.key) == ["ether"])
     }
 
+    @Test("the object of items moved away with an ancestor: no items, and the page says so")
+    func membersMovedAwayWithAnAncestor() throws {
+        let store = store()
+        store.replaceDocument(
+            try JSONValue(parsing: #"{"data": {"prices": {"bitcoin": {"usd": 67000}, "ether": {"usd": 3500}}}}"#))
+        #expect(store.snapshot?.published.items.map(\.key) == ["bitcoin", "ether"])
+        try store.apply(JSONPatch(parsing: #"[{"op":"move","from":"/data","path":"/old"}]"#))
+        let view = try #require(store.snapshot?.published)
+        #expect(view.items.isEmpty)
+        #expect(view.itemChanges.map(\.kind) == [.removed, .removed])
+        #expect(view.itemsProblem?.contains("/data/prices") == true, "\(view.itemsProblem ?? "")")
+    }
+
     @Test("a restored document decides how items are read too")
     func restored() throws {
         let store = store()

@@ -110,26 +110,23 @@ public struct ItemExtractor: Sendable {
     /// a small object of scalars (a series' labels: at most ``maxTextMembers``) as its values
     /// joined the same way. Empty strings count as missing.
     static func text(_ value: JSONValue?) -> String? {
-        switch value {
-        case .object(let members):
-            guard members.count <= maxTextMembers else { return nil }
-            let parts = members.values.compactMap { member -> String? in
-                if case .array = member { return nil }
-                if case .object = member { return nil }
-                return text(member)
+        /// The plain values among `values` as text, joined; nested arrays and objects left out.
+        func joined(_ values: some Sequence<JSONValue>) -> String? {
+            let parts = values.compactMap { value -> String? in
+                switch value {
+                case .array, .object: return nil
+                default: return text(value)
+                }
             }
             return parts.isEmpty ? nil : parts.joined(separator: ", ")
+        }
+        switch value {
+        case .object(let members): return members.count <= maxTextMembers ? joined(members.values) : nil
         case .string(let s): return s.isEmpty ? nil : s
         case .int(let i): return String(i)
         case .double(let d): return String(d)
         case .bool(let b): return b ? "true" : "false"
-        case .array(let elements):
-            let parts = elements.compactMap { element -> String? in
-                if case .array = element { return nil }
-                if case .object = element { return nil }
-                return text(element)
-            }
-            return parts.isEmpty ? nil : parts.joined(separator: ", ")
+        case .array(let elements): return joined(elements)
         default: return nil
         }
     }

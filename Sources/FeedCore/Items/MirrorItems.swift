@@ -126,11 +126,7 @@ struct MirrorItems: Sendable {
         let inStep = nonObjects == 0
         let placeholder = FeedItem(key: "")
         let base = extractor.profile.itemsPath.tokens
-        /// Whether `path` is the items array, an ancestor of it, or inside it.
-        func relates(_ path: JSONPointer) -> Bool {
-            let tokens = path.tokens
-            return tokens.count <= base.count ? base.starts(with: tokens) : tokens.starts(with: base)
-        }
+        func relates(_ path: JSONPointer) -> Bool { Self.relates(path, to: base) }
         // `elements` keeps the items from before the patch at every position the patch did
         // not insert until the end, where the touched ones are extracted again; so the
         // old item of a displaced position is read from it when it is displaced.
@@ -252,15 +248,11 @@ struct MirrorItems: Sendable {
             case .test:
                 continue
             case .move(let from, let to), .copy(let from, let to):
-                if from.tokens.starts(with: base) || to.tokens.starts(with: base) || base.starts(with: to.tokens) {
-                    return nil
-                }
+                if Self.relates(from, to: base) || Self.relates(to, to: base) { return nil }
                 continue
             case .add(let to, _), .remove(let to):
                 // A member added or removed moves the items after it: gathered again.
-                if to.tokens.count <= base.count + 1, to.tokens.starts(with: base) || base.starts(with: to.tokens) {
-                    return nil
-                }
+                if to.tokens.count <= base.count + 1, Self.relates(to, to: base) { return nil }
                 path = to
             case .replace(let to, _):
                 path = to
@@ -295,6 +287,13 @@ struct MirrorItems: Sendable {
             itemsByKey[update.item.key] = update.item
         }
         return updates.map { ItemChange(kind: .updated, item: $0.item, previous: $0.previous) }
+    }
+
+    /// Whether `path` is the items' array or object (at `base`), an ancestor of it, or
+    /// inside it.
+    private static func relates(_ path: JSONPointer, to base: [String]) -> Bool {
+        let tokens = path.tokens
+        return tokens.count <= base.count ? base.starts(with: tokens) : tokens.starts(with: base)
     }
 
     /// Adds `delta` to the number of elements carrying `key`, keeping ``repeatedKeys``.
