@@ -24,12 +24,15 @@
   }
 
   // Relative times ("5 min ago") are rendered by the server and kept fresh here.
+  // A moment to come reads "in 5 min" (RelativeTime.describe on the server says the same).
   function describe(date, now) {
-    var seconds = Math.round((now - date) / 1000);
+    var elapsed = Math.round((now - date) / 1000);
+    var seconds = Math.abs(elapsed);
+    function said(span) { return elapsed < 0 ? "in " + span : span + " ago"; }
     if (seconds < 45) return "just now";
-    if (seconds < 3600) return Math.max(1, Math.round(seconds / 60)) + " min ago";
-    if (seconds < 86400) return Math.floor(seconds / 3600) + " h ago";
-    if (seconds < 7 * 86400) return Math.floor(seconds / 86400) + " d ago";
+    if (seconds < 3600) return said(Math.max(1, Math.floor((seconds + 30) / 60)) + " min");
+    if (seconds < 86400) return said(Math.floor(seconds / 3600) + " h");
+    if (seconds < 7 * 86400) return said(Math.floor(seconds / 86400) + " d");
     return date.toISOString().slice(0, 10);
   }
   // The status badge counts seconds under a minute ("updated 42 s ago").

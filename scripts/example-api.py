@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Three small JSON APIs that change every second, for trying feedweb with a feed that is
+"""Small JSON APIs that change every second, for trying feedweb with a feed that is
 not news (and for the README's pictures), with no network: Python stdlib only.
 
     scripts/example-api.py [PORT]      # default 8070
@@ -11,6 +11,10 @@ not news (and for the README's pictures), with no network: Python stdlib only.
                     builds start, run and pass or fail
     GET /prices     {"bitcoin": {"usd", "usd_24h_change", "last_updated_at"}, ...}
                     the quotes' prices as an object's members, as price APIs send them
+    GET /pods       {"kind": "PodList", "items": [{"metadata": {"name", "namespace", "uid",
+                    "labels"}, "spec": {...}, "status": {"phase", "podIP", "restartCount",
+                    "startTime", "conditions"}}, ...]}
+                    a Kubernetes pod list: pods start, run, fail and restart
     GET /big?n=N    {"rows": [...]} N rows (default 1000) whose values change, for load
 
 Every answer has an ETag and honours If-None-Match, as a real API does; feedweb polls
@@ -46,7 +50,8 @@ REPOS = ["feedweb", "ssefan", "bigbox", "docs"]
 BRANCHES = ["main", "fix-resume", "table-view", "release-2.1"]
 AUTHORS = ["ada", "grace", "linus", "margaret", "ken", "barbara"]
 
-state = {"quotes": [], "pipelines": [], "next_id": 4100, "tick": 0}
+state = {"quotes": [], "pipelines": [], "pods": [], "next_id": 4100, "tick": 0}
+PODS = [("web", 3), ("api", 2), ("worker", 2), ("cache", 1)]
 
 
 def now_iso():
@@ -61,6 +66,22 @@ def reset():
     state["pipelines"] = []
     for _ in range(6):
         new_pipeline(done=True)
+    state["pods"] = []
+    for app, replicas in PODS:
+        for index in range(replicas):
+            suffix = hashlib.sha1(f"{app}{index}".encode()).hexdigest()[:5]
+            state["pods"].append({
+                "metadata": {
+                    "name": f"{app}-7d9f8-{suffix}", "namespace": "prod",
+                    "uid": hashlib.sha1(suffix.encode()).hexdigest()[:8] + "-" + suffix,
+                    "labels": {"app": app, "pod-template-hash": "7d9f8"},
+                },
+                "spec": {"nodeName": f"node-{index % 2 + 1}", "containers": [{"name": app, "image": f"{app}:2.1"}]},
+                "status": {
+                    "phase": "Running", "podIP": f"10.1.{len(state['pods'])}.{index + 4}", "restartCount": 0,
+                    "startTime": now_iso(), "conditions": [{"type": "Ready", "status": "True"}],
+                },
+            })
 
 
 def new_pipeline(done=False):
@@ -95,6 +116,14 @@ def step():
                 pipeline["status"] = random.choice(["passed", "passed", "passed", "failed"])
     if state["tick"] % 7 == 0:
         new_pipeline()
+    for pod in state["pods"]:
+        status = pod["status"]
+        if status["phase"] == "Running" and random.random() < 0.03:
+            status["phase"] = random.choice(["Failed", "Pending"])
+        elif status["phase"] != "Running" and random.random() < 0.3:
+            status["phase"] = "Running"
+            status["restartCount"] += 1
+            status["startTime"] = now_iso()
 
 
 def ticker():
@@ -130,6 +159,8 @@ class Handler(BaseHTTPRequestHandler):
                     }
                     for q in state["quotes"]
                 }
+            elif url.path == "/pods":
+                body = {"apiVersion": "v1", "kind": "PodList", "items": state["pods"]}
             elif url.path == "/big":
                 n = int(parse_qs(url.query).get("n", ["1000"])[0])
                 body = big(max(1, min(n, 200_000)), state["tick"])
@@ -157,5 +188,5 @@ class Handler(BaseHTTPRequestHandler):
 if __name__ == "__main__":
     reset()
     threading.Thread(target=ticker, daemon=True).start()
-    print(f"example APIs on http://127.0.0.1:{PORT}/quotes, /pipelines, /prices and /big?n=1000", flush=True)
+    print(f"example APIs on http://127.0.0.1:{PORT}/quotes, /pipelines, /prices, /pods and /big?n=1000", flush=True)
     ThreadingHTTPServer(("127.0.0.1", PORT), Handler).serve_forever()

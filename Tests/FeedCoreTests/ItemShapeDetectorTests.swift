@@ -209,10 +209,107 @@ struct ItemShapeDetectorTests {
         #expect(before.first?.title == "up, api, 10.0.0.1:9100", "named by its labels' values")
         #expect(ItemChange.between(before, after).map(\.kind) == [.updated, .removed])
 
-        // Objects with objects inside, or with many members, stay one summarised column.
+        // An object that names itself (an owner's login) is one column of that name; one
+        // with many members and no name stays one summarised column.
         let nested = try reading(
             #"[{"id": 1, "owner": {"login": "ada", "org": {"name": "x"}}}, {"id": 2, "owner": {"login": "ken"}}]"#)
-        #expect(nested.profile.columns.map(\.pointer.description) == ["/id", "/owner"])
+        #expect(nested.profile.columns.map(\.pointer.description) == ["/id", "/owner/login"])
+        #expect(nested.profile.columns.map(\.label) == ["ID", "Owner"])
+        let many = (1...8).map { #""m\#($0)": \#($0)"# }.joined(separator: ", ")
+        let large = try reading(#"[{"id": 1, "stats": {\#(many)}}, {"id": 2, "stats": {\#(many)}}]"#)
+        #expect(large.profile.columns.map(\.pointer.description) == ["/id", "/stats"])
+    }
+
+    @Test("one level down: a pod's metadata keys, names and fills columns; its status.phase filters")
+    func kubernetesObjects() throws {
+        let pods = (0..<5).map { index in
+            #"{"metadata": {"name": "web-\#(index)", "namespace": "prod", "uid": "9f\#(index)", "labels": {"app": "web"}},"#
+                + #" "spec": {"nodeName": "n\#(index % 2)", "containers": [{"name": "web"}]},"#
+                + #" "status": {"phase": "\#(["Running", "Pending"][index % 2])", "podIP": "10.0.0.\#(index)","#
+                + #" "conditions": [{"type": "Ready"}]}}"#
+        }
+        let reading = try reading(
+            #"{"apiVersion": "v1", "kind": "PodList", "items": [\#(pods.joined(separator: ","))]}"#)
+        let profile = reading.profile
+        #expect(profile.keyPath == (try JSONPointer("/metadata/name")), "\(reading.notes)")
+        #expect(profile.fields[.title] == (try JSONPointer("/metadata/name")))
+        #expect(profile.fields[.section] == (try JSONPointer("/status/phase")))
+        #expect(
+            profile.columns.map(\.pointer.description) == [
+                "/metadata/name", "/metadata/namespace", "/metadata/uid", "/spec/nodeName", "/status/phase",
+                "/status/podIP",
+            ])
+        #expect(profile.columns.map(\.label) == ["Name", "Namespace", "UID", "Node name", "Phase", "Pod IP"])
+        guard case .status(let tones) = profile.columns[4].format else {
+            Issue.record("the phase is a status: \(profile.columns[4].format)")
+            return
+        }
+        #expect(tones.tone(of: "Running") == .good, "a running pod is well")
+        #expect(tones.tone(of: "Pending") == .busy)
+        #expect(tones.tone(of: "Failed") == .bad)
+        #expect(reading.notes.contains { $0.contains("key: /metadata/name") })
+        let items = ItemExtractor(profile: profile).items(in: try JSONValue(parsing: "{\"items\": [\(pods[1])]}"))
+        #expect(items.map(\.key) == ["web-1"])
+        #expect(items.first?.title == "web-1")
+        #expect(items.first?.section == "Pending")
+
+        // Every pod running so far: the phase is still the filter, not the node.
+        let running = pods.map { $0.replacingOccurrences(of: "Pending", with: "Running") }
+        let calm = try self.reading(#"{"items": [\#(running.joined(separator: ","))]}"#)
+        #expect(calm.profile.fields[.section] == (try JSONPointer("/status/phase")), "\(calm.notes)")
+    }
+
+    @Test("envelopes: a GraphQL edge's node, a Reddit child's data, a JSON:API resource's attributes")
+    func envelopes() throws {
+        let edges = try reading(
+            #"{"data": {"repository": {"issues": {"edges": ["#
+                + #"{"cursor": "Y3Vy1", "node": {"number": 7, "title": "Crash on start", "state": "OPEN"}},"#
+                + #"{"cursor": "Y3Vy2", "node": {"number": 8, "title": "Slow page", "state": "CLOSED"}},"#
+                + #"{"cursor": "Y3Vy3", "node": {"number": 9, "title": "Typo", "state": "OPEN"}},"#
+                + #"{"cursor": "Y3Vy4", "node": {"number": 10, "title": "Dark mode", "state": "OPEN"}}]}}}}"#)
+        #expect(edges.profile.itemsPath == (try JSONPointer("/data/repository/issues/edges")))
+        #expect(edges.profile.fields[.title] == (try JSONPointer("/node/title")))
+        // The node's number keys the edge; the cursor, unique text too, is named like no key.
+        #expect(edges.profile.keyPath == (try JSONPointer("/node/number")))
+        #expect(edges.profile.fields[.section] == (try JSONPointer("/node/state")))
+
+        let children = (1...4).map { index in
+            #"{"kind": "t3", "data": {"id": "x\#(index)", "title": "Post \#(index)", "score": \#(index * 10),"#
+                + #" "subreddit": "\#(["swift", "linux"][index % 2])"}}"#
+        }
+        let listing = try reading(#"{"kind": "Listing", "data": {"children": [\#(children.joined(separator: ","))]}}"#)
+        #expect(listing.profile.keyPath == (try JSONPointer("/data/id")))
+        #expect(listing.profile.fields[.title] == (try JSONPointer("/data/title")))
+        #expect(listing.profile.fields[.section] == (try JSONPointer("/data/subreddit")))
+
+        let resources = (1...4).map { index in
+            #"{"type": "builds", "id": "\#(index)", "attributes": {"status": "\#(["passed", "failed"][index % 2])","#
+                + #" "branch": "main"}}"#
+        }
+        let api = try reading(#"{"data": [\#(resources.joined(separator: ","))]}"#)
+        #expect(api.profile.keyPath == (try JSONPointer("/id")))
+        #expect(api.profile.fields[.section] == (try JSONPointer("/attributes/status")))
+    }
+
+    @Test("what an item refers to does not key it; a forecast's moments do; an update time does not")
+    func keysOneLevelDown() throws {
+        // Each comment by a different author: the author's id is not the comment's.
+        let comments = try reading(
+            #"[{"body": "a", "author": {"id": 1, "login": "ada"}}, {"body": "a", "author": {"id": 2, "login": "ken"}},"#
+                + #" {"body": "b", "author": {"id": 3, "login": "grace"}}]"#)
+        #expect(comments.profile.keyPath == nil, "\(comments.notes)")
+        // A forecast: a reading per hour, `dt` seconds since 1970.
+        let forecast = try reading(
+            #"{"list": [{"dt": 1796000000, "temp": -1.5}, {"dt": 1796003600, "temp": -1.5},"#
+                + #" {"dt": 1796007200, "temp": 0.5}]}"#)
+        #expect(forecast.profile.keyPath == (try JSONPointer("/dt")))
+        #expect(forecast.profile.columns.first?.format == .relative)
+        #expect(forecast.profile.columns.first?.label == "Time")
+        // The only unique member moves with every update: a hash, not a key that changes.
+        let updated = try reading(
+            #"[{"v": 1, "updated_at": "2026-11-30T01:00:00Z"}, {"v": 1, "updated_at": "2026-11-30T02:00:00Z"},"#
+                + #" {"v": 1, "updated_at": "2026-11-30T03:00:00Z"}]"#)
+        #expect(updated.profile.keyPath == nil)
     }
 
     @Test("a key: unique and present in every item, else a hash of the item")

@@ -187,6 +187,60 @@ struct PollModeTests {
         #expect(await feedweb.stop()?.status == 0)
     }
 
+    /// A Kubernetes pod list: each pod's name, namespace and uid in `metadata`, its phase
+    /// and address in `status`, beside members a table cannot show in a cell.
+    static func pods(phases: [String]) -> JSONValue {
+        let items = phases.enumerated().map { index, phase -> JSONValue in
+            .object([
+                "metadata": .object([
+                    "name": .string("web-\(index)"), "namespace": .string("prod"), "uid": .string("uid-\(index)"),
+                    "labels": .object(["app": .string("web")]),
+                ]),
+                "status": .object([
+                    "phase": .string(phase), "podIP": .string("10.1.0.\(index)"),
+                    "conditions": .array([.object(["type": .string("Ready")])]),
+                ]),
+            ])
+        }
+        return .object(["apiVersion": .string("v1"), "kind": .string("PodList"), "items": .array(items)])
+    }
+
+    @Test("a polled pod list: rows named by metadata.name, filtered by status.phase, a new phase an update of its pod")
+    func kubernetesPodsAreUpdated() async throws {
+        let answer = NIOLockedValueBox(Self.pods(phases: ["Running", "Pending", "Running", "Failed"]))
+        let server = try await ScriptedSSEServer.start { _ in
+            .status(
+                200, headers: [("Content-Type", "application/json")],
+                body: answer.withLockedValue { $0 }.serializedString())
+        }
+        defer { server.shutdownNow() }
+        let feedweb = try await FeedwebProcess(arguments: [
+            "--poll", server.url("/api/v1/namespaces/prod/pods"), "--interval", "0.2",
+        ])
+        defer { feedweb.kill() }
+        try await Eventually.check("the first answer") {
+            try await state(feedweb.port) == answer.withLockedValue { $0 }
+        }
+        let items = try await FeedwebProbe.items(port: feedweb.port)
+        #expect(items.map { $0["key"]?.stringValue } == ["web-0", "web-1", "web-2", "web-3"])
+        #expect(items.map { $0["title"]?.stringValue } == ["web-0", "web-1", "web-2", "web-3"])
+        let running = try await HTTPTestClient.get(port: feedweb.port, "/?section=Running").text
+        #expect(running.contains("10.1.0.0") && running.contains("10.1.0.2"))
+        #expect(!running.contains("10.1.0.1") && !running.contains("10.1.0.3"), "only the running pods")
+        let stream = try await SSETestClient(port: feedweb.port, path: "/events/items")
+        _ = try await stream.expectNext("snapshot")
+
+        // web-1 starts running.
+        answer.withLockedValue { $0 = Self.pods(phases: ["Running", "Running", "Running", "Failed"]) }
+        let event = try await stream.next(before: Date().addingTimeInterval(10))
+        #expect(event.type == "updated", "the same pod, not removed and added again")
+        #expect(try JSONValue(parsing: event.data)["key"]?.stringValue == "web-1")
+        try await Eventually.check("web-1 among the running pods") {
+            try await HTTPTestClient.get(port: feedweb.port, "/?section=Running").text.contains("10.1.0.1")
+        }
+        #expect(await feedweb.stop()?.status == 0)
+    }
+
     @Test("an unreachable API: /readyz 503 with the error, and retries")
     func unreachable() async throws {
         let feedweb = try await FeedwebProcess(arguments: [

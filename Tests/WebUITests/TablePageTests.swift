@@ -117,6 +117,53 @@ struct TablePageTests {
         #expect(detail.elements.contains { $0.tag == "details" }, "nested values fold")
     }
 
+    @Test("nested values in a few words: who by their login, labels by their names, a moment to come as such")
+    func nestedValuesInAFewWords() async throws {
+        let now = Date()
+        func moment(_ offset: TimeInterval) -> JSONValue {
+            .string(now.addingTimeInterval(offset).formatted(Date.ISO8601FormatStyle()))
+        }
+        func issue(_ number: Int64, _ login: String, labels: [String], due: TimeInterval) -> JSONValue {
+            .object([
+                "number": .int(number), "title": .string("Issue \(number)"),
+                "user": .object([
+                    "login": .string(login), "id": .int(number * 100),
+                    "avatar_url": .string("https://avatars.example/\(login)"), "site_admin": .bool(false),
+                    "type": .string("User"), "url": .string("https://api.example/users/\(login)"),
+                    "plan": .object(["name": .string("free")]),
+                ]),
+                "labels": .array(labels.map { .object(["name": .string($0), "color": .string("d73a4a")]) }),
+                "weather": .array([.object(["main": .string("Snow"), "description": .string("light snow")])]),
+                "due_at": moment(due), "created_at": moment(-2 * 3600 - 60),
+            ])
+        }
+        let document: JSONValue = .object([
+            "issues": .array([
+                issue(7, "ada", labels: ["bug", "ui"], due: 3 * 3600 + 300),
+                issue(8, "ken", labels: [], due: 2 * 86_400 + 300),
+            ])
+        ])
+        let server = try TestServer(document: document, detection: .init())
+        let html = try await HTTPTestClient.get(port: server.port, "/").text
+        let page = try await HTMLChecker.parse(html)
+        #expect(page.errors.isEmpty, "\(page.errors.prefix(3))")
+        /// The text of each cell of `column`, its tags left out.
+        func cells(_ column: String) -> [String] {
+            html.components(separatedBy: "<td ").dropFirst().compactMap { cell -> String? in
+                guard cell.contains("data-col=\"\(column)\""), let open = cell.firstIndex(of: ">"),
+                    let close = cell.range(of: "</td>")
+                else { return nil }
+                let inner = cell[cell.index(after: open)..<close.lowerBound]
+                return inner.replacing(/<[^>]*>/, with: "").trimmingCharacters(in: .whitespacesAndNewlines)
+            }
+        }
+        #expect(cells("user") == ["ada", "ken"], "a user by their login")
+        #expect(cells("labels") == ["bug, ui", "none"], "labels by their names")
+        #expect(cells("weather") == ["Snow, light snow", "Snow, light snow"], "a lone small object by its values")
+        #expect(cells("due_at") == ["in 3 h", "in 2 d"], "a moment to come")
+        #expect(cells("created_at") == ["2 h ago", "2 h ago"])
+    }
+
     @Test("hostile values stay text in cells, tiles, the item page and the page stream's fragments")
     func hostileValues() async throws {
         let markup = HostileFeed.markup

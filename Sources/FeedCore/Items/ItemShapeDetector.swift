@@ -5,22 +5,25 @@
 ///    Newswire, Google Books volumes, Wikimedia EventStreams events, the generic
 ///    title/summary items).
 /// 2. Otherwise the items are the document when it is an array of objects, else the
-///    largest array of objects among the document's members, three levels deep at most
-///    (ties: the shallower, then the first). Without one, the members of the largest
+///    largest array of objects among the document's members, ``maxItemsDepth`` levels deep
+///    at most (ties: the shallower, then the first). Without one, the members of the largest
 ///    object whose members are all objects, at least two (`{"bitcoin": {…}, "ether": {…}}`),
 ///    are the items, each carrying its member's name (``ItemProfile/nameMember``).
 /// 3. Their key is a member with a unique, non-empty string or whole-number value in every
-///    item, preferring the names of ``keyNames``; without one, a hash of each item. An
-///    object's member is keyed by its name.
-/// 4. They are shown as a table of their own members (``columns(of:)``), with a title (the
-///    member that names an item), a filter (a member with a few values, like a status) and
-///    a link to the original where the items have one.
+///    item, preferring the names of ``keyNames``, the item's own before one inside an
+///    envelope (``ItemMemberPaths/envelopeNames``: a pod's `/metadata/name`); without
+///    one, a hash of each item (``key(of:paths:arriveAlone:)``). An object's member is
+///    keyed by its name.
+/// 4. They are shown as a table of their own members and those one level down
+///    (``columns(of:)``), with a title (the member that names an item), a filter (a
+///    member with a few values, like a status, or a pod's `/status/phase`) and a link to
+///    the original where the items have one.
 ///
 /// Every part the options give (``ItemProfile/Overrides``) is taken as given.
 public enum ItemShapeDetector {
     /// Member names that make a key, in order of preference.
     static let keyNames = [
-        "id", "key", "uuid", "guid", "uri", "url", "slug", "symbol", "name", "code", "ticker", "sku",
+        "id", "key", "uuid", "guid", "uri", "url", "slug", "symbol", "name", "code", "ticker", "sku", "number",
     ]
     /// Member names that name an item, in order of preference.
     static let titleNames = [
@@ -30,7 +33,7 @@ public enum ItemShapeDetector {
     /// Member names of a few values that make a filter, in order of preference.
     static let filterNames = [
         "status", "state", "category", "section", "type", "kind", "group", "level", "region", "exchange", "branch",
-        "environment", "env", "team", "repo", "priority", "severity",
+        "environment", "env", "team", "repo", "priority", "severity", "phase",
     ]
     /// Names of an object member that identifies an item by its contents (a series' labels),
     /// in order of preference: a key when no scalar member is one.
@@ -40,6 +43,9 @@ public enum ItemShapeDetector {
     static let nameMemberCandidates = ["name", "key", "member"]
     /// Member names of a link to the item's original.
     static let linkNames = ["url", "html_url", "web_url", "link", "href", "permalink"]
+    /// How deep the items are looked for: an array of objects at most this many members
+    /// down (a GraphQL answer's `/data/repository/issues/edges` is 4).
+    static let maxItemsDepth = 5
     /// The most columns found (the item page shows every member).
     static let maxColumns = 12
     /// How many items the columns are read from.
@@ -64,25 +70,24 @@ public enum ItemShapeDetector {
         profile.itemsPath = located.pointer
         profile.nameMember = located.nameMember
         var notes = [located.note]
-        let members = memberNames(of: located.items)
+        let paths = ItemMemberPaths(of: located.items, sample: sampledItems)
         if let name = located.nameMember {
             // A member's name is unique in its object and is the item's identity.
             profile.keyPath = JSONPointer(tokens: [name])
             notes.append("key: /\(escaped(name)), each item's member name")
-        } else if let key = key(of: located.items, members: members, arriveAlone: overrides.itemsArriveAlone) {
-            profile.keyPath = JSONPointer(tokens: [key])
-            notes.append("key: /\(escaped(key)), unique in all \(located.items.count) items")
+        } else if let key = key(of: located.items, paths: paths, arriveAlone: overrides.itemsArriveAlone) {
+            profile.keyPath = key
+            notes.append("key: \(key), unique in all \(located.items.count) items")
         } else {
             notes.append("key: no member is unique in every item; each item is keyed by a hash of its JSON")
         }
-        let title = titleMember(of: located.items, members: members) ?? profile.keyPath?.tokens.first
-        if let title { profile.fields[.title] = JSONPointer(tokens: [title]) }
+        let title = titleMember(of: located.items, paths: paths) ?? profile.keyPath
+        if let title { profile.fields[.title] = title }
         if !overrides.itemsArriveAlone,
-            let filter = filterMember(
-                of: located.items, members: members, except: [profile.keyPath?.tokens.first, title])
+            let filter = filterMember(of: located.items, paths: paths, except: [profile.keyPath, title])
         {
-            profile.fields[.section] = JSONPointer(tokens: [filter.name])
-            notes.append("filter: /\(escaped(filter.name)), \(filter.values) values")
+            profile.fields[.section] = filter.pointer
+            notes.append("filter: \(filter.pointer), \(filter.values) values")
         }
         if let link = linkNames.first(where: { name in
             located.items.contains { isHTTPURL($0[name]?.stringValue) }
@@ -189,7 +194,7 @@ public enum ItemShapeDetector {
                 {
                     best = (pointer, objects, depth)
                 }
-            case .object(let members) where depth < 3:
+            case .object(let members) where depth < maxItemsDepth:
                 if isObjectOfObjects(members, least: 2),
                     members.count > (bestMembers?.members.count ?? 0)
                         || (members.count == bestMembers?.members.count && depth < (bestMembers?.depth ?? 0))
@@ -257,19 +262,6 @@ public enum ItemShapeDetector {
         }
     }
 
-    /// The members of the first ``sampledItems`` items, in the first item's order, then
-    /// each new one where it first appears.
-    static func memberNames(of items: [JSONValue]) -> [String] {
-        var names: [String] = []
-        var seen = Set<String>()
-        for item in items.prefix(sampledItems) {
-            for name in item.objectValue?.keys ?? [] where seen.insert(name).inserted {
-                names.append(name)
-            }
-        }
-        return names
-    }
-
     // MARK: - The key, the title, the filter
 
     /// Whether every item has a non-empty object at member `name`, each different (its
@@ -284,15 +276,29 @@ public enum ItemShapeDetector {
         return true
     }
 
-    /// A member whose value is a non-empty string or a whole number in every item, unique
-    /// among them; ``keyNames`` first, then names ending in `id` or `key`; then (only when
-    /// items do not arrive alone) an object named in ``labelNames``, different in each item;
-    /// then (also only when there are at least 3) any other string member.
-    static func key(of items: [JSONValue], members: [String], arriveAlone: Bool) -> String? {
-        func isUnique(_ name: String) -> Bool {
+    /// The paths of `candidates` whose member is named in `names`, in the order of `names`.
+    private static func named(_ candidates: [JSONPointer], _ names: [String]) -> [JSONPointer] {
+        names.flatMap { wanted in candidates.filter { $0.memberName == wanted } }
+    }
+
+    /// Names that say a moment is fixed (when something was made, or is for), unlike an
+    /// `updated_at` that moves with every change: a time by one of them may key an item.
+    private static func isFixedMoment(_ name: String) -> Bool {
+        !["updated", "modified", "changed", "last", "seen", "expires", "refreshed"].contains { name.contains($0) }
+    }
+
+    /// A path whose value is a non-empty string or a whole number in every item, unique
+    /// among them. In order: the item's own members named in ``keyNames``, then those
+    /// ending in `id` or `key`; the same inside an envelope (``ItemMemberPaths/envelopeNames``:
+    /// a Kubernetes object's `/metadata/name`, a GraphQL edge's `/node/id`); then (only when
+    /// items do not arrive alone) an object named in ``labelNames``, different in each
+    /// item; then (also only from 3 items on) a moment that is not an update time (a
+    /// forecast's `dt`), and any other string member.
+    static func key(of items: [JSONValue], paths: ItemMemberPaths, arriveAlone: Bool) -> JSONPointer? {
+        func isUnique(_ pointer: JSONPointer) -> Bool {
             var seen = Set<String>()
             for item in items {
-                switch item[name] {
+                switch item.value(at: pointer) {
                 case .string(let text)? where !text.isEmpty && text.utf8.count <= 512:
                     guard seen.insert("s" + text).inserted else { return false }
                 case .int(let number)?:
@@ -303,97 +309,172 @@ public enum ItemShapeDetector {
             }
             return true
         }
-        let byPreference = keyNames.compactMap { wanted in members.first { $0.lowercased() == wanted } }
-        if let key = byPreference.first(where: isUnique) { return key }
-        let idLike = members.filter {
-            let lower = $0.lowercased()
-            return lower.hasSuffix("id") || lower.hasSuffix("_key") || lower.hasSuffix("uuid")
+        func idLike(_ candidates: [JSONPointer]) -> [JSONPointer] {
+            candidates.filter {
+                let lower = $0.memberName
+                return lower.hasSuffix("id") || lower.hasSuffix("_key") || lower.hasSuffix("uuid")
+            }
         }
-        if let key = idLike.first(where: isUnique) { return key }
+        let own = paths.top
+        let enveloped = paths.enveloped
+        for tier in [named(own, keyNames), idLike(own), named(enveloped, keyNames), idLike(enveloped)] {
+            if let key = tier.first(where: isUnique) { return key }
+        }
         guard !arriveAlone else { return nil }
         // A series' labels (a Prometheus sample's `metric`): an object named like labels,
         // different in each item, names it while its values change.
-        let labels = labelNames.compactMap { wanted in members.first { $0.lowercased() == wanted } }
-        if let key = labels.first(where: { name in isUniqueObject(name, in: items) }) { return key }
+        let labels = named(own, labelNames)
+        if let key = labels.first(where: { isUniqueObject($0.tokens[0], in: items) }) {
+            return key
+        }
         guard items.count >= 3 else { return nil }
-        return members.first { name in items.allSatisfy { $0[name]?.stringValue != nil } && isUnique(name) }
+        func isMoment(_ pointer: JSONPointer) -> Bool {
+            let samples = items.prefix(sampledItems).compactMap { $0.value(at: pointer) }
+            switch format(named: pointer.memberName, samples: samples) {
+            case .relative, .date: return true
+            default: return false
+            }
+        }
+        let moments = (own + enveloped).filter(isMoment)
+        if let key = moments.first(where: { isFixedMoment($0.memberName) && isUnique($0) }) { return key }
+        return own.first { pointer in
+            !moments.contains(pointer) && items.allSatisfy { $0.value(at: pointer)?.stringValue != nil }
+                && isUnique(pointer)
+        }
     }
 
-    /// The member that names an item: one of ``titleNames`` that nearly every item has as
-    /// text, different in nearly every item (a repository shared by many builds names none
-    /// of them); else `nil` (the key names them).
-    static func titleMember(of items: [JSONValue], members: [String]) -> String? {
-        for wanted in titleNames {
-            guard let name = members.first(where: { $0.lowercased() == wanted }) else { continue }
-            let texts = items.compactMap { $0[name]?.stringValue }.filter { !$0.isEmpty }
-            if texts.count * 10 >= items.count * 9 && Set(texts).count * 10 >= items.count * 9 { return name }
+    /// The path that names an item: one of ``titleNames``, the item's own before one in
+    /// an envelope, that nearly every item has as text, different in nearly every item (a
+    /// repository shared by many builds names none of them); else `nil` (the key names
+    /// them).
+    static func titleMember(of items: [JSONValue], paths: ItemMemberPaths) -> JSONPointer? {
+        for candidates in [paths.top, paths.enveloped] {
+            for pointer in named(candidates, titleNames) {
+                let texts = items.compactMap { $0.value(at: pointer)?.stringValue }.filter { !$0.isEmpty }
+                if texts.count * 10 >= items.count * 9 && Set(texts).count * 10 >= items.count * 9 { return pointer }
+            }
         }
         return nil
     }
 
-    /// A text member with 2 to 8 values over at least 4 items, fewer values than items, in
-    /// nearly every item: what a reader filters a table by (`?section=VALUE`). One of
+    /// Names of a status, a filter even with one value so far.
+    static let statusFilterNames: Set<String> = ["status", "state", "phase", "health"]
+
+    /// A text member with 2 to 8 values (1 to 8 for a status: ``statusFilterNames``) over at
+    /// least 4 items, fewer values than items, in nearly every item: what a reader filters
+    /// a table by (`?section=VALUE`). The item's own members first, then those one level
+    /// down (a pod's `/status/phase`, a resource's `/attributes/status`); one of
     /// ``filterNames`` first, else the one with the fewest values.
-    static func filterMember(of items: [JSONValue], members: [String], except: [String?])
-        -> (name: String, values: Int)?
+    static func filterMember(of items: [JSONValue], paths: ItemMemberPaths, except: [JSONPointer?])
+        -> (pointer: JSONPointer, values: Int)?
     {
         guard items.count >= 4 else { return nil }
-        var candidates: [(name: String, values: Int)] = []
-        for name in members where !except.contains(name) {
+        var candidates: [(pointer: JSONPointer, values: Int)] = []
+        for pointer in paths.top + paths.nested where !except.contains(pointer) {
             var values = Set<String>()
             var present = 0
             for item in items {
-                guard let text = item[name]?.stringValue, !text.isEmpty, text.utf8.count <= 64 else { continue }
+                guard let text = item.value(at: pointer)?.stringValue, !text.isEmpty, text.utf8.count <= 64 else {
+                    continue
+                }
                 present += 1
                 values.insert(text)
                 if values.count > 8 { break }
             }
-            guard present * 10 >= items.count * 9, (2...8).contains(values.count), values.count < items.count else {
-                continue
-            }
-            candidates.append((name, values.count))
+            // A status may have one value in the first document (every pod running): the
+            // others come, and the filter is decided once.
+            let least = statusFilterNames.contains(pointer.memberName) ? 1 : 2
+            guard present * 10 >= items.count * 9, (least...8).contains(values.count), values.count < items.count
+            else { continue }
+            candidates.append((pointer, values.count))
         }
         for wanted in filterNames {
-            if let named = candidates.first(where: { $0.name.lowercased() == wanted }) { return named }
+            if let named = candidates.first(where: { $0.pointer.memberName == wanted }) { return named }
         }
         return candidates.min { $0.values < $1.values }
     }
 
     // MARK: - The columns
 
-    /// The table's columns for `items`: their members (``memberNames(of:)``, at most
+    /// The table's columns for `items`: their members (``ItemMemberPaths``, at most
     /// ``maxColumns`` columns), each with the format its name and values suggest. A member
-    /// that is a small object of plain values in every item has a column for each of its
-    /// members instead; one that is a `[time, value]` pair, a column for the value.
+    /// that is an object in every item shows as:
+    /// - a column for each of its plain members, when it is an envelope (a pod's
+    ///   `metadata`: ``ItemMemberPaths/envelopeNames``) or labels (``labelNames``);
+    /// - else one column of the member that names it (``referenceNames``: an author's
+    ///   `login`), headed by the object's name;
+    /// - else a column for each of its plain members, when it has at most
+    ///   ``ItemExtractor/maxTextMembers`` of them (an address, a pod's `status`);
+    /// - else one column, summarised (`18 fields`).
+    ///
+    /// A `[time, value]` pair shows its value. A heading or a name that would repeat an
+    /// earlier one is qualified by its object's (`Actor ID`, `actor.id`).
     public static func columns(of items: [JSONValue]) -> [ItemColumn] {
-        var columns: [ItemColumn] = []
-        for name in memberNames(of: items) where columns.count < maxColumns {
-            let samples = items.prefix(sampledItems).compactMap { item -> JSONValue? in
-                guard let value = item[name], !value.isNull else { return nil }
+        let sampled = Array(items.prefix(sampledItems))
+        let paths = ItemMemberPaths(of: sampled, sample: sampledItems)
+        func samples(at pointer: JSONPointer) -> [JSONValue] {
+            sampled.compactMap { item -> JSONValue? in
+                guard let value = item.value(at: pointer), !value.isNull else { return nil }
                 return value
             }
-            if let inner = smallObjectMembers(samples) {
-                // A small object of plain values (a series' labels, an address): a column
-                // for each of its members, so that the rows can be told apart.
-                for member in inner where columns.count < maxColumns {
-                    let values = samples.compactMap { sample -> JSONValue? in
-                        guard let value = sample[member], !value.isNull else { return nil }
-                        return value
+        }
+        var columns: [ItemColumn] = []
+        for name in paths.names where columns.count < maxColumns {
+            let own = JSONPointer(tokens: [name])
+            let values = samples(at: own)
+            let inner = paths.nested.filter { $0.tokens[0] == name }
+            if !inner.isEmpty, values.allSatisfy({ $0.objectValue != nil }) {
+                let lower = name.lowercased()
+                let reference = named(inner, referenceNames).first { pointer in
+                    samples(at: pointer).filter { $0.stringValue != nil }.count * 10 >= values.count * 9
+                }
+                if let reference, !ItemMemberPaths.isEnvelope(name), !labelNames.contains(lower) {
+                    var shown = column(name: name, pointer: reference, samples: samples(at: reference))
+                    shown.label = label(for: name)
+                    columns.append(shown)
+                } else if ItemMemberPaths.isEnvelope(name) || labelNames.contains(lower)
+                    || inner.count <= ItemExtractor.maxTextMembers
+                {
+                    for pointer in inner where columns.count < maxColumns {
+                        columns.append(column(name: pointer.tokens[1], pointer: pointer, samples: samples(at: pointer)))
                     }
-                    columns.append(
-                        column(name: member, pointer: JSONPointer(tokens: [name, member]), samples: values))
+                } else {
+                    columns.append(column(name: name, pointer: own, samples: values))
                 }
                 continue
             }
-            if isSamplePairs(samples) {
+            if isSamplePairs(values) {
                 // `[time, "value"]` (a Prometheus sample): the value is what a reader wants.
-                let values = samples.compactMap { $0.arrayValue?.last }
-                columns.append(column(name: name, pointer: JSONPointer(tokens: [name, "1"]), samples: values))
+                let pairs = values.compactMap { $0.arrayValue?.last }
+                columns.append(column(name: name, pointer: JSONPointer(tokens: [name, "1"]), samples: pairs))
                 continue
             }
-            columns.append(column(name: name, pointer: JSONPointer(tokens: [name]), samples: samples))
+            columns.append(column(name: name, pointer: own, samples: values))
         }
-        return columns
+        return distinct(columns)
+    }
+
+    /// Member names of a thing an item refers to that name it (an author's `login`), in
+    /// order of preference: an object member with one shows as it.
+    public static let referenceNames = ["name", "login", "username", "display_name", "full_name", "title", "label"]
+
+    /// `columns` with each heading and name told apart from the ones before it: a repeated
+    /// one, of a member one level down, is qualified by its object's (`Actor ID`,
+    /// `actor.id`), so that a sort by name finds one column.
+    private static func distinct(_ columns: [ItemColumn]) -> [ItemColumn] {
+        var labels = Set<String>()
+        var names = Set<String>()
+        return columns.map { column in
+            var column = column
+            if column.pointer.tokens.count == 2 {
+                let outer = column.pointer.tokens[0]
+                if labels.contains(column.label) { column.label = label(for: outer) + " " + column.label }
+                if names.contains(column.name) { column.name = outer + "." + column.name }
+            }
+            labels.insert(column.label)
+            names.insert(column.name)
+            return column
+        }
     }
 
     /// The column of the member `name` at `pointer`, formatted from its name and `samples`.
@@ -419,28 +500,6 @@ public enum ItemShapeDetector {
             }
     }
 
-    /// The members, in order of first appearance, when every one of `samples` is an object
-    /// of plain values (no object or array inside) and they have at most
-    /// ``ItemExtractor/maxTextMembers`` members between them; else `nil`.
-    private static func smallObjectMembers(_ samples: [JSONValue]) -> [String]? {
-        guard !samples.isEmpty else { return nil }
-        var names: [String] = []
-        for sample in samples {
-            guard case .object(let members) = sample, !members.isEmpty else { return nil }
-            for (name, value) in members {
-                switch value {
-                case .object, .array: return nil
-                default: break
-                }
-                if !names.contains(name) {
-                    names.append(name)
-                    if names.count > ItemExtractor.maxTextMembers { return nil }
-                }
-            }
-        }
-        return names
-    }
-
     /// A heading for the member `name`: its words, the first capitalised, a unit its
     /// format shows dropped, common abbreviations in capitals: `change_pct` → `Change %`,
     /// `duration_s` → `Duration`, `started_at` → `Started`, `html_url` → `HTML URL`,
@@ -463,13 +522,16 @@ public enum ItemShapeDetector {
         }
         if !word.isEmpty { words.append(word) }
         var lower = words.map { $0.lowercased() }
+        // OpenWeather's and others' moment of a reading.
+        if lower == ["dt"] { return "Time" }
         if lower.count > 1, let last = lower.last, ["s", "sec", "secs", "ms", "msec", "at"].contains(last) {
             lower.removeLast()
         }
         guard !lower.isEmpty else { return name }
         // Initialisms and currency codes (a price API's `usd`, `usd_24h_change`).
         let capitals: Set<String> = [
-            "id", "url", "uri", "html", "api", "cpu", "gpu", "ram", "ip", "dns", "http", "tls", "tcp", "udp", "sla",
+            "id", "uid", "url", "uri", "html", "api", "cpu", "gpu", "ram", "ip", "dns", "http", "tls", "tcp", "udp",
+            "sla",
             "uuid", "sku", "ci", "os", "ui", "usd", "eur", "gbp", "jpy", "cny", "chf", "cad", "aud", "inr", "krw",
             "btc", "eth",
         ]
@@ -496,7 +558,9 @@ public enum ItemShapeDetector {
             }
             if ends("_s", "_sec", "_secs", "seconds", "duration", "elapsed", "uptime") { return .duration(.seconds) }
             let epoch = samples.allSatisfy { ($0.doubleValue ?? 0) > 1e9 }
-            if epoch && (ends("_at", "time", "timestamp", "_ts", "date") || lower == "ts") { return .relative }
+            if epoch && (ends("_at", "time", "timestamp", "_ts", "date") || lower == "ts" || lower == "dt") {
+                return .relative
+            }
             return .number
         }
         guard case .string = first else { return .automatic }
@@ -504,6 +568,8 @@ public enum ItemShapeDetector {
         guard texts.count == samples.count else { return .automatic }
         let statusNamed = ["status", "state", "conclusion", "result", "health", "outcome", "phase"].contains(lower)
         if statusNamed || texts.allSatisfy(ItemColumn.StatusTones.isStatusWord) {
+            // A phase is a Kubernetes object's: one that is running is well, not busy.
+            if lower == "phase", let phases = ItemColumn.StatusTones(words: "running=good") { return .status(phases) }
             return .status(ItemColumn.StatusTones())
         }
         if texts.allSatisfy(isHTTPURL) {

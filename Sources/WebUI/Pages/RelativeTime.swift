@@ -18,13 +18,17 @@ enum RelativeTime {
         return nil
     }
 
-    /// "just now", "5 min ago", "3 h ago", "2 d ago", or the date for older times.
+    /// "just now", "5 min ago", "3 h ago", "2 d ago"; a moment to come the same way ("in
+    /// 5 min", "in 3 h": a forecast, a scheduled job); the date for moments a week or more
+    /// away either way. Public/app.js says it the same way.
     static func describe(_ date: Date, now: Date) -> String {
-        let seconds = Int(now.timeIntervalSince(date))
+        let elapsed = Int(now.timeIntervalSince(date).rounded())
+        let seconds = abs(elapsed)
+        func said(_ span: String) -> String { elapsed < 0 ? "in " + span : span + " ago" }
         if seconds < 45 { return "just now" }
-        if seconds < 3600 { return "\(max(1, (seconds + 30) / 60)) min ago" }
-        if seconds < 86_400 { return "\(seconds / 3600) h ago" }
-        if seconds < 7 * 86_400 { return "\(seconds / 86_400) d ago" }
+        if seconds < 3600 { return said("\(max(1, (seconds + 30) / 60)) min") }
+        if seconds < 86_400 { return said("\(seconds / 3600) h") }
+        if seconds < 7 * 86_400 { return said("\(seconds / 86_400) d") }
         return date.formatted(Date.ISO8601FormatStyle().year().month().day())
     }
 

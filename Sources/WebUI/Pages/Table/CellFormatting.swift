@@ -84,6 +84,16 @@ enum CellFormatting {
         }
     }
 
+    /// The text an object names itself by (its first member of
+    /// ``ItemShapeDetector/referenceNames`` that is non-empty text); `nil` for anything else.
+    private static func reference(_ value: JSONValue) -> String? {
+        guard case .object(let members) = value else { return nil }
+        for name in ItemShapeDetector.referenceNames {
+            if case .string(let text)? = members[name], !text.isEmpty { return text }
+        }
+        return nil
+    }
+
     /// A link's text: the URL without its scheme, at most 48 characters.
     static func linkText(_ url: String) -> String {
         var text = url
@@ -105,15 +115,23 @@ enum CellFormatting {
         }
     }
 
-    /// An array or object in a few words: `a, b, c` for up to three short scalars, else
-    /// `12 items`, `4 fields`.
+    /// An array or object in a few words: `a, b, c` for up to three short scalars or
+    /// objects that name themselves (an issue's labels by their `name`, its assignees by
+    /// their `login`: ``ItemShapeDetector/referenceNames``), a lone small object's plain
+    /// values (`Snow, light snow`), else `12 items`, `4 fields`.
     static func summary(_ value: JSONValue) -> String {
         switch value {
         case .array(let elements):
             if elements.isEmpty { return "none" }
-            let texts = elements.compactMap(scalarText)
+            let texts = elements.compactMap { scalarText($0) ?? reference($0) }
             if texts.count == elements.count, elements.count <= 3, texts.allSatisfy({ $0.count <= 24 }) {
                 return texts.joined(separator: ", ")
+            }
+            if elements.count == 1, case .object(let members) = elements[0], members.count <= 3 {
+                let plain = members.values.compactMap(scalarText)
+                if plain.count == members.count, plain.allSatisfy({ $0.count <= 24 }) {
+                    return plain.joined(separator: ", ")
+                }
             }
             return elements.count == 1 ? "1 item" : "\(elements.count) items"
         case .object(let members):

@@ -1,0 +1,76 @@
+/// Where a feed's items keep their values, read from a sample of them: their own members,
+/// and one level down the plain members of an object that (nearly) every item has (a
+/// Kubernetes object's `metadata.name`, a build's `status.phase`). What
+/// ``ItemShapeDetector`` chooses a key, a title, a filter and columns from.
+///
+/// Invariants: every pointer is one or two tokens long; ``top`` in order of first
+/// appearance over the sample, each name once; ``nested`` grouped by their object in the
+/// order of ``top``, each inner name once per object, only plain values (no object, no
+/// array) in at least one sampled item.
+struct ItemMemberPaths {
+    /// Object members whose members are the item's own in all but depth: a Kubernetes
+    /// object's `metadata`, a JSON:API resource's `attributes`, a GeoJSON feature's
+    /// `properties`, a GraphQL edge's `node`, an Elasticsearch hit's `_source`, a Reddit
+    /// listing child's `data`. Their members may key and name an item; another object's
+    /// (an author's `id`) may not: it names something the item refers to.
+    static let envelopeNames: Set<String> = [
+        "metadata", "meta", "attributes", "properties", "node", "_source", "fields", "data", "record", "resource",
+    ]
+
+    /// The items' own members, as one-token pointers.
+    let top: [JSONPointer]
+    /// The plain members of each member that is an object in nearly every item (9 in 10),
+    /// as two-token pointers.
+    let nested: [JSONPointer]
+
+    /// The paths of `items`, read from the first `sample` of them.
+    init(of items: [JSONValue], sample: Int) {
+        let sampled = items.prefix(sample)
+        var names: [String] = []
+        var seen = Set<String>()
+        for item in sampled {
+            for name in item.objectValue?.keys ?? [] where seen.insert(name).inserted {
+                names.append(name)
+            }
+        }
+        top = names.map { JSONPointer(tokens: [$0]) }
+        var nested: [JSONPointer] = []
+        for name in names {
+            let objects = sampled.compactMap { $0[name]?.objectValue }
+            guard !objects.isEmpty, objects.count * 10 >= sampled.count * 9 else { continue }
+            var inner = Set<String>()
+            for object in objects {
+                for (member, value) in object where Self.isPlain(value) && inner.insert(member).inserted {
+                    nested.append(JSONPointer(tokens: [name, member]))
+                }
+            }
+        }
+        self.nested = nested
+    }
+
+    /// The items' own member names, in order of first appearance.
+    var names: [String] { top.compactMap(\.tokens.first) }
+
+    /// The nested paths inside an envelope (``envelopeNames``): members that are the item's
+    /// own.
+    var enveloped: [JSONPointer] { nested.filter { Self.isEnvelope($0.tokens[0]) } }
+
+    /// Whether the member `name` holds the item's own members (``envelopeNames``).
+    static func isEnvelope(_ name: String) -> Bool {
+        envelopeNames.contains(name.lowercased())
+    }
+
+    /// Whether `value` is shown as it is: not an object, not an array.
+    static func isPlain(_ value: JSONValue) -> Bool {
+        switch value {
+        case .object, .array: false
+        default: true
+        }
+    }
+}
+
+extension JSONPointer {
+    /// The member the pointer ends at, lowercased: what a detector's lists of names are
+    /// compared with (`""` for the root).
+    var memberName: String { tokens.last?.lowercased() ?? "" }
+}
