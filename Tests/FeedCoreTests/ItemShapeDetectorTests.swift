@@ -291,6 +291,49 @@ struct ItemShapeDetectorTests {
         #expect(api.profile.fields[.section] == (try JSONPointer("/attributes/status")))
     }
 
+    @Test("a GitHub answer: what is for programs left out, the least telling columns dropped first, html_url the link")
+    func githubWorkflowRuns() throws {
+        let runs = (1...4).map { index in
+            let api = "https://api.github.com/repos/o/r/actions/runs/\(9000 + index)"
+            let sha = String(repeating: "a1b2c3d4", count: 5)
+            let members = [
+                #""id": \#(9000 + index)"#, #""name": "CI""#, #""node_id": "WFR_kw\#(index)""#,
+                #""head_branch": "main""#, #""head_sha": "\#(sha)""#, #""path": ".github/workflows/ci.yml""#,
+                #""display_title": "Fix \#(index)""#, #""run_number": \#(40 + index)"#, #""event": "push""#,
+                #""status": "\#(["completed", "in_progress"][index % 2])""#,
+                #""conclusion": "\#(["success", "failure"][index % 2])""#, #""workflow_id": 161335"#,
+                #""check_suite_id": \#(4000 + index)"#, #""check_suite_node_id": "CS_kw\#(index)""#,
+                #""url": "\#(api)""#, #""html_url": "https://github.com/o/r/actions/runs/\#(9000 + index)""#,
+                #""pull_requests": []"#, #""created_at": "2026-11-30T0\#(index):00:00Z""#,
+                #""updated_at": "2026-11-30T0\#(index):05:00Z""#,
+                #""actor": {"login": "ada", "id": 1, "node_id": "U_1", "url": "https://api.github.com/users/ada","#
+                    + #" "html_url": "https://github.com/ada", "followers_url": "https://api.github.com/users/ada/followers","#
+                    + #" "gists_url": "https://api.github.com/users/ada/gists{/gist_id}", "site_admin": false}"#,
+                #""run_attempt": 1"#, #""jobs_url": "\#(api)/jobs""#, #""logs_url": "\#(api)/logs""#,
+            ]
+            return "{" + members.joined(separator: ", ") + "}"
+        }
+        let reading = try reading(#"{"total_count": 4, "workflow_runs": [\#(runs.joined(separator: ","))]}"#)
+        let profile = reading.profile
+        #expect(profile.keyPath == (try JSONPointer("/id")))
+        #expect(profile.fields[.title] == (try JSONPointer("/display_title")))
+        #expect(profile.fields[.url] == (try JSONPointer("/html_url")), "the page a person opens, not the API's")
+        #expect(
+            profile.columns.map(\.name) == [
+                "id", "name", "head_branch", "path", "display_title", "run_number", "event", "status", "conclusion",
+                "html_url", "created_at", "updated_at",
+            ], "\(reading.notes)")
+        // Fewer members: nothing is dropped but what is for programs.
+        let few = (1...2).map { index in
+            #"{"id": \#(index), "node_id": "N\#(index)", "sha": "\#(String(repeating: "ab", count: 20))","#
+                + #" "url": "https://api.x.org/\#(index)", "commits_url": "https://x.org/\#(index)/commits{/sha}","#
+                + #" "html_url": "https://x.org/\#(index)"}"#
+        }
+        let small = try self.reading("[" + few.joined(separator: ",") + "]")
+        #expect(small.profile.columns.map(\.name) == ["id", "sha", "html_url"])
+        #expect(small.profile.fields[.url] == (try JSONPointer("/html_url")))
+    }
+
     @Test("what an item refers to does not key it; a forecast's moments do; an update time does not")
     func keysOneLevelDown() throws {
         // Each comment by a different author: the author's id is not the comment's.

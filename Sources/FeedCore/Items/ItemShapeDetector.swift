@@ -27,8 +27,8 @@ public enum ItemShapeDetector {
     ]
     /// Member names that name an item, in order of preference.
     static let titleNames = [
-        "title", "name", "headline", "label", "subject", "display_name", "full_name", "symbol", "repo", "repository",
-        "host", "service", "project",
+        "title", "display_title", "name", "headline", "label", "subject", "display_name", "full_name", "symbol",
+        "repo", "repository", "host", "service", "project",
     ]
     /// Member names of a few values that make a filter, in order of preference.
     static let filterNames = [
@@ -90,11 +90,12 @@ public enum ItemShapeDetector {
             notes.append("filter: \(filter.pointer), \(filter.values) values")
         }
         if let link = linkNames.first(where: { name in
-            located.items.contains { isHTTPURL($0[name]?.stringValue) }
+            let samples = located.items.prefix(sampledItems).compactMap { $0[name] }
+            return samples.contains { isHTTPURL($0.stringValue) } && !isForPrograms(name, samples: samples)
         }) {
             profile.fields[.url] = JSONPointer(tokens: [link])
         }
-        profile.columns = columns(of: located.items).map { column in
+        profile.columns = columns(of: located.items, keeping: profile.keyPath).map { column in
             // An id is a name, not a quantity: no grouped digits.
             var column = column
             if column.pointer == profile.keyPath, column.format == .number { column.format = .text }
@@ -408,8 +409,11 @@ public enum ItemShapeDetector {
     /// - else one column, summarised (`18 fields`).
     ///
     /// A `[time, value]` pair shows its value. A heading or a name that would repeat an
-    /// earlier one is qualified by its object's (`Actor ID`, `actor.id`).
-    public static func columns(of items: [JSONValue]) -> [ItemColumn] {
+    /// earlier one is qualified by its object's (`Actor ID`, `actor.id`). Members for
+    /// programs (``isForPrograms(_:samples:)``) are left out; past ``maxColumns``, the
+    /// columns that tell a person least go first (``fewest(_:keeping:)``), the `key`'s
+    /// never.
+    public static func columns(of items: [JSONValue], keeping key: JSONPointer? = nil) -> [ItemColumn] {
         let sampled = Array(items.prefix(sampledItems))
         let paths = ItemMemberPaths(of: sampled, sample: sampledItems)
         func samples(at pointer: JSONPointer) -> [JSONValue] {
@@ -419,9 +423,12 @@ public enum ItemShapeDetector {
             }
         }
         var columns: [ItemColumn] = []
-        for name in paths.names where columns.count < maxColumns {
+        // Enough to choose from, not every member of a large object.
+        let candidates = 3 * maxColumns
+        for name in paths.names where columns.count < candidates {
             let own = JSONPointer(tokens: [name])
             let values = samples(at: own)
+            if isForPrograms(name, samples: values) { continue }
             let inner = paths.nested.filter { $0.tokens[0] == name }
             if !inner.isEmpty, values.allSatisfy({ $0.objectValue != nil }) {
                 let lower = name.lowercased()
@@ -435,8 +442,10 @@ public enum ItemShapeDetector {
                 } else if ItemMemberPaths.isEnvelope(name) || labelNames.contains(lower)
                     || inner.count <= ItemExtractor.maxTextMembers
                 {
-                    for pointer in inner where columns.count < maxColumns {
-                        columns.append(column(name: pointer.tokens[1], pointer: pointer, samples: samples(at: pointer)))
+                    for pointer in inner where columns.count < candidates {
+                        let memberValues = samples(at: pointer)
+                        if isForPrograms(pointer.tokens[1], samples: memberValues) { continue }
+                        columns.append(column(name: pointer.tokens[1], pointer: pointer, samples: memberValues))
                     }
                 } else {
                     columns.append(column(name: name, pointer: own, samples: values))
@@ -451,7 +460,56 @@ public enum ItemShapeDetector {
             }
             columns.append(column(name: name, pointer: own, samples: values))
         }
-        return distinct(columns)
+        let kept = fewest(columns.map { ($0, samples(at: $0.pointer)) }, keeping: key)
+        return distinct(kept)
+    }
+
+    /// Whether `byte` is an ASCII hex digit.
+    private static func isHexDigit(_ byte: UInt8) -> Bool {
+        (0x30...0x39).contains(byte) || (0x41...0x46).contains(byte) || (0x61...0x66).contains(byte)
+    }
+
+    /// At most ``maxColumns`` of `columns` (each with its sampled values), in their order:
+    /// past that, first the ids of other things (`workflow_id`; not `key`) and digests
+    /// (`head_sha`: 20 or more hex digits) go, from the last; then the arrays and objects
+    /// shown summarised (`3 items`); then the last columns.
+    private static func fewest(_ columns: [(ItemColumn, [JSONValue])], keeping key: JSONPointer?) -> [ItemColumn] {
+        func tellsLeast(_ column: ItemColumn, _ values: [JSONValue]) -> Int {
+            guard column.pointer != key else { return 2 }
+            let lower = column.name.lowercased()
+            if lower.hasSuffix("_id") || column.name.hasSuffix("Id") { return 0 }
+            let texts = values.compactMap(\.stringValue)
+            if !texts.isEmpty, texts.count == values.count,
+                texts.allSatisfy({ $0.utf8.count >= 20 && $0.utf8.allSatisfy(isHexDigit) })
+            {
+                return 0
+            }
+            if !values.isEmpty && values.allSatisfy({ $0.arrayValue != nil || $0.objectValue != nil }) { return 1 }
+            return 2
+        }
+        var ranked = columns.map { (column: $0.0, rank: tellsLeast($0.0, $0.1)) }
+        for rank in 0..<2 {
+            while ranked.count > maxColumns, let last = ranked.lastIndex(where: { $0.rank == rank }) {
+                ranked.remove(at: last)
+            }
+        }
+        return ranked.prefix(maxColumns).map(\.column)
+    }
+
+    /// Whether the member `name`, with these values, is for programs rather than people: a
+    /// GraphQL node id (`node_id`, `…_node_id`), or an API's address (every value a URL
+    /// template, `https://api.github.com/repos/o/r/issues{/number}`, or on an `api.` host).
+    /// A found table leaves it out (the item page still shows it), so that a GitHub answer's
+    /// dozen of them do not crowd out its status and times.
+    static func isForPrograms(_ name: String, samples: [JSONValue]) -> Bool {
+        let lower = name.lowercased()
+        if lower == "node_id" || lower.hasSuffix("_node_id") { return true }
+        let texts = samples.compactMap(\.stringValue)
+        guard !texts.isEmpty, texts.count == samples.count, texts.allSatisfy(isHTTPURL) else { return false }
+        return texts.allSatisfy { text in
+            let host = text.split(separator: "/", maxSplits: 2, omittingEmptySubsequences: true).dropFirst().first
+            return text.contains("{") || (host?.lowercased().hasPrefix("api.") ?? false)
+        }
     }
 
     /// Member names of a thing an item refers to that name it (an author's `login`), in
