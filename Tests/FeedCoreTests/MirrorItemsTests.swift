@@ -183,6 +183,63 @@ struct MirrorItemsTests {
             "values changed inside members are followed in place: \(incremental) of \(applied)")
     }
 
+    /// A Kubernetes pod, keyed one level down (`/metadata/name`).
+    static func pod(_ name: String, phase: String) -> JSONValue {
+        .object([
+            "metadata": .object(["name": .string(name), "namespace": .string("prod")]),
+            "status": .object(["phase": .string(phase), "podIP": .string("10.0.0.1")]),
+        ])
+    }
+
+    @Test("random patches to pods keyed one level down: the items and changes equal the full computation")
+    func randomNestedKeyPatchesMatchTheFullComputation() throws {
+        var rng = SplitMix64(seed: 0x90D5)
+        var applied = 0
+        var incremental = 0
+        let phases = ["Running", "Pending", "Failed"]
+        for round in 0..<20 {
+            let store = FeedStore(
+                configuration: .init(profile: .table, detection: ItemProfile.Overrides()), epoch: "t")
+            let pods = (0..<Int.random(in: 4..<10, using: &rng)).map { Self.pod("p\($0)", phase: phases[$0 % 3]) }
+            store.replaceDocument(.object(["kind": .string("PodList"), "items": .array(pods)]))
+            let profile = store.itemReading.profile
+            #expect(profile.keyPath == (try JSONPointer("/metadata/name")))
+            let extractor = ItemExtractor(profile: profile)
+            for step in 0..<25 {
+                let before = try #require(store.snapshot)
+                let count = before.document["items"]?.arrayValue?.count ?? 0
+                let index = Int.random(in: 0..<max(1, count), using: &rng)
+                let name = "p\(Int.random(in: 0..<14, using: &rng))"
+                let phase = phases[Int.random(in: 0..<3, using: &rng)]
+                func pointer(_ text: String) throws -> JSONPointer { try JSONPointer(text) }
+                let operation: JSONPatch.Operation
+                switch Int.random(in: 0..<6, using: &rng) {
+                case 0: operation = .replace(path: try pointer("/items/\(index)/status/phase"), value: .string(phase))
+                case 1: operation = .replace(path: try pointer("/items/\(index)/metadata/name"), value: .string(name))
+                case 2: operation = .add(path: try pointer("/items/0"), value: Self.pod(name, phase: phase))
+                case 3: operation = .remove(path: try pointer("/items/\(index)"))
+                case 4:
+                    operation = .replace(
+                        path: try pointer("/items/\(index)/metadata"), value: .object(["name": .string(name)]))
+                default: operation = .move(from: try pointer("/items/\(index)"), path: try pointer("/items/0"))
+                }
+                let patch = JSONPatch(operations: [operation])
+                guard (try? store.apply(patch)) != nil else { continue }
+                applied += 1
+                let after = try #require(store.snapshot)
+                let expected = extractor.items(in: after.document)
+                let text = String(decoding: patch.serializedBytes(), as: UTF8.self)
+                #expect(Array(after.published.items) == expected, "round \(round) step \(step): \(text)")
+                #expect(
+                    after.published.itemChanges == ItemChange.between(before.published.items, expected),
+                    "round \(round) step \(step): \(text)")
+                if Self.followsIncrementally(patch, from: before, to: after, profile: profile) { incremental += 1 }
+            }
+        }
+        #expect(applied > 300, "enough patches applied to mean something: \(applied)")
+        #expect(incremental > applied / 4, "changes inside a pod are followed in place: \(incremental) of \(applied)")
+    }
+
     @Test("item changes are derived from the patch where it touches only items, and handed on as the one value")
     func derivedFromThePatchAndHandedOn() throws {
         let store = FeedStore(configuration: .init(profile: .nytNewswire), epoch: "t")

@@ -141,6 +141,7 @@ struct TablePageTests {
             "issues": .array([
                 issue(7, "ada", labels: ["bug", "ui"], due: 3 * 3600 + 300),
                 issue(8, "ken", labels: [], due: 2 * 86_400 + 300),
+                issue(9, "<img src=x onerror=alert(1)>", labels: ["<b>hot</b>"], due: 60),
             ])
         ])
         let server = try TestServer(document: document, detection: .init())
@@ -157,11 +158,12 @@ struct TablePageTests {
                 return inner.replacing(/<[^>]*>/, with: "").trimmingCharacters(in: .whitespacesAndNewlines)
             }
         }
-        #expect(cells("user") == ["ada", "ken"], "a user by their login")
-        #expect(cells("labels") == ["bug, ui", "none"], "labels by their names")
-        #expect(cells("weather") == ["Snow, light snow", "Snow, light snow"], "a lone small object by its values")
-        #expect(cells("due_at") == ["in 3 h", "in 2 d"], "a moment to come")
-        #expect(cells("created_at") == ["2 h ago", "2 h ago"])
+        #expect(cells("user") == ["ada", "ken", "&lt;img src=x onerror=alert(1)&gt;"], "a user by their login")
+        #expect(cells("labels") == ["bug, ui", "none", "&lt;b&gt;hot&lt;/b&gt;"], "labels by their names")
+        #expect(cells("weather") == Array(repeating: "Snow, light snow", count: 3), "a lone small object's values")
+        #expect(cells("due_at") == ["in 3 h", "in 2 d", "in 1 min"], "a moment to come")
+        #expect(cells("created_at") == ["2 h ago", "2 h ago", "2 h ago"])
+        #expect(!html.contains("<b>hot") && !html.contains("<img src=x"), "names from the feed stay text")
     }
 
     @Test("hostile values stay text in cells, tiles, the item page and the page stream's fragments")
