@@ -211,19 +211,28 @@ public final class ClusterNode: UpstreamSource {
                 case .startOver: continue
                 }
             case .startOver(let epoch, let target):
-                if let checkpoint = try await reader.checkpoint(epoch: epoch, atOrBefore: target) {
+                let checkpoint = try await reader.checkpoint(epoch: epoch, atOrBefore: target)
+                if let checkpoint, checkpoint.seq <= target {
                     startOver(at: checkpoint)
-                } else {
-                    let first = try await reader.entries(epoch: epoch, after: 0, limit: 1).first
-                    let canGoOn = state.withLockedValue {
-                        $0.follower.startWithoutCheckpoint(epoch: epoch, head: head.headSeq, firstRow: first?.seq)
-                    }
-                    if !canGoOn {
-                        logger.error(
-                            "cluster: the log of epoch \(epoch) has no checkpoint and no first row; waiting for a new epoch"
-                        )
-                        return
-                    }
+                    continue
+                }
+                // A checkpoint past the target (a young epoch has none that old yet) would
+                // leave this node fewer changes for its resuming clients than `history`.
+                // While the log still has the epoch's first row, replaying from it is no
+                // longer (rows are trimmed only once a checkpoint is that old) and keeps them.
+                let first = try await reader.entries(epoch: epoch, after: 0, limit: 1).first
+                if let checkpoint, first?.seq != 1 {
+                    startOver(at: checkpoint)
+                    continue
+                }
+                let canGoOn = state.withLockedValue {
+                    $0.follower.startWithoutCheckpoint(epoch: epoch, head: head.headSeq, firstRow: first?.seq)
+                }
+                if !canGoOn {
+                    logger.error(
+                        "cluster: the log of epoch \(epoch) has no checkpoint and no first row; waiting for a new epoch"
+                    )
+                    return
                 }
             }
         }

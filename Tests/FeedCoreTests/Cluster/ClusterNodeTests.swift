@@ -323,6 +323,34 @@ struct ClusterNodeTests {
         await cluster.stop()
     }
 
+    @Test("a node starting before any checkpoint is old enough replays from the first row: it holds every change")
+    func startsFromTheFirstRowOfAYoungEpoch() async throws {
+        var cluster = Cluster(["a"], history: 100, checkpointInterval: 5)
+        let log = cluster.log
+        try await cluster.leader()
+        try await cluster.push(12)
+        let epoch = try #require(log.meta?.epoch)
+        let head = try #require(log.meta?.headSeq)
+        try await Eventually.check("a checkpoint written") { !log.checkpointSeqs(epoch: epoch).isEmpty }
+        // As if the leader's first heartbeat, which writes the first checkpoint, had come
+        // only at the head: the log's only checkpoint is past what a node starting now needs.
+        log.dropCheckpoints(epoch: epoch, before: head)
+        let oldest = try #require(log.checkpointSeqs(epoch: epoch).first)
+        #expect(oldest >= head && log.rows(epoch: epoch).first?.seq == 1)
+
+        let late = cluster.start("d", history: 100, checkpointInterval: 5)
+        cluster.nodes.append(late)
+        try await cluster.converged()
+        guard case .patches(let patches) = late.store.resume(after: EventID(epoch: epoch, seq: 1), through: head)
+        else {
+            Issue.record("a client that saw the first change resumes on the new node with patches")
+            await cluster.stop()
+            return
+        }
+        #expect(patches.map(\.seq) == Array(2...head))
+        await cluster.stop()
+    }
+
     @Test("the database down: nodes keep their state and say so; back: one leader, upstream resumed, caught up")
     func databaseDown() async throws {
         let cluster = Cluster(["a", "b"])

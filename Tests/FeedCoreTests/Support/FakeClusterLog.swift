@@ -52,6 +52,14 @@ final class FakeClusterLog: ClusterLog {
         state.withLockedValue { ($0.checkpoints[epoch] ?? [:]).keys.sorted() }
     }
 
+    /// Forgets the checkpoints of `epoch` before `seq`, as if the leader had written its
+    /// first one only there (a busy leader's first heartbeat comes late).
+    func dropCheckpoints(epoch: String, before seq: UInt64) {
+        state.withLockedValue { state in
+            state.checkpoints[epoch] = state.checkpoints[epoch]?.filter { $0.key >= seq }
+        }
+    }
+
     /// Appends refused by the fence so far.
     var refusedAppends: Int { state.withLockedValue { $0.refusedAppends } }
 
