@@ -141,7 +141,11 @@ struct UpstreamConnectionTests {
             #expect(upstream.status.lastError?.contains("resynchronising") == true)
             let dropped = try await server.waitForClose(ofConnection: 0)
             #expect(dropped.closedByClient)
-            try await upstream.waitUntil("the fresh snapshot") { Upstream.version(upstream.document) == 10 }
+            // The store's observers hear of a change just after its snapshot is visible: wait
+            // for them, not for the snapshot.
+            try await upstream.waitUntil("the fresh snapshot, observed") {
+                upstream.acceptedDocuments.compactMap(Upstream.version).last == 10
+            }
             #expect(upstream.acceptedDocuments.compactMap(Upstream.version) == [1, 2, 10])
         }
     }
@@ -234,6 +238,9 @@ struct UpstreamConnectionTests {
             #expect(upstream.status.rejectedPatches == 0)
             #expect(upstream.status.reconnects == 0)
             #expect(upstream.status.phase == .open)
+            try await upstream.waitUntil("the last document, observed") {
+                upstream.acceptedDocuments.compactMap(Upstream.version).last == 7
+            }
             #expect(upstream.acceptedDocuments.compactMap(Upstream.version) == [1, 2, 3, 7])
         }
     }

