@@ -28,6 +28,22 @@ struct MirrorItemsTests {
         return mirror.applyIncrementally(patch, to: after.mirror, extractor: extractor) != nil
     }
 
+    /// Expects the items and item changes `after` publishes (the store applied `patch` to
+    /// `before`) to equal a full extraction and diff, and every item to be found by its key;
+    /// returns whether ``MirrorItems`` followed the patch incrementally.
+    static func expectItemsOfFullComputation(
+        _ patch: JSONPatch, from before: FeedSnapshot, to after: FeedSnapshot, profile: ItemProfile,
+        at place: String
+    ) -> Bool {
+        let expected = ItemExtractor(profile: profile).items(in: after.document)
+        let text = String(decoding: patch.serializedBytes(), as: UTF8.self)
+        #expect(Array(after.published.items) == expected, "\(place): \(text)")
+        #expect(
+            after.published.itemChanges == ItemChange.between(before.published.items, expected), "\(place): \(text)")
+        #expect(expected.allSatisfy { after.published.item(forKey: $0.key) == $0 }, "\(place): \(text)")
+        return followsIncrementally(patch, from: before, to: after, profile: profile)
+    }
+
     /// A random change to a Newswire document's `results`, as a patch, from the kinds a
     /// real feed sends and a few it rarely does (moves, non-objects, repeated keys, the
     /// whole array replaced).
@@ -160,21 +176,15 @@ struct MirrorItemsTests {
             store.replaceDocument(.object(["as_of": .int(0), "prices": .object(prices)]))
             let profile = store.itemReading.profile
             #expect(profile.nameMember == "name")
-            let extractor = ItemExtractor(profile: profile)
             for step in 0..<25 {
                 let before = try #require(store.snapshot)
                 let patch = Self.randomMemberPatch(before.document, &rng)
                 guard (try? store.apply(patch)) != nil else { continue }
                 applied += 1
                 let after = try #require(store.snapshot)
-                let expected = extractor.items(in: after.document)
-                let text = String(decoding: patch.serializedBytes(), as: UTF8.self)
-                #expect(Array(after.published.items) == expected, "round \(round) step \(step): \(text)")
-                #expect(
-                    after.published.itemChanges == ItemChange.between(before.published.items, expected),
-                    "round \(round) step \(step): \(text)")
-                #expect(expected.allSatisfy { after.published.item(forKey: $0.key) == $0 })
-                if Self.followsIncrementally(patch, from: before, to: after, profile: profile) { incremental += 1 }
+                let followed = Self.expectItemsOfFullComputation(
+                    patch, from: before, to: after, profile: profile, at: "round \(round) step \(step)")
+                if followed { incremental += 1 }
             }
         }
         #expect(applied > 500, "enough patches applied to mean something: \(applied)")
@@ -204,7 +214,6 @@ struct MirrorItemsTests {
             store.replaceDocument(.object(["kind": .string("PodList"), "items": .array(pods)]))
             let profile = store.itemReading.profile
             #expect(profile.keyPath == (try JSONPointer("/metadata/name")))
-            let extractor = ItemExtractor(profile: profile)
             for step in 0..<25 {
                 let before = try #require(store.snapshot)
                 let count = before.document["items"]?.arrayValue?.count ?? 0
@@ -227,13 +236,9 @@ struct MirrorItemsTests {
                 guard (try? store.apply(patch)) != nil else { continue }
                 applied += 1
                 let after = try #require(store.snapshot)
-                let expected = extractor.items(in: after.document)
-                let text = String(decoding: patch.serializedBytes(), as: UTF8.self)
-                #expect(Array(after.published.items) == expected, "round \(round) step \(step): \(text)")
-                #expect(
-                    after.published.itemChanges == ItemChange.between(before.published.items, expected),
-                    "round \(round) step \(step): \(text)")
-                if Self.followsIncrementally(patch, from: before, to: after, profile: profile) { incremental += 1 }
+                let followed = Self.expectItemsOfFullComputation(
+                    patch, from: before, to: after, profile: profile, at: "round \(round) step \(step)")
+                if followed { incremental += 1 }
             }
         }
         #expect(applied > 300, "enough patches applied to mean something: \(applied)")

@@ -127,6 +127,34 @@ struct PollModeTests {
         #expect(await feedweb.stop()?.status == 0)
     }
 
+    /// An API at `path` that answers whatever `answer` holds now, and feedweb polling it
+    /// every 0.2 s, once feedweb holds the first answer. Both are stopped on a failure here;
+    /// after, the caller stops them.
+    func polling(_ answer: NIOLockedValueBox<JSONValue>, at path: String) async throws -> (
+        ScriptedSSEServer, FeedwebProcess
+    ) {
+        let server = try await ScriptedSSEServer.start { _ in
+            .status(
+                200, headers: [("Content-Type", "application/json")],
+                body: answer.withLockedValue { $0 }.serializedString())
+        }
+        do {
+            let feedweb = try await FeedwebProcess(arguments: ["--poll", server.url(path), "--interval", "0.2"])
+            do {
+                try await Eventually.check("the first answer") {
+                    try await state(feedweb.port) == answer.withLockedValue { $0 }
+                }
+            } catch {
+                feedweb.kill()
+                throw error
+            }
+            return (server, feedweb)
+        } catch {
+            server.shutdownNow()
+            throw error
+        }
+    }
+
     /// A Prometheus instant query's answer: one sample per series, `value` the pair of the
     /// time and the value as text.
     static func prometheus(at time: Double, values: [String]) -> JSONValue {
@@ -147,19 +175,9 @@ struct PollModeTests {
     @Test("a polled Prometheus query: a row per series named by its labels, a new sample an update of its series")
     func prometheusSeriesAreUpdated() async throws {
         let answer = NIOLockedValueBox(Self.prometheus(at: 1_796_000_000.5, values: ["0.25", "1.5"]))
-        let server = try await ScriptedSSEServer.start { _ in
-            .status(
-                200, headers: [("Content-Type", "application/json")],
-                body: answer.withLockedValue { $0 }.serializedString())
-        }
+        let (server, feedweb) = try await polling(answer, at: "/api/v1/query?query=node_load1")
         defer { server.shutdownNow() }
-        let feedweb = try await FeedwebProcess(arguments: [
-            "--poll", server.url("/api/v1/query?query=node_load1"), "--interval", "0.2",
-        ])
         defer { feedweb.kill() }
-        try await Eventually.check("the first answer") {
-            try await state(feedweb.port) == answer.withLockedValue { $0 }
-        }
         let items = try await FeedwebProbe.items(port: feedweb.port)
         #expect(
             items.map { $0["title"]?.stringValue } == [
@@ -208,19 +226,9 @@ struct PollModeTests {
     @Test("a polled pod list: rows named by metadata.name, filtered by status.phase, a new phase an update of its pod")
     func kubernetesPodsAreUpdated() async throws {
         let answer = NIOLockedValueBox(Self.pods(phases: ["Running", "Pending", "Running", "Failed"]))
-        let server = try await ScriptedSSEServer.start { _ in
-            .status(
-                200, headers: [("Content-Type", "application/json")],
-                body: answer.withLockedValue { $0 }.serializedString())
-        }
+        let (server, feedweb) = try await polling(answer, at: "/api/v1/namespaces/prod/pods")
         defer { server.shutdownNow() }
-        let feedweb = try await FeedwebProcess(arguments: [
-            "--poll", server.url("/api/v1/namespaces/prod/pods"), "--interval", "0.2",
-        ])
         defer { feedweb.kill() }
-        try await Eventually.check("the first answer") {
-            try await state(feedweb.port) == answer.withLockedValue { $0 }
-        }
         let items = try await FeedwebProbe.items(port: feedweb.port)
         #expect(items.map { $0["key"]?.stringValue } == ["web-0", "web-1", "web-2", "web-3"])
         #expect(items.map { $0["title"]?.stringValue } == ["web-0", "web-1", "web-2", "web-3"])
