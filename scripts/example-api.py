@@ -15,6 +15,11 @@ not news (and for the README's pictures), with no network: Python stdlib only.
                     "labels"}, "spec": {...}, "status": {"phase", "podIP", "restartCount",
                     "startTime", "conditions"}}, ...]}
                     a Kubernetes pod list: pods start, run, fail and restart
+    GET /actions/runs  {"total_count", "workflow_runs": [{"id", "name", "display_title", "head_branch",
+                    "status", "conclusion", "run_number", "actor": {"login"}, "html_url",
+                    "created_at"}, ...]}
+                    the pipelines as GitHub Actions reports runs: `in_progress` with no
+                    conclusion, then `completed` with `success` or `failure`
     GET /big?n=N    {"rows": [...]} N rows (default 1000) whose values change, for load
 
 Every answer has an ETag and honours If-None-Match, as a real API does; feedweb polls
@@ -49,6 +54,8 @@ QUOTES = [
 REPOS = ["feedweb", "ssefan", "bigbox", "docs"]
 BRANCHES = ["main", "fix-resume", "table-view", "release-2.1"]
 AUTHORS = ["ada", "grace", "linus", "margaret", "ken", "barbara"]
+COMMITS = ["Fix resume after restart", "Table: sort by any column", "Bump swift-nio", "Kiosk: larger figures",
+           "Docs: deploy behind nginx", "Faster JSON patch apply", "Retry the poller with backoff"]
 
 state = {"quotes": [], "pipelines": [], "pods": [], "next_id": 4100, "tick": 0}
 PODS = [("web", 3), ("api", 2), ("worker", 2), ("cache", 1)]
@@ -100,6 +107,19 @@ def new_pipeline(done=False):
         "started_at": now_iso(),
     })
     del state["pipelines"][12:]
+
+
+def workflow_run(pipeline):
+    running = pipeline["status"] == "running"
+    return {
+        "id": pipeline["id"] * 1000 + 7, "name": pipeline["repo"],
+        "display_title": f"{random.Random(pipeline['id']).choice(COMMITS)} (#{pipeline['id'] - 3900})",
+        "head_branch": pipeline["branch"],
+        "status": "in_progress" if running else "completed",
+        "conclusion": None if running else ("success" if pipeline["status"] == "passed" else "failure"),
+        "run_number": pipeline["id"] - 4000, "actor": {"login": pipeline["author"], "id": 1000 + pipeline["id"]},
+        "html_url": pipeline["url"], "created_at": pipeline["started_at"],
+    }
 
 
 def step():
@@ -161,6 +181,9 @@ class Handler(BaseHTTPRequestHandler):
                 }
             elif url.path == "/pods":
                 body = {"apiVersion": "v1", "kind": "PodList", "items": state["pods"]}
+            elif url.path == "/actions/runs":
+                body = {"total_count": len(state["pipelines"]), "workflow_runs": [
+                    workflow_run(p) for p in state["pipelines"]]}
             elif url.path == "/big":
                 n = int(parse_qs(url.query).get("n", ["1000"])[0])
                 body = big(max(1, min(n, 200_000)), state["tick"])

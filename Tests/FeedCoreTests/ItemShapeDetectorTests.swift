@@ -416,6 +416,22 @@ struct ItemShapeDetectorTests {
         #expect(formats["tags"] == .automatic)
     }
 
+    @Test("a member no item has a value of yet: a status or a moment by its name alone, else shown for what it is")
+    func formatsOfMembersWithoutValues() throws {
+        // Every run still running: no conclusion, no completion time, no note yet.
+        let reading = try reading(
+            #"""
+            {"workflow_runs": [
+              {"id": 1, "name": "build", "status": "in_progress", "conclusion": null, "completed_at": null, "note": null},
+              {"id": 2, "name": "test", "status": "queued", "conclusion": null, "completed_at": null, "note": null}]}
+            """#)
+        let formats = Dictionary(uniqueKeysWithValues: reading.profile.columns.map { ($0.name, $0.format) })
+        #expect(formats["conclusion"] == .status(ItemColumn.StatusTones()), "\(formats)")
+        #expect(formats["completed_at"] == .relative, "\(formats)")
+        #expect(formats["note"] == .automatic, "\(formats)")
+        #expect(formats["status"] == .status(ItemColumn.StatusTones()))
+    }
+
     @Test("headings from member names")
     func labels() {
         #expect(ItemShapeDetector.label(for: "change_pct") == "Change %")

@@ -249,6 +249,59 @@ struct PollModeTests {
         #expect(await feedweb.stop()?.status == 0)
     }
 
+    /// A GitHub Actions answer: run `build` with `status` and `conclusion` as given, and a
+    /// run `lint` that passed.
+    static func workflowRuns(_ status: String, _ conclusion: String?) -> JSONValue {
+        .object([
+            "total_count": .int(2),
+            "workflow_runs": .array([
+                .object([
+                    "id": .int(1), "name": .string("build"), "status": .string(status),
+                    "conclusion": conclusion.map(JSONValue.string) ?? .null,
+                ]),
+                .object([
+                    "id": .int(2), "name": .string("lint"), "status": .string("completed"),
+                    "conclusion": .string("success"),
+                ]),
+            ]),
+        ])
+    }
+
+    @Test(
+        "in a browser: a run's kiosk tile turns from a busy 'in progress' to a red 'failure' live, its 'completed' keeping its own colour",
+        .enabled(if: WebDriver.isAvailable, "needs chromium and chromedriver"))
+    func aFailedRunsTileInABrowser() async throws {
+        let answer = NIOLockedValueBox(Self.workflowRuns("in_progress", nil))
+        let (server, feedweb) = try await polling(answer, at: "/repos/acme/app/actions/runs")
+        defer { server.shutdownNow() }
+        defer { feedweb.kill() }
+        try await WebDriver.withSession(windowWidth: 1280, windowHeight: 720) { browser in
+            try await browser.open("http://127.0.0.1:\(feedweb.port)/kiosk")
+            #expect(try await browser.waitFor("return document.body.dataset.streamState === 'open'", seconds: 10))
+            let lead = "document.querySelector('#item-1 .tile-lead')"
+            let first = try await browser.execute("return \(lead).dataset.col + ': ' + \(lead).textContent.trim()")
+            #expect(first == .string("status: Status in progress"), "no conclusion yet: \(first)")
+
+            answer.withLockedValue { $0 = Self.workflowRuns("completed", "failure") }
+            let changed = try await browser.waitFor(
+                "var l = \(lead); return !!l && l.dataset.col === 'conclusion' && l.classList.contains('status-bad')",
+                seconds: 10)
+            let tile = try await browser.execute("return document.getElementById('item-1').outerHTML")
+            #expect(changed, "led by its failure once it has its conclusion: \(tile)")
+            // The tile is red; its fact saying "completed" keeps the colour of a good word, the
+            // same as in the tile of the run that passed.
+            func colour(_ selector: String) async throws -> JSONValue {
+                try await browser.execute("return getComputedStyle(document.querySelector('\(selector)')).color")
+            }
+            let completedInFailedTile = try await colour("#item-1 [data-col=status] .status-word")
+            let completedInPassedTile = try await colour("#item-2 [data-col=status] .status-word")
+            let failure = try await colour("#item-1 .tile-lead .status-word")
+            #expect(completedInFailedTile == completedInPassedTile, "\(completedInFailedTile) \(completedInPassedTile)")
+            #expect(completedInFailedTile != failure, "\(completedInFailedTile) \(failure)")
+        }
+        #expect(await feedweb.stop()?.status == 0)
+    }
+
     @Test("an unreachable API: /readyz 503 with the error, and retries")
     func unreachable() async throws {
         let feedweb = try await FeedwebProcess(arguments: [

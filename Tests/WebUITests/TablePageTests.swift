@@ -117,6 +117,64 @@ struct TablePageTests {
         #expect(detail.elements.contains { $0.tag == "details" }, "nested values fold")
     }
 
+    @Test(
+        "a kiosk tile is led and coloured by its item's most pressing status: a finished run's failure, not its 'completed'"
+    )
+    func tileLedByTheMostPressingStatus() async throws {
+        func run(_ id: Int64, _ status: String, _ conclusion: String?) -> JSONValue {
+            .object([
+                "id": .int(id), "name": .string("build-\(id)"), "status": .string(status),
+                "conclusion": conclusion.map(JSONValue.string) ?? .null, "head_branch": .string("main"),
+            ])
+        }
+        let document: JSONValue = .object([
+            "total_count": .int(4),
+            "workflow_runs": .array([
+                run(1, "completed", "failure"), run(2, "in_progress", nil), run(3, "completed", "success"),
+                run(4, "completed", "cancelled"),
+            ]),
+        ])
+        let server = try TestServer(document: document, detection: .init())
+        let html = try await HTTPTestClient.get(port: server.port, "/kiosk").text
+        #expect(try await HTMLChecker.parse(html).errors.isEmpty)
+        /// The tile of run `id`: its tone class, and its lead's column and text.
+        func tile(_ id: Int) throws -> (tone: String?, leadColumn: String?, lead: String?) {
+            let element = try #require(HTMLText.element(withID: "item-\(id)", in: html), "tile \(id)")
+            let classes = (element.attributes["class"] ?? "").split(separator: " ").map(String.init)
+            let start = try #require(html.range(of: " id=\"item-\(id)\""))
+            let end = try #require(html[start.upperBound...].range(of: "</li>"))
+            let inner = html[start.upperBound..<end.lowerBound]
+            let lead = inner.firstMatch(of: /<p class="tile-lead[^"]*" data-col="([a-z_.]+)"[^>]*>(.*?)<\/p>/)
+            let leadText = lead.map {
+                String($0.output.2).replacing(/<[^>]*>/, with: " ").split(separator: " ").joined(separator: " ")
+            }
+            return (classes.first { $0.hasPrefix("status-") }, lead.map { String($0.output.1) }, leadText)
+        }
+        let failed = try tile(1)
+        #expect(failed.tone == "status-bad" && failed.leadColumn == "conclusion", "\(failed)")
+        #expect(failed.lead?.hasSuffix("failure") == true, "\(failed)")
+        let running = try tile(2)
+        #expect(running.tone == "status-busy" && running.leadColumn == "status", "no outcome yet: \(running)")
+        let passed = try tile(3)
+        #expect(
+            passed.tone == "status-good" && passed.leadColumn == "conclusion", "the outcome among equals: \(passed)")
+        let cancelled = try tile(4)
+        #expect(cancelled.tone == "status-bad" && cancelled.lead?.hasSuffix("cancelled") == true, "\(cancelled)")
+        #expect(running.lead?.hasSuffix("in progress") == true, "a status in words: \(running)")
+
+        // The API's token in words on the table too: the cell, the filter's chip and heading;
+        // the filter's URL keeps the value as the feed sends it.
+        let tableHTML = try await HTTPTestClient.get(port: server.port, "/").text
+        let table = try await HTMLChecker.parse(tableHTML)
+        #expect(table.errors.isEmpty)
+        #expect(tableHTML.contains(#"<a href="/?section=in_progress">in progress</a>"#), "the filter's chip")
+        #expect(tableHTML.contains(#"<span class="status-word">in progress</span>"#), "the cell")
+        #expect(!table.text.contains("in_progress"))
+        let filtered = try await HTTPTestClient.get(port: server.port, "/?section=in_progress").text
+        #expect(filtered.firstMatch(of: /<h1[^>]*>([^<]*)</)?.output.1 == "in progress")
+        #expect(filtered.firstMatch(of: /<title>([^<]*)</)?.output.1.hasPrefix("in progress ·") == true)
+    }
+
     @Test("nested values in a few words: who by their login, labels by their names, a moment to come as such")
     func nestedValuesInAFewWords() async throws {
         let now = Date()

@@ -601,13 +601,35 @@ public enum ItemShapeDetector {
         return shown.joined(separator: " ")
     }
 
+    /// Names of an item's outcome, as against its state: a CI run's `status` says
+    /// `completed`, its `conclusion` how (GitHub; `result` in Jenkins and Azure DevOps).
+    public static let outcomeNames: Set<String> = ["conclusion", "result", "outcome", "verdict"]
+
+    /// Names of a member whose text is a status word, whatever its values so far: a state
+    /// (``statusFilterNames``) or an outcome (``outcomeNames``).
+    static let statusNames = statusFilterNames.union(outcomeNames)
+
+    /// The status format of a member named `lower` (lower-case): a `phase` is a Kubernetes
+    /// object's, and one that is `Running` is well, not busy.
+    private static func statusFormat(named lower: String) -> ItemColumn.Format {
+        if lower == "phase", let phases = ItemColumn.StatusTones(words: "running=good") { return .status(phases) }
+        return .status(ItemColumn.StatusTones())
+    }
+
     /// The format a member's name and values suggest (``ItemColumn/Format/automatic`` when
     /// nothing more is known).
     static func format(named name: String, samples: [JSONValue]) -> ItemColumn.Format {
         let lower = name.lowercased()
         func has(_ parts: String...) -> Bool { parts.contains { lower.contains($0) } }
         func ends(_ parts: String...) -> Bool { parts.contains { lower.hasSuffix($0) } }
-        guard let first = samples.first else { return .automatic }
+        // No item has a value yet (a CI run's `conclusion` while every run is running): the
+        // name alone says a status or a moment; a value that later does not fit the format
+        // is shown for what it is.
+        guard let first = samples.first else {
+            if statusNames.contains(lower) { return statusFormat(named: lower) }
+            if ends("_at") { return .relative }
+            return .automatic
+        }
         if samples.allSatisfy({ $0.doubleValue != nil }) {
             if has("pct", "percent", "ratio_pc") || lower.hasSuffix("%") { return .percent }
             if ends("bytes", "_size", "size") && samples.allSatisfy({ $0.int64Value != nil }) { return .bytes }
@@ -624,11 +646,8 @@ public enum ItemShapeDetector {
         guard case .string = first else { return .automatic }
         let texts = samples.compactMap(\.stringValue)
         guard texts.count == samples.count else { return .automatic }
-        let statusNamed = ["status", "state", "conclusion", "result", "health", "outcome", "phase"].contains(lower)
-        if statusNamed || texts.allSatisfy(ItemColumn.StatusTones.isStatusWord) {
-            // A phase is a Kubernetes object's: one that is running is well, not busy.
-            if lower == "phase", let phases = ItemColumn.StatusTones(words: "running=good") { return .status(phases) }
-            return .status(ItemColumn.StatusTones())
+        if statusNames.contains(lower) || texts.allSatisfy(ItemColumn.StatusTones.isStatusWord) {
+            return statusFormat(named: lower)
         }
         if texts.allSatisfy(isHTTPURL) {
             let pictureNamed = has("image", "avatar", "thumbnail", "icon", "logo", "picture", "photo")

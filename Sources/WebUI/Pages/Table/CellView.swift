@@ -23,6 +23,8 @@ struct CellView {
     /// A status's tone class (`status-good`, `status-bad`, `status-busy`, `status-neutral`),
     /// else `nil`: a kiosk tile led by a status is coloured by it.
     let tone: String?
+    /// A status's tone (``tone``'s), else `nil`.
+    let statusTone: ItemColumn.Tone?
     let isPlain: Bool
     let isLink: Bool
     let isImage: Bool
@@ -67,6 +69,7 @@ struct CellView {
         self.value = numeric ? value.flatMap(Self.numberText) : nil
         var (isPlain, isLink, isImage, isTime, isStatus) = (false, false, false, false, false)
         var tone: String?
+        var statusTone: ItemColumn.Tone?
         var (text, full, href, src, timeMachine, relative): (String, String?, String?, String?, String?, Bool) = (
             "", nil, nil, nil, nil, false
         )
@@ -87,8 +90,9 @@ struct CellView {
             text = isRelative ? RelativeTime.describe(date, now: now) : DetailView.long(date)
         case .status(let word, let wordTone):
             isStatus = true
-            text = word
+            text = CellFormatting.statusWords(word)
             tone = "status-" + wordTone.rawValue
+            statusTone = wordTone
             classes += " status status-" + wordTone.rawValue
         case .missing:
             isPlain = true
@@ -104,6 +108,7 @@ struct CellView {
         self.relative = relative
         self.classes = classes
         self.tone = tone
+        self.statusTone = statusTone
         self.isPlain = isPlain
         self.isLink = isLink
         self.isImage = isImage

@@ -10,7 +10,9 @@ struct RowView {
     /// What names the item: its title field, else its key.
     let title: String
     let cells: [CellView]
-    /// The tile's large figure: the first number or status that is not the title.
+    /// The tile's large figure, which colours the tile when it is a status: the first
+    /// number or status that is not the title; when that is a status, the item's most
+    /// pressing one (``lead(among:)``).
     let lead: CellView?
     /// The tile's other figures, at most ``maxFacts``.
     let facts: [CellView]
@@ -36,12 +38,36 @@ struct RowView {
         self.cells = cells
         // The tile: figures other than the name, numbers and statuses first.
         let others = cells.enumerated().filter { $0.offset != linkColumn && !$0.element.isImage }.map(\.element)
-        let lead = others.first { $0.value != nil || $0.isStatus }
+        let lead = Self.lead(among: others)
         self.lead = lead.map { CellView(unlinked: $0) }
         let facts = others.filter { $0.name != lead?.name && !$0.classes.contains("missing") }
             .prefix(Self.maxFacts).map { CellView(unlinked: $0) }
         self.facts = Array(facts)
         hasFacts = !facts.isEmpty
+    }
+}
+
+extension RowView {
+    /// The tile's lead among `cells` (in column order): the first number or status; when that
+    /// is a status, the item's most pressing status instead: a bad word before a busy one,
+    /// a busy one before a good one, any of them before a neutral one, and among equals an
+    /// outcome (``ItemShapeDetector/outcomeNames``) before the first. A finished build that failed is led by its
+    /// `failure`, in red, not by its `completed`; a running one by its `in_progress`.
+    static func lead(among cells: [CellView]) -> CellView? {
+        guard let first = cells.first(where: { $0.value != nil || $0.isStatus }) else { return nil }
+        guard first.isStatus else { return first }
+        func rank(_ cell: CellView) -> Int {
+            let tone: Int
+            switch cell.statusTone {
+            case .bad: tone = 0
+            case .busy: tone = 1
+            case .good: tone = 2
+            case .neutral, nil: tone = 3
+            }
+            let member = cell.name.split(separator: ".").last.map(String.init) ?? cell.name
+            return tone * 2 + (ItemShapeDetector.outcomeNames.contains(member) ? 0 : 1)
+        }
+        return cells.filter(\.isStatus).min { rank($0) < rank($1) }
     }
 }
 

@@ -20,6 +20,11 @@ enum TableColumns {
         columns.first { $0.name == name } ?? columns.first { $0.pointer.tokens.last == name }
     }
 
+    /// The column of the profile's filter (``ItemProfile/Field/section``), when it is shown.
+    static func filterColumn(of columns: [ItemColumn], profile: ItemProfile) -> ItemColumn? {
+        profile.fields[.section].flatMap { pointer in columns.first { $0.pointer == pointer } }
+    }
+
     /// The index of the column whose cell links to the item's page: the one showing the
     /// profile's title, else the first.
     static func linkColumn(of columns: [ItemColumn], profile: ItemProfile) -> Int {

@@ -45,10 +45,8 @@ struct TableView {
         let sorted = query.effectiveSort(columns: columns, profile: profile)
         self.heading = heading
         countText = PageRenderer.countText(total, layout: .table)
-        filterLabel =
-            profile.fields[.section].flatMap { pointer in
-                columns.first { $0.pointer == pointer }?.label ?? pointer.tokens.last
-            } ?? "Filter"
+        let filterColumn = TableColumns.filterColumn(of: columns, profile: profile)
+        filterLabel = filterColumn?.label ?? profile.fields[.section]?.tokens.last ?? "Filter"
         section = query.section
         allHref = query.href {
             $0.section = nil
@@ -57,7 +55,7 @@ struct TableView {
         let values = (view?.sections ?? []).sorted()
         sections = values.map { value in
             PageRenderer.SectionLink(
-                name: value,
+                name: CellFormatting.filterValue(value, of: filterColumn),
                 href: query.href {
                     $0.section = value
                     $0.page = 1
