@@ -432,6 +432,37 @@ struct ItemShapeDetectorTests {
         #expect(formats["status"] == .status(ItemColumn.StatusTones()))
     }
 
+    @Test("an Atlassian Statuspage summary: its components, by name, filtered and coloured by their status")
+    func statuspageSummary() throws {
+        let reading = try reading(
+            #"""
+            {"page": {"id": "kctbh9vrtdwd", "name": "Acme", "url": "https://status.acme.example", "updated_at": "2026-11-30T08:00:00Z"},
+             "components": [
+               {"id": "b13yz5g2cw10", "name": "API", "status": "operational", "created_at": "2024-01-01T00:00:00Z", "updated_at": "2026-11-30T07:00:00Z", "position": 1, "description": null, "group_id": null},
+               {"id": "9t8mg0vbqj8s", "name": "Dashboard", "status": "degraded_performance", "created_at": "2024-01-01T00:00:00Z", "updated_at": "2026-11-30T07:40:00Z", "position": 2, "description": "The web app", "group_id": null},
+               {"id": "lz5t4h4gq3vk", "name": "Webhooks", "status": "operational", "created_at": "2024-01-01T00:00:00Z", "updated_at": "2026-11-30T07:50:00Z", "position": 3, "description": null, "group_id": null},
+               {"id": "r5v8qgq3xk2m", "name": "Billing", "status": "major_outage", "created_at": "2024-01-01T00:00:00Z", "updated_at": "2026-11-30T07:55:00Z", "position": 4, "description": null, "group_id": null},
+               {"id": "2ph7c0s4j9zd", "name": "Search", "status": "under_maintenance", "created_at": "2024-01-01T00:00:00Z", "updated_at": "2026-11-30T06:00:00Z", "position": 5, "description": null, "group_id": null},
+               {"id": "w0c4bq7nd2yx", "name": "Email", "status": "operational", "created_at": "2024-01-01T00:00:00Z", "updated_at": "2026-11-30T05:00:00Z", "position": 6, "description": null, "group_id": null}],
+             "incidents": [], "scheduled_maintenances": [],
+             "status": {"indicator": "major", "description": "Partial System Outage"}}
+            """#)
+        #expect(reading.profile.itemsPath == (try JSONPointer("/components")))
+        #expect(reading.profile.keyPath == (try JSONPointer("/id")))
+        #expect(reading.profile.fields[.title] == (try JSONPointer("/name")))
+        #expect(reading.profile.fields[.section] == (try JSONPointer("/status")))
+        let status = try #require(reading.profile.columns.first { $0.name == "status" })
+        guard case .status(let tones) = status.format else {
+            Issue.record("status is \(status.format)")
+            return
+        }
+        let shown = ["operational", "degraded_performance", "partial_outage", "major_outage", "under_maintenance"]
+        #expect(shown.map { tones.tone(of: $0) } == [.good, .busy, .busy, .bad, .busy])
+        // Incidents as they go, and builds as Jenkins and CircleCI say them.
+        #expect(["investigating", "identified", "monitoring"].map { tones.tone(of: $0) } == [.busy, .busy, .busy])
+        #expect(["UNSTABLE", "failing", "fixed", "on_hold"].map { tones.tone(of: $0) } == [.busy, .bad, .good, .busy])
+    }
+
     @Test("headings from member names")
     func labels() {
         #expect(ItemShapeDetector.label(for: "change_pct") == "Change %")

@@ -120,17 +120,21 @@ public struct ItemColumn: Sendable, Equatable {
         static let good: Set<String> = [
             "passed", "pass", "success", "succeeded", "successful", "ok", "healthy", "up", "green", "done",
             "completed", "complete", "active", "online", "ready", "open", "merged", "approved", "available",
-            "resolved",
+            "resolved", "operational", "fixed",
         ]
         static let bad: Set<String> = [
-            "failed", "fail", "failure", "error", "errored", "broken", "down", "red", "critical", "unhealthy",
-            "offline", "rejected", "cancelled", "canceled", "timed_out", "timeout", "outage", "major_outage",
-            "degraded",
+            "failed", "fail", "failure", "failing", "error", "errored", "broken", "down", "red", "critical",
+            "unhealthy", "offline", "rejected", "cancelled", "canceled", "timed_out", "timeout", "outage",
+            "major_outage", "degraded",
         ]
+        /// Also a status page's milder states (Atlassian Statuspage: `degraded_performance`,
+        /// `under_maintenance`, an incident `investigating` … `monitoring`) and a build that is
+        /// `unstable` (Jenkins) or held for a person (`on_hold`, `blocked`).
         static let busy: Set<String> = [
             "running", "pending", "queued", "in_progress", "in-progress", "building", "started", "starting",
             "waiting", "scheduled", "deploying", "yellow", "warning", "warn", "partial_outage", "maintenance",
-            "created",
+            "created", "degraded_performance", "under_maintenance", "investigating", "identified", "monitoring",
+            "unstable", "on_hold", "blocked",
         ]
 
         /// The tone of `word`.

@@ -479,6 +479,7 @@ extension CellView: MustacheParent {
         case "value": self.value
         case "classes": self.classes
         case "tone": self.tone
+        case "statusTone": self.statusTone?.rawValue
         case "isPlain": self.isPlain
         case "isLink": self.isLink
         case "isImage": self.isImage
