@@ -161,6 +161,9 @@ struct TablePageTests {
         let cancelled = try tile(4)
         #expect(cancelled.tone == "status-bad" && cancelled.lead?.hasSuffix("cancelled") == true, "\(cancelled)")
         #expect(running.lead?.hasSuffix("in progress") == true, "a status in words: \(running)")
+        let firstTile = try #require(HTMLText.element(withID: "item-1", in: html))
+        #expect(
+            firstTile.text.contains("main") && !firstTile.text.contains("ID"), "no id among the facts: \(firstTile)")
 
         // The API's token in words on the table too: the cell, the filter's chip and heading;
         // the filter's URL keeps the value as the feed sends it.

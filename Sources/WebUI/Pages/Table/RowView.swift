@@ -40,7 +40,7 @@ struct RowView {
         let others = cells.enumerated().filter { $0.offset != linkColumn && !$0.element.isImage }.map(\.element)
         let lead = Self.lead(among: others)
         self.lead = lead.map { CellView(unlinked: $0) }
-        let facts = others.filter { $0.name != lead?.name && !$0.classes.contains("missing") }
+        let facts = others.filter { $0.name != lead?.name && !$0.classes.contains("missing") && !Self.isID($0) }
             .prefix(Self.maxFacts).map { CellView(unlinked: $0) }
         self.facts = Array(facts)
         hasFacts = !facts.isEmpty
@@ -48,11 +48,19 @@ struct RowView {
 }
 
 extension RowView {
+    /// Whether `cell` holds an id (`id`, `uid`, `uuid`, `…_id`): for programs, not a figure
+    /// for a tile, which is named by the item's title (or its key) already.
+    static func isID(_ cell: CellView) -> Bool {
+        let member = cell.name.split(separator: ".").last.map(String.init) ?? cell.name
+        return ["id", "uid", "uuid"].contains(member) || member.hasSuffix("_id")
+    }
+
     /// The tile's lead among `cells` (in column order): the first number or status; when that
     /// is a status, the item's most pressing status instead: a bad word before a busy one,
     /// a busy one before a good one, any of them before a neutral one, and among equals an
-    /// outcome (``ItemShapeDetector/outcomeNames``) before the first. A finished build that failed is led by its
-    /// `failure`, in red, not by its `completed`; a running one by its `in_progress`.
+    /// outcome (``ItemShapeDetector/outcomeNames``) before the first. A finished build that
+    /// failed is led by its `failure`, in red, not by its `completed`; a running one by its
+    /// `in_progress`.
     static func lead(among cells: [CellView]) -> CellView? {
         guard let first = cells.first(where: { $0.value != nil || $0.isStatus }) else { return nil }
         guard first.isStatus else { return first }
