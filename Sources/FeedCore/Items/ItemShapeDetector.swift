@@ -408,7 +408,9 @@ public enum ItemShapeDetector {
     ///   ``ItemExtractor/maxTextMembers`` of them (an address, a pod's `status`);
     /// - else one column, summarised (`18 fields`).
     ///
-    /// A `[time, value]` pair shows its value. A heading or a name that would repeat an
+    /// A member with no value yet in any item is left out, unless its name says a status,
+    /// an outcome or a time (``format(named:samples:)``). A `[time, value]` pair shows its
+    /// value. A heading or a name that would repeat an
     /// earlier one is qualified by its object's (`Actor ID`, `actor.id`). Members for
     /// programs (``isForPrograms(_:samples:)``) are left out; past ``maxColumns``, the
     /// columns that tell a person least go first (``fewest(_:keeping:)``), the `key`'s
@@ -428,7 +430,7 @@ public enum ItemShapeDetector {
         for name in paths.names where columns.count < candidates {
             let own = JSONPointer(tokens: [name])
             let values = samples(at: own)
-            if isForPrograms(name, samples: values) { continue }
+            if isForPrograms(name, samples: values) || tellsNothingYet(name, samples: values) { continue }
             let inner = paths.nested.filter { $0.tokens[0] == name }
             if !inner.isEmpty, values.allSatisfy({ $0.objectValue != nil }) {
                 let lower = name.lowercased()
@@ -444,7 +446,11 @@ public enum ItemShapeDetector {
                 {
                     for pointer in inner where columns.count < candidates {
                         let memberValues = samples(at: pointer)
-                        if isForPrograms(pointer.tokens[1], samples: memberValues) { continue }
+                        if isForPrograms(pointer.tokens[1], samples: memberValues)
+                            || tellsNothingYet(pointer.tokens[1], samples: memberValues)
+                        {
+                            continue
+                        }
                         columns.append(column(name: pointer.tokens[1], pointer: pointer, samples: memberValues))
                     }
                 } else {
@@ -462,6 +468,14 @@ public enum ItemShapeDetector {
         }
         let kept = fewest(columns.map { ($0, samples(at: $0.pointer)) }, keeping: key)
         return distinct(kept)
+    }
+
+    /// Whether the member `name` has no value in any item looked at (`null` or absent) and a
+    /// name that says nothing of what it will hold: a column of dashes tells a person
+    /// nothing (the item page still shows the member). A status, an outcome or a time by
+    /// its name is kept: a running CI run's `conclusion` and `completed_at` come later.
+    private static func tellsNothingYet(_ name: String, samples: [JSONValue]) -> Bool {
+        samples.isEmpty && format(named: name, samples: []) == .automatic
     }
 
     /// Whether `byte` is an ASCII hex digit.
