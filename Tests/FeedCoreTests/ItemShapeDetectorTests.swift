@@ -463,6 +463,24 @@ struct ItemShapeDetectorTests {
         #expect(["UNSTABLE", "failing", "fixed", "on_hold"].map { tones.tone(of: $0) } == [.busy, .bad, .good, .busy])
     }
 
+    @Test("Home Assistant's states: named by their friendly name, a sensor's reading is no filter value")
+    func homeAssistantStates() throws {
+        let reading = try reading(
+            #"""
+            [{"entity_id": "sensor.living_room_temperature", "state": "21.4", "attributes": {"unit_of_measurement": "°C", "friendly_name": "Living room temperature"}, "last_changed": "2026-11-30T08:00:00Z"},
+             {"entity_id": "light.kitchen", "state": "on", "attributes": {"brightness": 180, "friendly_name": "Kitchen"}, "last_changed": "2026-11-30T07:00:00Z"},
+             {"entity_id": "light.hallway", "state": "off", "attributes": {"friendly_name": "Hallway"}, "last_changed": "2026-11-30T07:30:00Z"},
+             {"entity_id": "lock.back_door", "state": "locked", "attributes": {"friendly_name": "Back door"}, "last_changed": "2026-11-30T06:00:00Z"},
+             {"entity_id": "switch.garage_heater", "state": "unavailable", "attributes": {"friendly_name": "Garage heater"}, "last_changed": "2026-11-30T05:00:00Z"}]
+            """#)
+        #expect(reading.profile.keyPath == (try JSONPointer("/entity_id")))
+        #expect(reading.profile.fields[.title] == (try JSONPointer("/attributes/friendly_name")))
+        #expect(reading.profile.fields[.section] == nil, "chips of readings would be no filter")
+        let state = try #require(reading.profile.columns.first { $0.name == "state" })
+        #expect(state.format == .status(ItemColumn.StatusTones()))
+        #expect(ItemColumn.StatusTones().tone(of: "unavailable") == .bad)
+    }
+
     @Test("headings from member names")
     func labels() {
         #expect(ItemShapeDetector.label(for: "change_pct") == "Change %")

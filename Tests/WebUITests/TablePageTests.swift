@@ -178,6 +178,41 @@ struct TablePageTests {
         #expect(filtered.firstMatch(of: /<title>([^<]*)</)?.output.1.hasPrefix("in progress ·") == true)
     }
 
+    @Test("a reading in a state's place is a number: a Home Assistant sensor's state on the table and the kiosk")
+    func readingsInAStatesPlace() async throws {
+        func entity(_ id: String, _ state: JSONValue, _ name: String) -> JSONValue {
+            .object(["entity_id": .string(id), "state": state, "attributes": .object(["friendly_name": .string(name)])])
+        }
+        let document: JSONValue = .array([
+            entity("sensor.temperature", .string("21.4"), "Temperature"),
+            entity("sensor.humidity", .int(78), "Humidity"),
+            entity("light.kitchen", .string("on"), "Kitchen"),
+            entity("switch.heater", .string("unavailable"), "Heater"),
+        ])
+        let server = try TestServer(document: document, detection: .init())
+        let table = try await HTTPTestClient.get(port: server.port, "/").text
+        #expect(try await HTMLChecker.parse(table).errors.isEmpty)
+        /// The `<td>` of `column` in the row of `key`, from its opening tag to its end.
+        func cell(_ key: String, _ column: String) throws -> String {
+            let row = try #require(table.range(of: "data-key=\"\(key)\""), "row \(key)")
+            let rest = table[row.upperBound...]
+            let start = try #require(rest.range(of: "data-col=\"\(column)\""))
+            let end = try #require(rest[start.upperBound...].range(of: "</td>"))
+            return String(rest[start.lowerBound..<end.lowerBound])
+        }
+        let temperature = try cell("sensor.temperature", "state")
+        #expect(temperature.contains("data-value=\"21.4\"") && !temperature.contains("status-word"), "\(temperature)")
+        #expect(try cell("sensor.humidity", "state").contains("data-value=\"78\""))
+        #expect(try cell("switch.heater", "state").contains("status-word"))
+        #expect(table.contains(#"class="cell status status-bad" data-col="state""#), "unavailable is bad")
+        #expect(table.contains(">Temperature<"), "named by its friendly name")
+
+        let kiosk = try await HTTPTestClient.get(port: server.port, "/kiosk").text
+        let tile = try #require(HTMLText.element(withID: "item-sensor.temperature", in: kiosk))
+        #expect(tile.text.contains("21.4"), "\(tile)")
+        #expect(kiosk.contains(#"class="tile-lead cell num" data-col="state" data-value="21.4""#), "the reading leads")
+    }
+
     @Test("nested values in a few words: who by their login, labels by their names, a moment to come as such")
     func nestedValuesInAFewWords() async throws {
         let now = Date()

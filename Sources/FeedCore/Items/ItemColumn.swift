@@ -125,7 +125,7 @@ public struct ItemColumn: Sendable, Equatable {
         static let bad: Set<String> = [
             "failed", "fail", "failure", "failing", "error", "errored", "broken", "down", "red", "critical",
             "unhealthy", "offline", "rejected", "cancelled", "canceled", "timed_out", "timeout", "outage",
-            "major_outage", "degraded",
+            "major_outage", "degraded", "unavailable", "unreachable",
         ]
         /// Also a status page's milder states (Atlassian Statuspage: `degraded_performance`,
         /// `under_maintenance`, an incident `investigating` … `monitoring`) and a build that is

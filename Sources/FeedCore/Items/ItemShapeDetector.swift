@@ -27,7 +27,8 @@ public enum ItemShapeDetector {
     ]
     /// Member names that name an item, in order of preference.
     static let titleNames = [
-        "title", "display_title", "name", "headline", "label", "subject", "display_name", "full_name", "symbol",
+        "title", "display_title", "name", "headline", "label", "subject", "display_name", "full_name",
+        "friendly_name", "symbol",
         "repo", "repository", "host", "service", "project",
     ]
     /// Member names of a few values that make a filter, in order of preference.
@@ -374,14 +375,19 @@ public enum ItemShapeDetector {
         for pointer in paths.top + paths.nested where !except.contains(pointer) {
             var values = Set<String>()
             var present = 0
+            var measured = false
             for item in items {
                 guard let text = item.value(at: pointer)?.stringValue, !text.isEmpty, text.utf8.count <= 64 else {
                     continue
                 }
                 present += 1
                 values.insert(text)
-                if values.count > 8 { break }
+                // A reading as text (a Home Assistant sensor's state, `"21.4"`) is no value to
+                // filter by.
+                if Double(text) != nil { measured = true }
+                if values.count > 8 || measured { break }
             }
+            if measured { continue }
             // A status may have one value in the first document (every pod running): the
             // others come, and the filter is decided once.
             let least = statusFilterNames.contains(pointer.memberName) ? 1 : 2
@@ -656,6 +662,13 @@ public enum ItemShapeDetector {
                 return .relative
             }
             return .number
+        }
+        // A state named so, with words and readings among its values (a Home Assistant
+        // sensor's `78` beside a light's `"on"`): a status, whose readings show as numbers.
+        if statusNames.contains(lower), samples.contains(where: { $0.stringValue != nil }),
+            samples.allSatisfy({ $0.stringValue != nil || $0.doubleValue != nil })
+        {
+            return statusFormat(named: lower)
         }
         guard case .string = first else { return .automatic }
         let texts = samples.compactMap(\.stringValue)

@@ -154,6 +154,15 @@ struct CellView {
             return .image(url)
         case .status(let tones):
             guard let word = CellFormatting.scalarText(value) else { break }
+            // A reading in a state's place (a sensor's `78`, `"21.4"`) is a number, not a word.
+            if let number {
+                numeric = true
+                return .plain(CellFormatting.grouped(value, number), full: nil)
+            }
+            if Double(word) != nil {
+                numeric = true
+                return .plain(word, full: nil)
+            }
             return .status(word, tones.tone(of: word))
         case .text:
             return text(CellFormatting.scalarText(value) ?? CellFormatting.summary(value))
@@ -179,10 +188,12 @@ struct CellView {
         }
     }
 
-    /// A number's JSON text, for `data-value`.
+    /// A number's JSON text, for `data-value`: a JSON number's, or a text that is one (a
+    /// reading sent as text, `"21.4"`).
     private static func numberText(_ value: JSONValue) -> String? {
         switch value {
         case .int, .double: value.serializedString()
+        case .string(let text): Double(text) != nil ? text : nil
         default: nil
         }
     }
