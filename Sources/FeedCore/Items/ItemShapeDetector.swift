@@ -28,8 +28,7 @@ public enum ItemShapeDetector {
     /// Member names that name an item, in order of preference.
     static let titleNames = [
         "title", "display_title", "name", "headline", "label", "subject", "display_name", "full_name",
-        "friendly_name", "symbol",
-        "repo", "repository", "host", "service", "project",
+        "friendly_name", "symbol", "repo", "repository", "host", "service", "project",
     ]
     /// Member names of a few values that make a filter, in order of preference.
     static let filterNames = [
@@ -384,7 +383,7 @@ public enum ItemShapeDetector {
                 values.insert(text)
                 // A reading as text (a Home Assistant sensor's state, `"21.4"`) is no value to
                 // filter by.
-                if Double(text) != nil { measured = true }
+                if isReading(text) { measured = true }
                 if values.count > 8 || measured { break }
             }
             if measured { continue }
@@ -416,11 +415,10 @@ public enum ItemShapeDetector {
     ///
     /// A member with no value yet in any item is left out, unless its name says a status,
     /// an outcome or a time (``format(named:samples:)``). A `[time, value]` pair shows its
-    /// value. A heading or a name that would repeat an
-    /// earlier one is qualified by its object's (`Actor ID`, `actor.id`). Members for
-    /// programs (``isForPrograms(_:samples:)``) are left out; past ``maxColumns``, the
-    /// columns that tell a person least go first (``fewest(_:keeping:)``), the `key`'s
-    /// never.
+    /// value. A heading or a name that would repeat an earlier one is qualified by its
+    /// object's (`Actor ID`, `actor.id`). Members for programs
+    /// (``isForPrograms(_:samples:)``) are left out; past ``maxColumns``, the columns that
+    /// tell a person least go first (``fewest(_:keeping:)``), the `key`'s never.
     public static func columns(of items: [JSONValue], keeping key: JSONPointer? = nil) -> [ItemColumn] {
         let sampled = Array(items.prefix(sampledItems))
         let paths = ItemMemberPaths(of: sampled, sample: sampledItems)
@@ -482,6 +480,12 @@ public enum ItemShapeDetector {
     /// its name is kept: a running CI run's `conclusion` and `completed_at` come later.
     private static func tellsNothingYet(_ name: String, samples: [JSONValue]) -> Bool {
         samples.isEmpty && format(named: name, samples: []) == .automatic
+    }
+
+    /// Whether `text` is a finite number sent as text (a Home Assistant sensor's state,
+    /// `"21.4"`): a reading, not a word.
+    public static func isReading(_ text: String) -> Bool {
+        Double(text)?.isFinite == true
     }
 
     /// Whether `byte` is an ASCII hex digit.

@@ -159,7 +159,7 @@ struct CellView {
                 numeric = true
                 return .plain(CellFormatting.grouped(value, number), full: nil)
             }
-            if Double(word) != nil {
+            if ItemShapeDetector.isReading(word) {
                 numeric = true
                 return .plain(word, full: nil)
             }
@@ -193,7 +193,7 @@ struct CellView {
     private static func numberText(_ value: JSONValue) -> String? {
         switch value {
         case .int, .double: value.serializedString()
-        case .string(let text): Double(text) != nil ? text : nil
+        case .string(let text): ItemShapeDetector.isReading(text) ? text : nil
         default: nil
         }
     }
