@@ -180,12 +180,14 @@ struct TablePageTests {
 
     @Test("a reading in a state's place is a number: a Home Assistant sensor's state on the table and the kiosk")
     func readingsInAStatesPlace() async throws {
-        func entity(_ id: String, _ state: JSONValue, _ name: String) -> JSONValue {
-            .object(["entity_id": .string(id), "state": state, "attributes": .object(["friendly_name": .string(name)])])
+        func entity(_ id: String, _ state: JSONValue, _ name: String, unit: String? = nil) -> JSONValue {
+            var attributes: JSONObject = ["friendly_name": .string(name)]
+            if let unit { attributes["unit_of_measurement"] = .string(unit) }
+            return .object(["entity_id": .string(id), "state": state, "attributes": .object(attributes)])
         }
         let document: JSONValue = .array([
-            entity("sensor.temperature", .string("21.4"), "Temperature"),
-            entity("sensor.humidity", .int(78), "Humidity"),
+            entity("sensor.temperature", .string("21.4"), "Temperature", unit: "°C"),
+            entity("sensor.humidity", .int(78), "Humidity", unit: "%"),
             entity("light.kitchen", .string("on"), "Kitchen"),
             entity("switch.heater", .string("unavailable"), "Heater"),
         ])
@@ -211,6 +213,10 @@ struct TablePageTests {
         let tile = try #require(HTMLText.element(withID: "item-sensor.temperature", in: kiosk))
         #expect(tile.text.contains("21.4"), "\(tile)")
         #expect(kiosk.contains(#"class="tile-lead cell num" data-col="state" data-value="21.4""#), "the reading leads")
+        #expect(tile.text.contains("21.4 °C"), "with its unit: \(tile)")
+        #expect(!tile.text.lowercased().contains("unit of measurement"), "the unit is not a fact of its own: \(tile)")
+        let kitchen = try #require(HTMLText.element(withID: "item-light.kitchen", in: kiosk))
+        #expect(!kitchen.text.contains("°") && !kitchen.text.contains("%"), "a word has no unit: \(kitchen)")
     }
 
     @Test("nested values in a few words: who by their login, labels by their names, a moment to come as such")

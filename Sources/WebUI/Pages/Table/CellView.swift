@@ -12,7 +12,7 @@ struct CellView {
     let name: String
     let label: String
     /// What the cell shows (shortened on the list: ``maxListCharacters``).
-    let text: String
+    var text: String
     /// The whole value as text when ``text`` is shortened (a tooltip), else `nil`.
     let full: String?
     /// The number, as the feed sent it, for a numeric value: the cell's `data-value`, which

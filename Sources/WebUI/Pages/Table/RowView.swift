@@ -39,15 +39,33 @@ struct RowView {
         // The tile: figures other than the name, numbers and statuses first.
         let others = cells.enumerated().filter { $0.offset != linkColumn && !$0.element.isImage }.map(\.element)
         let lead = Self.lead(among: others)
-        self.lead = lead.map { CellView(unlinked: $0) }
-        let facts = others.filter { $0.name != lead?.name && !$0.classes.contains("missing") && !Self.isID($0) }
-            .prefix(Self.maxFacts).map { CellView(unlinked: $0) }
+        // A number and its unit (a sensor's `21.8` and `°C`) are one figure on the tile.
+        let unit = lead?.value != nil ? others.first(where: Self.isUnit) : nil
+        self.lead = lead.map { lead in
+            var shown = CellView(unlinked: lead)
+            if let unit { shown.text += " " + unit.text }
+            return shown
+        }
+        let facts = others.filter { cell in
+            cell.name != lead?.name && cell.name != unit?.name && !cell.classes.contains("missing") && !Self.isID(cell)
+        }.prefix(Self.maxFacts).map { CellView(unlinked: $0) }
         self.facts = Array(facts)
         hasFacts = !facts.isEmpty
     }
 }
 
 extension RowView {
+    /// Names of an item's unit of measurement (Home Assistant's `unit_of_measurement`).
+    static let unitNames: Set<String> = ["unit", "units", "unit_of_measurement", "uom"]
+
+    /// Whether `cell` holds the unit of the item's figure: a short text (`°C`, `%`, `kWh`)
+    /// under one of ``unitNames``.
+    static func isUnit(_ cell: CellView) -> Bool {
+        let member = cell.name.split(separator: ".").last.map(String.init) ?? cell.name
+        return unitNames.contains(member) && cell.isPlain && !cell.classes.contains("missing")
+            && !cell.text.isEmpty && cell.text.count <= 8
+    }
+
     /// Whether `cell` holds an id (`id`, `uid`, `uuid`, `…_id`): for programs, not a figure
     /// for a tile, which is named by the item's title (or its key) already.
     static func isID(_ cell: CellView) -> Bool {
