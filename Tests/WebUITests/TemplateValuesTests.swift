@@ -117,7 +117,7 @@ import Testing
         let view = try #require(store.snapshot?.published)
         let table = TableView(
             view: view, profile: reading.profile, query: TableQuery(sort: ItemSort(column: "price", descending: true)),
-            heading: "All", waiting: false, now: now)
+            unfilteredHeading: "All", waiting: false, now: now)
         Self.check(table)
         #expect(!table.columns.isEmpty && !table.rows.isEmpty && table.hasSections)
         for head in table.columns { Self.check(head) }

@@ -118,14 +118,12 @@ struct PageRenderer: Sendable {
         view: PublishedView?, profile: ItemProfile, query: TableQuery, badge: StatusBadge, source: String, now: Date,
         past: PastBanner? = nil
     ) -> [UInt8] {
-        let filterColumn = TableColumns.filterColumn(of: TableColumns.columns(of: profile), profile: profile)
-        let section = query.section.map { CellFormatting.filterValue($0, of: filterColumn) }
-        let heading = section ?? (brand == "feedweb" ? "All items" : brand)
         let context = TableView(
-            view: view, profile: profile, query: query, heading: heading, waiting: view == nil, now: now)
+            view: view, profile: profile, query: query, unfilteredHeading: brand == "feedweb" ? "All items" : brand,
+            waiting: view == nil, now: now)
         let main = templates.library.render(context, withTemplate: "table") ?? ""
         return page(
-            title: (section.map { $0 + " · " } ?? "") + brand, bodyClass: "page-list page-table",
+            title: (query.section == nil ? "" : context.heading + " · ") + brand, bodyClass: "page-list page-table",
             stream: query.spec, navLatest: query.section == nil, badge: badge, updated: view?.publishedAt,
             main: main, source: source, past: past, layout: .table)
     }

@@ -61,7 +61,7 @@ extension RowView {
     /// Whether `cell` holds the unit of the item's figure: a short text (`°C`, `%`, `kWh`)
     /// under one of ``unitNames``.
     static func isUnit(_ cell: CellView) -> Bool {
-        let member = cell.name.split(separator: ".").last.map(String.init) ?? cell.name
+        let member = cell.memberName
         return unitNames.contains(member) && cell.isPlain && !cell.classes.contains("missing")
             && !cell.text.isEmpty && cell.text.count <= 8
     }
@@ -69,7 +69,7 @@ extension RowView {
     /// Whether `cell` holds an id (`id`, `uid`, `uuid`, `…_id`): for programs, not a figure
     /// for a tile, which is named by the item's title (or its key) already.
     static func isID(_ cell: CellView) -> Bool {
-        let member = cell.name.split(separator: ".").last.map(String.init) ?? cell.name
+        let member = cell.memberName
         return ["id", "uid", "uuid"].contains(member) || member.hasSuffix("_id")
     }
 
@@ -90,7 +90,7 @@ extension RowView {
             case .good: tone = 2
             case .neutral, nil: tone = 3
             }
-            let member = cell.name.split(separator: ".").last.map(String.init) ?? cell.name
+            let member = cell.memberName
             return tone * 2 + (ItemShapeDetector.outcomeNames.contains(member) ? 0 : 1)
         }
         return cells.filter(\.isStatus).min { rank($0) < rank($1) }
@@ -98,6 +98,13 @@ extension RowView {
 }
 
 extension CellView {
+    /// The member the column shows, by its URL name's last part (`actor.id` → `id`): what
+    /// says a cell is an id, a unit or an outcome. No array is made (a tile asks per row).
+    var memberName: String {
+        guard let dot = name.lastIndex(of: ".") else { return name }
+        return String(name[name.index(after: dot)...])
+    }
+
     /// The same cell, not a link to the item (a kiosk has nothing to click).
     init(unlinked cell: CellView) {
         self = cell

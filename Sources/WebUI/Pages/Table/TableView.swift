@@ -17,6 +17,8 @@ struct TableView {
         let arrow: String?
     }
 
+    /// The filter value shown (its words, ``CellFormatting/filterValue(_:of:)``), else the
+    /// heading given for the whole table.
     let heading: String
     let countText: String
     /// The filter's name (the column of ``sections``' values), e.g. `status`.
@@ -37,15 +39,16 @@ struct TableView {
     let hasPages: Bool
 
     init(
-        view: PublishedView?, profile: ItemProfile, query: TableQuery, heading: String, waiting: Bool, now: Date
+        view: PublishedView?, profile: ItemProfile, query: TableQuery, unfilteredHeading: String, waiting: Bool,
+        now: Date
     ) {
         let columns = TableColumns.columns(of: profile)
         let linkColumn = TableColumns.linkColumn(of: columns, profile: profile)
         let (rows, total) = query.rows(of: view, columns: columns)
         let sorted = query.effectiveSort(columns: columns, profile: profile)
-        self.heading = heading
-        countText = PageRenderer.countText(total, layout: .table)
         let filterColumn = TableColumns.filterColumn(of: columns, profile: profile)
+        heading = query.section.map { CellFormatting.filterValue($0, of: filterColumn) } ?? unfilteredHeading
+        countText = PageRenderer.countText(total, layout: .table)
         filterLabel = filterColumn?.label ?? profile.fields[.section]?.tokens.last ?? "Filter"
         section = query.section
         allHref = query.href {
