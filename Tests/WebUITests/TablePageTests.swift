@@ -178,6 +178,49 @@ struct TablePageTests {
         #expect(filtered.firstMatch(of: /<title>([^<]*)</)?.output.1.hasPrefix("in progress ·") == true)
     }
 
+    @Test("on a board, a table feed's list is its table, and list:SECTION the table filtered, as on /")
+    func boardListOfATableFeed() async throws {
+        func run(_ id: Int64, _ status: String, _ conclusion: String?) -> JSONValue {
+            .object([
+                "id": .int(id), "name": .string("build-\(id)"), "status": .string(status),
+                "conclusion": conclusion.map(JSONValue.string) ?? .null,
+            ])
+        }
+        let document: JSONValue = .object([
+            "workflow_runs": .array([
+                run(1, "completed", "failure"), run(2, "in_progress", nil), run(3, "completed", "success"),
+                run(4, "in_progress", nil),
+            ])
+        ])
+        let server = try TestServer(document: document, detection: .init())
+        let response = try await HTTPTestClient.get(port: server.port, "/board?v=list&v=list:in_progress&v=kiosk")
+        #expect(response.status == 200)
+        let html = response.text
+        #expect(try await HTMLChecker.parse(html).errors.isEmpty)
+        /// Each cell's view, the page stream's view it is, and the rows of its `<main>`.
+        let cells = html.split(separator: "<section class=\"bd-cell\"").dropFirst().map { cell in
+            let names = cell.firstMatch(of: /data-view="([^"]*)" data-spec="([^"]*)"/)
+            let rows = cell.matches(of: /<tr[^>]* data-key="([^"]*)"/).map { String($0.output.1) }
+            return (
+                view: names.map { String($0.output.1) }, spec: names.map { String($0.output.2) }, rows: rows,
+                hasTable: cell.contains("<table"), page: cell.firstMatch(of: /class="bd-page ([^"]*)"/)?.output.1
+            )
+        }
+        try #require(cells.count == 3)
+        #expect(cells[0].view == "list" && cells[0].spec == "table", "\(cells[0])")
+        #expect(cells[0].hasTable && cells[0].rows == ["1", "2", "3", "4"], "every run: \(cells[0].rows)")
+        #expect(cells[0].page == "page-list page-table")
+        #expect(cells[1].view == "list:in_progress" && cells[1].spec == "table:in_progress", "\(cells[1])")
+        #expect(cells[1].hasTable && cells[1].rows == ["2", "4"], "the runs in progress: \(cells[1].rows)")
+        #expect(cells[2].spec == "kiosk" && !cells[2].hasTable)
+        #expect(!html.contains("story"), "no news cards on a board of runs")
+
+        // A news feed's list stays its list.
+        let news = try TestServer(document: NewswireFeed.document(count: 3, version: 1))
+        let newsBoard = try await HTTPTestClient.get(port: news.port, "/board?v=list").text
+        #expect(newsBoard.contains(#"data-view="list" data-spec="list""#))
+    }
+
     @Test("a reading in a state's place is a number: a Home Assistant sensor's state on the table and the kiosk")
     func readingsInAStatesPlace() async throws {
         func entity(_ id: String, _ state: JSONValue, _ name: String, unit: String? = nil) -> JSONValue {

@@ -49,9 +49,10 @@ extension PageRenderer {
     func board(_ query: BoardQuery, from sources: BoardSources) -> [UInt8] {
         let profile = sources.view?.profile ?? .nytNewswire
         let cells = query.cells.map { cell in
-            BoardCellView(
-                name: cell.name, spec: cell.channel.spec, pageClass: Self.pageClass(of: cell.channel),
-                main: boardCell(cell.channel, from: sources, profile: profile))
+            let channel = cell.channel(for: profile.layout)
+            return BoardCellView(
+                name: cell.name, spec: channel.spec, pageClass: Self.pageClass(of: channel),
+                main: boardCell(channel, from: sources, profile: profile))
         }
         let context = BoardContext(
             title: query.cells.map(\.name).joined(separator: " · ") + " · " + brand + " board", brand: brand,

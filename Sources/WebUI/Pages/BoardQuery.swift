@@ -1,3 +1,5 @@
+import FeedCore
+
 /// What `/board` is asked to show: its views (`v`, in the order given), the grid (`cols`),
 /// the rotation (`rotate`), attention for marked items (`attention`) and the care for the
 /// panel (`shift`, `dim`); attention and dim default to `--attention` and `--dim`
@@ -12,6 +14,14 @@ struct BoardQuery: Equatable, Sendable {
     struct Cell: Equatable, Sendable {
         let name: String
         let channel: PageEventStream.Channel
+
+        /// The view the cell shows of a feed laid out as `layout`: a table feed's `list` is
+        /// its table, `list:SECTION` the table filtered to that value, as `/` and
+        /// `/?section=` are; every other view is the one named.
+        func channel(for layout: ItemProfile.Layout) -> PageEventStream.Channel {
+            guard layout == .table, case .list(let section) = channel else { return channel }
+            return .table(TableQuery(section: section))
+        }
     }
 
     let cells: [Cell]
