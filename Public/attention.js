@@ -98,12 +98,25 @@
     return [];
   }
 
-  // A table's row, across a room: each cell under its column's heading, one per line.
+  // A table's row, across a room: the item's title (its cell that links to its page) as
+  // the heading, then each other cell under its column's heading; ids and empty values
+  // (`.id`, `.missing`: the server's classes) are for programs, not for a screen.
   function rowFields(row) {
     var names = headings();
+    var shown = document.createElement("div");
+    shown.className = "bd-attention-row";
     var list = document.createElement("dl");
     list.className = "bd-attention-fields";
     Array.prototype.forEach.call(row.cells, function (cell, index) {
+      var link = cell.querySelector("a.row-link");
+      if (link) {
+        var title = document.createElement("p");
+        title.className = "bd-attention-title";
+        title.textContent = link.textContent;
+        shown.appendChild(title);
+        return;
+      }
+      if (cell.classList.contains("id") || cell.classList.contains("missing")) return;
       var pair = document.createElement("div");
       var name = document.createElement("dt");
       name.textContent = names[index] || "";
@@ -114,7 +127,8 @@
       pair.appendChild(value);
       list.appendChild(pair);
     });
-    return list;
+    shown.appendChild(list);
+    return shown;
   }
 
   // The entry's fragment, in the container its kind needs, without its ids.

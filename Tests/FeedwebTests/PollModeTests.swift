@@ -130,7 +130,7 @@ struct PollModeTests {
     /// An API at `path` that answers whatever `answer` holds now, and feedweb polling it
     /// every 0.2 s, once feedweb holds the first answer. Both are stopped on a failure here;
     /// after, the caller stops them.
-    func polling(_ answer: NIOLockedValueBox<JSONValue>, at path: String) async throws -> (
+    func polling(_ answer: NIOLockedValueBox<JSONValue>, at path: String, _ arguments: [String] = []) async throws -> (
         ScriptedSSEServer, FeedwebProcess
     ) {
         let server = try await ScriptedSSEServer.start { _ in
@@ -139,7 +139,8 @@ struct PollModeTests {
                 body: answer.withLockedValue { $0 }.serializedString())
         }
         do {
-            let feedweb = try await FeedwebProcess(arguments: ["--poll", server.url(path), "--interval", "0.2"])
+            let feedweb = try await FeedwebProcess(
+                arguments: ["--poll", server.url(path), "--interval", "0.2"] + arguments)
             do {
                 try await Eventually.check("the first answer") {
                     try await state(feedweb.port) == answer.withLockedValue { $0 }
@@ -298,6 +299,49 @@ struct PollModeTests {
             let failure = try await colour("#item-1 .tile-lead .status-word")
             #expect(completedInFailedTile == completedInPassedTile, "\(completedInFailedTile) \(completedInPassedTile)")
             #expect(completedInFailedTile != failure, "\(completedInFailedTile) \(failure)")
+        }
+        #expect(await feedweb.stop()?.status == 0)
+    }
+
+    @Test(
+        "in a browser: a run that fails takes a board of the runs' table for its mark, named by its title, without its id",
+        .enabled(if: WebDriver.isAvailable, "needs chromium and chromedriver"))
+    func aFailedRunTakesTheBoard() async throws {
+        let answer = NIOLockedValueBox(Self.workflowRuns("in_progress", nil))
+        let (server, feedweb) = try await polling(
+            answer, at: "/repos/acme/app/actions/runs", ["--mark", "Build failed:/conclusion=failure"])
+        defer { server.shutdownNow() }
+        defer { feedweb.kill() }
+        try await WebDriver.withSession(windowWidth: 1280, windowHeight: 720) { browser in
+            try await browser.open("http://127.0.0.1:\(feedweb.port)/board?v=list&attention=3")
+            #expect(try await browser.waitFor("return document.body.dataset.streamState === 'open'", seconds: 10))
+            let table = try await browser.execute(
+                "var c = document.querySelector('.bd-cell').shadowRoot; return c.querySelectorAll('tr.row').length")
+            #expect(table == .int(2), "the list of a table feed is its table: \(table)")
+
+            answer.withLockedValue { $0 = Self.workflowRuns("completed", "failure") }
+            let overlay = """
+                var el = document.getElementById('attention');
+                var shown = !!el && !el.hidden && getComputedStyle(el).display !== 'none';
+                """
+            #expect(
+                try await browser.waitFor(
+                    overlay + "return shown && el.dataset.label === 'Build failed';", seconds: 10))
+            let shown = try await browser.execute(
+                overlay
+                    + """
+                    var root = el.shadowRoot;
+                    var title = root.querySelector('.bd-attention-title');
+                    var names = Array.prototype.map.call(root.querySelectorAll('dt'), function (d) {
+                      return d.textContent.trim();
+                    });
+                    return (title ? title.textContent.trim() : '') + '|' + names.join(',');
+                    """)
+            let parts = (shown.stringValue ?? "").split(separator: "|", omittingEmptySubsequences: false)
+            #expect(parts.first == "build", "the run's title heads the screen: \(shown)")
+            let names = parts.last.map { $0.split(separator: ",").map { $0.lowercased() } } ?? []
+            #expect(names.contains("conclusion") && names.contains("status"), "its values: \(shown)")
+            #expect(!names.contains("id") && !names.contains("name"), "no id, no title twice: \(shown)")
         }
         #expect(await feedweb.stop()?.status == 0)
     }

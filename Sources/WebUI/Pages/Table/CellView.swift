@@ -18,8 +18,12 @@ struct CellView {
     /// The number, as the feed sent it, for a numeric value: the cell's `data-value`, which
     /// the page script compares to mark a change up or down.
     let value: String?
-    /// The cell's classes: `cell`, `num` for numbers, `status status-TONE`, `missing`.
+    /// The cell's classes: `cell`, `num` for numbers, `status status-TONE`, `missing`, `id`
+    /// for an id (``isID``).
     let classes: String
+    /// Whether the cell holds an id (`id`, `uid`, `uuid`, `…_id`): for programs, not a
+    /// figure for a tile or a screen across a room, which name the item by its title.
+    let isID: Bool
     /// A status's tone class (`status-good`, `status-bad`, `status-busy`, `status-neutral`),
     /// else `nil`: a kiosk tile led by a status is coloured by it.
     let tone: String?
@@ -66,6 +70,9 @@ struct CellView {
         if itemHref != nil, case .link(let text, _) = content { content = .plain(text, full: nil) }
         var classes = "cell"
         if numeric { classes += " num" }
+        let member = Self.memberName(of: column.name)
+        isID = ["id", "uid", "uuid"].contains(member) || member.hasSuffix("_id")
+        if isID { classes += " id" }
         self.value = numeric ? value.flatMap(Self.numberText) : nil
         var (isPlain, isLink, isImage, isTime, isStatus) = (false, false, false, false, false)
         var tone: String?

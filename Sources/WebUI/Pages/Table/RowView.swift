@@ -47,7 +47,7 @@ struct RowView {
             return shown
         }
         let facts = others.filter { cell in
-            cell.name != lead?.name && cell.name != unit?.name && !cell.classes.contains("missing") && !Self.isID(cell)
+            cell.name != lead?.name && cell.name != unit?.name && !cell.classes.contains("missing") && !cell.isID
         }.prefix(Self.maxFacts).map { CellView(unlinked: $0) }
         self.facts = Array(facts)
         hasFacts = !facts.isEmpty
@@ -64,13 +64,6 @@ extension RowView {
         let member = cell.memberName
         return unitNames.contains(member) && cell.isPlain && !cell.classes.contains("missing")
             && !cell.text.isEmpty && cell.text.count <= 8
-    }
-
-    /// Whether `cell` holds an id (`id`, `uid`, `uuid`, `…_id`): for programs, not a figure
-    /// for a tile, which is named by the item's title (or its key) already.
-    static func isID(_ cell: CellView) -> Bool {
-        let member = cell.memberName
-        return ["id", "uid", "uuid"].contains(member) || member.hasSuffix("_id")
     }
 
     /// The tile's lead among `cells` (in column order): the first number or status; when that
@@ -100,7 +93,10 @@ extension RowView {
 extension CellView {
     /// The member the column shows, by its URL name's last part (`actor.id` → `id`): what
     /// says a cell is an id, a unit or an outcome. No array is made (a tile asks per row).
-    var memberName: String {
+    var memberName: String { Self.memberName(of: name) }
+
+    /// The last part of a column's URL name (`actor.id` → `id`).
+    static func memberName(of name: String) -> String {
         guard let dot = name.lastIndex(of: ".") else { return name }
         return String(name[name.index(after: dot)...])
     }

@@ -485,6 +485,7 @@ extension CellView: MustacheParent {
         case "isImage": self.isImage
         case "isTime": self.isTime
         case "isStatus": self.isStatus
+        case "isID": self.isID
         case "href": self.href
         case "linksItem": self.linksItem
         case "src": self.src
