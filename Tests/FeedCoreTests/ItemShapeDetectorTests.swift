@@ -463,6 +463,52 @@ struct ItemShapeDetectorTests {
         #expect(["UNSTABLE", "failing", "fixed", "on_hold"].map { tones.tone(of: $0) } == [.busy, .bad, .good, .busy])
     }
 
+    @Test(
+        "no member named as a title: the first short text that differs in each item names it, not a time nor a digest")
+    func departuresAndAlerts() throws {
+        let departures = try reading(
+            #"""
+            {"departures": [
+              {"flight": "BA 117", "destination": "New York JFK", "scheduled": "2026-11-30T11:20:00Z", "gate": "B32", "status": "Boarding"},
+              {"flight": "LH 903", "destination": "Frankfurt", "scheduled": "2026-11-30T11:35:00Z", "gate": "A10", "status": "Delayed"},
+              {"flight": "AF 1381", "destination": "Paris CDG", "scheduled": "2026-11-30T11:50:00Z", "gate": null, "status": "Cancelled"},
+              {"flight": "EI 159", "destination": "Dublin", "scheduled": "2026-11-30T12:05:00Z", "gate": "C4", "status": "On time"},
+              {"flight": "KL 1008", "destination": "Amsterdam", "scheduled": "2026-11-30T12:20:00Z", "gate": "A3", "status": "Landed"}]}
+            """#)
+        #expect(departures.profile.keyPath == (try JSONPointer("/scheduled")), "\(departures.notes)")
+        #expect(departures.profile.fields[.title] == (try JSONPointer("/flight")), "\(departures.notes)")
+        let status = try #require(departures.profile.columns.first { $0.name == "status" })
+        guard case .status(let tones) = status.format else {
+            Issue.record("status is \(status.format)")
+            return
+        }
+        #expect(
+            ["Boarding", "Delayed", "Cancelled", "On time", "Landed"].map { tones.tone(of: $0) } == [
+                .busy, .busy, .bad, .good, .good,
+            ])
+
+        // Prometheus' alerts: keyed by their labels, named by the alert's name among them;
+        // `activeAt` is a moment since (a JavaScript API's camel case).
+        let alerts = try reading(
+            #"""
+            {"status": "success", "data": {"alerts": [
+              {"labels": {"alertname": "HighLatency", "severity": "warning", "instance": "api-1:9100"}, "state": "firing", "activeAt": "2026-11-30T10:12:00Z", "value": "6.12e-01"},
+              {"labels": {"alertname": "DiskFull", "severity": "critical", "instance": "db-2:9100"}, "state": "pending", "activeAt": "2026-11-30T10:40:00Z", "value": "9.5e-01"},
+              {"labels": {"alertname": "Watchdog", "severity": "none", "instance": "prom-0:9090"}, "state": "firing", "activeAt": "2026-11-29T00:00:00Z", "value": "1e+00"}]}}
+            """#)
+        #expect(alerts.profile.keyPath == (try JSONPointer("/labels")), "\(alerts.notes)")
+        #expect(alerts.profile.fields[.title] == (try JSONPointer("/labels/alertname")), "\(alerts.notes)")
+        let formats = Dictionary(uniqueKeysWithValues: alerts.profile.columns.map { ($0.name, $0.format) })
+        #expect(formats["activeAt"] == .relative)
+        guard case .status(let states)? = formats["state"] else {
+            Issue.record("state is \(String(describing: formats["state"]))")
+            return
+        }
+        #expect(states.tone(of: "firing") == .bad && states.tone(of: "pending") == .busy)
+        // PagerDuty's incidents as they go.
+        #expect(["triggered", "acknowledged", "resolved"].map { states.tone(of: $0) } == [.bad, .busy, .good])
+    }
+
     @Test("Home Assistant's states: named by their friendly name, a sensor's reading is no filter value")
     func homeAssistantStates() throws {
         let reading = try reading(

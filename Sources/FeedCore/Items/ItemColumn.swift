@@ -120,21 +120,23 @@ public struct ItemColumn: Sendable, Equatable {
         static let good: Set<String> = [
             "passed", "pass", "success", "succeeded", "successful", "ok", "healthy", "up", "green", "done",
             "completed", "complete", "active", "online", "ready", "open", "merged", "approved", "available",
-            "resolved", "operational", "fixed",
+            "resolved", "operational", "fixed", "on time", "on_time", "landed", "arrived",
         ]
+        /// Also an alert that is `firing` (Prometheus) and an incident `triggered` (PagerDuty).
         static let bad: Set<String> = [
             "failed", "fail", "failure", "failing", "error", "errored", "broken", "down", "red", "critical",
             "unhealthy", "offline", "rejected", "cancelled", "canceled", "timed_out", "timeout", "outage",
-            "major_outage", "degraded", "unavailable", "unreachable",
+            "major_outage", "degraded", "unavailable", "unreachable", "firing", "triggered",
         ]
-        /// Also a status page's milder states (Atlassian Statuspage: `degraded_performance`,
+        /// Also an incident `acknowledged` (PagerDuty), a flight `boarding` or `delayed`, a
+        /// status page's milder states (Atlassian Statuspage: `degraded_performance`,
         /// `under_maintenance`, an incident `investigating` … `monitoring`) and a build that is
         /// `unstable` (Jenkins) or held for a person (`on_hold`, `blocked`).
         static let busy: Set<String> = [
             "running", "pending", "queued", "in_progress", "in-progress", "building", "started", "starting",
             "waiting", "scheduled", "deploying", "yellow", "warning", "warn", "partial_outage", "maintenance",
             "created", "degraded_performance", "under_maintenance", "investigating", "identified", "monitoring",
-            "unstable", "on_hold", "blocked",
+            "unstable", "on_hold", "blocked", "acknowledged", "boarding", "delayed",
         ]
 
         /// The tone of `word`.

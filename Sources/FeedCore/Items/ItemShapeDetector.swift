@@ -349,13 +349,56 @@ public enum ItemShapeDetector {
     /// repository shared by many builds names none of them); else `nil` (the key names
     /// them).
     static func titleMember(of items: [JSONValue], paths: ItemMemberPaths) -> JSONPointer? {
-        for candidates in [paths.top, paths.enveloped] {
-            for pointer in named(candidates, titleNames) {
-                let texts = items.compactMap { $0.value(at: pointer)?.stringValue }.filter { !$0.isEmpty }
-                if texts.count * 10 >= items.count * 9 && Set(texts).count * 10 >= items.count * 9 { return pointer }
-            }
+        func namesEach(_ pointer: JSONPointer) -> Bool {
+            let texts = items.compactMap { $0.value(at: pointer)?.stringValue }.filter { !$0.isEmpty }
+            return texts.count * 10 >= items.count * 9 && Set(texts).count * 10 >= items.count * 9
         }
-        return nil
+        for candidates in [paths.top, paths.enveloped] {
+            if let pointer = named(candidates, titleNames).first(where: namesEach) { return pointer }
+        }
+        return namingMember(of: items, paths: paths, namesEach: namesEach)
+    }
+
+    /// Without a member named as a title: a short text that differs in nearly every item
+    /// (`namesEach`) and is not a moment, a link, a reading, a status or an id (a
+    /// departure's `flight`, `BA 117`, not its `scheduled` time, which keys it; not a
+    /// build's `commit`, `a1b2c3d`). The item's own members, then its envelope's, in order;
+    /// first one whose name ends in `name` (a `hostname`), among them a label's (an
+    /// alert's `labels/alertname`; other labels name a series together, as its key does).
+    /// Only from 2 items on: in one item every text differs.
+    private static func namingMember(
+        of items: [JSONValue], paths: ItemMemberPaths, namesEach: (JSONPointer) -> Bool
+    ) -> JSONPointer? {
+        guard items.count >= 2 else { return nil }
+        func isName(_ pointer: JSONPointer) -> Bool { pointer.memberName.lowercased().hasSuffix("name") }
+        let labels = paths.nested.filter { labelNames.contains($0.tokens[0].lowercased()) && isName($0) }
+        let candidates = (paths.top + paths.enveloped + labels).filter { pointer in
+            let member = pointer.memberName
+            let lower = member.lowercased()
+            guard !statusNames.contains(lower), !filterNames.contains(lower), !isIDName(member) else { return false }
+            let texts = items.prefix(sampledItems).compactMap { $0.value(at: pointer)?.stringValue }
+            return !texts.isEmpty
+                && texts.allSatisfy { text in
+                    text.count <= 80 && !isHTTPURL(text) && !isReading(text) && WallTime(rfc3339: text) == nil
+                        && !ItemColumn.StatusTones.isStatusWord(text) && !looksLikeAnID(text)
+                }
+        }
+        return (candidates.filter(isName) + candidates).first(where: namesEach)
+    }
+
+    /// Whether a member named `name` holds ids or digests, for programs: `id`, `uid`,
+    /// `uuid`, `…_id`, `…Id`, `sha`, `hash`, `commit`, `digest`, `etag`, `token`.
+    private static func isIDName(_ name: String) -> Bool {
+        let lower = name.lowercased()
+        return ["id", "uid", "uuid", "sha", "hash", "commit", "digest", "etag", "token"].contains(lower)
+            || lower.hasSuffix("_id") || name.hasSuffix("Id") || lower.hasSuffix("_sha") || lower.hasSuffix("_hash")
+    }
+
+    /// Whether `text` looks like a digest or a UUID (6 or more hexadecimal digits, dashes
+    /// between): a name for programs, not for people.
+    private static func looksLikeAnID(_ text: String) -> Bool {
+        let digits = text.unicodeScalars.filter { $0 != "-" }
+        return digits.count >= 6 && digits.allSatisfy { $0.properties.isASCIIHexDigit }
     }
 
     /// Names of a status, a filter even with one value so far.
@@ -649,9 +692,11 @@ public enum ItemShapeDetector {
         // No item has a value yet (a CI run's `conclusion` while every run is running): the
         // name alone says a status or a moment; a value that later does not fit the format
         // is shown for what it is.
+        // `created_at`, or `createdAt` (a JavaScript API's): a moment.
+        let namesAMoment = ends("_at") || (name.hasSuffix("At") && name.dropLast(2).last?.isLowercase == true)
         guard let first = samples.first else {
             if statusNames.contains(lower) { return statusFormat(named: lower) }
-            if ends("_at") { return .relative }
+            if namesAMoment { return .relative }
             return .automatic
         }
         if samples.allSatisfy({ $0.doubleValue != nil }) {
@@ -662,7 +707,7 @@ public enum ItemShapeDetector {
             }
             if ends("_s", "_sec", "_secs", "seconds", "duration", "elapsed", "uptime") { return .duration(.seconds) }
             let epoch = samples.allSatisfy { ($0.doubleValue ?? 0) > 1e9 }
-            if epoch && (ends("_at", "time", "timestamp", "_ts", "date") || lower == "ts" || lower == "dt") {
+            if epoch && (namesAMoment || ends("time", "timestamp", "_ts", "date") || lower == "ts" || lower == "dt") {
                 return .relative
             }
             return .number
@@ -691,7 +736,7 @@ public enum ItemShapeDetector {
         if texts.allSatisfy({ WallTime(rfc3339: $0) != nil }) {
             let recent =
                 has("updated", "created", "modified", "time", "seen", "started", "finished", "last")
-                || ends("_at")
+                || namesAMoment
             return recent ? .relative : .date
         }
         return .automatic
