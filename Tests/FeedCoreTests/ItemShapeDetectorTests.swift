@@ -509,6 +509,33 @@ struct ItemShapeDetectorTests {
         #expect(["triggered", "acknowledged", "resolved"].map { states.tone(of: $0) } == [.bad, .busy, .good])
     }
 
+    @Test("a forecast's series as arrays side by side (Open-Meteo): its rows are the items, the longest series first")
+    func openMeteoForecast() throws {
+        let forecast = try reading(
+            #"""
+            {"latitude": 52.52, "longitude": 13.41, "hourly_units": {"time": "iso8601", "temperature_2m": "°C"},
+             "hourly": {"time": ["2026-11-30T00:00", "2026-11-30T03:00", "2026-11-30T06:00", "2026-11-30T09:00"],
+                        "temperature_2m": [2.1, 1.8, 1.5, 3.2], "precipitation_probability": [10, 5, 0, 20]},
+             "daily": {"time": ["2026-11-30", "2026-12-01"], "temperature_2m_max": [6.4, 7.0]}}
+            """#)
+        #expect(forecast.origin == .found)
+        #expect(forecast.profile.isColumnar && forecast.profile.nameMember == nil)
+        #expect(forecast.profile.itemsPath == (try JSONPointer("/hourly")), "\(forecast.notes)")
+        #expect(forecast.profile.keyPath == (try JSONPointer("/time")), "\(forecast.notes)")
+        #expect(forecast.profile.columns.map(\.name) == ["time", "temperature_2m", "precipitation_probability"])
+        #expect(forecast.profile.columns.dropFirst().allSatisfy { $0.format == .number })
+        #expect(forecast.notes.first?.contains("rows of /hourly") == true, "\(forecast.notes)")
+        let items = ItemExtractor(profile: forecast.profile).items(
+            in: try JSONValue(parsing: #"{"hourly": {"time": ["a", "b", "c"], "v": [1, 2]}}"#))
+        #expect(items.map { $0.raw["v"] } == [.int(1), .int(2), nil], "a shorter array leaves its member out")
+
+        // Arrays of objects are items of their own; a single array is no series.
+        let list = try reading(#"{"tags": ["a", "b"], "counts": [1, 2], "runs": [{"id": 1}, {"id": 2}]}"#)
+        #expect(try !list.profile.isColumnar && list.profile.itemsPath == JSONPointer("/runs"))
+        let single = try reading(#"{"values": [1, 2, 3], "unit": "ms"}"#)
+        #expect(!single.isDecided)
+    }
+
     @Test("Home Assistant's states: named by their friendly name, a sensor's reading is no filter value")
     func homeAssistantStates() throws {
         let reading = try reading(

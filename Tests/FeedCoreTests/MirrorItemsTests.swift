@@ -193,6 +193,51 @@ struct MirrorItemsTests {
             "values changed inside members are followed in place: \(incremental) of \(applied)")
     }
 
+    @Test(
+        "a series as arrays side by side: each row an item, a value changed in place updates its row, a row added adds one"
+    )
+    func seriesRowsFollowPatches() throws {
+        let store = FeedStore(configuration: .init(profile: .table, detection: ItemProfile.Overrides()), epoch: "t")
+        let hours = (0..<4).map { JSONValue.string("2026-11-30T0\($0 * 3):00") }
+        store.replaceDocument(
+            .object([
+                "latitude": .double(52.52),
+                "hourly": .object([
+                    "time": .array(hours),
+                    "temperature_2m": .array([.double(2.1), .double(1.8), .double(1.5), .double(3.2)]),
+                ]),
+            ]))
+        let profile = store.itemReading.profile
+        #expect(try profile.isColumnar && profile.itemsPath == JSONPointer("/hourly"), "\(store.itemReading.notes)")
+        #expect(profile.keyPath == (try JSONPointer("/time")))
+        var before = try #require(store.snapshot)
+        #expect(
+            before.published.items.map { $0.raw["temperature_2m"] } == [
+                .double(2.1), .double(1.8), .double(1.5), .double(3.2),
+            ])
+
+        let patches: [JSONPatch] = [
+            JSONPatch(operations: [.replace(path: try JSONPointer("/hourly/temperature_2m/2"), value: .double(0.9))]),
+            JSONPatch(operations: [.replace(path: try JSONPointer("/latitude"), value: .double(52.5))]),
+            JSONPatch(operations: [
+                .add(path: try JSONPointer("/hourly/time/-"), value: .string("2026-11-30T12:00")),
+                .add(path: try JSONPointer("/hourly/temperature_2m/-"), value: .double(5.9)),
+            ]),
+        ]
+        var kinds: [[ItemChange.Kind]] = []
+        for (index, patch) in patches.enumerated() {
+            try store.apply(patch)
+            let after = try #require(store.snapshot)
+            _ = Self.expectItemsOfFullComputation(
+                patch, from: before, to: after, profile: profile, at: "patch \(index)")
+            kinds.append(after.published.itemChanges.map(\.kind))
+            before = after
+        }
+        #expect(kinds == [[.updated], [], [.added]], "\(kinds)")
+        #expect(before.published.items.count == 5)
+        #expect(before.published.items.last?.raw["temperature_2m"] == .double(5.9))
+    }
+
     /// A Kubernetes pod, keyed one level down (`/metadata/name`).
     static func pod(_ name: String, phase: String) -> JSONValue {
         .object([

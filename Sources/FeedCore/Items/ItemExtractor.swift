@@ -26,11 +26,33 @@ public struct ItemExtractor: Sendable {
 
     /// The JSON values the items are read from, given what the document holds at the items
     /// path: an array's elements, or, for items that are an object's members
-    /// (``ItemProfile/nameMember``), ``memberItems(of:nameMember:)``. `nil` when the path
-    /// holds neither (the elements need not be objects: the items are those that are).
+    /// (``ItemProfile/nameMember``), ``memberItems(of:nameMember:)``, or for the rows of an
+    /// object's arrays (``ItemProfile/isColumnar``), ``rows(of:)``. `nil` when the path
+    /// holds none of them (the elements need not be objects: the items are those that are).
     public func elements(of collection: JSONValue?) -> [JSONValue]? {
+        if profile.isColumnar { return Self.rows(of: collection) }
         guard let nameMember = profile.nameMember else { return collection?.arrayValue }
         return Self.memberItems(of: collection, nameMember: nameMember)
+    }
+
+    /// The rows of an object whose members are arrays of values (``ItemProfile/isColumnar``):
+    /// row `i` is an object with each such member's element `i` under the member's name, in
+    /// the object's order, as many rows as the longest array has elements (a shorter array
+    /// leaves its member out of the rows past its end). Members that are not arrays are not
+    /// in the rows. `nil` when `value` is not an object.
+    public static func rows(of value: JSONValue?) -> [JSONValue]? {
+        guard case .object(let members)? = value else { return nil }
+        let columns = members.compactMap { name, member in member.arrayValue.map { (name, $0) } }
+        let count = columns.map(\.1.count).max() ?? 0
+        var rows: [JSONValue] = []
+        rows.reserveCapacity(count)
+        for index in 0..<count {
+            var row: JSONObject = [:]
+            row.reserveCapacity(columns.count)
+            for (name, values) in columns where index < values.count { row[name] = values[index] }
+            rows.append(.object(row))
+        }
+        return rows
     }
 
     /// The items of an object whose members are items: each member whose value is an

@@ -42,7 +42,7 @@ public struct ItemReading: Sendable, Equatable {
     func problem(in document: MirrorDocument) -> String? {
         guard isDecided else { return notes.first }
         let holdsItems =
-            profile.nameMember == nil
+            profile.nameMember == nil && !profile.isColumnar
             ? document.elements(at: profile.itemsPath) != nil
             : document.value(at: profile.itemsPath)?.objectValue != nil
         if holdsItems { return nil }

@@ -56,8 +56,12 @@ public enum ItemShapeDetector {
     public static func reading(of document: JSONValue, overrides: ItemProfile.Overrides) -> ItemReading {
         if let recognised = recognise(document, overrides: overrides) { return recognised }
         let located: (pointer: JSONPointer, items: [JSONValue], nameMember: String?, note: String)
+        var isColumnar = false
         switch locateItems(in: document, given: overrides.itemsPath) {
         case .found(let pointer, let items, let note): located = (pointer, items, nil, note)
+        case .foundRows(let pointer, let rows, let note):
+            located = (pointer, rows, nil, note)
+            isColumnar = true
         case .foundMembers(let pointer, let members, let note):
             // Each item carries its member's name under a name the items do not use.
             let name = nameMemberCandidates.first { name in !members.values.contains { $0[name] != nil } } ?? "name"
@@ -69,6 +73,7 @@ public enum ItemShapeDetector {
         var profile = ItemProfile.table
         profile.itemsPath = located.pointer
         profile.nameMember = located.nameMember
+        profile.isColumnar = isColumnar
         var notes = [located.note]
         let paths = ItemMemberPaths(of: located.items, sample: sampledItems)
         if let name = located.nameMember {
@@ -165,6 +170,9 @@ public enum ItemShapeDetector {
         case found(JSONPointer, items: [JSONValue], note: String)
         /// An object whose members are objects: each member is an item.
         case foundMembers(JSONPointer, members: JSONObject, note: String)
+        /// An object whose members are arrays of values: each row is an item
+        /// (``ItemExtractor/rows(of:)``).
+        case foundRows(JSONPointer, rows: [JSONValue], note: String)
         case missing(String)
     }
 
@@ -175,6 +183,11 @@ public enum ItemShapeDetector {
                 return .foundMembers(
                     given, members: members, note: "items: the members of \(place(given)), as given (\(members.count))")
             }
+            if let members = value?.objectValue, let count = seriesLength(members) {
+                return .foundRows(
+                    given, rows: ItemExtractor.rows(of: value) ?? [],
+                    note: "items: the rows of \(place(given))'s arrays, as given (\(count))")
+            }
             let objects = value?.arrayValue?.filter { $0.objectValue != nil } ?? []
             guard !objects.isEmpty else {
                 return .missing("No items yet: \(place(given)) holds \(describe(value)).")
@@ -183,6 +196,7 @@ public enum ItemShapeDetector {
         }
         var best: (pointer: JSONPointer, objects: [JSONValue], depth: Int)?
         var bestMembers: (pointer: JSONPointer, members: JSONObject, depth: Int)?
+        var bestRows: (pointer: JSONPointer, value: JSONValue, count: Int)?
         var emptyArrays: [JSONPointer] = []
         func visit(_ value: JSONValue, at pointer: JSONPointer, depth: Int) {
             switch value {
@@ -201,6 +215,9 @@ public enum ItemShapeDetector {
                         || (members.count == bestMembers?.members.count && depth < (bestMembers?.depth ?? 0))
                 {
                     bestMembers = (pointer, members, depth)
+                }
+                if let count = seriesLength(members), count > (bestRows?.count ?? 0) {
+                    bestRows = (pointer, value, count)
                 }
                 for (name, member) in members { visit(member, at: pointer.appending(name), depth: depth + 1) }
             default:
@@ -225,12 +242,35 @@ public enum ItemShapeDetector {
                     + "(\(members.members.count))"
             return .foundMembers(members.pointer, members: members.members, note: note)
         }
+        // A series sent as arrays side by side (Open-Meteo's `hourly`: `time`,
+        // `temperature_2m`, …): its rows.
+        if let series = bestRows {
+            let names = (series.value.objectValue?.filter { $0.value.arrayValue != nil }.keys).map(Array.init) ?? []
+            let shown = names.prefix(4).joined(separator: ", ") + (names.count > 4 ? ", …" : "")
+            return .foundRows(
+                series.pointer, rows: ItemExtractor.rows(of: series.value) ?? [],
+                note: "items: the rows of \(place(series.pointer))'s arrays (\(shown)), \(series.count) rows")
+        }
         if let empty = emptyArrays.first {
             return .missing("No items yet: \(place(empty)) is an empty array; the table appears with the first item.")
         }
         return .missing(
             "No items found: the document holds no array of objects and no object of objects (it is \(describe(document)))."
         )
+    }
+
+    /// The number of rows of `members` when they hold a series as arrays side by side: two
+    /// or more arrays of the same length, at least 2, of plain values (no object, no array);
+    /// the longest such length. `nil` otherwise, or when an array holds objects (those are
+    /// items of their own).
+    private static func seriesLength(_ members: JSONObject) -> Int? {
+        var lengths: [Int: Int] = [:]
+        for member in members.values {
+            guard let values = member.arrayValue else { continue }
+            guard values.allSatisfy(ItemMemberPaths.isPlain) else { return nil }
+            if values.count >= 2 { lengths[values.count, default: 0] += 1 }
+        }
+        return lengths.filter { $0.value >= 2 }.keys.max()
     }
 
     /// Whether every member of `members`, at least `least` of them, is an object: an

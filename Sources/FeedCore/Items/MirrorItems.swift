@@ -18,7 +18,8 @@
 /// repeated keys before or after) falls back to a full extraction and diff, with the same
 /// results. Items that are an object's members (``ItemProfile/nameMember``) are followed in
 /// place while a patch only changes or replaces members; a member added or removed gathers
-/// them again.
+/// them again. The rows of an object's arrays (``ItemProfile/isColumnar``) are gathered
+/// again whenever a patch touches them.
 ///
 /// Owned by ``FeedStore`` and only touched under its write lock.
 struct MirrorItems: Sendable {
@@ -69,7 +70,7 @@ struct MirrorItems: Sendable {
         }
         let path = extractor.profile.itemsPath
         let elements =
-            extractor.profile.nameMember == nil
+            extractor.profile.nameMember == nil && !extractor.profile.isColumnar
             ? document.elements(at: path)?.map(item) ?? []
             : extractor.elements(of: document.value(at: path))?.map(item) ?? []
         var items: [FeedItem] = []
@@ -119,6 +120,20 @@ struct MirrorItems: Sendable {
     ) -> [ItemChange]? {
         if let nameMember = extractor.profile.nameMember {
             return applyToMembers(patch, to: document, extractor: extractor, nameMember: nameMember)
+        }
+        // The rows of an object's arrays: a patch inside them is gathered again (a series is
+        // short), one elsewhere changes no item.
+        if extractor.profile.isColumnar {
+            let base = extractor.profile.itemsPath.tokens
+            let touches = patch.operations.contains { operation in
+                switch operation {
+                case .test: false
+                case .move(let from, let to), .copy(let from, let to):
+                    Self.relates(from, to: base) || Self.relates(to, to: base)
+                case .add(let path, _), .remove(let path), .replace(let path, _): Self.relates(path, to: base)
+                }
+            }
+            return touches ? nil : []
         }
         guard repeatedKeys == 0 else { return nil }
         // While every element is an object, `items` takes the same inserts and removals
