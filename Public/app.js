@@ -209,7 +209,10 @@
     if (applied.length > 200) applied.shift();
     targets.forEach(function (cell) {
       try {
-        if (type === "items") applyItems(cell, data);
+        if (type === "items") {
+          applyItems(cell, data);
+          fitFacts(cell.root);
+        }
         else if (type === "item") applyItem(cell, data);
         else if (type === "gone") applyGone(cell);
         else if (type === "status") applyStatus(cell, data.html);
@@ -231,6 +234,24 @@
   // Who else hears of each frame this page applies (Public/board.js: attention).
   var frameListeners = [];
 
+  // A kiosk tile shows the facts that fit below its lead, whole: one that would be cut
+  // off at the tile's foot (a label without its value) is hidden until there is room.
+  function fitFacts(root) {
+    root.querySelectorAll(".tile-facts").forEach(function (list) {
+      var facts = Array.prototype.slice.call(list.children);
+      facts.forEach(function (fact) { fact.hidden = false; });
+      var tile = list.closest(".tile");
+      var bottom = list.getBoundingClientRect().bottom;
+      if (tile) {
+        var foot = tile.getBoundingClientRect().bottom - (parseFloat(getComputedStyle(tile).paddingBottom) || 0);
+        bottom = Math.min(bottom, foot);
+      }
+      facts.forEach(function (fact) {
+        if (fact.getBoundingClientRect().bottom > bottom + 1) fact.hidden = true;
+      });
+    });
+  }
+
   function fragment(html) {
     var template = document.createElement("template");
     template.innerHTML = html.trim();
@@ -238,12 +259,13 @@
   }
 
   // Whether two entries show the same thing (ignoring our own state classes/attributes,
-  // the cell marks of Public/cells.js among them).
+  // the cell marks of Public/cells.js and the facts fitFacts hid among them).
   function sameContent(a, b) {
     function normal(el) {
       var copy = el.cloneNode(true);
       copy.classList.remove("is-new", "is-updated", "is-featured");
       copy.querySelectorAll("[data-armed]").forEach(function (n) { n.removeAttribute("data-armed"); });
+      copy.querySelectorAll(".tile-facts > [hidden]").forEach(function (n) { n.hidden = false; });
       if (window.feedwebCells && window.feedwebCells.strip) window.feedwebCells.strip(copy);
       return copy.outerHTML;
     }
@@ -1130,6 +1152,12 @@
     armImages(root);
     refreshTimes(root);
     localizeTimes(root);
+    fitFacts(root);
+  });
+  var fitting = 0;
+  window.addEventListener("resize", function () {
+    clearTimeout(fitting);
+    fitting = setTimeout(function () { eachRoot(fitFacts); }, 150);
   });
   setInterval(function () {
     eachRoot(refreshTimes);

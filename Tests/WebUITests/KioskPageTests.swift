@@ -100,6 +100,49 @@ struct KioskPageTests {
 
     }
 
+    @Test(
+        "in a browser: a tile shows the facts that fit below its lead whole, none cut off at its foot",
+        .enabled(if: WebDriver.isAvailable, "needs chromium and chromedriver"))
+    func tilesShowWholeFacts() async throws {
+        func departure(_ flight: String, _ destination: String, _ status: String) -> JSONValue {
+            .object([
+                "flight": .string(flight), "destination": .string(destination),
+                "scheduled": .string("2026-11-30T11:20:00Z"), "estimated": .string("2026-11-30T11:40:00Z"),
+                "gate": .string("B32"), "terminal": .string("5"), "status": .string(status),
+            ])
+        }
+        let board = try TestServer(
+            document: .object([
+                "departures": .array([
+                    departure("BA 117", "New York JFK", "Boarding"), departure("LH 903", "Frankfurt", "Delayed"),
+                    departure("AF 1381", "Paris CDG", "Cancelled"), departure("EI 159", "Dublin", "On time"),
+                    departure("KL 1008", "Amsterdam", "Boarding"),
+                ])
+            ]), detection: .init())
+        try await WebDriver.withSession(windowWidth: 1280, windowHeight: 720) { browser in
+            try await browser.open("http://127.0.0.1:\(board.port)/kiosk")
+            #expect(try await browser.waitFor("return document.querySelectorAll('.tile').length === 5", seconds: 10))
+            // Each fact shown lies whole inside its tile's padding; some did not fit.
+            let facts = try await browser.execute(
+                """
+                var cut = [], hidden = 0, shown = 0;
+                document.querySelectorAll('.tile').forEach(function (tile) {
+                  var foot = tile.getBoundingClientRect().bottom - parseFloat(getComputedStyle(tile).paddingBottom);
+                  tile.querySelectorAll('.tile-facts > div').forEach(function (fact) {
+                    if (fact.hidden) { hidden += 1; return; }
+                    shown += 1;
+                    if (fact.getBoundingClientRect().bottom > foot + 1) cut.push(tile.id + ' ' + fact.dataset.col);
+                  });
+                });
+                return cut.join(',') + '|' + shown + '|' + hidden;
+                """)
+            let parts = (facts.stringValue ?? "").split(separator: "|", omittingEmptySubsequences: false)
+            #expect(parts.count == 3 && parts[0].isEmpty, "facts cut off at a tile's foot: \(facts)")
+            #expect(parts.count == 3 && Int(parts[1]) ?? 0 >= 5, "a fact or more in every tile: \(facts)")
+            #expect(parts.count == 3 && Int(parts[2]) ?? 0 > 0, "some facts did not fit at 1280×720: \(facts)")
+        }
+    }
+
     @Test(.enabled(if: WebDriver.isAvailable, "needs chromium and chromedriver"))
     func inABrowserTheHighlightCyclesAndTheBoardFitsTheScreen() async throws {
         try await WebDriver.withSession(windowWidth: 1280, windowHeight: 720) { browser in
