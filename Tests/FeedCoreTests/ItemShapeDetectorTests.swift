@@ -519,7 +519,7 @@ struct ItemShapeDetectorTests {
              "daily": {"time": ["2026-11-30", "2026-12-01"], "temperature_2m_max": [6.4, 7.0]}}
             """#)
         #expect(forecast.origin == .found)
-        #expect(forecast.profile.isColumnar && forecast.profile.nameMember == nil)
+        #expect(forecast.profile.itemsForm == .series)
         #expect(forecast.profile.itemsPath == (try JSONPointer("/hourly")), "\(forecast.notes)")
         #expect(forecast.profile.keyPath == (try JSONPointer("/time")), "\(forecast.notes)")
         #expect(forecast.profile.columns.map(\.name) == ["time", "temperature_2m", "precipitation_probability"])
@@ -531,9 +531,67 @@ struct ItemShapeDetectorTests {
 
         // Arrays of objects are items of their own; a single array is no series.
         let list = try reading(#"{"tags": ["a", "b"], "counts": [1, 2], "runs": [{"id": 1}, {"id": 2}]}"#)
-        #expect(try !list.profile.isColumnar && list.profile.itemsPath == JSONPointer("/runs"))
+        #expect(try list.profile.itemsForm == .elements && list.profile.itemsPath == JSONPointer("/runs"))
         let single = try reading(#"{"values": [1, 2, 3], "unit": "ms"}"#)
         #expect(!single.isDecided)
+    }
+
+    @Test(
+        "a table sent as rows of values: named by its first row (a spreadsheet) or by its columns beside it (a database)"
+    )
+    func rowsOfValues() throws {
+        // The Google Sheets API: every value a text, the first row the header.
+        let sheet = try reading(
+            #"""
+            {"range": "KPIs!A1:D5", "majorDimension": "ROWS", "values": [
+              ["Region", "Owner", "Revenue", "Status"],
+              ["North", "Ann", "12,400", "on track"],
+              ["South", "Bo", "9,870", "at risk"],
+              ["East", "Cy", "15,020", "on track"],
+              ["West", "Di", "7,310", "behind"]]}
+            """#)
+        #expect(sheet.profile.itemsForm == .rows(names: ["Region", "Owner", "Revenue", "Status"], header: true))
+        #expect(sheet.profile.itemsPath == (try JSONPointer("/values")), "\(sheet.notes)")
+        #expect(sheet.profile.keyPath == (try JSONPointer("/Region")), "\(sheet.notes)")
+        #expect(sheet.profile.fields[.title] == (try JSONPointer("/Region")), "named by its first column")
+        #expect(sheet.profile.columns.map(\.name) == ["Region", "Owner", "Revenue", "Status"], "\(sheet.notes)")
+        #expect(sheet.notes.first?.contains("first row naming the columns") == true, "\(sheet.notes)")
+        let rows = ItemExtractor(profile: sheet.profile).items(
+            in: try JSONValue(
+                parsing:
+                    #"{"values": [["Region", "Owner", "Revenue", "Status"], ["North", "Ann", "1", "ok", "extra"], ["South"]]}"#
+            ))
+        #expect(
+            rows.map(\.raw) == [
+                .object([
+                    "Region": .string("North"), "Owner": .string("Ann"), "Revenue": .string("1"),
+                    "Status": .string("ok"),
+                ]),
+                .object(["Region": .string("South")]),
+            ], "values past the names left out, names past the values absent")
+
+        // Datasette: the rows beside their columns; ClickHouse: beside `meta`.
+        let datasette = try reading(
+            #"""
+            {"database": "ops", "table": "deploys", "columns": ["id", "service", "version", "state"],
+             "rows": [[1, "api", "2.4.1", "done"], [2, "web", "1.9.0", "running"], [3, "worker", "0.8.3", "failed"]],
+             "truncated": false}
+            """#)
+        #expect(
+            datasette.profile.itemsForm == .rows(names: ["id", "service", "version", "state"], header: false),
+            "\(datasette.notes)")
+        #expect(datasette.profile.keyPath == (try JSONPointer("/id")))
+        let clickhouse = try reading(
+            #"""
+            {"meta": [{"name": "host", "type": "String"}, {"name": "load", "type": "Float64"}],
+             "data": [["db-1", 0.42], ["db-2", 1.7]], "rows": 2}
+            """#)
+        #expect(clickhouse.profile.itemsForm == .rows(names: ["host", "load"], header: false), "\(clickhouse.notes)")
+        #expect(clickhouse.profile.itemsPath == (try JSONPointer("/data")))
+
+        // Pairs of numbers are no table: a series of [time, value] has no names.
+        let pairs = try reading(#"{"values": [[1796000000, 1.5], [1796000015, 1.7]]}"#)
+        #expect(!pairs.isDecided)
     }
 
     @Test("Home Assistant's states: named by their friendly name, a sensor's reading is no filter value")

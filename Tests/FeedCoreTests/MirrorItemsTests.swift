@@ -208,7 +208,9 @@ struct MirrorItemsTests {
                 ]),
             ]))
         let profile = store.itemReading.profile
-        #expect(try profile.isColumnar && profile.itemsPath == JSONPointer("/hourly"), "\(store.itemReading.notes)")
+        #expect(
+            try profile.itemsForm == .series && profile.itemsPath == JSONPointer("/hourly"),
+            "\(store.itemReading.notes)")
         #expect(profile.keyPath == (try JSONPointer("/time")))
         var before = try #require(store.snapshot)
         #expect(
@@ -236,6 +238,40 @@ struct MirrorItemsTests {
         #expect(kinds == [[.updated], [], [.added]], "\(kinds)")
         #expect(before.published.items.count == 5)
         #expect(before.published.items.last?.raw["temperature_2m"] == .double(5.9))
+    }
+
+    @Test("a spreadsheet's rows: a value changed updates its row, a row appended adds one, a change elsewhere none")
+    func sheetRowsFollowPatches() throws {
+        let store = FeedStore(configuration: .init(profile: .table, detection: ItemProfile.Overrides()), epoch: "t")
+        store.replaceDocument(
+            .object([
+                "range": .string("A1:B4"),
+                "values": .array([
+                    .array([.string("Region"), .string("Revenue")]), .array([.string("North"), .string("12,400")]),
+                    .array([.string("South"), .string("9,870")]), .array([.string("East"), .string("15,020")]),
+                ]),
+            ]))
+        let profile = store.itemReading.profile
+        #expect(profile.itemsForm == .rows(names: ["Region", "Revenue"], header: true), "\(store.itemReading.notes)")
+        var before = try #require(store.snapshot)
+        let patches: [JSONPatch] = [
+            JSONPatch(operations: [.replace(path: try JSONPointer("/values/2/1"), value: .string("10,100"))]),
+            JSONPatch(operations: [.replace(path: try JSONPointer("/range"), value: .string("A1:B5"))]),
+            JSONPatch(operations: [
+                .add(path: try JSONPointer("/values/-"), value: .array([.string("West"), .string("7,310")]))
+            ]),
+        ]
+        var kinds: [[ItemChange.Kind]] = []
+        for (index, patch) in patches.enumerated() {
+            try store.apply(patch)
+            let after = try #require(store.snapshot)
+            _ = Self.expectItemsOfFullComputation(
+                patch, from: before, to: after, profile: profile, at: "patch \(index)")
+            kinds.append(after.published.itemChanges.map(\.kind))
+            before = after
+        }
+        #expect(kinds == [[.updated], [], [.added]], "\(kinds)")
+        #expect(before.published.items.map(\.key) == ["North", "South", "East", "West"])
     }
 
     /// A Kubernetes pod, keyed one level down (`/metadata/name`).

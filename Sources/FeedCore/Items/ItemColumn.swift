@@ -120,13 +120,14 @@ public struct ItemColumn: Sendable, Equatable {
         static let good: Set<String> = [
             "passed", "pass", "success", "succeeded", "successful", "ok", "healthy", "up", "green", "done",
             "completed", "complete", "active", "online", "ready", "open", "merged", "approved", "available",
-            "resolved", "operational", "fixed", "on time", "on_time", "landed", "arrived",
+            "resolved", "operational", "fixed", "on time", "on_time", "landed", "arrived", "on track", "on_track",
         ]
-        /// Also an alert that is `firing` (Prometheus) and an incident `triggered` (PagerDuty).
+        /// Also an alert that is `firing` (Prometheus), an incident `triggered` (PagerDuty) and
+        /// a goal `off track` (good: `on track`; busy: `at risk`).
         static let bad: Set<String> = [
             "failed", "fail", "failure", "failing", "error", "errored", "broken", "down", "red", "critical",
             "unhealthy", "offline", "rejected", "cancelled", "canceled", "timed_out", "timeout", "outage",
-            "major_outage", "degraded", "unavailable", "unreachable", "firing", "triggered",
+            "major_outage", "degraded", "unavailable", "unreachable", "firing", "triggered", "off track", "off_track",
         ]
         /// Also an incident `acknowledged` (PagerDuty), a flight `boarding` or `delayed`, a
         /// status page's milder states (Atlassian Statuspage: `degraded_performance`,
@@ -136,7 +137,7 @@ public struct ItemColumn: Sendable, Equatable {
             "running", "pending", "queued", "in_progress", "in-progress", "building", "started", "starting",
             "waiting", "scheduled", "deploying", "yellow", "warning", "warn", "partial_outage", "maintenance",
             "created", "degraded_performance", "under_maintenance", "investigating", "identified", "monitoring",
-            "unstable", "on_hold", "blocked", "acknowledged", "boarding", "delayed",
+            "unstable", "on_hold", "blocked", "acknowledged", "boarding", "delayed", "at risk", "at_risk",
         ]
 
         /// The tone of `word`.

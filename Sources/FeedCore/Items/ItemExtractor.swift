@@ -25,22 +25,47 @@ public struct ItemExtractor: Sendable {
     }
 
     /// The JSON values the items are read from, given what the document holds at the items
-    /// path: an array's elements, or, for items that are an object's members
-    /// (``ItemProfile/nameMember``), ``memberItems(of:nameMember:)``, or for the rows of an
-    /// object's arrays (``ItemProfile/isColumnar``), ``rows(of:)``. `nil` when the path
-    /// holds none of them (the elements need not be objects: the items are those that are).
+    /// path, as the profile's ``ItemProfile/itemsForm`` says: an array's elements, an
+    /// object's members (``memberItems(of:nameMember:)``), a series' rows
+    /// (``series(of:)``) or rows of values (``rows(of:names:header:)``). `nil` when the path
+    /// holds no such thing (the elements need not be objects: the items are those that are).
     public func elements(of collection: JSONValue?) -> [JSONValue]? {
-        if profile.isColumnar { return Self.rows(of: collection) }
-        guard let nameMember = profile.nameMember else { return collection?.arrayValue }
-        return Self.memberItems(of: collection, nameMember: nameMember)
+        switch profile.itemsForm {
+        case .elements: collection?.arrayValue
+        case .members(let nameMember): Self.memberItems(of: collection, nameMember: nameMember)
+        case .series: Self.series(of: collection)
+        case .rows(let names, let header): Self.rows(of: collection, names: names, header: header)
+        }
     }
 
-    /// The rows of an object whose members are arrays of values (``ItemProfile/isColumnar``):
+    /// The rows of an array whose elements are arrays of values (``ItemsForm/rows(names:header:)``):
+    /// each such row as an object with its values under `names`, in order (values past the
+    /// names are left out, names past the values absent), the first row skipped when it is
+    /// the `header`. An element that is not an array is kept as it is (no item: items are
+    /// objects). `nil` when `value` is not an array.
+    public static func rows(of value: JSONValue?, names: [String], header: Bool) -> [JSONValue]? {
+        guard case .array(let elements)? = value else { return nil }
+        var rows: [JSONValue] = []
+        rows.reserveCapacity(elements.count)
+        for element in elements.dropFirst(header ? 1 : 0) {
+            guard case .array(let values) = element else {
+                rows.append(element)
+                continue
+            }
+            var row: JSONObject = [:]
+            row.reserveCapacity(min(names.count, values.count))
+            for (name, value) in zip(names, values) { row[name] = value }
+            rows.append(.object(row))
+        }
+        return rows
+    }
+
+    /// The rows of an object whose members are arrays of values (``ItemsForm/series``):
     /// row `i` is an object with each such member's element `i` under the member's name, in
     /// the object's order, as many rows as the longest array has elements (a shorter array
     /// leaves its member out of the rows past its end). Members that are not arrays are not
     /// in the rows. `nil` when `value` is not an object.
-    public static func rows(of value: JSONValue?) -> [JSONValue]? {
+    public static func series(of value: JSONValue?) -> [JSONValue]? {
         guard case .object(let members)? = value else { return nil }
         let columns = members.compactMap { name, member in member.arrayValue.map { (name, $0) } }
         let count = columns.map(\.1.count).max() ?? 0

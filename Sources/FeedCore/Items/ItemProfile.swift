@@ -12,22 +12,15 @@ public struct ItemProfile: Sendable, Equatable {
 
     /// The profile's name, e.g. `nyt-newswire`.
     public var name: String
-    /// The array of items in the document, or the object whose members are the items
-    /// (with ``nameMember``) or whose arrays hold them (``isColumnar``).
+    /// The array of items in the document, or the object that holds them (``itemsForm``).
     public var itemsPath: JSONPointer
-    /// Set when the items are the members of an object rather than an array's elements
-    /// (`{"bitcoin": {"usd": …}, "ether": {"usd": …}}`, as many price and health APIs and
-    /// Firebase send them): the name under which each item carries its member's name, as
-    /// its first member and in place of any member of its own by that name (`name`). Each
-    /// member whose value is an object is an item; its name is its identity. `nil`: the
-    /// items are the elements of an array. Set by ``ItemShapeDetector`` only.
-    public var nameMember: String?
-    /// Set when the items are the rows of an object's arrays of values, one array per
-    /// member (`{"time": ["…", "…"], "temperature_2m": [2.1, 1.8]}`, as Open-Meteo and
-    /// many chart APIs send a series): item `i` holds each array's element `i` under the
-    /// array's name (``ItemExtractor/rows(of:)``). Never with ``nameMember``. Set by
-    /// ``ItemShapeDetector`` only.
-    public var isColumnar = false
+    /// How the items lie at ``itemsPath``: an array's elements (the built-in profiles'), or
+    /// an object's members, a series of arrays side by side, or rows of values
+    /// (``ItemsForm``). Set otherwise by ``ItemShapeDetector`` only.
+    public var itemsForm: ItemsForm = .elements
+    /// The name under which each item carries its member's name, for items that are an
+    /// object's members (``ItemsForm/members(nameMember:)``); else `nil`.
+    public var nameMember: String? { itemsForm.nameMember }
     /// An item's stable id; without one, a hash of the item is the key.
     public var keyPath: JSONPointer?
     /// Where else to look for an id when an item has none at ``keyPath`` (or there is no

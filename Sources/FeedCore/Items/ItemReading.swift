@@ -42,9 +42,11 @@ public struct ItemReading: Sendable, Equatable {
     func problem(in document: MirrorDocument) -> String? {
         guard isDecided else { return notes.first }
         let holdsItems =
-            profile.nameMember == nil && !profile.isColumnar
-            ? document.elements(at: profile.itemsPath) != nil
-            : document.value(at: profile.itemsPath)?.objectValue != nil
+            switch profile.itemsForm {
+            case .elements: document.elements(at: profile.itemsPath) != nil
+            case .rows: document.value(at: profile.itemsPath)?.arrayValue != nil
+            case .members, .series: document.value(at: profile.itemsPath)?.objectValue != nil
+            }
         if holdsItems { return nil }
         let pointer = profile.itemsPath.description.isEmpty ? "the document's root" : profile.itemsPath.description
         return "The feed's items were at \(pointer), but the document now has "

@@ -8,7 +8,10 @@
 ///    largest array of objects among the document's members, ``maxItemsDepth`` levels deep
 ///    at most (ties: the shallower, then the first). Without one, the members of the largest
 ///    object whose members are all objects, at least two (`{"bitcoin": {…}, "ether": {…}}`),
-///    are the items, each carrying its member's name (``ItemProfile/nameMember``).
+///    are the items, each carrying its member's name (``ItemsForm/members(nameMember:)``);
+///    without one, the rows of a series sent as arrays side by side (``ItemsForm/series``),
+///    then the rows of a table sent as arrays of values, named by its first row or by its
+///    column names beside it (``ItemsForm/rows(names:header:)``).
 /// 3. Their key is a member with a unique, non-empty string or whole-number value in every
 ///    item, preferring the names of ``keyNames``, the item's own before one inside an
 ///    envelope (``ItemMemberPaths/envelopeNames``: a pod's `/metadata/name`); without
@@ -55,28 +58,26 @@ public enum ItemShapeDetector {
     /// what the document holds instead of items.
     public static func reading(of document: JSONValue, overrides: ItemProfile.Overrides) -> ItemReading {
         if let recognised = recognise(document, overrides: overrides) { return recognised }
-        let located: (pointer: JSONPointer, items: [JSONValue], nameMember: String?, note: String)
-        var isColumnar = false
+        let located: (pointer: JSONPointer, items: [JSONValue], form: ItemsForm, note: String)
         switch locateItems(in: document, given: overrides.itemsPath) {
-        case .found(let pointer, let items, let note): located = (pointer, items, nil, note)
-        case .foundRows(let pointer, let rows, let note):
-            located = (pointer, rows, nil, note)
-            isColumnar = true
+        case .found(let pointer, let items, let form, let note): located = (pointer, items, form, note)
         case .foundMembers(let pointer, let members, let note):
             // Each item carries its member's name under a name the items do not use.
             let name = nameMemberCandidates.first { name in !members.values.contains { $0[name] != nil } } ?? "name"
             let items = ItemExtractor.memberItems(of: .object(members), nameMember: name) ?? []
-            located = (pointer, items, name, note + "; each carries its member's name as /\(escaped(name))")
+            located = (
+                pointer, items, .members(nameMember: name),
+                note + "; each carries its member's name as /\(escaped(name))"
+            )
         case .missing(let why):
             return ItemReading(profile: overrides.applied(to: .table), origin: .undecided, notes: [why])
         }
         var profile = ItemProfile.table
         profile.itemsPath = located.pointer
-        profile.nameMember = located.nameMember
-        profile.isColumnar = isColumnar
+        profile.itemsForm = located.form
         var notes = [located.note]
         let paths = ItemMemberPaths(of: located.items, sample: sampledItems)
-        if let name = located.nameMember {
+        if let name = located.form.nameMember {
             // A member's name is unique in its object and is the item's identity.
             profile.keyPath = JSONPointer(tokens: [name])
             notes.append("key: /\(escaped(name)), each item's member name")
@@ -166,13 +167,11 @@ public enum ItemShapeDetector {
     // MARK: - The items
 
     private enum Location {
-        /// An array's elements that are objects.
-        case found(JSONPointer, items: [JSONValue], note: String)
+        /// The items (objects), as `form` reads them there: an array's elements that are
+        /// objects, a series' rows, rows of values.
+        case found(JSONPointer, items: [JSONValue], form: ItemsForm, note: String)
         /// An object whose members are objects: each member is an item.
         case foundMembers(JSONPointer, members: JSONObject, note: String)
-        /// An object whose members are arrays of values: each row is an item
-        /// (``ItemExtractor/rows(of:)``).
-        case foundRows(JSONPointer, rows: [JSONValue], note: String)
         case missing(String)
     }
 
@@ -184,24 +183,39 @@ public enum ItemShapeDetector {
                     given, members: members, note: "items: the members of \(place(given)), as given (\(members.count))")
             }
             if let members = value?.objectValue, let count = seriesLength(members) {
-                return .foundRows(
-                    given, rows: ItemExtractor.rows(of: value) ?? [],
+                return .found(
+                    given, items: ItemExtractor.series(of: value) ?? [], form: .series,
                     note: "items: the rows of \(place(given))'s arrays, as given (\(count))")
             }
             let objects = value?.arrayValue?.filter { $0.objectValue != nil } ?? []
+            if objects.isEmpty, let table = rowsTable(in: value, beside: nil) {
+                return .found(
+                    given, items: ItemExtractor.rows(of: value, names: table.names, header: table.header) ?? [],
+                    form: .rows(names: table.names, header: table.header),
+                    note: "items: the rows of \(place(given)), as given (\(table.count))")
+            }
             guard !objects.isEmpty else {
                 return .missing("No items yet: \(place(given)) holds \(describe(value)).")
             }
-            return .found(given, items: objects, note: "items: \(place(given)), as given (\(objects.count))")
+            return .found(
+                given, items: objects, form: .elements, note: "items: \(place(given)), as given (\(objects.count))")
         }
         var best: (pointer: JSONPointer, objects: [JSONValue], depth: Int)?
         var bestMembers: (pointer: JSONPointer, members: JSONObject, depth: Int)?
-        var bestRows: (pointer: JSONPointer, value: JSONValue, count: Int)?
+        var bestSeries: (pointer: JSONPointer, value: JSONValue, count: Int)?
+        var bestTable:
+            (pointer: JSONPointer, value: JSONValue, names: [String], header: Bool, count: Int, namedBy: JSONPointer?)?
         var emptyArrays: [JSONPointer] = []
-        func visit(_ value: JSONValue, at pointer: JSONPointer, depth: Int) {
+        func visit(_ value: JSONValue, at pointer: JSONPointer, depth: Int, parent: JSONObject?) {
             switch value {
             case .array(let elements):
                 let objects = elements.filter { $0.objectValue != nil }
+                if objects.isEmpty, let table = rowsTable(in: value, beside: parent),
+                    table.count > (bestTable?.count ?? 0)
+                {
+                    let namedBy = table.namedBy.map { JSONPointer(tokens: pointer.tokens.dropLast() + [$0]) }
+                    bestTable = (pointer, value, table.names, table.header, table.count, namedBy)
+                }
                 if objects.isEmpty {
                     if elements.isEmpty { emptyArrays.append(pointer) }
                 } else if objects.count > (best?.objects.count ?? 0)
@@ -216,21 +230,24 @@ public enum ItemShapeDetector {
                 {
                     bestMembers = (pointer, members, depth)
                 }
-                if let count = seriesLength(members), count > (bestRows?.count ?? 0) {
-                    bestRows = (pointer, value, count)
+                if let count = seriesLength(members), count > (bestSeries?.count ?? 0) {
+                    bestSeries = (pointer, value, count)
                 }
-                for (name, member) in members { visit(member, at: pointer.appending(name), depth: depth + 1) }
+                for (name, member) in members {
+                    visit(member, at: pointer.appending(name), depth: depth + 1, parent: members)
+                }
             default:
                 break
             }
         }
-        visit(document, at: .root, depth: 0)
-        if let best {
+        visit(document, at: .root, depth: 0, parent: nil)
+        // ClickHouse's `meta` is an array of objects, but it names the columns of its `data`.
+        if let best, best.pointer != bestTable?.namedBy {
             let note =
                 best.depth == 0
                 ? "items: the document, an array of \(best.objects.count) objects"
                 : "items: \(place(best.pointer)), the largest array of objects (\(best.objects.count))"
-            return .found(best.pointer, items: best.objects, note: note)
+            return .found(best.pointer, items: best.objects, form: .elements, note: note)
         }
         // An object of objects before an empty array: a status API's `incidents: []` beside
         // its `components: {…}` must not keep the table waiting.
@@ -244,12 +261,21 @@ public enum ItemShapeDetector {
         }
         // A series sent as arrays side by side (Open-Meteo's `hourly`: `time`,
         // `temperature_2m`, …): its rows.
-        if let series = bestRows {
+        if let series = bestSeries {
             let names = (series.value.objectValue?.filter { $0.value.arrayValue != nil }.keys).map(Array.init) ?? []
             let shown = names.prefix(4).joined(separator: ", ") + (names.count > 4 ? ", …" : "")
-            return .foundRows(
-                series.pointer, rows: ItemExtractor.rows(of: series.value) ?? [],
+            return .found(
+                series.pointer, items: ItemExtractor.series(of: series.value) ?? [], form: .series,
                 note: "items: the rows of \(place(series.pointer))'s arrays (\(shown)), \(series.count) rows")
+        }
+        // A table sent as rows of values (a spreadsheet's, a database's).
+        if let table = bestTable {
+            let named = table.header ? "its first row naming the columns" : "named by its columns beside it"
+            return .found(
+                table.pointer,
+                items: ItemExtractor.rows(of: table.value, names: table.names, header: table.header) ?? [],
+                form: .rows(names: table.names, header: table.header),
+                note: "items: the rows of \(place(table.pointer)), \(named) (\(table.count))")
         }
         if let empty = emptyArrays.first {
             return .missing("No items yet: \(place(empty)) is an empty array; the table appears with the first item.")
@@ -257,6 +283,44 @@ public enum ItemShapeDetector {
         return .missing(
             "No items found: the document holds no array of objects and no object of objects (it is \(describe(document)))."
         )
+    }
+
+    /// Names of a table's column names beside its rows (Datasette's `columns`, ClickHouse's
+    /// `meta`, of objects with a `name`).
+    static let columnNamesNames = ["columns", "column_names", "fields", "headers", "header", "names", "meta"]
+
+    /// The names of `value`'s rows when it is a table sent as rows of values: an array of
+    /// arrays of plain values, named by an array of two or more distinct names beside it in
+    /// `parent` (``columnNamesNames``, as many as the longest row at least), else by its first
+    /// row (`header`) when that holds two or more distinct texts (not numbers, not links)
+    /// and rows follow it. With the number of rows that are items and the member of
+    /// `parent` that names them (`nil`: the first row). `nil` otherwise.
+    private static func rowsTable(in value: JSONValue?, beside parent: JSONObject?)
+        -> (names: [String], header: Bool, count: Int, namedBy: String?)?
+    {
+        guard let rows = value?.arrayValue, !rows.isEmpty else { return nil }
+        var longest = 0
+        for row in rows {
+            guard let values = row.arrayValue, !values.isEmpty, values.allSatisfy(ItemMemberPaths.isPlain) else {
+                return nil
+            }
+            longest = max(longest, values.count)
+        }
+        func distinctNames(_ names: [String?]) -> [String]? {
+            let texts = names.compactMap { $0 }.filter { !$0.isEmpty }
+            guard texts.count == names.count, texts.count >= 2, Set(texts).count == texts.count else { return nil }
+            return texts
+        }
+        for name in columnNamesNames {
+            guard let list = parent?[name]?.arrayValue else { continue }
+            let names = list.map { $0.stringValue ?? $0["name"]?.stringValue }
+            if let names = distinctNames(names), names.count >= longest { return (names, false, rows.count, name) }
+        }
+        guard rows.count >= 2, let first = rows.first?.arrayValue,
+            let names = distinctNames(first.map(\.stringValue)),
+            names.allSatisfy({ !isReading($0) && !isHTTPURL($0) })
+        else { return nil }
+        return (names, true, rows.count - 1, nil)
     }
 
     /// The number of rows of `members` when they hold a series as arrays side by side: two
@@ -400,9 +464,10 @@ public enum ItemShapeDetector {
     }
 
     /// Without a member named as a title: a short text that differs in nearly every item
-    /// (`namesEach`) and is not a moment, a link, a reading, a status or an id (a
-    /// departure's `flight`, `BA 117`, not its `scheduled` time, which keys it; not a
-    /// build's `commit`, `a1b2c3d`). The item's own members, then its envelope's, in order;
+    /// (`namesEach`) and is not a moment, a link, a reading, a status or an id (a sheet's
+    /// first column, `Region`; a departure's `flight`, `BA 117`, not its `scheduled` time,
+    /// which keys it; not a build's `commit`, `a1b2c3d`). The item's own members, then its
+    /// envelope's, in order;
     /// first one whose name ends in `name` (a `hostname`), among them a label's (an
     /// alert's `labels/alertname`; other labels name a series together, as its key does).
     /// Only from 2 items on: in one item every text differs.
@@ -415,7 +480,7 @@ public enum ItemShapeDetector {
         let candidates = (paths.top + paths.enveloped + labels).filter { pointer in
             let member = pointer.memberName
             let lower = member.lowercased()
-            guard !statusNames.contains(lower), !filterNames.contains(lower), !isIDName(member) else { return false }
+            guard !statusNames.contains(lower), !isIDName(member) else { return false }
             let texts = items.prefix(sampledItems).compactMap { $0.value(at: pointer)?.stringValue }
             return !texts.isEmpty
                 && texts.allSatisfy { text in

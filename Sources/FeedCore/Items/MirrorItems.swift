@@ -16,10 +16,10 @@
 /// otherwise they are gathered from the elements again. A patch the incremental path does not follow (one that replaces the
 /// array itself or an ancestor, moves or copies into or out of it, or an items array with
 /// repeated keys before or after) falls back to a full extraction and diff, with the same
-/// results. Items that are an object's members (``ItemProfile/nameMember``) are followed in
-/// place while a patch only changes or replaces members; a member added or removed gathers
-/// them again. The rows of an object's arrays (``ItemProfile/isColumnar``) are gathered
-/// again whenever a patch touches them.
+/// results. Items that are an object's members (``ItemsForm/members(nameMember:)``) are
+/// followed in place while a patch only changes or replaces members; a member added or
+/// removed gathers them again. A series' rows and rows of values (``ItemsForm/series``,
+/// ``ItemsForm/rows(names:header:)``) are gathered again whenever a patch touches them.
 ///
 /// Owned by ``FeedStore`` and only touched under its write lock.
 struct MirrorItems: Sendable {
@@ -70,7 +70,7 @@ struct MirrorItems: Sendable {
         }
         let path = extractor.profile.itemsPath
         let elements =
-            extractor.profile.nameMember == nil && !extractor.profile.isColumnar
+            extractor.profile.itemsForm.isElements
             ? document.elements(at: path)?.map(item) ?? []
             : extractor.elements(of: document.value(at: path))?.map(item) ?? []
         var items: [FeedItem] = []
@@ -118,12 +118,14 @@ struct MirrorItems: Sendable {
     mutating func applyIncrementally(
         _ patch: JSONPatch, to document: MirrorDocument, extractor: ItemExtractor
     ) -> [ItemChange]? {
-        if let nameMember = extractor.profile.nameMember {
+        switch extractor.profile.itemsForm {
+        case .elements:
+            break
+        case .members(let nameMember):
             return applyToMembers(patch, to: document, extractor: extractor, nameMember: nameMember)
-        }
-        // The rows of an object's arrays: a patch inside them is gathered again (a series is
-        // short), one elsewhere changes no item.
-        if extractor.profile.isColumnar {
+        case .series, .rows:
+            // Made by the extractor from arrays: a patch inside them gathers the items
+            // again (a series or a sheet is short), one elsewhere changes no item.
             let base = extractor.profile.itemsPath.tokens
             let touches = patch.operations.contains { operation in
                 switch operation {

@@ -1,0 +1,32 @@
+/// How a feed's items lie at their profile's ``ItemProfile/itemsPath``: what
+/// ``ItemExtractor/elements(of:)`` reads each item's JSON object from.
+public enum ItemsForm: Sendable, Equatable {
+    /// An array's elements; those that are objects are the items.
+    case elements
+    /// An object's members that are objects (`{"bitcoin": {"usd": …}, "ether": {"usd": …}}`,
+    /// as many price and health APIs and Firebase send them): each carries its member's
+    /// name under `nameMember`, as its first member and in place of any member of its own
+    /// by that name; its name is its identity (``ItemExtractor/memberItems(of:nameMember:)``).
+    case members(nameMember: String)
+    /// An object's arrays of values side by side, one per member (`{"time": ["…", "…"],
+    /// "temperature_2m": [2.1, 1.8]}`, as Open-Meteo and many chart APIs send a series):
+    /// item `i` holds each array's element `i` under the array's name
+    /// (``ItemExtractor/series(of:)``).
+    case series
+    /// An array of rows, each an array of values, named in order by `names`: a table sent
+    /// as a spreadsheet sends it (`{"values": [["Name", "Score"], ["Ann", 3]]}`, the Google
+    /// Sheets API, with `header`: the array's first row holds the names and is no item) or
+    /// beside its column names (`{"columns": ["id", "name"], "rows": [[1, "a"]]}`, Datasette)
+    /// (``ItemExtractor/rows(of:names:header:)``).
+    case rows(names: [String], header: Bool)
+
+    /// The member each item carries its member's name under (``members(nameMember:)``).
+    public var nameMember: String? {
+        if case .members(let name) = self { return name }
+        return nil
+    }
+
+    /// Whether the items are an array's elements themselves (not made by the extractor).
+    public var isElements: Bool { self == .elements }
+
+}
