@@ -467,10 +467,9 @@ public enum ItemShapeDetector {
     /// (`namesEach`) and is not a moment, a link, a reading, a status or an id (a sheet's
     /// first column, `Region`; a departure's `flight`, `BA 117`, not its `scheduled` time,
     /// which keys it; not a build's `commit`, `a1b2c3d`). The item's own members, then its
-    /// envelope's, in order;
-    /// first one whose name ends in `name` (a `hostname`), among them a label's (an
-    /// alert's `labels/alertname`; other labels name a series together, as its key does).
-    /// Only from 2 items on: in one item every text differs.
+    /// envelope's, in order; first one whose name ends in `name` (a `hostname`), among them
+    /// a label's (an alert's `labels/alertname`; other labels name a series together, as
+    /// its key does). Only from 2 items on: in one item every text differs.
     private static func namingMember(
         of items: [JSONValue], paths: ItemMemberPaths, namesEach: (JSONPointer) -> Bool
     ) -> JSONPointer? {
@@ -491,9 +490,10 @@ public enum ItemShapeDetector {
         return (candidates.filter(isName) + candidates).first(where: namesEach)
     }
 
-    /// Whether a member named `name` holds ids or digests, for programs: `id`, `uid`,
-    /// `uuid`, `…_id`, `…Id`, `sha`, `hash`, `commit`, `digest`, `etag`, `token`.
-    private static func isIDName(_ name: String) -> Bool {
+    /// Whether a member named `name` holds ids or digests, for programs, not for a screen:
+    /// `id`, `uid`, `uuid`, `…_id`, `…Id`, `sha`, `hash`, `commit`, `digest`, `etag`,
+    /// `token`. Such a member names no item, and a kiosk tile leaves it out of its facts.
+    public static func isIDName(_ name: String) -> Bool {
         let lower = name.lowercased()
         return ["id", "uid", "uuid", "sha", "hash", "commit", "digest", "etag", "token"].contains(lower)
             || lower.hasSuffix("_id") || name.hasSuffix("Id") || lower.hasSuffix("_sha") || lower.hasSuffix("_hash")

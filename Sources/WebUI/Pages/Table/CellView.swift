@@ -21,8 +21,9 @@ struct CellView {
     /// The cell's classes: `cell`, `num` for numbers, `status status-TONE`, `missing`, `id`
     /// for an id (``isID``).
     let classes: String
-    /// Whether the cell holds an id (`id`, `uid`, `uuid`, `…_id`): for programs, not a
-    /// figure for a tile or a screen across a room, which name the item by its title.
+    /// Whether the cell holds an id or a digest (``ItemShapeDetector/isIDName(_:)``: `id`,
+    /// `…_id`, `sha`, `commit`, …): for programs, not a figure for a tile or a screen across
+    /// a room, which name the item by its title.
     let isID: Bool
     /// A status's tone class (`status-good`, `status-bad`, `status-busy`, `status-neutral`),
     /// else `nil`: a kiosk tile led by a status is coloured by it.
@@ -70,8 +71,7 @@ struct CellView {
         if itemHref != nil, case .link(let text, _) = content { content = .plain(text, full: nil) }
         var classes = "cell"
         if numeric { classes += " num" }
-        let member = Self.memberName(of: column.name)
-        isID = ["id", "uid", "uuid"].contains(member) || member.hasSuffix("_id")
+        isID = ItemShapeDetector.isIDName(Self.memberName(of: column.name))
         if isID { classes += " id" }
         self.value = numeric ? value.flatMap(Self.numberText) : nil
         var (isPlain, isLink, isImage, isTime, isStatus) = (false, false, false, false, false)
