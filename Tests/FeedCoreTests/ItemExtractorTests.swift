@@ -386,7 +386,8 @@ struct ItemExtractorTests {
 
     @Test("the built-in profiles by name")
     func namedProfiles() {
-        #expect(ItemProfile.names == ["nyt-newswire", "google-books", "wikimedia-recentchange", "generic"])
+        #expect(
+            ItemProfile.names == ["nyt-newswire", "google-books", "wikimedia-recentchange", "json-feed", "generic"])
         for name in ItemProfile.names {
             #expect(ItemProfile.named(name)?.name == name)
         }

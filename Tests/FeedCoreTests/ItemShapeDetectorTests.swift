@@ -594,6 +594,30 @@ struct ItemShapeDetectorTests {
         #expect(!pairs.isDecided)
     }
 
+    @Test("a JSON Feed is read as news: each post's title, summary, author, tag, picture and date")
+    func jsonFeed() throws {
+        let text = #"""
+            {"version": "https://jsonfeed.org/version/1.1", "title": "Example blog",
+             "items": [
+               {"id": "https://blog.example/p/2", "url": "https://blog.example/p/2", "title": "Faster builds",
+                "summary": "The cache is warmer.", "content_html": "<p>Body</p>", "image": "https://blog.example/2.png",
+                "date_published": "2026-11-30T10:00:00Z", "authors": [{"name": "Ada Lovelace"}], "tags": ["release", "ci"]},
+               {"id": "https://blog.example/p/1", "title": "Hello", "content_text": "First post.",
+                "date_published": "2026-11-29T09:00:00Z"}]}
+            """#
+        let feed = try reading(text)
+        #expect(feed.origin == .recognised && feed.profile.name == "json-feed", "\(feed.notes)")
+        #expect(feed.profile.layout == .news)
+        let items = ItemExtractor(profile: feed.profile).items(in: try JSONValue(parsing: text))
+        #expect(items.map(\.title) == ["Faster builds", "Hello"])
+        let first = try #require(items.first)
+        #expect(
+            first.abstract == "The cache is warmer." && first.byline == "Ada Lovelace" && first.section == "release")
+        #expect(first.thumbnail == "https://blog.example/2.png" && first.published == "2026-11-30T10:00:00Z")
+        #expect(first.url == "https://blog.example/p/2")
+        #expect(items.last?.abstract == nil && items.last?.byline == nil, "a post without them")
+    }
+
     @Test("Home Assistant's states: named by their friendly name, a sensor's reading is no filter value")
     func homeAssistantStates() throws {
         let reading = try reading(

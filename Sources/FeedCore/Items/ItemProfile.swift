@@ -69,7 +69,7 @@ public struct ItemProfile: Sendable, Equatable {
     }
 
     /// The names `--profile` accepts.
-    public static let names = ["nyt-newswire", "google-books", "wikimedia-recentchange", "generic"]
+    public static let names = ["nyt-newswire", "google-books", "wikimedia-recentchange", "json-feed", "generic"]
 
     /// The built-in profile called `name`, or `nil`.
     public static func named(_ name: String) -> ItemProfile? {
@@ -77,6 +77,7 @@ public struct ItemProfile: Sendable, Equatable {
         case "nyt-newswire": return .nytNewswire
         case "google-books": return .googleBooks
         case "wikimedia-recentchange": return .wikimediaRecentChange
+        case "json-feed": return .jsonFeed
         case "generic": return .generic
         default: return nil
         }
@@ -114,6 +115,17 @@ public struct ItemProfile: Sendable, Equatable {
             .abstract: pointer("/comment"), .byline: pointer("/user"), .url: pointer("/meta/uri"),
             .published: pointer("/meta/dt"),
         ], fallbackKeyPaths: [pointer("/id")], showsPlaceholder: false)
+
+    /// JSON Feed (jsonfeed.org, versions 1 and 1.1: a blog's or a podcast's feed as JSON):
+    /// its `items`, keyed by `id`, each post's title, summary, first author (1.1's
+    /// `authors`), first tag, link, image and dates.
+    public static let jsonFeed = ItemProfile(
+        name: "json-feed", itemsPath: pointer("/items"), keyPath: pointer("/id"), versionPath: nil,
+        fields: [
+            .title: pointer("/title"), .section: pointer("/tags/0"), .abstract: pointer("/summary"),
+            .byline: pointer("/authors/0/name"), .url: pointer("/url"), .thumbnail: pointer("/image"),
+            .published: pointer("/date_published"), .updated: pointer("/date_modified"),
+        ], fallbackKeyPaths: [pointer("/url")], showsPlaceholder: false)
 
     /// Any feed with an `items` array of objects with common field names; items are keyed
     /// by `id`, `guid` or `url`, whichever they have.

@@ -2,7 +2,7 @@
 /// without `--profile`: a pure function of the document and the options given.
 ///
 /// 1. A document in the shape of a built-in profile is read with it (the NYT Times
-///    Newswire, Google Books volumes, Wikimedia EventStreams events, the generic
+///    Newswire, Google Books volumes, Wikimedia EventStreams events, a JSON Feed, the generic
 ///    title/summary items).
 /// 2. Otherwise the items are the document when it is an array of objects, else the
 ///    largest array of objects among the document's members, ``maxItemsDepth`` levels deep
@@ -124,6 +124,7 @@ public enum ItemShapeDetector {
             (.nytNewswire, "the NYT Times Newswire's shape (num_results, results of stories)", isNewswire),
             (.googleBooks, "Google Books volumes' shape (items with volumeInfo)", isBooks),
             (.wikimediaRecentChange, "Wikimedia EventStreams events (items with meta and wiki)", isWikimedia),
+            (.jsonFeed, "a JSON Feed (version https://jsonfeed.org/version/…)", isJSONFeed),
             (.generic, "items with a title and a summary", isGeneric),
         ]
         for (profile, shape, matches) in candidates {
@@ -157,6 +158,11 @@ public enum ItemShapeDetector {
     private static func isWikimedia(_ document: JSONValue) -> Bool {
         guard let event = firstObject(document["items"]), let meta = event["meta"]?.objectValue else { return false }
         return meta["id"] != nil || meta["uri"] != nil || event["wiki"] != nil
+    }
+
+    private static func isJSONFeed(_ document: JSONValue) -> Bool {
+        guard let version = document["version"]?.stringValue, document["items"]?.arrayValue != nil else { return false }
+        return version.hasPrefix("https://jsonfeed.org/version/")
     }
 
     private static func isGeneric(_ document: JSONValue) -> Bool {
