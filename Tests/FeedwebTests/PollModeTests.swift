@@ -346,6 +346,53 @@ struct PollModeTests {
         #expect(await feedweb.stop()?.status == 0)
     }
 
+    @Test("/stats weighs what each screen gets from feedweb's stream against each screen polling the API")
+    func statsWeighTheScreensBytes() async throws {
+        /// 40 quotes, one of whose prices moves at each answer.
+        func quotes(_ step: Int) -> JSONValue {
+            .object([
+                "quotes": .array(
+                    (0..<40).map { n in
+                        .object([
+                            "symbol": .string("S\(n)"), "name": .string("Company number \(n)"),
+                            "price": .double(Double(100 + n) + (n == step % 40 ? 0.5 : 0)),
+                            "volume": .int(Int64(1000 * n)),
+                        ])
+                    })
+            ])
+        }
+        let step = NIOLockedValueBox(0)
+        let answer = NIOLockedValueBox(quotes(0))
+        let (server, feedweb) = try await polling(answer, at: "/quotes")
+        defer { server.shutdownNow() }
+        defer { feedweb.kill() }
+        let document = answer.withLockedValue { $0 }.serializedBytes().count
+        // Changes arrive while the counterfactual screen polls every 0.2 s.
+        for _ in 0..<8 {
+            let next = step.withLockedValue {
+                $0 += 1
+                return $0
+            }
+            answer.withLockedValue { $0 = quotes(next) }
+            try await Task.sleep(for: .milliseconds(300))
+        }
+        let stats = try await Eventually.value("a few changes counted") { () async throws -> JSONValue? in
+            let body = try JSONValue(parsing: try await HTTPTestClient.get(port: feedweb.port, "/api/stats").text)
+            return (body["totals"]?["changes"]?.int64Value ?? 0) >= 4 ? body : nil
+        }
+        #expect(stats["comparison"] == .string("screens"))
+        let sent = stats["totals"]?["bytes_received"]?.int64Value ?? 0
+        let polling = stats["totals"]?["polling_bytes"]?.int64Value ?? 0
+        // The document once (as a `data` event), then a patch of one price per change.
+        #expect(sent > Int64(document) && sent < Int64(document) * 2, "sent \(sent) for a document of \(document)")
+        #expect(polling > sent * 2, "each screen polling: \(polling), sent: \(sent)")
+        let page = try await HTTPTestClient.get(port: feedweb.port, "/stats").text
+        for words in ["Sent to each screen", "Each screen polling", "New items", "each screen polling the API every"] {
+            #expect(page.contains(words), "\(words) on /stats")
+        }
+        #expect(!page.contains("streaming cost more than polling") && !page.contains("New stories"))
+    }
+
     @Test("an unreachable API: /readyz 503 with the error, and retries")
     func unreachable() async throws {
         let feedweb = try await FeedwebProcess(arguments: [

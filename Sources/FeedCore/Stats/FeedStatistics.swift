@@ -29,6 +29,8 @@ public struct FeedStatistics: Sendable {
 
     /// When counting started.
     public let startedAt: Date
+    /// What the bytes received are weighed as against polling (``StatsComparison``).
+    public let comparison: StatsComparison
     /// Everything counted since ``startedAt``.
     public private(set) var totals = StatsTotals()
     /// The newest story published, with when (`nil` until one is).
@@ -46,9 +48,14 @@ public struct FeedStatistics: Sendable {
 
     /// Starts counting at `startedAt`; `pollInterval` is what the counterfactual poller
     /// waits between polls, in seconds (`--interval`, or
-    /// ``UpstreamConfiguration/defaultPollInterval`` for streaming sources).
-    public init(startedAt: Date, pollInterval: TimeInterval = UpstreamConfiguration.defaultPollInterval.timeInterval) {
+    /// ``UpstreamConfiguration/defaultPollInterval`` for streaming sources); `comparison`
+    /// says what the bytes received (``StatsEvent/received(bytes:)``) are.
+    public init(
+        startedAt: Date, pollInterval: TimeInterval = UpstreamConfiguration.defaultPollInterval.timeInterval,
+        comparison: StatsComparison = .upstream
+    ) {
         self.startedAt = startedAt
+        self.comparison = comparison
         head = StatsBucket.index(of: startedAt)
         polling = PollingCounterfactual(interval: pollInterval)
     }
@@ -140,7 +147,8 @@ public struct FeedStatistics: Sendable {
         let end = StatsBucket(index: head).start
         let events = notable.filter { $0.time >= start && $0.time < end }.sorted { $0.time < $1.time }
         return StatsWindow(
-            endIndex: head, buckets: buckets, notable: events, totals: totals, pollInterval: polling.interval)
+            endIndex: head, buckets: buckets, notable: events, totals: totals, pollInterval: polling.interval,
+            comparison: comparison)
     }
 
     // MARK: - Internals

@@ -14,11 +14,14 @@ public struct StatsWindow: Sendable, Equatable {
     public let totals: StatsTotals
     /// Seconds between the counterfactual poller's polls.
     public let pollInterval: TimeInterval
+    /// What the bytes received are weighed as against polling.
+    public let comparison: StatsComparison
 
     public init(
         endIndex: Int64, buckets: [StatsBucket?], notable: [NotableEvent], totals: StatsTotals,
-        pollInterval: TimeInterval
+        pollInterval: TimeInterval, comparison: StatsComparison = .upstream
     ) {
+        self.comparison = comparison
         self.endIndex = endIndex
         self.buckets = buckets
         self.notable = notable

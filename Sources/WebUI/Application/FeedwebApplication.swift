@@ -62,6 +62,7 @@ public final class FeedwebApplication: Sendable {
             store: store, demo: demo?.stream, staticFiles: staticFiles, frameAncestors: configuration.frameAncestors,
             sourceLabel: label, maxQueuedBytesPerClient: configuration.streams.maxQueuedBytesPerClient,
             restoredAt: restoredAt, statsPollInterval: configuration.sources.comparedPollInterval.timeInterval,
+            statsComparison: configuration.sources.statsComparison,
             stateFile: stateWriter, shards: Shard.shards(of: store, for: configuration.server),
             inspect: configuration.inspect,
             title: configuration.title,

@@ -153,6 +153,13 @@ extension FeedwebConfiguration {
             return UpstreamConfiguration.defaultPollInterval
         }
 
+        /// What `/stats` compares with polling: the screens' bytes when feedweb polls the
+        /// source itself (its own download is the polling), else the upstream's.
+        public var statsComparison: StatsComparison {
+            if case .poll = source { return .screens }
+            return .upstream
+        }
+
         /// The upstream connection's configuration for `url` (the source's, or the demo's).
         func upstream(url: String) -> UpstreamConfiguration {
             UpstreamConfiguration(

@@ -7,7 +7,9 @@ import Foundation
 /// oldest first; `events` the notable events among them (`kind`, `label` — a chart mark's
 /// own label for `mark` —, `time`, `detail`); `totals` everything since
 /// `started_at` up to the request, with `saving_ratio` (polling bytes ÷ received bytes) and `saved_fraction`
-/// (1 − received ÷ polling), `null` until they mean something.
+/// (1 − received ÷ polling), `null` until they mean something. `comparison` says what the
+/// received bytes are (``StatsComparison``): `upstream` (from a streaming upstream) or
+/// `screens` (sent to each screen on `/events`, when feedweb polls the upstream itself).
 enum StatsJSON {
     static func encode(window: StatsWindow, totals: StatsTotals, ticker: TickerEntry?, startedAt: Date) -> JSONValue {
         func time(_ date: Date) -> JSONValue { .string(RelativeTime.machine(date)) }
@@ -20,6 +22,7 @@ enum StatsJSON {
             "started_at": time(startedAt),
             "bucket_seconds": .double(FeedStatistics.bucketSeconds),
             "poll_interval_seconds": .double(window.pollInterval),
+            "comparison": .string(window.comparison.rawValue),
             "window": .object(["start": time(window.start), "end": time(window.end)]),
             "buckets": .array(
                 window.buckets.compactMap { $0 }.map { bucket in

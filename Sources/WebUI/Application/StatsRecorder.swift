@@ -25,11 +25,17 @@ final class StatsRecorder: Sendable {
     /// When counting started.
     let startedAt: Date
 
+    /// What the bytes received are (``StatsComparison``): with `.screens`, each change's
+    /// `/events` bytes (``record(_:eventBytes:at:)``), and upstream's own bytes are not
+    /// counted.
+    let comparison: StatsComparison
+
     /// Starts counting at `now`; takes what `store` already holds (a restored state) as the
     /// baseline; every change accepted from now on is recorded as the fan-out stage hands it
-    /// on (``record(_:at:)``).
-    init(store: FeedStore, pollInterval: TimeInterval, now: Date = Date()) {
-        var statistics = FeedStatistics(startedAt: now, pollInterval: pollInterval)
+    /// on (``record(_:eventBytes:at:)``).
+    init(store: FeedStore, pollInterval: TimeInterval, comparison: StatsComparison = .upstream, now: Date = Date()) {
+        self.comparison = comparison
+        var statistics = FeedStatistics(startedAt: now, pollInterval: pollInterval, comparison: comparison)
         if let snapshot = store.snapshot {
             let view = snapshot.published
             let sections = view.sections
@@ -44,12 +50,18 @@ final class StatsRecorder: Sendable {
         startedAt = now
     }
 
-    /// Records one accepted change (the fan-out stage's consumer).
-    func record(_ change: FeedChange, at time: Date = Date()) {
+    /// Records one accepted change (the fan-out stage's consumer); with ``comparison``
+    /// `.screens`, the bytes each screen gets for it first, `eventBytes` (its `/events`
+    /// event, asked for only then).
+    func record(_ change: FeedChange, eventBytes: () -> Int = { 0 }, at time: Date = Date()) {
         // The version path of the profile the change was read with (found in the first
         // document with items, when not given).
         let summary = AcceptedChange(change, versionPath: change.snapshot.published.reading?.profile.versionPath)
-        state.withLockedValue { $0.statistics.record(.accepted(summary), at: time) }
+        let sent = comparison == .screens ? eventBytes() : nil
+        state.withLockedValue { state in
+            if let sent { state.statistics.record(.received(bytes: UInt64(max(0, sent))), at: time) }
+            state.statistics.record(.accepted(summary), at: time)
+        }
     }
 
     /// Records what an upstream event says happened, at `time`: bytes received, a
@@ -58,7 +70,10 @@ final class StatsRecorder: Sendable {
     func record(_ event: UpstreamEvent, at time: Date = Date()) {
         let counted: StatsEvent
         switch event {
-        case .received(let bytes): counted = .received(bytes: bytes)
+        case .received(let bytes):
+            // Polling for the screens, feedweb's own download is the polling compared.
+            guard comparison == .upstream else { return }
+            counted = .received(bytes: bytes)
         case .reconnecting(let reason): counted = .reconnect(reason: reason)
         case .rejected(let reason): counted = .rejectedPatch(reason: reason)
         case .leaderChanged(let node, let term): counted = .leaderChange(detail: "\(node) leads (term \(term))")

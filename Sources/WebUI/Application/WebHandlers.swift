@@ -44,6 +44,7 @@ struct WebHandlers: Sendable {
     ///   - restoredAt: when the restored state was saved (`nil`: nothing restored).
     ///   - statsPollInterval: seconds between the polls `/stats` compares the stream with
     ///     (`--interval` when polling, else ``UpstreamConfiguration/defaultPollInterval``).
+    ///   - statsComparison: what `/stats` compares with polling (`.screens` when polling).
     ///   - upstreamStatus: the upstream status now, under the configured source's name.
     ///   - stateFile: the state file's writer, told of every change (last of the consumers).
     ///   - shards: the shards the programs' streams are spread over, as the server that
@@ -58,6 +59,7 @@ struct WebHandlers: Sendable {
         store: FeedStore, demo: DocumentEventStream?, staticFiles: StaticFiles, frameAncestors: String,
         sourceLabel: String, maxQueuedBytesPerClient: Int, restoredAt: Date?,
         statsPollInterval: TimeInterval = UpstreamConfiguration.defaultPollInterval.timeInterval,
+        statsComparison: StatsComparison = .upstream,
         stateFile: StateFileWriter? = nil, shards: [Shard]? = nil, inspect: Bool = true, title: String = "feedweb",
         allowedOrigins: AllowedOrigins = .none, logger: Logger = Logger(label: "feedweb"),
         templates: TemplateLibrary = TemplateLibrary(), screens: ScreenSettings = ScreenSettings(),
@@ -66,7 +68,7 @@ struct WebHandlers: Sendable {
     ) {
         self.templates = templates
         self.title = title
-        let stats = StatsRecorder(store: store, pollInterval: statsPollInterval)
+        let stats = StatsRecorder(store: store, pollInterval: statsPollInterval, comparison: statsComparison)
         self.stats = stats
         self.crossOrigin = CrossOrigin(allowed: allowedOrigins)
         let metrics = FeedwebMetrics()

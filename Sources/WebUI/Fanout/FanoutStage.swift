@@ -48,7 +48,9 @@ final class FanoutStage: Sendable {
     /// `parts` as consumers, in the order written down above.
     static func ordered(_ parts: Parts) -> [Consumer] {
         var consumers: [Consumer] = [
-            Consumer(name: "/stats counts") { parts.stats.record($0.change) },
+            Consumer(name: "/stats counts") { change in
+                parts.stats.record(change.change, eventBytes: { parts.events.eventBytes(for: change).count })
+            },
             Consumer(name: "how items are read, logged when it changes") { parts.readingLog.deliver($0) },
         ]
         if let log = parts.inspectLog {

@@ -235,7 +235,8 @@ struct PageRenderer: Sendable {
         window: StatsWindow, ticker: TickerEntry?, badge: StatusBadge, updated: Date?, source: String, now: Date,
         layout: ItemProfile.Layout = .news
     ) -> [UInt8] {
-        let main = templates.library.render(StatsView(window: window, ticker: ticker, now: now), withTemplate: "stats")
+        let main = templates.library.render(
+            StatsView(window: window, ticker: ticker, now: now, layout: layout), withTemplate: "stats")
         return page(
             title: "Stats · " + brand, bodyClass: "page-stats", stream: "stats", navLatest: false, navStats: true,
             badge: badge, updated: updated, main: main ?? "", source: source, layout: layout)
@@ -245,8 +246,10 @@ struct PageRenderer: Sendable {
 
     /// The parts of `/stats` that change with the window, by element id: the summary, the
     /// two charts and the notable events.
-    func statsFragments(window: StatsWindow, now: Date) -> [(id: String, html: String)] {
-        let view = StatsView(window: window, ticker: nil, now: now)
+    func statsFragments(window: StatsWindow, now: Date, layout: ItemProfile.Layout = .news) -> [(
+        id: String, html: String
+    )] {
+        let view = StatsView(window: window, ticker: nil, now: now, layout: layout)
         return [
             ("stats-summary", templates.library.render(view, withTemplate: "statsSummary") ?? ""),
             ("stats-rate", templates.library.render(view.rate, withTemplate: "statsChart") ?? ""),
@@ -260,9 +263,10 @@ struct PageRenderer: Sendable {
     }
 
     /// The ticker of `/stats`.
-    func tickerFragment(_ ticker: TickerEntry?, now: Date) -> String {
+    func tickerFragment(_ ticker: TickerEntry?, now: Date, layout: ItemProfile.Layout = .news) -> String {
         templates.library.render(
-            TickerContext(ticker: ticker.map { StatsView.ticker($0, now: now) }), withTemplate: "statsTicker") ?? ""
+            TickerContext(ticker: ticker.map { StatsView.ticker($0, now: now, layout: layout) }),
+            withTemplate: "statsTicker") ?? ""
     }
 
     /// One list entry.

@@ -53,9 +53,11 @@ struct StatsView {
     /// Stored, not computed: templates read stored values (TemplateValues.swift).
     let hasEvents: Bool
 
-    init(window: StatsWindow, ticker: TickerEntry?, now: Date) {
-        self.ticker = ticker.map { Self.ticker($0, now: now) }
-        tiles = Self.tiles(window)
+    /// `/stats` of `window`; `layout` says what the items are called (stories, or items of a
+    /// table).
+    init(window: StatsWindow, ticker: TickerEntry?, now: Date, layout: ItemProfile.Layout = .news) {
+        self.ticker = ticker.map { Self.ticker($0, now: now, layout: layout) }
+        tiles = Self.tiles(window, layout: layout)
         rate = Self.rateChart(window)
         bytes = Self.bytesChart(window)
         events = window.notable.suffix(Self.listedEvents).reversed().map { event in
@@ -66,16 +68,19 @@ struct StatsView {
         hasEvents = !events.isEmpty
     }
 
-    static func ticker(_ entry: TickerEntry, now: Date) -> Ticker {
+    static func ticker(_ entry: TickerEntry, now: Date, layout: ItemProfile.Layout = .news) -> Ticker {
         Ticker(
-            label: entry.isNew ? "Latest story" : "Latest update", title: entry.title, href: "/items/" + entry.key,
+            label: entry.isNew ? (layout == .table ? "New item" : "Latest story") : "Latest update", title: entry.title,
+            href: "/items/" + entry.key,
             timeMachine: RelativeTime.machine(entry.time), timeText: RelativeTime.describe(entry.time, now: now),
             clock: clock(entry.time))
     }
 
     // MARK: - Tiles
 
-    static func tiles(_ window: StatsWindow) -> [Tile] {
+    /// The summary: updates, new items, and the bytes against polling, said as
+    /// ``StatsWindow/comparison`` has them (received from upstream, or sent to each screen).
+    static func tiles(_ window: StatsWindow, layout: ItemProfile.Layout = .news) -> [Tile] {
         let sum = window.sum
         let peak = window.buckets.compactMap { $0?.changes }.max() ?? 0
         let totals = window.totals
@@ -88,14 +93,19 @@ struct StatsView {
             saved = "–"
             ratio = "nothing received yet"
         }
+        let screens = window.comparison == .screens
         return [
             Tile(label: "Updates · 10 min", value: "\(sum.changes)", note: "at most \(peak) in 5 s"),
             Tile(
-                label: "New stories · 10 min", value: "\(sum.added)",
+                label: layout == .table ? "New items · 10 min" : "New stories · 10 min", value: "\(sum.added)",
                 note: "\(sum.updated) updated · \(sum.removed) removed"),
-            Tile(label: "Received", value: bytes(totals.bytesReceived), note: "from upstream, since start"),
+            screens
+                ? Tile(
+                    label: "Sent to each screen", value: bytes(totals.bytesReceived),
+                    note: "the document, then its changes, since start")
+                : Tile(label: "Received", value: bytes(totals.bytesReceived), note: "from upstream, since start"),
             Tile(
-                label: "Polling would cost", value: bytes(totals.pollingBytes),
+                label: screens ? "Each screen polling" : "Polling would cost", value: bytes(totals.pollingBytes),
                 note: plural(Int(clamping: totals.polls), "full download")),
             Tile(label: "Saved", value: saved, note: ratio),
         ]
@@ -162,10 +172,13 @@ struct StatsView {
             polling.append(Double(pollingSum))
         }
         let every = seconds(window.pollInterval)
+        let screens = window.comparison == .screens
         let chart = SVGChart(
             id: "stats-bytes-chart", title: "Bytes over the last 10 minutes, received against polling",
-            summary: "Received \(bytes(receivedSum)) through the stream; polling the full document every \(every) "
-                + "would have downloaded \(bytes(pollingSum)).",
+            summary: (screens
+                ? "Each screen got \(bytes(receivedSum)) through feedweb's stream; polling the API"
+                : "Received \(bytes(receivedSum)) through the stream; polling the full document")
+                + " every \(every) would have downloaded \(bytes(pollingSum)).",
             series: [
                 SVGChart.Series(name: "polling", values: polling),
                 SVGChart.Series(name: "received", values: received, filled: true),
@@ -176,8 +189,13 @@ struct StatsView {
             id: "stats-bytes", heading: "Bandwidth: stream against polling",
             note: "cumulative over the last 10 minutes", svg: chart.render(),
             legend: [
-                LegendEntry(name: "received", label: "received: snapshot, then patches"),
-                LegendEntry(name: "polling", label: "polling the full document every \(every)"),
+                LegendEntry(
+                    name: "received",
+                    label: screens ? "each screen: the document, then patches" : "received: snapshot, then patches"),
+                LegendEntry(
+                    name: "polling",
+                    label: screens
+                        ? "each screen polling the API every \(every)" : "polling the full document every \(every)"),
             ])
     }
 

@@ -690,13 +690,15 @@ final class PageEventStream: Sendable {
     private func stats(state: State, now: Date, fragments: Bool, ticker: Bool) -> PageFrame.Part? {
         var html: [PageFrame.Fragment] = []
         if fragments, let window = state.stats {
-            let fragments = renderer.statsFragments(window: window, now: now)
+            let fragments = renderer.statsFragments(
+                window: window, now: now, layout: state.view?.profile.layout ?? .news)
             countRenders(fragments.count)
             for (element, fragment) in fragments { html.append(PageFrame.Fragment(id: element, html: fragment)) }
         }
         if ticker {
             countRenders(1)
-            html.append(PageFrame.Fragment(id: "stats-ticker", html: renderer.tickerFragment(state.ticker, now: now)))
+            let ticker = renderer.tickerFragment(state.ticker, now: now, layout: state.view?.profile.layout ?? .news)
+            html.append(PageFrame.Fragment(id: "stats-ticker", html: ticker))
         }
         return html.isEmpty ? nil : .stats(html)
     }
