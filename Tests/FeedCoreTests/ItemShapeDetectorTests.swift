@@ -555,6 +555,7 @@ struct ItemShapeDetectorTests {
         #expect(sheet.profile.keyPath == (try JSONPointer("/Region")), "\(sheet.notes)")
         #expect(sheet.profile.fields[.title] == (try JSONPointer("/Region")), "named by its first column")
         #expect(sheet.profile.columns.map(\.name) == ["Region", "Owner", "Revenue", "Status"], "\(sheet.notes)")
+        #expect(sheet.profile.columns.first { $0.name == "Revenue" }?.format == .number, "12,400 is a number")
         #expect(sheet.notes.first?.contains("first row naming the columns") == true, "\(sheet.notes)")
         let rows = ItemExtractor(profile: sheet.profile).items(
             in: try JSONValue(
@@ -592,6 +593,18 @@ struct ItemShapeDetectorTests {
         // Pairs of numbers are no table: a series of [time, value] has no names.
         let pairs = try reading(#"{"values": [[1796000000, 1.5], [1796000015, 1.7]]}"#)
         #expect(!pairs.isDecided)
+    }
+
+    @Test("numbers written for people: grouped digits or a currency sign; a plain or odd text is none")
+    func formattedNumbers() {
+        let cases: [(String, Double?)] = [
+            ("12,400", 12_400), ("-1,204,300.50", -1_204_300.5), ("$1,234.50", 1_234.5), ("€99", 99), ("−£3.20", -3.2),
+            ("1,234", 1_234), ("21.4", nil), ("12400", nil), ("1,23", nil), ("12,4000", nil), (",400", nil),
+            ("1,234.", nil), ("$", nil), ("1.2.3", nil), ("1,234,56", nil), ("", nil), ("US$5", nil),
+        ]
+        for (text, value) in cases {
+            #expect(ItemShapeDetector.formattedNumber(text) == value, "\(text)")
+        }
     }
 
     @Test("a JSON Feed is read as news: each post's title, summary, author, tag, picture and date")

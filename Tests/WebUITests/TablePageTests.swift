@@ -221,6 +221,39 @@ struct TablePageTests {
         #expect(newsBoard.contains(#"data-view="list" data-spec="list""#))
     }
 
+    @Test("a spreadsheet's numbers sent as text are numbers: right-aligned as written, sorted by value, a tile's lead")
+    func sheetNumbersAreNumbers() async throws {
+        let sheet: JSONValue = .object([
+            "range": .string("KPIs!A1:C5"),
+            "values": .array([
+                .array([.string("Region"), .string("Revenue"), .string("Status")]),
+                .array([.string("North"), .string("12,400"), .string("on track")]),
+                .array([.string("South"), .string("9,870"), .string("at risk")]),
+                .array([.string("East"), .string("$15,020.50"), .string("on track")]),
+                .array([.string("West"), .string("731"), .string("off track")]),
+            ]),
+        ])
+        let server = try TestServer(document: sheet, detection: .init())
+        let html = try await HTTPTestClient.get(port: server.port, "/?sort=Revenue&order=desc").text
+        let page = try await HTMLChecker.parse(html)
+        #expect(page.errors.isEmpty)
+        let cells = page.elements.filter { $0.tag == "td" && $0.attributes["data-col"] == "Revenue" }
+        let shown = html.matches(of: /<td class="[^"]*" data-col="Revenue"[^>]*>([^<]*)<\/td>/).map {
+            String($0.output.1)
+        }
+        #expect(shown == ["$15,020.50", "12,400", "9,870", "731"], "by value, as written")
+        #expect(cells.map { $0.attributes["data-value"] } == ["15020.5", "12400", "9870", "731"])
+        #expect(cells.allSatisfy { ($0.attributes["class"] ?? "").contains("num") })
+        let statuses = page.elements.filter { $0.tag == "td" && $0.attributes["data-col"] == "Status" }
+        #expect(statuses.map { ($0.attributes["class"] ?? "").contains("status-good") } == [true, true, false, false])
+
+        let kiosk = try await HTTPTestClient.get(port: server.port, "/kiosk").text
+        let lead = try #require(
+            kiosk.firstMatch(
+                of: /id="item-North"[\s\S]*?<p class="tile-lead[^"]*" data-col="([^"]+)"[^>]*data-value="([^"]+)"/))
+        #expect(lead.output.1 == "Revenue" && lead.output.2 == "12400", "\(lead.output)")
+    }
+
     @Test("a reading in a state's place is a number: a Home Assistant sensor's state on the table and the kiosk")
     func readingsInAStatesPlace() async throws {
         func entity(_ id: String, _ state: JSONValue, _ name: String, unit: String? = nil) -> JSONValue {

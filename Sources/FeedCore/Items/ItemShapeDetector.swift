@@ -642,6 +642,40 @@ public enum ItemShapeDetector {
         Double(text)?.isFinite == true
     }
 
+    /// The value of a number written for people, as a spreadsheet sends it (the Google
+    /// Sheets API's formatted values): digits grouped by commas (`12,400`,
+    /// `-1,204,300.50`), or after a currency sign (`$1,234.50`, `€99`, `−£3.20`). `nil` for
+    /// anything else, a plain number among it (`"21.4"`: ``isReading(_:)``), which may be
+    /// an id or a version as much as a quantity.
+    public static func formattedNumber(_ text: String) -> Double? {
+        func isDigit(_ character: Character) -> Bool { ("0"..."9").contains(character) }
+        var rest = Substring(text)
+        var negative = false
+        var currency = false
+        for _ in 0..<2 {
+            if let first = rest.first, first == "-" || first == "−" {
+                negative = true
+                rest = rest.dropFirst()
+            } else if let first = rest.first, "$€£¥".contains(first) {
+                currency = true
+                rest = rest.dropFirst()
+            }
+        }
+        let parts = rest.split(separator: ".", maxSplits: 1, omittingEmptySubsequences: false)
+        guard let whole = parts.first, !whole.isEmpty else { return nil }
+        if parts.count == 2 {
+            guard !parts[1].isEmpty, parts[1].allSatisfy(isDigit) else { return nil }
+        }
+        let groups = whole.split(separator: ",", omittingEmptySubsequences: false)
+        guard groups.allSatisfy({ !$0.isEmpty && $0.allSatisfy(isDigit) }),
+            groups.count == 1 || (groups[0].count <= 3 && groups.dropFirst().allSatisfy { $0.count == 3 }),
+            groups.count > 1 || currency
+        else { return nil }
+        let digits = groups.joined() + (parts.count == 2 ? "." + parts[1] : "")
+        guard let value = Double(digits), value.isFinite else { return nil }
+        return negative ? -value : value
+    }
+
     /// Whether `byte` is an ASCII hex digit.
     private static func isHexDigit(_ byte: UInt8) -> Bool {
         (0x30...0x39).contains(byte) || (0x41...0x46).contains(byte) || (0x61...0x66).contains(byte)
@@ -843,6 +877,13 @@ public enum ItemShapeDetector {
                 return [".png", ".jpg", ".jpeg", ".gif", ".svg", ".webp", ".avif"].contains { path.hasSuffix($0) }
             }
             return pictureNamed || pictureFiles ? .image : .link
+        }
+        // Numbers written for people (a spreadsheet's `12,400`, `$1,234.50`), plain ones among
+        // them: a quantity, though sent as text.
+        if texts.contains(where: { formattedNumber($0) != nil }),
+            texts.allSatisfy({ formattedNumber($0) != nil || isReading($0) })
+        {
+            return .number
         }
         if texts.allSatisfy({ WallTime(rfc3339: $0) != nil }) {
             let recent =

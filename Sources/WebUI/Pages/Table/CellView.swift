@@ -135,6 +135,11 @@ struct CellView {
         let number = value.doubleValue
         switch format {
         case .number:
+            // A number written for people (`12,400`, `$1,234.50`) is shown as it was written.
+            if number == nil, let text = value.stringValue, Self.writtenNumber(text) != nil {
+                numeric = true
+                return .plain(text, full: nil)
+            }
             guard let number else { break }
             numeric = true
             return .plain(CellFormatting.grouped(value, number), full: nil)
@@ -200,8 +205,19 @@ struct CellView {
     private static func numberText(_ value: JSONValue) -> String? {
         switch value {
         case .int, .double: value.serializedString()
-        case .string(let text): ItemShapeDetector.isReading(text) ? text : nil
+        case .string(let text):
+            ItemShapeDetector.isReading(text)
+                ? text
+                : ItemShapeDetector.formattedNumber(text).map { number in
+                    number == number.rounded() && abs(number) < 1e15 ? String(Int64(number)) : String(number)
+                }
         default: nil
         }
+    }
+
+    /// The value of a number sent as text: plain (`"21.4"`) or written for people
+    /// (`"12,400"`, ``ItemShapeDetector/formattedNumber(_:)``).
+    static func writtenNumber(_ text: String) -> Double? {
+        ItemShapeDetector.isReading(text) ? Double(text) : ItemShapeDetector.formattedNumber(text)
     }
 }

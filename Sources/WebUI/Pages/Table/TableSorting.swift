@@ -1,7 +1,7 @@
 import FeedCore
 
-/// Orders a table's items by one value of each: numbers by their value, text without
-/// regard to case, then anything else; items without the value last, whichever the
+/// Orders a table's items by one value of each: numbers by their value (sent as text too:
+/// `"12,400"`), text without regard to case, then anything else; items without the value last, whichever the
 /// direction. Stable: items with equal values keep their feed order.
 enum TableSorting {
     private enum Key: Comparable {
@@ -34,7 +34,10 @@ enum TableSorting {
         case nil, .null?: return nil
         case .int(let number)?: return .number(Double(number))
         case .double(let number)?: return .number(number)
-        case .string(let text)?: return text.isEmpty ? nil : .text(text.lowercased())
+        case .string(let text)?:
+            // A number sent as text (`"21.4"`, a spreadsheet's `"12,400"`) sorts by its value.
+            if let number = CellView.writtenNumber(text) { return .number(number) }
+            return text.isEmpty ? nil : .text(text.lowercased())
         case .bool(let flag)?: return .other(flag ? "1" : "0")
         case let value?: return .other(value.serializedString())
         }
