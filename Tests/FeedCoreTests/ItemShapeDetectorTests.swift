@@ -595,12 +595,13 @@ struct ItemShapeDetectorTests {
         #expect(!pairs.isDecided)
     }
 
-    @Test("numbers written for people: grouped digits or a currency sign; a plain or odd text is none")
+    @Test("numbers written for people: grouped digits, a currency or a percent sign; a plain or odd text is none")
     func formattedNumbers() {
         let cases: [(String, Double?)] = [
             ("12,400", 12_400), ("-1,204,300.50", -1_204_300.5), ("$1,234.50", 1_234.5), ("€99", 99), ("−£3.20", -3.2),
             ("1,234", 1_234), ("21.4", nil), ("12400", nil), ("1,23", nil), ("12,4000", nil), (",400", nil),
             ("1,234.", nil), ("$", nil), ("1.2.3", nil), ("1,234,56", nil), ("", nil), ("US$5", nil),
+            ("45%", 45), ("-3.5%", -3.5), ("1,200%", 1_200), ("%", nil), ("45 %", nil), ("$5%", nil), ("--1,234", nil),
         ]
         for (text, value) in cases {
             #expect(ItemShapeDetector.formattedNumber(text) == value, "\(text)")

@@ -226,11 +226,11 @@ struct TablePageTests {
         let sheet: JSONValue = .object([
             "range": .string("KPIs!A1:C5"),
             "values": .array([
-                .array([.string("Region"), .string("Revenue"), .string("Status")]),
-                .array([.string("North"), .string("12,400"), .string("on track")]),
-                .array([.string("South"), .string("9,870"), .string("at risk")]),
-                .array([.string("East"), .string("$15,020.50"), .string("on track")]),
-                .array([.string("West"), .string("731"), .string("off track")]),
+                .array([.string("Region"), .string("Revenue"), .string("Status"), .string("Margin")]),
+                .array([.string("North"), .string("12,400"), .string("on track"), .string("12%")]),
+                .array([.string("South"), .string("9,870"), .string("at risk"), .string("8.5%")]),
+                .array([.string("East"), .string("$15,020.50"), .string("on track"), .string("-2%")]),
+                .array([.string("West"), .string("731"), .string("off track"), .string("30%")]),
             ]),
         ])
         let server = try TestServer(document: sheet, detection: .init())
@@ -244,6 +244,8 @@ struct TablePageTests {
         #expect(shown == ["$15,020.50", "12,400", "9,870", "731"], "by value, as written")
         #expect(cells.map { $0.attributes["data-value"] } == ["15020.5", "12400", "9870", "731"])
         #expect(cells.allSatisfy { ($0.attributes["class"] ?? "").contains("num") })
+        let margins = page.elements.filter { $0.tag == "td" && $0.attributes["data-col"] == "Margin" }
+        #expect(margins.map { $0.attributes["data-value"] } == ["-2", "12", "8.5", "30"], "a percent is a number")
         let statuses = page.elements.filter { $0.tag == "td" && $0.attributes["data-col"] == "Status" }
         #expect(statuses.map { ($0.attributes["class"] ?? "").contains("status-good") } == [true, true, false, false])
 

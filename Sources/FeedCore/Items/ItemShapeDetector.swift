@@ -644,22 +644,28 @@ public enum ItemShapeDetector {
 
     /// The value of a number written for people, as a spreadsheet sends it (the Google
     /// Sheets API's formatted values): digits grouped by commas (`12,400`,
-    /// `-1,204,300.50`), or after a currency sign (`$1,234.50`, `€99`, `−£3.20`). `nil` for
-    /// anything else, a plain number among it (`"21.4"`: ``isReading(_:)``), which may be
-    /// an id or a version as much as a quantity.
+    /// `-1,204,300.50`), after a currency sign (`$1,234.50`, `€99`, `−£3.20`) or before a
+    /// percent sign (`45%`, `-3.5%`, the number before it). `nil` for anything else, a plain
+    /// number among it (`"21.4"`: ``isReading(_:)``), which may be an id or a version as
+    /// much as a quantity.
     public static func formattedNumber(_ text: String) -> Double? {
         func isDigit(_ character: Character) -> Bool { ("0"..."9").contains(character) }
         var rest = Substring(text)
         var negative = false
-        var currency = false
-        for _ in 0..<2 {
-            if let first = rest.first, first == "-" || first == "−" {
+        var marked = false
+        while let first = rest.first {
+            if !negative, first == "-" || first == "−" {
                 negative = true
-                rest = rest.dropFirst()
-            } else if let first = rest.first, "$€£¥".contains(first) {
-                currency = true
-                rest = rest.dropFirst()
+            } else if !marked, "$€£¥".contains(first) {
+                marked = true
+            } else {
+                break
             }
+            rest = rest.dropFirst()
+        }
+        if !marked, rest.last == "%" {
+            marked = true
+            rest = rest.dropLast()
         }
         let parts = rest.split(separator: ".", maxSplits: 1, omittingEmptySubsequences: false)
         guard let whole = parts.first, !whole.isEmpty else { return nil }
@@ -669,7 +675,7 @@ public enum ItemShapeDetector {
         let groups = whole.split(separator: ",", omittingEmptySubsequences: false)
         guard groups.allSatisfy({ !$0.isEmpty && $0.allSatisfy(isDigit) }),
             groups.count == 1 || (groups[0].count <= 3 && groups.dropFirst().allSatisfy { $0.count == 3 }),
-            groups.count > 1 || currency
+            groups.count > 1 || marked
         else { return nil }
         let digits = groups.joined() + (parts.count == 2 ? "." + parts[1] : "")
         guard let value = Double(digits), value.isFinite else { return nil }
