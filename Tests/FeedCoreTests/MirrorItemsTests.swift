@@ -212,9 +212,9 @@ struct MirrorItemsTests {
             try profile.itemsForm == .series && profile.itemsPath == JSONPointer("/hourly"),
             "\(store.itemReading.notes)")
         #expect(profile.keyPath == (try JSONPointer("/time")))
-        var before = try #require(store.snapshot)
+        let first = try #require(store.snapshot)
         #expect(
-            before.published.items.map { $0.raw["temperature_2m"] } == [
+            first.published.items.map { $0.raw["temperature_2m"] } == [
                 .double(2.1), .double(1.8), .double(1.5), .double(3.2),
             ])
 
@@ -226,18 +226,10 @@ struct MirrorItemsTests {
                 .add(path: try JSONPointer("/hourly/temperature_2m/-"), value: .double(5.9)),
             ]),
         ]
-        var kinds: [[ItemChange.Kind]] = []
-        for (index, patch) in patches.enumerated() {
-            try store.apply(patch)
-            let after = try #require(store.snapshot)
-            _ = Self.expectItemsOfFullComputation(
-                patch, from: before, to: after, profile: profile, at: "patch \(index)")
-            kinds.append(after.published.itemChanges.map(\.kind))
-            before = after
-        }
+        let (kinds, last) = try Self.applyAgainstFullComputation(patches, to: store, profile: profile)
         #expect(kinds == [[.updated], [], [.added]], "\(kinds)")
-        #expect(before.published.items.count == 5)
-        #expect(before.published.items.last?.raw["temperature_2m"] == .double(5.9))
+        #expect(last.published.items.count == 5)
+        #expect(last.published.items.last?.raw["temperature_2m"] == .double(5.9))
     }
 
     @Test("a spreadsheet's rows: a value changed updates its row, a row appended adds one, a change elsewhere none")
@@ -253,7 +245,6 @@ struct MirrorItemsTests {
             ]))
         let profile = store.itemReading.profile
         #expect(profile.itemsForm == .rows(names: ["Region", "Revenue"], header: true), "\(store.itemReading.notes)")
-        var before = try #require(store.snapshot)
         let patches: [JSONPatch] = [
             JSONPatch(operations: [.replace(path: try JSONPointer("/values/2/1"), value: .string("10,100"))]),
             JSONPatch(operations: [.replace(path: try JSONPointer("/range"), value: .string("A1:B5"))]),
@@ -261,17 +252,27 @@ struct MirrorItemsTests {
                 .add(path: try JSONPointer("/values/-"), value: .array([.string("West"), .string("7,310")]))
             ]),
         ]
+        let (kinds, last) = try Self.applyAgainstFullComputation(patches, to: store, profile: profile)
+        #expect(kinds == [[.updated], [], [.added]], "\(kinds)")
+        #expect(last.published.items.map(\.key) == ["North", "South", "East", "West"])
+    }
+
+    /// Applies `patches` to `store` in turn, each checked against the full computation
+    /// (``expectItemsOfFullComputation(_:from:to:profile:at:)``); the kinds of item change
+    /// each made, and the last snapshot.
+    static func applyAgainstFullComputation(
+        _ patches: [JSONPatch], to store: FeedStore, profile: ItemProfile
+    ) throws -> (kinds: [[ItemChange.Kind]], last: FeedSnapshot) {
+        var before = try #require(store.snapshot)
         var kinds: [[ItemChange.Kind]] = []
         for (index, patch) in patches.enumerated() {
             try store.apply(patch)
             let after = try #require(store.snapshot)
-            _ = Self.expectItemsOfFullComputation(
-                patch, from: before, to: after, profile: profile, at: "patch \(index)")
+            _ = expectItemsOfFullComputation(patch, from: before, to: after, profile: profile, at: "patch \(index)")
             kinds.append(after.published.itemChanges.map(\.kind))
             before = after
         }
-        #expect(kinds == [[.updated], [], [.added]], "\(kinds)")
-        #expect(before.published.items.map(\.key) == ["North", "South", "East", "West"])
+        return (kinds, before)
     }
 
     /// A Kubernetes pod, keyed one level down (`/metadata/name`).
