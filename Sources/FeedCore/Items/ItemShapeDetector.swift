@@ -756,8 +756,8 @@ public enum ItemShapeDetector {
     /// The column of the member `name` at `pointer`, formatted from its name and `samples`.
     private static func column(name: String, pointer: JSONPointer, samples: [JSONValue]) -> ItemColumn {
         var format = format(named: name, samples: samples)
-        let lower = name.lowercased()
-        if format == .number, lower == "id" || lower.hasSuffix("_id") || name.hasSuffix("Id") { format = .text }
+        // An id (or a digest) is a name, not a quantity: no grouped digits.
+        if format == .number, isIDName(name) { format = .text }
         return ItemColumn(label: label(for: name), pointer: pointer, format: format, name: name)
     }
 
