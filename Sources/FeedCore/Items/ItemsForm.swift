@@ -28,5 +28,4 @@ public enum ItemsForm: Sendable, Equatable {
 
     /// Whether the items are an array's elements themselves (not made by the extractor).
     public var isElements: Bool { self == .elements }
-
 }

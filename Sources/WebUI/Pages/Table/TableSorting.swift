@@ -1,8 +1,8 @@
 import FeedCore
 
 /// Orders a table's items by one value of each: numbers by their value (sent as text too:
-/// `"12,400"`), text without regard to case, then anything else; items without the value last, whichever the
-/// direction. Stable: items with equal values keep their feed order.
+/// `"12,400"`), text without regard to case, then anything else; items without the value
+/// last, whichever the direction. Stable: items with equal values keep their feed order.
 enum TableSorting {
     private enum Key: Comparable {
         case number(Double)
