@@ -109,7 +109,7 @@ struct ItemShapeDetectorTests {
 
     @Test("no array at all, or only an empty one: undecided, saying what the document holds")
     func nothingToShow() throws {
-        let none = try reading(#"{"status": "ok", "uptime": 12, "version": "1.2"}"#)
+        let none = try reading(#"{"status": "ok", "uptime": 12}"#)
         #expect(none.origin == .undecided)
         #expect(!none.isDecided)
         let text = none.notes.joined()
@@ -120,6 +120,106 @@ struct ItemShapeDetectorTests {
         #expect(empty.notes.joined().contains("/quotes is an empty array"), "\(empty.notes)")
         let scalars = try reading(#"[1, 2, 3]"#)
         #expect(scalars.origin == .undecided)
+    }
+
+    @Test("an object of named values is the items: exchange rates, a health answer's fields; an empty array first")
+    func namedValues() throws {
+        let rates = try reading(
+            #"{"amount": 1.0, "base": "EUR", "date": "2026-11-30", "rates": {"AUD": 1.6521, "CHF": 0.9312, "USD": 1.0573}}"#
+        )
+        #expect(rates.origin == .found)
+        #expect(rates.profile.itemsPath == (try JSONPointer("/rates")), "\(rates.notes)")
+        #expect(rates.profile.itemsForm == .values(nameMember: "name", valueMember: "rates"))
+        #expect(rates.profile.keyPath == (try JSONPointer("/name")))
+        #expect(rates.profile.fields[.title] == (try JSONPointer("/name")))
+        #expect(rates.profile.columns.map(\.label) == ["Name", "Rates"])
+        #expect(rates.profile.columns.map(\.format) == [.automatic, .number])
+        let items = ItemExtractor(profile: rates.profile).items(in: try JSONValue(parsing: Self.ratesDocument))
+        #expect(items.map(\.key) == ["AUD", "CHF", "USD"])
+        #expect(items.map(\.title) == ["AUD", "CHF", "USD"])
+        #expect(items.last?.raw["rates"] == .double(1.0573))
+
+        // The document itself, a health answer of three values or more: its members, words
+        // as statuses; an object named `name` leaves `name` to the values and keys by `key`.
+        let health = try reading(#"{"status": "ok", "uptime": 12, "version": "1.2"}"#)
+        #expect(health.profile.itemsPath == .root)
+        #expect(health.profile.itemsForm == .values(nameMember: "name", valueMember: "value"))
+        #expect(health.notes.first?.contains("the document's members") == true, "\(health.notes)")
+        let named = try reading(#"{"id": 3, "name": {"first": "Ada", "last": "Lovelace", "title": "Countess"}}"#)
+        #expect(named.profile.itemsForm == .values(nameMember: "key", valueMember: "name"))
+        #expect(named.profile.keyPath == (try JSONPointer("/key")))
+
+        // Items to come in an empty array win over the counts beside it; so does an array of
+        // objects, and two values are a record's fields, no list.
+        let waiting = try reading(#"{"meta": {"page": 1, "per_page": 20, "total": 0}, "data": []}"#)
+        #expect(waiting.origin == .undecided)
+        let list = try reading(#"{"meta": {"page": 1, "per_page": 20, "total": 1}, "data": [{"id": 1}]}"#)
+        #expect(list.profile.itemsPath == (try JSONPointer("/data")))
+        #expect(try reading(#"{"ok": true, "count": 2}"#).origin == .undecided)
+
+        // Given, an object of values is read so even with one member.
+        var overrides = ItemProfile.Overrides()
+        overrides.itemsPath = try JSONPointer("/counts")
+        let given = try reading(#"{"counts": {"errors": 3}, "other": {"a": 1, "b": 2, "c": 3, "d": 4}}"#, overrides)
+        #expect(given.profile.itemsForm == .values(nameMember: "name", valueMember: "counts"))
+        #expect(given.notes.first?.contains("as given") == true, "\(given.notes)")
+    }
+
+    static let ratesDocument =
+        #"{"amount": 1.0, "base": "EUR", "date": "2026-11-30", "rates": {"AUD": 1.6521, "CHF": 0.9312, "USD": 1.0573}}"#
+
+    @Test("a GeoJSON feed (USGS): epoch updates are moments, constant columns go first, the title stays")
+    func geoJSONFeatures() throws {
+        func feature(_ index: Int) -> String {
+            let time = 1_796_040_000_000 + index * 60_000
+            return #"""
+                {"type": "Feature", "properties": {"mag": \#(Double(index) / 2 + 1), "place": "\#(index) km SW of Volcano",
+                 "time": \#(time), "updated": \#(time + 5000), "tz": null, "url": "https://earthquake.usgs.gov/e/\#(index)",
+                 "felt": null, "alert": null, "status": "automatic", "tsunami": 0, "sig": \#(index * 40), "net": "hv",
+                 "code": "7451\#(index)", "sources": ",hv,", "types": ",origin,", "nst": \#(40 + index), "dmin": 0.0\#(index),
+                 "rms": 0.1\#(index), "gap": \#(100 + index), "magType": "md", "type": "earthquake",
+                 "title": "M \#(index) - \#(index) km SW of Volcano"},
+                 "geometry": {"type": "Point", "coordinates": [-155.3, 19.4, 2.1]}, "id": "hv7451\#(index)"}
+                """#
+        }
+        let document =
+            #"{"type": "FeatureCollection", "features": ["# + (0..<5).map(feature).joined(separator: ",") + "]}"
+        let profile = try reading(document).profile
+        #expect(profile.itemsPath == (try JSONPointer("/features")))
+        let labels = profile.columns.map(\.label)
+        #expect(profile.columns.first { $0.name == "updated" }?.format == .relative, "\(labels)")
+        #expect(labels.contains("Title"), "the title is never dropped: \(labels)")
+        for constant in ["Type", "Tsunami", "Net", "Sources", "Types", "Mag type"] {
+            #expect(!labels.contains(constant), "\(constant) is the same in every item: \(labels)")
+        }
+        #expect(labels.contains("Status"), "a status the same for all still tells: \(labels)")
+        #expect(labels.count == ItemShapeDetector.maxColumns)
+    }
+
+    @Test("a Jenkins job list: each ball's colour is a status (blue good, red bad, moving busy), `_class` left out")
+    func jenkinsJobs() throws {
+        let profile = try reading(
+            #"""
+            {"_class": "hudson.model.Hudson", "jobs": [
+              {"_class": "hudson.model.FreeStyleProject", "name": "build-main", "url": "http://jenkins.local/job/build-main/", "color": "blue"},
+              {"_class": "hudson.model.FreeStyleProject", "name": "deploy", "url": "http://jenkins.local/job/deploy/", "color": "red_anime"},
+              {"_class": "hudson.model.FreeStyleProject", "name": "e2e", "url": "http://jenkins.local/job/e2e/", "color": "yellow"},
+              {"_class": "hudson.model.FreeStyleProject", "name": "docs", "url": "http://jenkins.local/job/docs/", "color": "notbuilt"}
+            ]}
+            """#
+        ).profile
+        #expect(profile.columns.map(\.name) == ["name", "url", "color"])
+        guard case .status(let tones) = profile.columns.last?.format else {
+            Issue.record("color is no status: \(profile.columns)")
+            return
+        }
+        #expect(tones.tone(of: "blue") == .good)
+        #expect(tones.tone(of: "red") == .bad)
+        #expect(tones.tone(of: "red_anime") == .busy)
+        #expect(tones.tone(of: "notbuilt") == .neutral)
+        // A colour that is no ball is no status.
+        let paint = try reading(#"{"cars": [{"id": 1, "color": "blue"}, {"id": 2, "color": "teal"}]}"#).profile
+        #expect(paint.columns.last?.format == .automatic)
     }
 
     @Test("an object whose members are objects: each member is an item, named and keyed by its member name")

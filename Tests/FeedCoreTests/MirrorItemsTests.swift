@@ -257,6 +257,28 @@ struct MirrorItemsTests {
         #expect(last.published.items.map(\.key) == ["North", "South", "East", "West"])
     }
 
+    @Test("exchange rates, an object of values: a rate changed updates its item, a currency added adds one")
+    func namedValuesFollowPatches() throws {
+        let store = FeedStore(configuration: .init(profile: .table, detection: ItemProfile.Overrides()), epoch: "t")
+        store.replaceDocument(
+            .object([
+                "base": .string("EUR"), "date": .string("2026-11-30"),
+                "rates": .object(["AUD": .double(1.6521), "CHF": .double(0.9312), "USD": .double(1.0573)]),
+            ]))
+        let profile = store.itemReading.profile
+        #expect(profile.itemsForm == .values(nameMember: "name", valueMember: "rates"), "\(store.itemReading.notes)")
+        let patches: [JSONPatch] = [
+            JSONPatch(operations: [.replace(path: try JSONPointer("/rates/CHF"), value: .double(0.9344))]),
+            JSONPatch(operations: [.replace(path: try JSONPointer("/date"), value: .string("2026-12-01"))]),
+            JSONPatch(operations: [.add(path: try JSONPointer("/rates/JPY"), value: .double(161.52))]),
+            JSONPatch(operations: [.remove(path: try JSONPointer("/rates/AUD"))]),
+        ]
+        let (kinds, last) = try Self.applyAgainstFullComputation(patches, to: store, profile: profile)
+        #expect(kinds == [[.updated], [], [.added], [.removed]], "\(kinds)")
+        #expect(last.published.items.map(\.key) == ["CHF", "USD", "JPY"])
+        #expect(last.published.items.first?.raw["rates"] == .double(0.9344))
+    }
+
     /// Applies `patches` to `store` in turn, each checked against the full computation
     /// (``expectItemsOfFullComputation(_:from:to:profile:at:)``); the kinds of item change
     /// each made, and the last snapshot.

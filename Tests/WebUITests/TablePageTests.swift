@@ -256,6 +256,39 @@ struct TablePageTests {
         #expect(lead.output.1 == "Revenue" && lead.output.2 == "12400", "\(lead.output)")
     }
 
+    @Test("exchange rates sent as an object of values: a row and a tile each, numbers, following patches")
+    func namedValues() async throws {
+        let rates: JSONValue = .object([
+            "base": .string("EUR"), "date": .string("2026-11-30"),
+            "rates": .object(["AUD": .double(1.6521), "CHF": .double(0.9312), "JPY": .double(161.52)]),
+        ])
+        let server = try TestServer(document: rates, detection: .init())
+        func rows(_ path: String) async throws -> [(name: String, rate: String)] {
+            let html = try await HTTPTestClient.get(port: server.port, path).text
+            let page = try await HTMLChecker.parse(html)
+            #expect(page.errors.isEmpty)
+            let names = page.elements.compactMap { $0.tag == "tr" ? $0.attributes["data-key"] : nil }
+            let values = page.elements.filter { $0.tag == "td" && $0.attributes["data-col"] == "rates" }
+            #expect(values.allSatisfy { ($0.attributes["class"] ?? "").contains("num") }, "right-aligned numbers")
+            #expect(html.contains(#"data-col="name"><a class="row-link" href="/items/CHF">CHF</a>"#))
+            return zip(names, values).map { ($0, $1.attributes["data-value"] ?? "") }
+        }
+        var shown = try await rows("/?sort=rates&order=desc")
+        #expect(shown.map(\.name) == ["JPY", "AUD", "CHF"], "sorted by value")
+        #expect(shown.map(\.rate) == ["161.52", "1.6521", "0.9312"])
+
+        try server.store.apply(
+            JSONPatch(
+                json: .array([Patch.replace("/rates/CHF", .double(1.75)), Patch.add("/rates/USD", .double(1.06))])))
+        shown = try await rows("/?sort=rates&order=desc")
+        #expect(shown.map(\.name) == ["JPY", "CHF", "AUD", "USD"])
+        let kiosk = try await HTTPTestClient.get(port: server.port, "/kiosk").text
+        let lead = try #require(
+            kiosk.firstMatch(
+                of: /id="item-CHF"[\s\S]*?<p class="tile-lead[^"]*" data-col="([^"]+)"[^>]*data-value="([^"]+)"/))
+        #expect(lead.output.1 == "rates" && lead.output.2 == "1.75", "\(lead.output)")
+    }
+
     @Test("a reading in a state's place is a number: a Home Assistant sensor's state on the table and the kiosk")
     func readingsInAStatesPlace() async throws {
         func entity(_ id: String, _ state: JSONValue, _ name: String, unit: String? = nil) -> JSONValue {

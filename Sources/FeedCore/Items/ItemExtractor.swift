@@ -30,12 +30,34 @@ public struct ItemExtractor: Sendable {
     /// (``series(of:)``) or rows of values (``rows(of:names:header:)``). `nil` when the path
     /// holds no such thing (the elements need not be objects: the items are those that are).
     public func elements(of collection: JSONValue?) -> [JSONValue]? {
-        switch profile.itemsForm {
+        Self.elements(of: collection, form: profile.itemsForm)
+    }
+
+    /// The JSON values the items are read from in `collection`, as `form` lays them out;
+    /// `nil` when it holds no such thing.
+    static func elements(of collection: JSONValue?, form: ItemsForm) -> [JSONValue]? {
+        switch form {
         case .elements: collection?.arrayValue
         case .members(let nameMember): Self.memberItems(of: collection, nameMember: nameMember)
         case .series: Self.series(of: collection)
         case .rows(let names, let header): Self.rows(of: collection, names: names, header: header)
+        case .values(let nameMember, let valueMember):
+            Self.valueItems(of: collection, nameMember: nameMember, valueMember: valueMember)
         }
+    }
+
+    /// The items of an object whose members are plain values (``ItemsForm/values(nameMember:valueMember:)``):
+    /// each member that is a plain value (not an object, not an array), in the object's
+    /// order, as an object of two members: the member's name under `nameMember`, its value
+    /// under `valueMember`. `nil` when `value` is not an object.
+    public static func valueItems(of value: JSONValue?, nameMember: String, valueMember: String) -> [JSONValue]? {
+        guard case .object(let members)? = value else { return nil }
+        var items: [JSONValue] = []
+        items.reserveCapacity(members.count)
+        for (name, member) in members where ItemMemberPaths.isPlain(member) {
+            items.append(.object([nameMember: .string(name), valueMember: member]))
+        }
+        return items
     }
 
     /// The rows of an array whose elements are arrays of values (``ItemsForm/rows(names:header:)``):

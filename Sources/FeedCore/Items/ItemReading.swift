@@ -45,7 +45,7 @@ public struct ItemReading: Sendable, Equatable {
             switch profile.itemsForm {
             case .elements: document.elements(at: profile.itemsPath) != nil
             case .rows: document.value(at: profile.itemsPath)?.arrayValue != nil
-            case .members, .series: document.value(at: profile.itemsPath)?.objectValue != nil
+            case .members, .series, .values: document.value(at: profile.itemsPath)?.objectValue != nil
             }
         if holdsItems { return nil }
         let pointer = profile.itemsPath.description.isEmpty ? "the document's root" : profile.itemsPath.description

@@ -50,7 +50,7 @@ public enum ItemShapeDetector {
     /// down (a GraphQL answer's `/data/repository/issues/edges` is 4).
     static let maxItemsDepth = 5
     /// The most columns found (the item page shows every member).
-    static let maxColumns = 12
+    public static let maxColumns = 12
     /// How many items the columns are read from.
     static let sampledItems = 50
 
@@ -101,7 +101,7 @@ public enum ItemShapeDetector {
         }) {
             profile.fields[.url] = JSONPointer(tokens: [link])
         }
-        profile.columns = columns(of: located.items, keeping: profile.keyPath).map { column in
+        profile.columns = columns(of: located.items, keeping: profile.keyPath, title: title).map { column in
             // An id is a name, not a quantity: no grouped digits.
             var column = column
             if column.pointer == profile.keyPath, column.format == .number { column.format = .text }
@@ -188,6 +188,12 @@ public enum ItemShapeDetector {
                 return .foundMembers(
                     given, members: members, note: "items: the members of \(place(given)), as given (\(members.count))")
             }
+            if let members = value?.objectValue, !members.isEmpty, members.values.allSatisfy(ItemMemberPaths.isPlain) {
+                let form = valuesForm(at: given)
+                return .found(
+                    given, items: ItemExtractor.elements(of: value, form: form) ?? [], form: form,
+                    note: "items: the members of \(place(given)), as given, each a name and a value (\(members.count))")
+            }
             if let members = value?.objectValue, let count = seriesLength(members) {
                 return .found(
                     given, items: ItemExtractor.series(of: value) ?? [], form: .series,
@@ -211,6 +217,7 @@ public enum ItemShapeDetector {
         var bestSeries: (pointer: JSONPointer, value: JSONValue, count: Int)?
         var bestTable:
             (pointer: JSONPointer, value: JSONValue, names: [String], header: Bool, count: Int, namedBy: JSONPointer?)?
+        var bestValues: (pointer: JSONPointer, count: Int, depth: Int)?
         var emptyArrays: [JSONPointer] = []
         func visit(_ value: JSONValue, at pointer: JSONPointer, depth: Int, parent: JSONObject?) {
             switch value {
@@ -235,6 +242,12 @@ public enum ItemShapeDetector {
                         || (members.count == bestMembers?.members.count && depth < (bestMembers?.depth ?? 0))
                 {
                     bestMembers = (pointer, members, depth)
+                }
+                if isObjectOfValues(members),
+                    members.count > (bestValues?.count ?? 0)
+                        || (members.count == bestValues?.count && depth < (bestValues?.depth ?? 0))
+                {
+                    bestValues = (pointer, members.count, depth)
                 }
                 if let count = seriesLength(members), count > (bestSeries?.count ?? 0) {
                     bestSeries = (pointer, value, count)
@@ -286,8 +299,20 @@ public enum ItemShapeDetector {
         if let empty = emptyArrays.first {
             return .missing("No items yet: \(place(empty)) is an empty array; the table appears with the first item.")
         }
+        // Named values (exchange rates, counters, settings): after an empty array, which
+        // is where items will come (a page's `meta` of counts beside its empty `data`).
+        if let values = bestValues {
+            let form = valuesForm(at: values.pointer)
+            let items = ItemExtractor.elements(of: document.value(at: values.pointer), form: form) ?? []
+            let note =
+                values.depth == 0
+                ? "items: the document's members, each a name and a value (\(values.count))"
+                : "items: the members of \(place(values.pointer)), each a name and a value (\(values.count))"
+            return .found(values.pointer, items: items, form: form, note: note)
+        }
         return .missing(
-            "No items found: the document holds no array of objects and no object of objects (it is \(describe(document)))."
+            "No items found: the document holds no array of objects, no object of objects and no object of "
+                + "\(minValues) or more values (it is \(describe(document)))."
         )
     }
 
@@ -341,6 +366,24 @@ public enum ItemShapeDetector {
             if values.count >= 2 { lengths[values.count, default: 0] += 1 }
         }
         return lengths.filter { $0.value >= 2 }.keys.max()
+    }
+
+    /// The fewest members of an object of values found (not given) as items: fewer are
+    /// more likely a record's few fields than a list.
+    static let minValues = 3
+
+    /// Whether `members` are ``minValues`` or more plain values (no object, no array): an
+    /// object whose members are named values (`{"AUD": 1.65, "USD": 1.06}`).
+    private static func isObjectOfValues(_ members: JSONObject) -> Bool {
+        members.count >= minValues && members.values.allSatisfy(ItemMemberPaths.isPlain)
+    }
+
+    /// The form of the values at `pointer`: each value under the object's own name (`rates`,
+    /// a column headed "Rates"; `value` for the document's root), its member's name under
+    /// `name` (or `key`, when the object is itself called `name`).
+    private static func valuesForm(at pointer: JSONPointer) -> ItemsForm {
+        let value = pointer.tokens.last.flatMap { $0.isEmpty ? nil : $0 } ?? "value"
+        return .values(nameMember: value == "name" ? "key" : "name", valueMember: value)
     }
 
     /// Whether every member of `members`, at least `least` of them, is an object: an
@@ -572,8 +615,11 @@ public enum ItemShapeDetector {
     /// value. A heading or a name that would repeat an earlier one is qualified by its
     /// object's (`Actor ID`, `actor.id`). Members for programs
     /// (``isForPrograms(_:samples:)``) are left out; past ``maxColumns``, the columns that
-    /// tell a person least go first (``fewest(_:keeping:)``), the `key`'s never.
-    public static func columns(of items: [JSONValue], keeping key: JSONPointer? = nil) -> [ItemColumn] {
+    /// tell a person least go first (``fewest(_:keeping:)``), the `key`'s and the `title`'s
+    /// never.
+    public static func columns(
+        of items: [JSONValue], keeping key: JSONPointer? = nil, title: JSONPointer? = nil
+    ) -> [ItemColumn] {
         let sampled = Array(items.prefix(sampledItems))
         let paths = ItemMemberPaths(of: sampled, sample: sampledItems)
         func samples(at pointer: JSONPointer) -> [JSONValue] {
@@ -624,7 +670,7 @@ public enum ItemShapeDetector {
             }
             columns.append(column(name: name, pointer: own, samples: values))
         }
-        let kept = fewest(columns.map { ($0, samples(at: $0.pointer)) }, keeping: key)
+        let kept = fewest(columns.map { ($0, samples(at: $0.pointer)) }, keeping: [key, title].compactMap { $0 })
         return distinct(kept)
     }
 
@@ -687,13 +733,15 @@ public enum ItemShapeDetector {
         (0x30...0x39).contains(byte) || (0x41...0x46).contains(byte) || (0x61...0x66).contains(byte)
     }
 
-    /// At most ``maxColumns`` of `columns` (each with its sampled values), in their order:
-    /// past that, first the ids of other things (`workflow_id`; not `key`) and digests
-    /// (`head_sha`: 20 or more hex digits) go, from the last; then the arrays and objects
-    /// shown summarised (`3 items`); then the last columns.
-    private static func fewest(_ columns: [(ItemColumn, [JSONValue])], keeping key: JSONPointer?) -> [ItemColumn] {
+    /// At most ``maxColumns`` of `columns` (each with its sampled values), in their order
+    /// (more only when the `kept` columns, the key's and the title's, are more): past that,
+    /// first the ids of other things (`workflow_id`) and digests (`head_sha`: 20 or more
+    /// hex digits) go, from the last; then the arrays and objects shown summarised
+    /// (`3 items`) and the columns with one value in every item (but a status); then the
+    /// last columns; a `kept` column never.
+    private static func fewest(_ columns: [(ItemColumn, [JSONValue])], keeping kept: [JSONPointer]) -> [ItemColumn] {
         func tellsLeast(_ column: ItemColumn, _ values: [JSONValue]) -> Int {
-            guard column.pointer != key else { return 2 }
+            guard !kept.contains(column.pointer) else { return 3 }
             let lower = column.name.lowercased()
             if lower.hasSuffix("_id") || column.name.hasSuffix("Id") { return 0 }
             let texts = values.compactMap(\.stringValue)
@@ -703,25 +751,38 @@ public enum ItemShapeDetector {
                 return 0
             }
             if !values.isEmpty && values.allSatisfy({ $0.arrayValue != nil || $0.objectValue != nil }) { return 1 }
+            // The same value in every item (a GeoJSON feature's `type`, a job's `_class`)
+            // tells nothing that sets one item apart; a status the same for all does.
+            if values.count >= 3, let first = values.first, values.allSatisfy({ $0 == first }) {
+                if case .status = column.format { return 2 }
+                return 1
+            }
             return 2
         }
         var ranked = columns.map { (column: $0.0, rank: tellsLeast($0.0, $0.1)) }
-        for rank in 0..<2 {
+        for rank in 0..<3 {
             while ranked.count > maxColumns, let last = ranked.lastIndex(where: { $0.rank == rank }) {
                 ranked.remove(at: last)
             }
         }
-        return ranked.prefix(maxColumns).map(\.column)
+        return ranked.map(\.column)
     }
 
     /// Whether the member `name`, with these values, is for programs rather than people: a
-    /// GraphQL node id (`node_id`, `…_node_id`), or an API's address (every value a URL
+    /// GraphQL node id (`node_id`, `…_node_id`), a member whose name begins with one `_`
+    /// (but `_id` and an envelope's), or an API's address (every value a URL
     /// template, `https://api.github.com/repos/o/r/issues{/number}`, or on an `api.` host).
     /// A found table leaves it out (the item page still shows it), so that a GitHub answer's
     /// dozen of them do not crowd out its status and times.
     static func isForPrograms(_ name: String, samples: [JSONValue]) -> Bool {
         let lower = name.lowercased()
         if lower == "node_id" || lower.hasSuffix("_node_id") { return true }
+        // A member marked as the API's own (Jenkins' `_class`, HAL's `_links`, CouchDB's
+        // `_rev`, Elasticsearch's `_index`), but an `_id`, which is the item's, and a name
+        // in two underscores (Prometheus' `__name__`, a metric's name).
+        if lower.hasPrefix("_"), !lower.hasPrefix("__"), lower != "_id", !ItemMemberPaths.isEnvelope(name) {
+            return true
+        }
         let texts = samples.compactMap(\.stringValue)
         guard !texts.isEmpty, texts.count == samples.count, texts.allSatisfy(isHTTPURL) else { return false }
         return texts.allSatisfy { text in
@@ -858,7 +919,12 @@ public enum ItemShapeDetector {
             }
             if ends("_s", "_sec", "_secs", "seconds", "duration", "elapsed", "uptime") { return .duration(.seconds) }
             let epoch = samples.allSatisfy { ($0.doubleValue ?? 0) > 1e9 }
-            if epoch && (namesAMoment || ends("time", "timestamp", "_ts", "date") || lower == "ts" || lower == "dt") {
+            // `updated` as USGS's GeoJSON sends it, milliseconds since 1970.
+            let momentNamed =
+                namesAMoment || lower == "ts" || lower == "dt"
+                || ends(
+                    "time", "timestamp", "_ts", "date", "updated", "created", "modified", "seen", "started", "finished")
+            if epoch && momentNamed {
                 return .relative
             }
             return .number
@@ -873,6 +939,11 @@ public enum ItemShapeDetector {
         guard case .string = first else { return .automatic }
         let texts = samples.compactMap(\.stringValue)
         guard texts.count == samples.count else { return .automatic }
+        if lower == "color" || lower == "colour", texts.allSatisfy(isJenkinsBall),
+            let balls = ItemColumn.StatusTones(words: jenkinsBallTones)
+        {
+            return .status(balls)
+        }
         if statusNames.contains(lower) || texts.allSatisfy(ItemColumn.StatusTones.isStatusWord) {
             return statusFormat(named: lower)
         }
@@ -898,6 +969,22 @@ public enum ItemShapeDetector {
             return recent ? .relative : .date
         }
         return .automatic
+    }
+
+    /// The colours of a Jenkins job's ball (its `color` in `/api/json`), each also with
+    /// `_anime` while a build runs.
+    static let jenkinsBalls = ["blue", "red", "yellow", "grey", "disabled", "aborted", "notbuilt"]
+
+    /// The balls' tones: the last build passed (blue), failed (red) or was unstable
+    /// (yellow); any ball that moves is a build running.
+    static let jenkinsBallTones =
+        "blue=good,red=bad,yellow=busy,"
+        + jenkinsBalls.map { "\($0)_anime=busy" }.joined(separator: ",")
+
+    /// Whether `text` is a Jenkins ball's colour (``jenkinsBalls``), still or moving.
+    private static func isJenkinsBall(_ text: String) -> Bool {
+        let still = text.hasSuffix("_anime") ? String(text.dropLast(6)) : text
+        return jenkinsBalls.contains(still)
     }
 
     /// Whether `text` is an absolute http or https URL.

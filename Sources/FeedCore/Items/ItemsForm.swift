@@ -19,11 +19,19 @@ public enum ItemsForm: Sendable, Equatable {
     /// beside its column names (`{"columns": ["id", "name"], "rows": [[1, "a"]]}`, Datasette)
     /// (``ItemExtractor/rows(of:names:header:)``).
     case rows(names: [String], header: Bool)
+    /// An object's members that are plain values (`{"rates": {"AUD": 1.65, "USD": 1.06}}`,
+    /// as exchange-rate, counter and settings APIs send them): each member is an item of
+    /// two members, its name under `nameMember` (its identity) and its value under
+    /// `valueMember` (``ItemExtractor/valueItems(of:nameMember:valueMember:)``).
+    case values(nameMember: String, valueMember: String)
 
-    /// The member each item carries its member's name under (``members(nameMember:)``).
+    /// The member each item carries its member's name under (``members(nameMember:)``,
+    /// ``values(nameMember:valueMember:)``): the item's identity.
     public var nameMember: String? {
-        if case .members(let name) = self { return name }
-        return nil
+        switch self {
+        case .members(let name), .values(let name, _): name
+        case .elements, .series, .rows: nil
+        }
     }
 
     /// Whether the items are an array's elements themselves (not made by the extractor).

@@ -18,8 +18,10 @@
 /// repeated keys before or after) falls back to a full extraction and diff, with the same
 /// results. Items that are an object's members (``ItemsForm/members(nameMember:)``) are
 /// followed in place while a patch only changes or replaces members; a member added or
-/// removed gathers them again. A series' rows and rows of values (``ItemsForm/series``,
-/// ``ItemsForm/rows(names:header:)``) are gathered again whenever a patch touches them.
+/// removed gathers them again. A series' rows, rows of values and an object's values
+/// (``ItemsForm/series``, ``ItemsForm/rows(names:header:)``,
+/// ``ItemsForm/values(nameMember:valueMember:)``) are gathered again whenever a patch
+/// touches them.
 ///
 /// Owned by ``FeedStore`` and only touched under its write lock.
 struct MirrorItems: Sendable {
@@ -123,9 +125,10 @@ struct MirrorItems: Sendable {
             break
         case .members(let nameMember):
             return applyToMembers(patch, to: document, extractor: extractor, nameMember: nameMember)
-        case .series, .rows:
-            // Made by the extractor from arrays: a patch inside them gathers the items
-            // again (a series or a sheet is short), one elsewhere changes no item.
+        case .series, .rows, .values:
+            // Made by the extractor from plain values: a patch inside them gathers the
+            // items again (a series, a sheet or an object of values is short), one
+            // elsewhere changes no item.
             let base = extractor.profile.itemsPath.tokens
             let touches = patch.operations.contains { operation in
                 switch operation {
