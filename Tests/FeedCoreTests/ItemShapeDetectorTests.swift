@@ -624,6 +624,9 @@ struct ItemShapeDetectorTests {
         #expect(forecast.profile.keyPath == (try JSONPointer("/time")), "\(forecast.notes)")
         #expect(forecast.profile.columns.map(\.name) == ["time", "temperature_2m", "precipitation_probability"])
         #expect(forecast.profile.columns.dropFirst().allSatisfy { $0.format == .number })
+        // Units beside the series (`hourly_units`) head their columns; a time's format is none.
+        #expect(
+            forecast.profile.columns.map(\.label) == ["Time", "Temperature 2m (°C)", "Precipitation probability"])
         #expect(forecast.notes.first?.contains("rows of /hourly") == true, "\(forecast.notes)")
         let items = ItemExtractor(profile: forecast.profile).items(
             in: try JSONValue(parsing: #"{"hourly": {"time": ["a", "b", "c"], "v": [1, 2]}}"#))
@@ -760,6 +763,33 @@ struct ItemShapeDetectorTests {
         #expect(ItemShapeDetector.label(for: "avgLatencyMs") == "Avg latency")
         #expect(ItemShapeDetector.label(for: "price") == "Price")
         #expect(ItemShapeDetector.label(for: "_") == "_")
+        // CoinCap's camel case, a span of time after its number.
+        #expect(ItemShapeDetector.label(for: "volumeUsd24Hr") == "Volume USD 24h")
+        #expect(ItemShapeDetector.label(for: "changePercent24Hr") == "Change % 24h")
+        #expect(ItemShapeDetector.label(for: "vwap24Hr") == "VWAP 24h")
+        #expect(ItemShapeDetector.label(for: "last_7_d") == "Last 7d")
+        #expect(ItemShapeDetector.label(for: "sha256") == "Sha256")
+        #expect(ItemShapeDetector.label(for: "temperature_2m") == "Temperature 2m")
+    }
+
+    @Test("plain numbers sent as text are quantities (CoinCap), but codes: ids, versions, postcodes, leading zeros")
+    func numbersSentAsText() throws {
+        let coins = try reading(
+            #"""
+            {"data": [
+              {"id": "bitcoin", "rank": "1", "symbol": "BTC", "priceUsd": "43210.1234567890123456",
+               "changePercent24Hr": "-1.2345000000000000", "zip": "02139", "version": "1.2", "flight_number": "117"},
+              {"id": "ethereum", "rank": "2", "symbol": "ETH", "priceUsd": "2290.5512300000000000",
+               "changePercent24Hr": "0.5100000000000000", "zip": "10115", "version": "1.3", "flight_number": "920"}
+            ], "timestamp": 1796040000000}
+            """#
+        ).profile
+        let formats = Dictionary(uniqueKeysWithValues: coins.columns.map { ($0.name, $0.format) })
+        #expect(formats["priceUsd"] == .number, "\(coins.columns)")
+        #expect(formats["changePercent24Hr"] == .percent)
+        for code in ["id", "zip", "version", "flight_number", "rank"] {
+            #expect(formats[code] != .number, "\(code) is a code: \(coins.columns)")
+        }
     }
 
     @Test("`--column` values: label, pointer and format, and what is wrong with a bad one")

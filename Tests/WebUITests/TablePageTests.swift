@@ -289,6 +289,42 @@ struct TablePageTests {
         #expect(lead.output.1 == "rates" && lead.output.2 == "1.75", "\(lead.output)")
     }
 
+    @Test("prices sent as text with every digit (CoinCap): shown grouped, to the decimals their size warrants")
+    func numbersSentAsText() async throws {
+        func coin(_ id: String, _ price: String, _ change: String) -> JSONValue {
+            .object([
+                "id": .string(id), "supply": .string("19576543.0000000000000000"), "priceUsd": .string(price),
+                "changePercent24Hr": .string(change),
+            ])
+        }
+        let server = try TestServer(
+            document: .object([
+                "data": .array([
+                    coin("bitcoin", "43210.1234567890123456", "-1.2345000000000000"),
+                    coin("tether", "1.0004123000000000", "0.0100000000000000"),
+                    coin("ethereum", "2290.5512300000000000", "0.5100000000000000"),
+                ])
+            ]), detection: .init())
+        let html = try await HTTPTestClient.get(port: server.port, "/?sort=priceUsd&order=desc").text
+        #expect(try await HTMLChecker.parse(html).errors.isEmpty)
+        func shown(_ column: String) throws -> [String] {
+            html.matches(of: try Regex(#"<td class="[^"]*" data-col="\#(column)"[^>]*>([^<]*)</td>"#)).compactMap {
+                $0.output[1].substring.map(String.init)
+            }
+        }
+        let prices = try shown("priceUsd")
+        #expect(prices == ["43,210.12", "2,290.55", "1.0004"], "\(prices)")
+        #expect(try shown("changePercent24Hr") == ["−1.23 %", "0.51 %", "0.01 %"])
+        #expect(try shown("supply").first == "19,576,543")
+        #expect(html.contains(#"data-col="priceUsd" data-value="43210.1234567890123456""#), "the value as sent")
+        // A tile is led by its price, not by the supply before it.
+        let kiosk = try await HTTPTestClient.get(port: server.port, "/kiosk").text
+        let lead = try #require(
+            kiosk.firstMatch(
+                of: /id="item-tether"[\s\S]*?<p class="tile-lead[^"]*" data-col="([^"]+)"[^>]*data-value="([^"]+)"/))
+        #expect(lead.output.1 == "priceUsd" && lead.output.2 == "1.0004123000000000", "\(lead.output)")
+    }
+
     @Test("a reading in a state's place is a number: a Home Assistant sensor's state on the table and the kiosk")
     func readingsInAStatesPlace() async throws {
         func entity(_ id: String, _ state: JSONValue, _ name: String, unit: String? = nil) -> JSONValue {

@@ -101,10 +101,14 @@ public enum ItemShapeDetector {
         }) {
             profile.fields[.url] = JSONPointer(tokens: [link])
         }
+        let units = units(beside: located.pointer, in: document)
         profile.columns = columns(of: located.items, keeping: profile.keyPath, title: title).map { column in
             // An id is a name, not a quantity: no grouped digits.
             var column = column
             if column.pointer == profile.keyPath, column.format == .number { column.format = .text }
+            if column.pointer.tokens.count == 1, let unit = units[column.pointer.tokens[0]] {
+                column.label += " (\(unit))"
+            }
             return column
         }
         profile = overrides.applied(to: profile)
@@ -314,6 +318,24 @@ public enum ItemShapeDetector {
             "No items found: the document holds no array of objects, no object of objects and no object of "
                 + "\(minValues) or more values (it is \(describe(document)))."
         )
+    }
+
+    /// The units of the items' members, by member name, when the items' object has an
+    /// object of them beside it named after it (Open-Meteo's `hourly_units` beside its
+    /// `hourly`: `"temperature_2m": "°C"`). A unit that names a time's format (`iso8601`,
+    /// `unixtime`) is no unit of a quantity and is left out.
+    private static func units(beside pointer: JSONPointer, in document: JSONValue) -> [String: String] {
+        guard let last = pointer.tokens.last else { return [:] }
+        let sibling = JSONPointer(tokens: pointer.tokens.dropLast() + [last + "_units"])
+        guard let units = document.value(at: sibling)?.objectValue else { return [:] }
+        var found: [String: String] = [:]
+        for (name, unit) in units {
+            guard let text = unit.stringValue?.trimmed, !text.isEmpty, text.count <= 12,
+                !["iso8601", "unixtime"].contains(text.lowercased())
+            else { continue }
+            found[name] = text
+        }
+        return found
     }
 
     /// Names of a table's column names beside its rows (Datasette's `columns`, ClickHouse's
@@ -865,12 +887,31 @@ public enum ItemShapeDetector {
             lower.removeLast()
         }
         guard !lower.isEmpty else { return name }
+        // A span of time after its number, which may end the word before (`Usd24`, `Hr`):
+        // `USD 24h`.
+        let spans = ["hr": "h", "hrs": "h", "h": "h", "d": "d", "day": "d", "min": "min", "mins": "min"]
+        var index = 1
+        while index < lower.count {
+            let before = lower[index - 1]
+            let digits = before.reversed().prefix { $0.isNumber }.count
+            guard let span = spans[lower[index]], digits > 0 else {
+                index += 1
+                continue
+            }
+            lower[index] = String(before.suffix(digits)) + span
+            if digits == before.count {
+                lower.remove(at: index - 1)
+            } else {
+                lower[index - 1] = String(before.dropLast(digits))
+                index += 1
+            }
+        }
         // Initialisms and currency codes (a price API's `usd`, `usd_24h_change`).
         let capitals: Set<String> = [
             "id", "uid", "url", "uri", "html", "api", "cpu", "gpu", "ram", "ip", "dns", "http", "tls", "tcp", "udp",
             "sla",
             "uuid", "sku", "ci", "os", "ui", "usd", "eur", "gbp", "jpy", "cny", "chf", "cad", "aud", "inr", "krw",
-            "btc", "eth",
+            "btc", "eth", "vwap",
         ]
         let shown = lower.enumerated().map { index, word -> String in
             if word == "pct" || word == "percent" { return "%" }
@@ -962,6 +1003,12 @@ public enum ItemShapeDetector {
         {
             return .number
         }
+        // Plain numbers sent as text, as APIs that keep every digit send prices
+        // (CoinCap's `"priceUsd": "43210.1234567890"`): a quantity, unless the name or a
+        // leading zero says a code.
+        if texts.allSatisfy(isReading), !namesACode(name), !texts.contains(where: hasLeadingZero) {
+            return has("pct", "percent") ? .percent : .number
+        }
         if texts.allSatisfy({ WallTime(rfc3339: $0) != nil }) {
             let recent =
                 has("updated", "created", "modified", "time", "seen", "started", "finished", "last")
@@ -969,6 +1016,24 @@ public enum ItemShapeDetector {
             return recent ? .relative : .date
         }
         return .automatic
+    }
+
+    /// Whether the member `name` holds a code written in digits rather than a quantity (an
+    /// id, a version, a flight's number, a postcode, a year, a rank): its digits are not
+    /// grouped, and it leads no tile.
+    static func namesACode(_ name: String) -> Bool {
+        let lower = name.lowercased()
+        let parts = [
+            "version", "code", "zip", "postal", "phone", "number", "year", "build", "ref", "tag", "sku", "rank",
+        ]
+        return isIDName(name) || parts.contains { lower.contains($0) }
+    }
+
+    /// Whether `text` begins with a zero that is not a number's own (`"02139"`, not
+    /// `"0.5"`): a code.
+    private static func hasLeadingZero(_ text: String) -> Bool {
+        let digits = text.drop { $0 == "-" }
+        return digits.count > 1 && digits.first == "0" && digits.dropFirst().first != "."
     }
 
     /// The colours of a Jenkins job's ball (its `color` in `/api/json`), each also with

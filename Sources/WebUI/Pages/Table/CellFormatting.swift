@@ -22,6 +22,15 @@ enum CellFormatting {
         return group(String(text[..<dot]), negative: number < 0) + text[dot...]
     }
 
+    /// A number sent as text with more digits than a person reads (CoinCap's
+    /// `"43210.1234567890123456"`), to the decimals its size warrants: two from 1,000 up,
+    /// four from 1, six below; grouped as ``grouped(_:_:)`` groups (`43,210.12`).
+    static func readable(_ number: Double) -> String {
+        let decimals: Double = number.magnitude >= 1000 ? 100 : number.magnitude >= 1 ? 10_000 : 1_000_000
+        let rounded = (number * decimals).rounded() / decimals
+        return grouped(.double(rounded), rounded)
+    }
+
     /// `digits` with a `,` every three from the right, and a minus sign when `negative`.
     private static func group(_ digits: String, negative: Bool) -> String {
         var out = ""

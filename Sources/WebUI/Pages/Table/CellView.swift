@@ -135,16 +135,23 @@ struct CellView {
         let number = value.doubleValue
         switch format {
         case .number:
-            // A number written for people (`12,400`, `$1,234.50`) is shown as it was written.
-            if number == nil, let text = value.stringValue, Self.writtenNumber(text) != nil {
-                numeric = true
-                return .plain(text, full: nil)
+            // A number written for people (`12,400`, `$1,234.50`) is shown as it was written;
+            // a plain one sent as text (`"43210.1234567890"`) as a number a person reads.
+            if number == nil, let text = value.stringValue {
+                if ItemShapeDetector.isReading(text), let plain = Double(text) {
+                    numeric = true
+                    return .plain(CellFormatting.readable(plain), full: nil)
+                }
+                if Self.writtenNumber(text) != nil {
+                    numeric = true
+                    return .plain(text, full: nil)
+                }
             }
             guard let number else { break }
             numeric = true
             return .plain(CellFormatting.grouped(value, number), full: nil)
         case .percent:
-            guard let number else { break }
+            guard let number = number ?? value.stringValue.flatMap(Self.writtenNumber) else { break }
             numeric = true
             return .plain(CellFormatting.percent(number), full: nil)
         case .bytes:

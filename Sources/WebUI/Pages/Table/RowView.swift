@@ -66,7 +66,8 @@ extension RowView {
             && !cell.text.isEmpty && cell.text.count <= 8
     }
 
-    /// The tile's lead among `cells` (in column order): the first number or status; when that
+    /// The tile's lead among `cells` (in column order): the first number or status (a
+    /// number whose member says a price before the others); when that
     /// is a status, the item's most pressing status instead: a bad word before a busy one,
     /// a busy one before a good one, any of them before a neutral one, and among equals an
     /// outcome (``ItemShapeDetector/outcomeNames``) before the first. A finished build that
@@ -74,7 +75,10 @@ extension RowView {
     /// `in_progress`.
     static func lead(among cells: [CellView]) -> CellView? {
         guard let first = cells.first(where: { $0.value != nil || $0.isStatus }) else { return nil }
-        guard first.isStatus else { return first }
+        guard first.isStatus else {
+            // A price is what a board of prices is for, wherever its column is.
+            return cells.first { $0.value != nil && $0.memberName.lowercased().contains("price") } ?? first
+        }
         func rank(_ cell: CellView) -> Int {
             let tone: Int
             switch cell.statusTone {
