@@ -733,6 +733,16 @@ struct ItemShapeDetectorTests {
         #expect(first.thumbnail == "https://blog.example/2.png" && first.published == "2026-11-30T10:00:00Z")
         #expect(first.url == "https://blog.example/p/2")
         #expect(items.last?.abstract == nil && items.last?.byline == nil, "a post without them")
+
+        // Version 1.0: one `author`, whose name is the byline.
+        let older = #"""
+            {"version": "https://jsonfeed.org/version/1", "title": "Older blog",
+             "items": [{"id": "1", "title": "Hello", "author": {"name": "Grace Hopper"}, "content_text": "Hi."}]}
+            """#
+        let version1 = try reading(older)
+        #expect(version1.origin == .recognised && version1.profile.name == "json-feed", "\(version1.notes)")
+        let post = ItemExtractor(profile: version1.profile).items(in: try JSONValue(parsing: older)).first
+        #expect(post?.byline == "Grace Hopper")
     }
 
     @Test("Home Assistant's states: named by their friendly name, a sensor's reading is no filter value")

@@ -127,6 +127,14 @@ public struct ItemProfile: Sendable, Equatable {
             .published: pointer("/date_published"), .updated: pointer("/date_modified"),
         ], fallbackKeyPaths: [pointer("/url")], showsPlaceholder: false)
 
+    /// A JSON Feed of version 1.0, whose post has one `author` (1.1's `authors` is a list):
+    /// ``jsonFeed`` with that author's name as the byline. Recognised by its `version`.
+    public static let jsonFeedVersion1: ItemProfile = {
+        var profile = jsonFeed
+        profile.fields[.byline] = pointer("/author/name")
+        return profile
+    }()
+
     /// Any feed with an `items` array of objects with common field names; items are keyed
     /// by `id`, `guid` or `url`, whichever they have.
     public static let generic = ItemProfile(

@@ -128,6 +128,7 @@ public enum ItemShapeDetector {
             (.nytNewswire, "the NYT Times Newswire's shape (num_results, results of stories)", isNewswire),
             (.googleBooks, "Google Books volumes' shape (items with volumeInfo)", isBooks),
             (.wikimediaRecentChange, "Wikimedia EventStreams events (items with meta and wiki)", isWikimedia),
+            (.jsonFeedVersion1, "a JSON Feed 1.0 (version https://jsonfeed.org/version/1)", isJSONFeedVersion1),
             (.jsonFeed, "a JSON Feed (version https://jsonfeed.org/version/…)", isJSONFeed),
             (.generic, "items with a title and a summary", isGeneric),
         ]
@@ -167,6 +168,10 @@ public enum ItemShapeDetector {
     private static func isJSONFeed(_ document: JSONValue) -> Bool {
         guard let version = document["version"]?.stringValue, document["items"]?.arrayValue != nil else { return false }
         return version.hasPrefix("https://jsonfeed.org/version/")
+    }
+
+    private static func isJSONFeedVersion1(_ document: JSONValue) -> Bool {
+        isJSONFeed(document) && document["version"]?.stringValue == "https://jsonfeed.org/version/1"
     }
 
     private static func isGeneric(_ document: JSONValue) -> Bool {
