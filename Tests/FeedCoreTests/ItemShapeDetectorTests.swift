@@ -165,6 +165,37 @@ struct ItemShapeDetectorTests {
         #expect(given.notes.first?.contains("as given") == true, "\(given.notes)")
     }
 
+    @Test("rows of values without names (OpenSky's states): a hint to name them; given, columns by position")
+    func rowsWithoutNames() throws {
+        let states = #"""
+            {"time": 1796040000, "states": [
+              ["4b1815", "SWR123  ", "Switzerland", 1796039990, 1796039995, 8.5, 47.4, 10000.0, false, 230.5],
+              ["3c6444", "DLH9LF  ", "Germany", 1796039991, 1796039996, 9.1, 48.1, 11200.0, false, 240.1],
+              ["a0f1bb", "UAL901  ", "United States", 1796039992, 1796039997, -73.8, 40.6, 0.0, true, 0.0]]}
+            """#
+        let found = try reading(states)
+        #expect(found.origin == .undecided)
+        let hint = found.notes.joined()
+        #expect(hint.contains("/states holds rows of values without names"), "\(hint)")
+        #expect(hint.contains("--items-path /states"), "\(hint)")
+
+        var overrides = ItemProfile.Overrides()
+        overrides.itemsPath = try JSONPointer("/states")
+        let given = try reading(states, overrides)
+        #expect(given.profile.itemsForm == .rows(names: (0..<10).map(String.init), header: false), "\(given.notes)")
+        #expect(given.profile.keyPath == (try JSONPointer("/0")), "\(given.notes)")
+        overrides.columns = [
+            try ItemColumn(parsing: "Callsign=/1"), try ItemColumn(parsing: "Country=/2"),
+            try ItemColumn(parsing: "Altitude=/7:number"),
+        ]
+        let named = try reading(states, overrides)
+        let items = ItemExtractor(profile: named.profile).items(in: try JSONValue(parsing: states))
+        #expect(named.profile.columns.map(\.label) == ["Callsign", "Country", "Altitude"])
+        #expect(items.map(\.key) == ["4b1815", "3c6444", "a0f1bb"])
+        #expect(items.last?.raw["7"] == .double(0), "\(items.last?.raw ?? .null)")
+        #expect(items.last?.raw["8"] == .bool(true))
+    }
+
     static let ratesDocument =
         #"{"amount": 1.0, "base": "EUR", "date": "2026-11-30", "rates": {"AUD": 1.6521, "CHF": 0.9312, "USD": 1.0573}}"#
 

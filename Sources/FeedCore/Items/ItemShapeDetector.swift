@@ -209,7 +209,7 @@ public enum ItemShapeDetector {
                     note: "items: the rows of \(place(given))'s arrays, as given (\(count))")
             }
             let objects = value?.arrayValue?.filter { $0.objectValue != nil } ?? []
-            if objects.isEmpty, let table = rowsTable(in: value, beside: nil) {
+            if objects.isEmpty, let table = rowsTable(in: value, beside: nil, byPosition: true) {
                 return .found(
                     given, items: ItemExtractor.rows(of: value, names: table.names, header: table.header) ?? [],
                     form: .rows(names: table.names, header: table.header),
@@ -227,16 +227,22 @@ public enum ItemShapeDetector {
         var bestTable:
             (pointer: JSONPointer, value: JSONValue, names: [String], header: Bool, count: Int, namedBy: JSONPointer?)?
         var bestValues: (pointer: JSONPointer, count: Int, depth: Int)?
+        var unnamedRows: JSONPointer?
         var emptyArrays: [JSONPointer] = []
         func visit(_ value: JSONValue, at pointer: JSONPointer, depth: Int, parent: JSONObject?) {
             switch value {
             case .array(let elements):
                 let objects = elements.filter { $0.objectValue != nil }
-                if objects.isEmpty, let table = rowsTable(in: value, beside: parent),
+                if objects.isEmpty, let table = rowsTable(in: value, beside: parent, byPosition: false),
                     table.count > (bestTable?.count ?? 0)
                 {
                     let namedBy = table.namedBy.map { JSONPointer(tokens: pointer.tokens.dropLast() + [$0]) }
                     bestTable = (pointer, value, table.names, table.header, table.count, namedBy)
+                } else if objects.isEmpty, unnamedRows == nil, elements.count >= 2,
+                    rowsTable(in: value, beside: parent, byPosition: false) == nil,
+                    rowsTable(in: value, beside: parent, byPosition: true) != nil
+                {
+                    unnamedRows = pointer
                 }
                 if objects.isEmpty {
                     if elements.isEmpty { emptyArrays.append(pointer) }
@@ -319,6 +325,12 @@ public enum ItemShapeDetector {
                 : "items: the members of \(place(values.pointer)), each a name and a value (\(values.count))"
             return .found(values.pointer, items: items, form: form, note: note)
         }
+        if let rows = unnamedRows {
+            return .missing(
+                "No items found: \(place(rows)) holds rows of values without names; --items-path \(rows) reads them, "
+                    + "their columns named by position (--column 'Name=/0')."
+            )
+        }
         return .missing(
             "No items found: the document holds no array of objects, no object of objects and no object of "
                 + "\(minValues) or more values (it is \(describe(document)))."
@@ -351,9 +363,11 @@ public enum ItemShapeDetector {
     /// arrays of plain values, named by an array of two or more distinct names beside it in
     /// `parent` (``columnNamesNames``, as many as the longest row at least), else by its first
     /// row (`header`) when that holds two or more distinct texts (not numbers, not links)
-    /// and rows follow it. With the number of rows that are items and the member of
-    /// `parent` that names them (`nil`: the first row). `nil` otherwise.
-    private static func rowsTable(in value: JSONValue?, beside parent: JSONObject?)
+    /// and rows follow it, else, `byPosition` (an items path given), by each value's position
+    /// (`0`, `1`, …: OpenSky's `states`, whose columns its documentation names, as
+    /// `--column 'Callsign=/1'` does). With the number of rows that are items and the member
+    /// of `parent` that names them (`nil`: the first row or the positions). `nil` otherwise.
+    private static func rowsTable(in value: JSONValue?, beside parent: JSONObject?, byPosition: Bool)
         -> (names: [String], header: Bool, count: Int, namedBy: String?)?
     {
         guard let rows = value?.arrayValue, !rows.isEmpty else { return nil }
@@ -374,11 +388,14 @@ public enum ItemShapeDetector {
             let names = list.map { $0.stringValue ?? $0["name"]?.stringValue }
             if let names = distinctNames(names), names.count >= longest { return (names, false, rows.count, name) }
         }
-        guard rows.count >= 2, let first = rows.first?.arrayValue,
+        if rows.count >= 2, let first = rows.first?.arrayValue,
             let names = distinctNames(first.map(\.stringValue)),
             names.allSatisfy({ !isReading($0) && !isHTTPURL($0) })
-        else { return nil }
-        return (names, true, rows.count - 1, nil)
+        {
+            return (names, true, rows.count - 1, nil)
+        }
+        guard byPosition else { return nil }
+        return ((0..<longest).map(String.init), false, rows.count, nil)
     }
 
     /// The number of rows of `members` when they hold a series as arrays side by side: two
