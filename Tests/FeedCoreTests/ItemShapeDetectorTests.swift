@@ -156,6 +156,13 @@ struct ItemShapeDetectorTests {
         let list = try reading(#"{"meta": {"page": 1, "per_page": 20, "total": 1}, "data": [{"id": 1}]}"#)
         #expect(list.profile.itemsPath == (try JSONPointer("/data")))
         #expect(try reading(#"{"ok": true, "count": 2}"#).origin == .undecided)
+        // An error sent in place of the feed decides nothing: the next answer does.
+        for error in [
+            #"{"error": "rate limited", "code": 429, "retry_after": 30}"#,
+            #"{"status": 503, "message": "Service unavailable", "request_id": "x1"}"#,
+        ] {
+            #expect(try reading(error).origin == .undecided, "\(error)")
+        }
 
         // Given, an object of values is read so even with one member.
         var overrides = ItemProfile.Overrides()

@@ -417,9 +417,16 @@ public enum ItemShapeDetector {
     static let minValues = 3
 
     /// Whether `members` are ``minValues`` or more plain values (no object, no array): an
-    /// object whose members are named values (`{"AUD": 1.65, "USD": 1.06}`).
+    /// object whose members are named values (`{"AUD": 1.65, "USD": 1.06}`), and not an
+    /// error sent in place of the feed (`{"error": "rate limited", "code": 429, …}`), which
+    /// must not decide how the feed is read.
     private static func isObjectOfValues(_ members: JSONObject) -> Bool {
-        members.count >= minValues && members.values.allSatisfy(ItemMemberPaths.isPlain)
+        guard members.count >= minValues, members.values.allSatisfy(ItemMemberPaths.isPlain) else { return false }
+        let names = Set(members.keys.map { $0.lowercased() })
+        let saysAnError =
+            !names.isDisjoint(with: ["error", "errors", "fault", "exception", "error_message", "errormessage"])
+            || (names.contains("message") && !names.isDisjoint(with: ["code", "status", "status_code", "statuscode"]))
+        return !saysAnError
     }
 
     /// The form of the values at `pointer`: each value under the object's own name (`rates`,
