@@ -92,8 +92,9 @@ enum FeedwebOptions {
         .values(
             "mark", "'LABEL:/pointer=value'", at: \.marks, repetition: .repeatable,
             help: """
-                A notable event on /stats for each added or changed item whose value at the pointer equals value, \
-                e.g. 'New user:/type=newuser' (repeatable).
+                A notable event on /stats (and a screen's attention) for each item that comes to match: its value \
+                at the pointer = value, != value, or <, <=, >, >= a number, e.g. 'New user:/type=newuser', \
+                'Above 100:/price>100' (repeatable).
                 """,
             shownDefault: nil, parse: OptionValue.marks),
         .values(

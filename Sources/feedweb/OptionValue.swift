@@ -101,14 +101,16 @@ enum OptionValue {
         return fields
     }
 
-    /// `LABEL:/pointer=value` marks.
+    /// `LABEL:/pointer=value` marks (or `!=`, `<`, `<=`, `>`, `>=`).
     static func marks(_ texts: [String]) throws(Problem) -> [ItemMark] {
         var marks: [ItemMark] = []
         for text in texts {
             do {
                 marks.append(try ItemMark(parsing: text))
             } catch {
-                throw Problem("'\(text)' \(error.description); use LABEL:/pointer=value, e.g. 'New user:/type=newuser'")
+                throw Problem(
+                    "'\(text)' \(error.description); use LABEL:/pointer=value (or !=, <, <=, >, >= a number), "
+                        + "e.g. 'New user:/type=newuser', 'Above 100:/price>100'")
             }
         }
         return marks

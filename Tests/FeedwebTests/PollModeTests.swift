@@ -346,6 +346,56 @@ struct PollModeTests {
         #expect(await feedweb.stop()?.status == 0)
     }
 
+    @Test(
+        "in a browser: a price that crosses a --mark's limit takes the kiosk once, not at each change above it",
+        .enabled(if: WebDriver.isAvailable, "needs chromium and chromedriver"))
+    func aPriceCrossingALimitTakesTheKioskOnce() async throws {
+        func quotes(_ acme: Double) -> JSONValue {
+            .object([
+                "quotes": .array([
+                    .object(["symbol": .string("ACME"), "price": .double(acme)]),
+                    .object(["symbol": .string("GLBX"), "price": .double(41.07)]),
+                ])
+            ])
+        }
+        let answer = NIOLockedValueBox(quotes(90.5))
+        let (server, feedweb) = try await polling(answer, at: "/quotes", ["--mark", "Above 100:/price>100"])
+        defer { server.shutdownNow() }
+        defer { feedweb.kill() }
+        try await WebDriver.withSession(windowWidth: 1280, windowHeight: 720) { browser in
+            try await browser.open("http://127.0.0.1:\(feedweb.port)/kiosk?attention=1")
+            #expect(try await browser.waitFor("return document.body.dataset.streamState === 'open'", seconds: 10))
+            let overlay = """
+                var el = document.getElementById('attention');
+                var shown = !!el && !el.hidden && getComputedStyle(el).display !== 'none';
+                """
+            func price(is value: String) async throws -> Bool {
+                try await browser.waitFor(
+                    "var p = document.querySelector('#item-ACME .tile-lead'); return !!p && p.dataset.value === '\(value)';",
+                    seconds: 10)
+            }
+            func shows(within seconds: Double) async throws -> Bool {
+                try await browser.waitFor(
+                    overlay + "return shown && el.dataset.label === 'Above 100';", seconds: seconds)
+            }
+            answer.withLockedValue { $0 = quotes(110.5) }
+            #expect(try await price(is: "110.5"))
+            #expect(try await shows(within: 5), "crossing 100 takes the screen")
+            #expect(try await browser.waitFor(overlay + "return !shown;", seconds: 5), "for its second")
+
+            answer.withLockedValue { $0 = quotes(120.5) }
+            #expect(try await price(is: "120.5"))
+            #expect(try await !shows(within: 1.5), "a change above the limit is no new crossing")
+
+            answer.withLockedValue { $0 = quotes(95.5) }
+            #expect(try await price(is: "95.5"))
+            answer.withLockedValue { $0 = quotes(105.5) }
+            #expect(try await price(is: "105.5"))
+            #expect(try await shows(within: 5), "crossing again takes it again")
+        }
+        #expect(await feedweb.stop()?.status == 0)
+    }
+
     @Test("/stats weighs what each screen gets from feedweb's stream against each screen polling the API")
     func statsWeighTheScreensBytes() async throws {
         /// 40 quotes, one of whose prices moves at each answer.

@@ -16,6 +16,18 @@ public struct ItemChange: Sendable, Equatable {
         self.previous = previous
     }
 
+    /// The `--mark` labels the item came to match with this change (``FeedItem/marks``):
+    /// every one of an added item's, those of an updated one that its previous version did
+    /// not match; none for a removal. A price above a mark's limit is notable when it
+    /// crosses it, not at each change after.
+    public var newMarks: [String] {
+        switch kind {
+        case .added: item.marks
+        case .updated: item.marks.filter { !(previous?.marks.contains($0) ?? false) }
+        case .removed: []
+        }
+    }
+
     /// The item-level changes from `old` to `new`, in `new`'s feed order, removals last.
     public static func between(_ old: some Collection<FeedItem>, _ new: some Collection<FeedItem>) -> [ItemChange] {
         var oldByKey: [String: FeedItem] = [:]

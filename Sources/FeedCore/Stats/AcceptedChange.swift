@@ -15,7 +15,7 @@ public struct AcceptedChange: Sendable, Equatable {
         }
     }
 
-    /// An added or changed item that matched a chart mark (``ItemMark``).
+    /// An item that came to match a chart mark (``ItemMark``, ``ItemChange/newMarks``).
     public struct Mark: Sendable, Equatable {
         /// The mark's label.
         public var label: String
@@ -53,8 +53,8 @@ public struct AcceptedChange: Sendable, Equatable {
     /// Whether the profile has a version path, so that an unpublished change was held back
     /// by the guard.
     public var guarded: Bool
-    /// The chart marks of the items this change added or updated, in feed order (empty
-    /// unless published). A first view's items are all added: in append mode they are the
+    /// The chart marks the items this change added or updated came to match
+    /// (``ItemChange/newMarks``), in feed order (empty unless published). A first view's items are all added: in append mode they are the
     /// first messages, which may arrive together.
     public var marks: [Mark]
 
@@ -108,10 +108,8 @@ public struct AcceptedChange: Sendable, Equatable {
                 if item.kind != .removed, let section = item.item.section, seen.insert(section).inserted {
                     sections.append(section)
                 }
-                if item.kind != .removed {
-                    for label in item.item.marks {
-                        marks.append(Mark(label: label, item: item.item.title ?? item.item.key))
-                    }
+                for label in item.newMarks {
+                    marks.append(Mark(label: label, item: item.item.title ?? item.item.key))
                 }
             }
             headline = headline ?? firstUpdated

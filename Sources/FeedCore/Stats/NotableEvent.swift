@@ -13,7 +13,7 @@ public struct NotableEvent: Sendable, Equatable {
         /// The version guard kept the published view back: the mirror's version went
         /// below the published one (a lagging cache served an older state).
         case guardRegression = "guard-regression"
-        /// An added or changed item matched a chart mark (`--mark`); ``label`` is the
+        /// An item came to match a chart mark (`--mark`); ``label`` is the
         /// mark's.
         case mark
         /// Cluster mode: a node took the lead (after the last one stopped, hung, or lost

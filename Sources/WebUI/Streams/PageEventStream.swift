@@ -319,7 +319,7 @@ final class PageEventStream: Sendable {
                                 items(
                                     channel: channel, items: after, before: before,
                                     render: Self.fresh(after, since: before, visible), now: now, table: table,
-                                    notice: state.view?.itemsProblem, unrendered: &unrendered))
+                                    notice: state.view?.itemsProblem, changes: visible, unrendered: &unrendered))
                         }
                     case .stats, .inspect:
                         break
@@ -582,7 +582,7 @@ final class PageEventStream: Sendable {
     /// for each entry in `render` (those prepended and those updated).
     private func itemsDelta(
         channel: Channel, count: Int, prepend: [String], remove: [String], render: [FeedItem], now: Date,
-        table: TableFrame, notice: String?
+        table: TableFrame, notice: String?, changes: [ItemChange]
     ) -> PageFrame.Part {
         countRenders(render.count)
         let html = render.map {
@@ -594,7 +594,8 @@ final class PageEventStream: Sendable {
             PageFrame.Entries(
                 page: Self.entriesPage(channel), order: .delta(prepend: prepend, remove: remove), html: html,
                 count: PageRenderer.countText(count, layout: table.profile.layout), notice: notice ?? "",
-                edit: .delta(prepend: prepend, remove: remove, changed: html.map(\.id)), marks: Self.marks(of: render)))
+                edit: .delta(prepend: prepend, remove: remove, changed: html.map(\.id)),
+                marks: Self.marks(of: render, changes: changes)))
     }
 
     /// A whole order of entries; `count` is the entries counted (a table's whole section,
@@ -604,7 +605,7 @@ final class PageEventStream: Sendable {
     private func items(
         channel: Channel, items: ChunkedArray<FeedItem>, before: ChunkedArray<FeedItem>?,
         render: some Sequence<FeedItem>, now: Date, count: Int? = nil, table: TableFrame, notice: String?,
-        unrendered: inout [FeedItem]
+        changes: [ItemChange] = [], unrendered: inout [FeedItem]
     ) -> PageFrame.Part {
         var html: [PageFrame.Fragment] = []
         for item in render {
@@ -616,7 +617,7 @@ final class PageEventStream: Sendable {
         let order = items.map { "item-" + $0.key }
         let edit: EntryEdit
         // Only a frame of a change names its marked entries, never a whole state.
-        let marks = before == nil ? [:] : Self.marks(of: render)
+        let marks = before == nil ? [:] : Self.marks(of: render, changes: changes)
         if let before {
             edit = .between(before: before.map { "item-" + $0.key }, after: order, changed: html.map(\.id))
             let rendered = Set(html.map(\.id))
@@ -647,24 +648,34 @@ final class PageEventStream: Sendable {
             guard !rendered.isEmpty || before.total != after.total else { return nil }
             return itemsDelta(
                 channel: channel, count: after.total, prepend: [], remove: [], render: rendered, now: now,
-                table: table, notice: notice)
+                table: table, notice: notice, changes: changes)
         case .delta(let prepend, let remove):
             return itemsDelta(
                 channel: channel, count: after.total, prepend: prepend, remove: remove,
-                render: changes.filter { $0.kind != .removed }.map(\.item), now: now, table: table, notice: notice)
+                render: changes.filter { $0.kind != .removed }.map(\.item), now: now, table: table, notice: notice,
+                changes: changes)
         case .reordered:
             return items(
                 channel: channel, items: after.rows, before: before.rows,
                 render: Self.fresh(after.rows, since: before.rows, changes), now: now, count: after.total,
-                table: table, notice: notice, unrendered: &unrendered)
+                table: table, notice: notice, changes: changes, unrendered: &unrendered)
         }
     }
 
-    /// The entries of `items` that match a `--mark` (``FeedItem/marks``), by dom id, with
-    /// their labels: what the boards' and the kiosk's attention shows (`Public/attention.js`).
-    private static func marks(of items: some Sequence<FeedItem>) -> [String: [String]] {
+    /// The entries of `items` that came to match a `--mark` by `changes`
+    /// (``ItemChange/newMarks``), by dom id, with those marks' labels: what the boards' and
+    /// the kiosk's attention shows (`Public/attention.js`).
+    private static func marks(of items: some Sequence<FeedItem>, changes: [ItemChange]) -> [String: [String]] {
+        var newMarks: [String: [String]] = [:]
+        for change in changes {
+            let labels = change.newMarks
+            if !labels.isEmpty { newMarks[change.item.key] = labels }
+        }
+        guard !newMarks.isEmpty else { return [:] }
         var marks: [String: [String]] = [:]
-        for item in items where !item.marks.isEmpty { marks["item-" + item.key] = item.marks }
+        for item in items {
+            if let labels = newMarks[item.key] { marks["item-" + item.key] = labels }
+        }
         return marks
     }
 
