@@ -28,12 +28,15 @@ public struct ItemMark: Sendable, Equatable {
     /// `false` or `null` written as it; a number for the ordering comparisons.
     public let value: String
     public let comparison: Comparison
+    /// ``value`` as a number, read once (`nil`: not one, and no ordering comparison matches).
+    private let limit: Double?
 
     public init(label: String, pointer: JSONPointer, value: String, comparison: Comparison = .equal) {
         self.label = label
         self.pointer = pointer
         self.value = value
         self.comparison = comparison
+        limit = ItemShapeDetector.writtenNumber(value.trimmingCharacters(in: .whitespaces))
     }
 
     /// Why a `--mark` value is not `LABEL:/pointer=value` (or another comparison).
@@ -90,7 +93,9 @@ public struct ItemMark: Sendable, Equatable {
         switch found.comparison {
         case .equal, .notEqual: break
         case .less, .lessOrEqual, .greater, .greaterOrEqual:
-            guard Self.number(value.trimmingCharacters(in: .whitespaces)) != nil else { throw .notANumber(value) }
+            guard ItemShapeDetector.writtenNumber(value.trimmingCharacters(in: .whitespaces)) != nil else {
+                throw .notANumber(value)
+            }
         }
         self.init(label: label, pointer: pointer, value: value, comparison: found.comparison)
     }
@@ -102,11 +107,11 @@ public struct ItemMark: Sendable, Equatable {
         case .equal: return equals(found)
         case .notEqual: return !equals(found)
         case .less, .lessOrEqual, .greater, .greaterOrEqual:
-            guard let limit = Self.number(value.trimmingCharacters(in: .whitespaces)) else { return false }
+            guard let limit else { return false }
             let number: Double? =
                 switch found {
                 case .int, .double: found.doubleValue
-                case .string(let text): Self.number(text)
+                case .string(let text): ItemShapeDetector.writtenNumber(text)
                 default: nil
                 }
             guard let number else { return false }
@@ -128,10 +133,5 @@ public struct ItemMark: Sendable, Equatable {
         case .null: return value == "null"
         default: return false
         }
-    }
-
-    /// `text` as a number: plain (`"21.4"`) or written for people (`"12,400"`, `"45%"`).
-    private static func number(_ text: String) -> Double? {
-        ItemShapeDetector.isReading(text) ? Double(text) : ItemShapeDetector.formattedNumber(text)
     }
 }

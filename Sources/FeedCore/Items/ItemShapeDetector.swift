@@ -739,6 +739,12 @@ public enum ItemShapeDetector {
         Double(text)?.isFinite == true
     }
 
+    /// The value of a number sent as text: plain (`"21.4"`, ``isReading(_:)``) or written for
+    /// people (`"12,400"`, ``formattedNumber(_:)``); `nil` for any other text.
+    public static func writtenNumber(_ text: String) -> Double? {
+        isReading(text) ? Double(text) : formattedNumber(text)
+    }
+
     /// The value of a number written for people, as a spreadsheet sends it (the Google
     /// Sheets API's formatted values): digits grouped by commas (`12,400`,
     /// `-1,204,300.50`), after a currency sign (`$1,234.50`, `€99`, `−£3.20`) or before a

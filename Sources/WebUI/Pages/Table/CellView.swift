@@ -142,7 +142,7 @@ struct CellView {
                     numeric = true
                     return .plain(CellFormatting.readable(plain), full: nil)
                 }
-                if Self.writtenNumber(text) != nil {
+                if ItemShapeDetector.writtenNumber(text) != nil {
                     numeric = true
                     return .plain(text, full: nil)
                 }
@@ -151,7 +151,7 @@ struct CellView {
             numeric = true
             return .plain(CellFormatting.grouped(value, number), full: nil)
         case .percent:
-            guard let number = number ?? value.stringValue.flatMap(Self.writtenNumber) else { break }
+            guard let number = number ?? value.stringValue.flatMap(ItemShapeDetector.writtenNumber) else { break }
             numeric = true
             return .plain(CellFormatting.percent(number), full: nil)
         case .bytes:
@@ -220,11 +220,5 @@ struct CellView {
                 }
         default: nil
         }
-    }
-
-    /// The value of a number sent as text: plain (`"21.4"`) or written for people
-    /// (`"12,400"`, ``ItemShapeDetector/formattedNumber(_:)``).
-    static func writtenNumber(_ text: String) -> Double? {
-        ItemShapeDetector.isReading(text) ? Double(text) : ItemShapeDetector.formattedNumber(text)
     }
 }

@@ -36,7 +36,7 @@ enum TableSorting {
         case .double(let number)?: return .number(number)
         case .string(let text)?:
             // A number sent as text (`"21.4"`, a spreadsheet's `"12,400"`) sorts by its value.
-            if let number = CellView.writtenNumber(text) { return .number(number) }
+            if let number = ItemShapeDetector.writtenNumber(text) { return .number(number) }
             return text.isEmpty ? nil : .text(text.lowercased())
         case .bool(let flag)?: return .other(flag ? "1" : "0")
         case let value?: return .other(value.serializedString())
