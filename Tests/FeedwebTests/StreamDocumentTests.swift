@@ -108,7 +108,7 @@ struct StreamDocumentTests {
         // A client that is up to date gets nothing until the next change.
         let now = try await FeedwebProbe.state(port: feedweb.port)
         let upToDate = try await SSETestClient(port: feedweb.port, headers: ["Last-Event-ID": now.id])
-        #expect(try await upToDate.events(untilQuietFor: 0.5).isEmpty)
+        #expect(try await upToDate.events(untilQuietFor: 0.5, firstWithin: 0.5).isEmpty)
         await upstream.shutdown()
     }
 
@@ -241,7 +241,7 @@ struct StreamDocumentTests {
         _ = try await client.expectNext("data")
         let start = client.received.count
         // No events are due; only comments arrive, which the parser swallows.
-        #expect(try await client.events(untilQuietFor: 2.5).isEmpty)
+        #expect(try await client.events(untilQuietFor: 2.5, firstWithin: 2.5).isEmpty)
         let text = String(decoding: client.received[start...], as: UTF8.self)
         let comments = text.split(separator: "\n").filter { $0.hasPrefix(":") }
         #expect(comments.count >= 2, "heartbeats every 0.3 s: \(text.debugDescription)")

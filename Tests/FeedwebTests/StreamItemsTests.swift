@@ -108,8 +108,10 @@ struct StreamItemsTests {
             #expect(removed.id == now.id)
             #expect(try JSONValue(parsing: removed.data)["key"] == key2)
         }
-        #expect(try await all.events(untilQuietFor: 0.3).isEmpty, "one event per item change, nothing more")
-        #expect(try await world.events(untilQuietFor: 0.1).isEmpty)
+        #expect(
+            try await all.events(untilQuietFor: 0.3, firstWithin: 0.3).isEmpty,
+            "one event per item change, nothing more")
+        #expect(try await world.events(untilQuietFor: 0.1, firstWithin: 0.1).isEmpty)
         await upstream.shutdown()
     }
 
