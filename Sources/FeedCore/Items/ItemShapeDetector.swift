@@ -233,13 +233,12 @@ public enum ItemShapeDetector {
             switch value {
             case .array(let elements):
                 let objects = elements.filter { $0.objectValue != nil }
-                if objects.isEmpty, let table = rowsTable(in: value, beside: parent, byPosition: false),
-                    table.count > (bestTable?.count ?? 0)
-                {
-                    let namedBy = table.namedBy.map { JSONPointer(tokens: pointer.tokens.dropLast() + [$0]) }
-                    bestTable = (pointer, value, table.names, table.header, table.count, namedBy)
+                if objects.isEmpty, let table = rowsTable(in: value, beside: parent, byPosition: false) {
+                    if table.count > (bestTable?.count ?? 0) {
+                        let namedBy = table.namedBy.map { JSONPointer(tokens: pointer.tokens.dropLast() + [$0]) }
+                        bestTable = (pointer, value, table.names, table.header, table.count, namedBy)
+                    }
                 } else if objects.isEmpty, unnamedRows == nil, elements.count >= 2,
-                    rowsTable(in: value, beside: parent, byPosition: false) == nil,
                     rowsTable(in: value, beside: parent, byPosition: true) != nil
                 {
                     unnamedRows = pointer

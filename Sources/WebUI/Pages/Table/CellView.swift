@@ -142,7 +142,7 @@ struct CellView {
                     numeric = true
                     return .plain(CellFormatting.readable(plain), full: nil)
                 }
-                if ItemShapeDetector.writtenNumber(text) != nil {
+                if ItemShapeDetector.formattedNumber(text) != nil {
                     numeric = true
                     return .plain(text, full: nil)
                 }
