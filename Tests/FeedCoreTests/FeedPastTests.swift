@@ -127,4 +127,17 @@ struct FeedPastTests {
             #expect(WallTime(rfc3339: bad) == nil, "\(bad)")
         }
     }
+
+    @Test("times without a zone (Open-Meteo's, a database's): read at the offset given, seconds optional")
+    func localTimes() {
+        let utc = WallTime(rfc3339: "2026-11-30T13:00:00Z")
+        #expect(WallTime(localTime: "2026-11-30T13:00", offsetSeconds: 0) == utc)
+        #expect(WallTime(localTime: "2026-11-30 14:00:00", offsetSeconds: 3600) == utc, "CET is an hour east")
+        #expect(WallTime(localTime: "2026-11-30T08:00:00.000", offsetSeconds: -18_000) == utc)
+        #expect(WallTime(localTime: "2026-11-30T15:00:00+02:00", offsetSeconds: 0) == utc, "a zone given wins")
+        for bad in ["2026-11-30", "2026-11-30T13", "2026-11-30T13:00:", "2026-11-30T25:00", "13:00"] {
+            #expect(WallTime(localTime: bad, offsetSeconds: 0) == nil, "\(bad)")
+        }
+        #expect(WallTime(rfc3339: "2026-11-30T13:00") == nil, "RFC 3339 keeps its zone and seconds")
+    }
 }

@@ -662,6 +662,10 @@ struct ItemShapeDetectorTests {
         #expect(forecast.profile.keyPath == (try JSONPointer("/time")), "\(forecast.notes)")
         #expect(forecast.profile.columns.map(\.name) == ["time", "temperature_2m", "precipitation_probability"])
         #expect(forecast.profile.columns.dropFirst().allSatisfy { $0.format == .number })
+        // Times without a zone are moments, where the document's `utc_offset_seconds` says
+        // (none here: UTC).
+        #expect(forecast.profile.columns.first?.format == .relative)
+        #expect(forecast.profile.columns.first?.localTimeOffset == 0)
         // Units beside the series (`hourly_units`) head their columns; a time's format is none.
         #expect(
             forecast.profile.columns.map(\.label) == ["Time", "Temperature 2m (°C)", "Precipitation probability"])

@@ -325,6 +325,32 @@ struct TablePageTests {
         #expect(lead.output.1 == "priceUsd" && lead.output.2 == "1.0004123000000000", "\(lead.output)")
     }
 
+    @Test("a forecast's times without a zone (Open-Meteo) are moments at its utc_offset_seconds: 'in 3 h'")
+    func forecastTimesWithoutAZone() async throws {
+        // Whole hours from now, written as Open-Meteo writes them for a place an hour east.
+        let hour = (Date().timeIntervalSince1970 / 3600).rounded(.down) * 3600
+        let instants = [3.0, 6.0, 9.0].map { Date(timeIntervalSince1970: hour + $0 * 3600) }
+        let local = instants.map { instant in
+            String(WallTime(instant.addingTimeInterval(3600)).description.prefix(16))
+        }
+        let server = try TestServer(
+            document: .object([
+                "utc_offset_seconds": .int(3600), "timezone": .string("Europe/Berlin"),
+                "hourly_units": .object(["time": .string("iso8601"), "temperature_2m": .string("°C")]),
+                "hourly": .object([
+                    "time": .array(local.map { .string($0) }),
+                    "temperature_2m": .array([.double(2.1), .double(1.8), .double(1.5)]),
+                ]),
+            ]), detection: .init())
+        let html = try await HTTPTestClient.get(port: server.port, "/").text
+        let times = html.matches(of: /<time datetime="([^"]+)" data-relative>([^<]*)<\/time>/).map {
+            (String($0.output.1), String($0.output.2))
+        }
+        #expect(times.map(\.0) == instants.map { RelativeTime.machine($0) }, "\(times), from \(local)")
+        #expect(times.map(\.1).allSatisfy { $0.hasPrefix("in ") }, "\(times)")
+        #expect(html.contains("Temperature 2m (°C)"))
+    }
+
     @Test("a reading in a state's place is a number: a Home Assistant sensor's state on the table and the kiosk")
     func readingsInAStatesPlace() async throws {
         func entity(_ id: String, _ state: JSONValue, _ name: String, unit: String? = nil) -> JSONValue {

@@ -164,13 +164,22 @@ public struct ItemColumn: Sendable, Equatable {
     /// Where an item keeps the value.
     public var pointer: JSONPointer
     public var format: Format
+    /// For a ``Format/date`` or ``Format/relative`` column found in the feed: where its times
+    /// without a zone are (`2026-11-30T00:00`, Open-Meteo's), in seconds east of UTC (the
+    /// document's `utc_offset_seconds`, else 0). `nil`: such a text is no time (a
+    /// `--column`'s, which says only the format).
+    public var localTimeOffset: Int?
 
     /// A column named after its label (``slug(_:)``), unless `name` is given.
-    public init(label: String, pointer: JSONPointer, format: Format = .automatic, name: String? = nil) {
+    public init(
+        label: String, pointer: JSONPointer, format: Format = .automatic, name: String? = nil,
+        localTimeOffset: Int? = nil
+    ) {
         self.label = label
         self.pointer = pointer
         self.format = format
         self.name = name ?? Self.slug(label)
+        self.localTimeOffset = localTimeOffset
     }
 
     /// Why a `--column` value is not `LABEL=/pointer[:FORMAT]`.

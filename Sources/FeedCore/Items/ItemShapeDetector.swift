@@ -102,6 +102,9 @@ public enum ItemShapeDetector {
             profile.fields[.url] = JSONPointer(tokens: [link])
         }
         let units = units(beside: located.pointer, in: document)
+        // Times sent without a zone are where the document says it is (Open-Meteo's
+        // `utc_offset_seconds`), else at UTC.
+        let localTimeOffset = document["utc_offset_seconds"]?.int64Value.map { Int(clamping: $0) } ?? 0
         profile.columns = columns(of: located.items, keeping: profile.keyPath, title: title).map { column in
             // An id is a name, not a quantity: no grouped digits.
             var column = column
@@ -109,6 +112,7 @@ public enum ItemShapeDetector {
             if column.pointer.tokens.count == 1, let unit = units[column.pointer.tokens[0]] {
                 column.label += " (\(unit))"
             }
+            if column.format == .date || column.format == .relative { column.localTimeOffset = localTimeOffset }
             return column
         }
         profile = overrides.applied(to: profile)
@@ -1043,7 +1047,9 @@ public enum ItemShapeDetector {
         if texts.allSatisfy(isReading), !namesACode(name), !texts.contains(where: hasLeadingZero) {
             return has("pct", "percent") ? .percent : .number
         }
-        if texts.allSatisfy({ WallTime(rfc3339: $0) != nil }) {
+        // RFC 3339, or a date and time without a zone (read where the document says:
+        // ``ItemColumn/localTimeOffset``).
+        if texts.allSatisfy({ WallTime(localTime: $0, offsetSeconds: 0) != nil }) {
             let recent =
                 has("updated", "created", "modified", "time", "seen", "started", "finished", "last")
                 || namesAMoment

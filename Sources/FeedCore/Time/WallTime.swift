@@ -50,6 +50,23 @@ public struct WallTime: Hashable, Comparable, Sendable, CustomStringConvertible 
     /// past the sixth are dropped) and `Z` or an offset `±hh:mm`; `t` and `z` too. `nil`
     /// for anything else.
     public init?(rfc3339 text: String) {
+        guard let microseconds = Self.microseconds(of: text, zoneless: nil) else { return nil }
+        self.microseconds = microseconds
+    }
+
+    /// A date and time without a zone, as many APIs send local times (Open-Meteo's
+    /// `2026-11-30T00:00`, a database's `2026-11-30 14:00:00`), read at `offsetSeconds` east of
+    /// UTC: the date, `T` or a space, hours and minutes, optionally seconds and a fraction.
+    /// A text with a zone is read at its own, as ``init(rfc3339:)`` reads it. `nil` for
+    /// anything else.
+    public init?(localTime text: String, offsetSeconds: Int) {
+        guard let microseconds = Self.microseconds(of: text, zoneless: offsetSeconds) else { return nil }
+        self.microseconds = microseconds
+    }
+
+    /// Microseconds since 1970 of an RFC 3339 date-time, or, with `zoneless` (an offset in
+    /// seconds east of UTC), of one without a zone and maybe without seconds.
+    private static func microseconds(of text: String, zoneless: Int?) -> Int64? {
         let bytes = Array(text.utf8)
         var index = 0
         func number(_ width: Int) -> Int? {
@@ -68,10 +85,16 @@ public struct WallTime: Hashable, Comparable, Sendable, CustomStringConvertible 
             return true
         }
         guard let year = number(4), expect("-"), let month = number(2), expect("-"), let day = number(2),
-            expect("Tt "), let hour = number(2), expect(":"), let minute = number(2), expect(":"),
-            let second = number(2), (1...12).contains(month), (1...31).contains(day), hour < 24, minute < 60,
-            second < 61
+            expect("Tt "), let hour = number(2), expect(":"), let minute = number(2)
         else { return nil }
+        var second = 0
+        if expect(":") {
+            guard let seconds = number(2) else { return nil }
+            second = seconds
+        } else if zoneless == nil {
+            return nil
+        }
+        guard (1...12).contains(month), (1...31).contains(day), hour < 24, minute < 60, second < 61 else { return nil }
         var micros = 0
         if index < bytes.count, bytes[index] == UInt8(ascii: ".") {
             index += 1
@@ -86,6 +109,8 @@ public struct WallTime: Hashable, Comparable, Sendable, CustomStringConvertible 
         }
         var offset = 0
         if expect("Zz") {
+        } else if index == bytes.count, let zoneless {
+            offset = zoneless
         } else if index < bytes.count, bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-") {
             let sign = bytes[index] == UInt8(ascii: "-") ? -1 : 1
             index += 1
@@ -99,7 +124,7 @@ public struct WallTime: Hashable, Comparable, Sendable, CustomStringConvertible 
         guard index == bytes.count else { return nil }
         let days = Self.daysFromCivil(year: year, month: month, day: day)
         let seconds = Int64(days) * 86400 + Int64(hour * 3600 + minute * 60 + min(second, 59)) - Int64(offset)
-        self.microseconds = seconds * 1_000_000 + Int64(micros)
+        return seconds * 1_000_000 + Int64(micros)
     }
 
     /// Days from 1970-01-01 to a date of the proleptic Gregorian calendar (Howard

@@ -92,10 +92,14 @@ enum CellFormatting {
     }
 
     /// A moment from RFC 3339 text or a number of seconds (or, past 10^11, milliseconds)
-    /// since 1970; `nil` for anything else.
-    static func date(_ value: JSONValue) -> Date? {
+    /// since 1970, or, with `localTimeOffset` (seconds east of UTC), a date and time without
+    /// a zone read there (``ItemColumn/localTimeOffset``); `nil` for anything else.
+    static func date(_ value: JSONValue, localTimeOffset: Int? = nil) -> Date? {
         switch value {
         case .string(let text):
+            if let offset = localTimeOffset, let time = WallTime(localTime: text, offsetSeconds: offset) {
+                return time.date
+            }
             return WallTime(rfc3339: text)?.date ?? RelativeTime.parse(text)
         case .int, .double:
             guard let number = value.doubleValue, number.isFinite, number > 0 else { return nil }

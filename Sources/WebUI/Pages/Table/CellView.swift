@@ -67,7 +67,9 @@ struct CellView {
         name = column.name
         label = column.label
         var numeric = false
-        var content = Self.content(value, format: column.format, numeric: &numeric, shortened: shortened)
+        var content = Self.content(
+            value, format: column.format, localTimeOffset: column.localTimeOffset, numeric: &numeric,
+            shortened: shortened)
         if itemHref != nil, case .link(let text, _) = content { content = .plain(text, full: nil) }
         var classes = "cell"
         if numeric { classes += " num" }
@@ -125,7 +127,7 @@ struct CellView {
     }
 
     private static func content(
-        _ value: JSONValue?, format: ItemColumn.Format, numeric: inout Bool, shortened: Bool
+        _ value: JSONValue?, format: ItemColumn.Format, localTimeOffset: Int?, numeric: inout Bool, shortened: Bool
     ) -> Content {
         guard let value, !value.isNull else { return .missing }
         func text(_ whole: String) -> Content {
@@ -163,7 +165,7 @@ struct CellView {
             numeric = true
             return .plain(CellFormatting.duration(unit == .seconds ? number : number / 1000), full: nil)
         case .date, .relative:
-            guard let date = CellFormatting.date(value) else { break }
+            guard let date = CellFormatting.date(value, localTimeOffset: localTimeOffset) else { break }
             return .time(date, relative: format == .relative)
         case .link:
             guard let url = URLPolicy.safeURL(value.stringValue) else { break }
