@@ -255,6 +255,7 @@ struct ItemShapeDetectorTests {
         #expect(tones.tone(of: "red") == .bad)
         #expect(tones.tone(of: "red_anime") == .busy)
         #expect(tones.tone(of: "notbuilt") == .neutral)
+        #expect(tones.shown["blue"] == "success" && tones.shown["red_anime"] == "building", "as Jenkins says them")
         // A colour that is no ball is no status.
         let paint = try reading(#"{"cars": [{"id": 1, "color": "blue"}, {"id": 2, "color": "teal"}]}"#).profile
         #expect(paint.columns.last?.format == .automatic)

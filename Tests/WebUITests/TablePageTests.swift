@@ -351,6 +351,29 @@ struct TablePageTests {
         #expect(html.contains("Temperature 2m (°C)"))
     }
 
+    @Test("a Jenkins job list: each ball shows as Jenkins says it, coloured by its tone, the value kept in the API")
+    func jenkinsBalls() async throws {
+        func job(_ name: String, _ color: String) -> JSONValue {
+            .object([
+                "_class": .string("hudson.model.FreeStyleProject"), "name": .string(name),
+                "url": .string("http://jenkins.local/job/\(name)/"), "color": .string(color),
+            ])
+        }
+        let server = try TestServer(
+            document: .object([
+                "_class": .string("hudson.model.Hudson"),
+                "jobs": .array([job("build", "blue"), job("deploy", "red_anime"), job("e2e", "red")]),
+            ]), detection: .init())
+        let html = try await HTTPTestClient.get(port: server.port, "/").text
+        let shown = html.matches(
+            of: /<td class="cell status status-([a-z]+)" data-col="color"><span class="status-word">([^<]*)<\/span>/
+        ).map { "\($0.output.2) (\($0.output.1))" }
+        #expect(shown == ["success (good)", "building (busy)", "failed (bad)"], "\(shown)")
+        #expect(!html.contains("hudson.model"), "the API's own class is no column")
+        let api = try await HTTPTestClient.get(port: server.port, "/api/items").text
+        #expect(api.contains(#""color":"red_anime""#), "the value as sent: \(api)")
+    }
+
     @Test("a reading in a state's place is a number: a Home Assistant sensor's state on the table and the kiosk")
     func readingsInAStatesPlace() async throws {
         func entity(_ id: String, _ state: JSONValue, _ name: String, unit: String? = nil) -> JSONValue {

@@ -102,6 +102,9 @@ public struct ItemColumn: Sendable, Equatable {
     public struct StatusTones: Sendable, Equatable {
         /// The words given, lower-cased, and their tones.
         public private(set) var given: [String: Tone] = [:]
+        /// What a word (lower-cased) is shown as, when not as itself in words (a Jenkins
+        /// ball's `blue_anime` as "building"); the value itself is unchanged.
+        public var shown: [String: String] = [:]
 
         public init() {}
 

@@ -1019,8 +1019,9 @@ public enum ItemShapeDetector {
         let texts = samples.compactMap(\.stringValue)
         guard texts.count == samples.count else { return .automatic }
         if lower == "color" || lower == "colour", texts.allSatisfy(isJenkinsBall),
-            let balls = ItemColumn.StatusTones(words: jenkinsBallTones)
+            var balls = ItemColumn.StatusTones(words: jenkinsBallTones)
         {
+            balls.shown = jenkinsBallWords
             return .status(balls)
         }
         if statusNames.contains(lower) || texts.allSatisfy(ItemColumn.StatusTones.isStatusWord) {
@@ -1085,6 +1086,17 @@ public enum ItemShapeDetector {
     static let jenkinsBallTones =
         "blue=good,red=bad,yellow=busy,"
         + jenkinsBalls.map { "\($0)_anime=busy" }.joined(separator: ",")
+
+    /// What each ball says, as Jenkins' own pages say it: the last build's result, or
+    /// "building" while a build runs.
+    static let jenkinsBallWords: [String: String] = {
+        var words = [
+            "blue": "success", "red": "failed", "yellow": "unstable", "grey": "not built", "notbuilt": "not built",
+            "disabled": "disabled", "aborted": "aborted",
+        ]
+        for ball in jenkinsBalls { words[ball + "_anime"] = "building" }
+        return words
+    }()
 
     /// Whether `text` is a Jenkins ball's colour (``jenkinsBalls``), still or moving.
     private static func isJenkinsBall(_ text: String) -> Bool {

@@ -41,17 +41,18 @@ enum CellFormatting {
         return (negative ? "−" : "") + out
     }
 
-    /// A status word as a person reads it: an API's token in words (`in_progress` → "in
+    /// A status word as a person reads it: as `tones` shows it (a Jenkins ball's
+    /// `blue_anime` as "building"), else an API's token in words (`in_progress` → "in
     /// progress", `major_outage` → "major outage"); the value itself is unchanged.
-    static func statusWords(_ word: String) -> String {
-        word.replacing("_", with: " ")
+    static func statusWords(_ word: String, tones: ItemColumn.StatusTones? = nil) -> String {
+        tones?.shown[word.lowercased()] ?? word.replacing("_", with: " ")
     }
 
     /// A value of the filter `column` as its chip and heading show it: a status's in words
     /// (``statusWords(_:)``), any other as it is.
     static func filterValue(_ value: String, of column: ItemColumn?) -> String {
-        guard case .status = column?.format else { return value }
-        return statusWords(value)
+        guard case .status(let tones) = column?.format else { return value }
+        return statusWords(value, tones: tones)
     }
 
     /// A percentage as given: `1.2345` → `1.23 %`.

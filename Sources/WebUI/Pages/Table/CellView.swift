@@ -56,7 +56,7 @@ struct CellView {
         case link(String, url: String)
         case image(String)
         case time(Date, relative: Bool)
-        case status(String, ItemColumn.Tone)
+        case status(shown: String, ItemColumn.Tone)
         case missing
     }
 
@@ -97,9 +97,9 @@ struct CellView {
             timeMachine = RelativeTime.machine(date)
             relative = isRelative
             text = isRelative ? RelativeTime.describe(date, now: now) : DetailView.long(date)
-        case .status(let word, let wordTone):
+        case .status(let words, let wordTone):
             isStatus = true
-            text = CellFormatting.statusWords(word)
+            text = words
             tone = "status-" + wordTone.rawValue
             statusTone = wordTone
             classes += " status status-" + wordTone.rawValue
@@ -184,7 +184,7 @@ struct CellView {
                 numeric = true
                 return .plain(word, full: nil)
             }
-            return .status(word, tones.tone(of: word))
+            return .status(shown: CellFormatting.statusWords(word, tones: tones), tones.tone(of: word))
         case .text:
             return text(CellFormatting.scalarText(value) ?? CellFormatting.summary(value))
         case .automatic:
