@@ -27,6 +27,16 @@ struct TablePageTests {
         ])
     }
 
+    /// The column and `data-value` of the lead of the tile of item `key` on a kiosk page.
+    static func tileLead(of key: String, in kiosk: String) throws -> (column: String, value: String)? {
+        let lead = try Regex(
+            #"id="item-\#(key)"[\s\S]*?<p class="tile-lead[^"]*" data-col="([^"]+)"[^>]*data-value="([^"]+)""#)
+        guard let match = kiosk.firstMatch(of: lead), let column = match.output[1].substring,
+            let value = match.output[2].substring
+        else { return nil }
+        return (String(column), String(value))
+    }
+
     @Test("/ is a table of the items' own values, formatted; no picture, words for items")
     func tableOfValues() async throws {
         let server = try TestServer(document: Self.quotes, detection: .init())
@@ -250,10 +260,8 @@ struct TablePageTests {
         #expect(statuses.map { ($0.attributes["class"] ?? "").contains("status-good") } == [true, true, false, false])
 
         let kiosk = try await HTTPTestClient.get(port: server.port, "/kiosk").text
-        let lead = try #require(
-            kiosk.firstMatch(
-                of: /id="item-North"[\s\S]*?<p class="tile-lead[^"]*" data-col="([^"]+)"[^>]*data-value="([^"]+)"/))
-        #expect(lead.output.1 == "Revenue" && lead.output.2 == "12400", "\(lead.output)")
+        let lead = try #require(try Self.tileLead(of: "North", in: kiosk))
+        #expect(lead.column == "Revenue" && lead.value == "12400", "\(lead)")
     }
 
     @Test("exchange rates sent as an object of values: a row and a tile each, numbers, following patches")
@@ -283,10 +291,8 @@ struct TablePageTests {
         shown = try await rows("/?sort=rates&order=desc")
         #expect(shown.map(\.name) == ["JPY", "CHF", "AUD", "USD"])
         let kiosk = try await HTTPTestClient.get(port: server.port, "/kiosk").text
-        let lead = try #require(
-            kiosk.firstMatch(
-                of: /id="item-CHF"[\s\S]*?<p class="tile-lead[^"]*" data-col="([^"]+)"[^>]*data-value="([^"]+)"/))
-        #expect(lead.output.1 == "rates" && lead.output.2 == "1.75", "\(lead.output)")
+        let lead = try #require(try Self.tileLead(of: "CHF", in: kiosk))
+        #expect(lead.column == "rates" && lead.value == "1.75", "\(lead)")
     }
 
     @Test("prices sent as text with every digit (CoinCap): shown grouped, to the decimals their size warrants")
@@ -319,10 +325,8 @@ struct TablePageTests {
         #expect(html.contains(#"data-col="priceUsd" data-value="43210.1234567890123456""#), "the value as sent")
         // A tile is led by its price, not by the supply before it.
         let kiosk = try await HTTPTestClient.get(port: server.port, "/kiosk").text
-        let lead = try #require(
-            kiosk.firstMatch(
-                of: /id="item-tether"[\s\S]*?<p class="tile-lead[^"]*" data-col="([^"]+)"[^>]*data-value="([^"]+)"/))
-        #expect(lead.output.1 == "priceUsd" && lead.output.2 == "1.0004123000000000", "\(lead.output)")
+        let lead = try #require(try Self.tileLead(of: "tether", in: kiosk))
+        #expect(lead.column == "priceUsd" && lead.value == "1.0004123000000000", "\(lead)")
     }
 
     @Test("a forecast's times without a zone (Open-Meteo) are moments at its utc_offset_seconds: 'in 3 h'")
