@@ -195,7 +195,7 @@ struct UpstreamBackoffTests {
             then: .events(SSEText.event("data", data: Upstream.document(2, marker: "right")), ending: .stayOpen)
         ) { server, upstream in
             try await server.waitForRequests(2)
-            try await upstream.waitUntil("the document") { upstream.document != nil }
+            try await upstream.waitUntil("the document, observed") { !upstream.acceptedDocuments.isEmpty }
             #expect(upstream.status.lastError?.contains("Content-Type") == true)
             #expect(upstream.acceptedDocuments.map { $0["marker"] } == [.string("right")])
         }

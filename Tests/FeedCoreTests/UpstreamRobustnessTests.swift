@@ -22,6 +22,7 @@ struct UpstreamRobustnessTests {
             let dropped = try await server.waitForClose(ofConnection: 0)
             #expect(dropped.closedByClient)
             #expect(Upstream.version(upstream.document) == 1)
+            try await upstream.waitUntil("the document, observed") { !upstream.acceptedDocuments.isEmpty }
             #expect(upstream.acceptedDocuments.count == 1)
             #expect(upstream.status.lastError == "an event exceeded 1024 bytes")
             // The big event never completed, so its id was never committed.

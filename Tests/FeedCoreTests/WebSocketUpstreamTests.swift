@@ -94,7 +94,7 @@ struct WebSocketUpstreamTests {
             try await upstream.waitUntil("the first document") { upstream.document == one }
             try server.send([.text(second)])
             let two = try JSONValue(parsing: second)
-            try await upstream.waitUntil("the second document") { upstream.document == two }
+            try await upstream.waitUntil("the second document, observed") { upstream.acceptedDocuments.last == two }
             // The store saw two changes: a snapshot, then the patch between them.
             #expect(upstream.acceptedDocuments == [one, two])
             #expect(upstream.store.snapshot?.id.seq == 2)

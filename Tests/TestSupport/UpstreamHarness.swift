@@ -82,8 +82,10 @@ public final class UpstreamHarness: Sendable {
     }
     /// Every event published, in order.
     public var events: [UpstreamEvent] { statusLog.withLockedValue { $0.map(\.event) } }
-    /// Every document the store accepted, in order.
+    /// Every document the store accepted, in order, as its observer saw them: on the
+    /// store's delivery, a moment after ``document`` shows one. Wait on these to assert on them.
     public var acceptedDocuments: [JSONValue] { documents.withLockedValue { $0 } }
+    /// The store's document now (committed; maybe not yet delivered to its observer).
     public var document: JSONValue? { store.snapshot?.document }
 
     /// The delays the connection announced, in order: `(delay, stoppedByUpstream)`. Exact:
