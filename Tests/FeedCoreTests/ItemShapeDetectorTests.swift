@@ -256,9 +256,75 @@ struct ItemShapeDetectorTests {
         #expect(tones.tone(of: "red_anime") == .busy)
         #expect(tones.tone(of: "notbuilt") == .neutral)
         #expect(tones.shown["blue"] == "success" && tones.shown["red_anime"] == "building", "as Jenkins says them")
+        #expect(profile.columns.last?.label == "Status", "headed by what it shows, not by its colour")
         // A colour that is no ball is no status.
         let paint = try reading(#"{"cars": [{"id": 1, "color": "blue"}, {"id": 2, "color": "teal"}]}"#).profile
         #expect(paint.columns.last?.format == .automatic)
+    }
+
+    @Test(
+        "a host list: a small object's vague members headed with its name, units the cells show left out, `up` a status"
+    )
+    func hostList() throws {
+        func host(_ name: String, up: Bool, cpu: Int, used: Int) -> String {
+            #"{"hostname": "\#(name)", "up": \#(up), "uptime_seconds": \#(cpu * 3600), "#
+                + #""cpu": {"user": \#(cpu), "system": \#(cpu / 2), "idle": \#(100 - cpu * 3 / 2)}, "#
+                + #""memory": {"total_bytes": 17179869184, "used_bytes": \#(used)}, "disk_free_bytes": \#(used * 3)}"#
+        }
+        let document =
+            #"{"hosts": ["# + host("web-1", up: true, cpu: 30, used: 1_000_000_000) + ", "
+            + host("db-1", up: false, cpu: 12, used: 8_000_000_000) + ", "
+            + host("cache-1", up: true, cpu: 50, used: 4_000_000_000) + "]}"
+        let profile = try reading(document).profile
+        let labels = profile.columns.map(\.label)
+        #expect(
+            labels == [
+                "Hostname", "Up", "Uptime", "CPU user", "CPU system", "CPU idle", "Memory total", "Memory used",
+                "Disk free",
+            ], "\(labels)")
+        #expect(profile.columns.map(\.name).contains("user"), "the name still sorts: ?sort=user")
+        guard case .status(let tones) = profile.columns[1].format else {
+            Issue.record("up is no status: \(profile.columns[1])")
+            return
+        }
+        #expect(tones.tone(of: "true") == .good && tones.tone(of: "false") == .bad)
+        #expect(tones.shown == ["true": "yes", "false": "no"])
+        #expect(profile.columns[2].format == .duration(.seconds) && profile.columns[6].format == .bytes)
+    }
+
+    @Test("members of two objects with the same names are headed by their objects' names, each of them")
+    func siblingObjects() throws {
+        func game(_ id: Int, _ home: String, _ away: String) -> String {
+            #"{"id": "g\#(id)", "home": {"team": "\#(home)", "score": \#(id * 7)}, "#
+                + #""away": {"team": "\#(away)", "score": \#(id * 5)}}"#
+        }
+        let profile = try reading(
+            #"{"events": ["# + game(1, "Lakers", "Celtics") + ", " + game(2, "Bulls", "Knicks") + ", "
+                + game(3, "Heat", "Spurs") + "]}"
+        ).profile
+        let labels = profile.columns.map(\.label)
+        #expect(labels == ["ID", "Home team", "Home score", "Away team", "Away score"], "\(labels)")
+        #expect(profile.columns.map(\.name) == ["id", "team", "score", "away.team", "away.score"])
+    }
+
+    @Test("a flag named as a state is a status: up, online, healthy well when true; cancelled, failed wrong")
+    func flagsNamedAsAState() {
+        for name in ["up", "is_online", "isHealthy", "ok", "available"] {
+            let tones = ItemColumn.StatusTones(flagNamed: name)
+            #expect(tones?.tone(of: "true") == .good && tones?.tone(of: "false") == .bad, "\(name)")
+        }
+        for name in ["cancelled", "failed", "isDown", "degraded"] {
+            let tones = ItemColumn.StatusTones(flagNamed: name)
+            #expect(tones?.tone(of: "true") == .bad && tones?.tone(of: "false") == .neutral, "\(name)")
+        }
+        #expect(ItemColumn.StatusTones(flagNamed: "under_maintenance")?.tone(of: "true") == .busy)
+        for name in ["enabled", "open", "featured", "island", "isbn"] {
+            #expect(ItemColumn.StatusTones(flagNamed: name) == nil, "\(name) says nothing good or bad")
+        }
+        #expect(ItemShapeDetector.label(for: "disk_free_bytes", shownAs: .bytes) == "Disk free")
+        #expect(ItemShapeDetector.label(for: "uptime_seconds", shownAs: .duration(.seconds)) == "Uptime")
+        #expect(ItemShapeDetector.label(for: "bytes", shownAs: .bytes) == "Bytes")
+        #expect(ItemShapeDetector.label(for: "total_bytes", shownAs: .text) == "Total bytes")
     }
 
     @Test("an object whose members are objects: each member is an item, named and keyed by its member name")

@@ -378,6 +378,38 @@ struct TablePageTests {
         #expect(api.contains(#""color":"red_anime""#), "the value as sent: \(api)")
     }
 
+    @Test("a host list: a host that is down shows so in the bad tone, on the table and its tile; headings say what")
+    func hostsUpAndDown() async throws {
+        func host(_ name: String, up: Bool, user: Double) -> JSONValue {
+            .object([
+                "hostname": .string(name), "up": .bool(up),
+                "cpu": .object(["user": .double(user), "system": .double(user / 4)]),
+                "memory": .object(["total_bytes": .int(17_179_869_184), "used_bytes": .int(2_147_483_648)]),
+            ])
+        }
+        let server = try TestServer(
+            document: .object([
+                "hosts": .array([
+                    host("web-1", up: true, user: 41.5), host("db-1", up: false, user: 0),
+                    host("web-2", up: true, user: 12),
+                ])
+            ]), detection: .init())
+        let html = try await HTTPTestClient.get(port: server.port, "/").text
+        #expect(try await HTMLChecker.parse(html).errors.isEmpty)
+        let shown = html.matches(
+            of: /<td class="cell status status-([a-z]+)" data-col="up"><span class="status-word">([^<]*)<\/span>/
+        ).map { "\($0.output.2) (\($0.output.1))" }
+        #expect(shown == ["yes (good)", "no (bad)", "yes (good)"], "\(shown)")
+        let headings = html.matches(of: /<th[^>]*>(?:<a[^>]*>)?([^<]+)</).map { String($0.output.1) }
+        for heading in ["CPU user", "CPU system", "Memory total", "Memory used"] {
+            #expect(headings.contains(heading), "\(heading) in \(headings)")
+        }
+        let kiosk = try await HTTPTestClient.get(port: server.port, "/kiosk").text
+        #expect(kiosk.contains("status-bad"), "the host that is down has the bad tone on its tile")
+        let api = try await HTTPTestClient.get(port: server.port, "/api/items").text
+        #expect(api.contains(#""up":false"#), "the value as sent: \(api)")
+    }
+
     @Test("a reading in a state's place is a number: a Home Assistant sensor's state on the table and the kiosk")
     func readingsInAStatesPlace() async throws {
         func entity(_ id: String, _ state: JSONValue, _ name: String, unit: String? = nil) -> JSONValue {

@@ -143,6 +143,48 @@ public struct ItemColumn: Sendable, Equatable {
             "unstable", "on_hold", "blocked", "acknowledged", "boarding", "delayed", "at risk", "at_risk",
         ]
 
+        /// The tones of a flag (`true`, `false`) whose name says a state (a host's `up`, a
+        /// departure's `cancelled`, `is_online`, `isHealthy`), shown as "yes" and "no"; `nil`
+        /// for any other name, whose flag says nothing good or bad (`enabled`, `open`).
+        /// - A state that is well when true (``flagGood``): true is good, false bad.
+        /// - One that is wrong when true (``flagBad``): true is bad, false neutral.
+        /// - One that is under way or waiting when true (``flagBusy``): true is busy.
+        public init?(flagNamed name: String) {
+            var state = name.lowercased()
+            if state.hasPrefix("is_") {
+                state.removeFirst(3)
+            } else if name.hasPrefix("is"), name.dropFirst(2).first?.isUppercase == true {
+                state.removeFirst(2)
+            }
+            let whenTrue: Tone
+            if Self.flagGood.contains(state) {
+                whenTrue = .good
+                given["false"] = .bad
+            } else if Self.flagBad.contains(state) {
+                whenTrue = .bad
+            } else if Self.flagBusy.contains(state) {
+                whenTrue = .busy
+            } else {
+                return nil
+            }
+            given["true"] = whenTrue
+            shown = ["true": "yes", "false": "no"]
+        }
+
+        /// Names of a flag that is well when true.
+        static let flagGood: Set<String> = [
+            "up", "online", "healthy", "ok", "available", "reachable", "alive", "connected", "ready", "operational",
+            "passing", "passed", "success", "successful", "in_service",
+        ]
+        /// Names of a flag that is wrong when true.
+        static let flagBad: Set<String> = [
+            "down", "offline", "failed", "failing", "error", "errored", "broken", "cancelled", "canceled", "degraded",
+            "unhealthy", "unavailable", "unreachable", "outage", "critical", "firing", "alerting", "timed_out",
+            "stale",
+        ]
+        /// Names of a flag that is under way or waiting when true.
+        static let flagBusy: Set<String> = ["maintenance", "under_maintenance", "delayed", "pending", "building"]
+
         /// The tone of `word`.
         public func tone(of word: String) -> Tone {
             let lower = word.lowercased()

@@ -709,7 +709,10 @@ public enum ItemShapeDetector {
                         {
                             continue
                         }
-                        columns.append(column(name: pointer.tokens[1], pointer: pointer, samples: memberValues))
+                        var shown = column(name: pointer.tokens[1], pointer: pointer, samples: memberValues)
+                        let splitsAThing = !ItemMemberPaths.isEnvelope(name) && !labelNames.contains(lower)
+                        if splitsAThing, isVague(shown.label) { shown.label = qualified(shown.label, by: name) }
+                        columns.append(shown)
                     }
                 } else {
                     columns.append(column(name: name, pointer: own, samples: values))
@@ -859,13 +862,19 @@ public enum ItemShapeDetector {
     /// one, of a member one level down, is qualified by its object's (`Actor ID`,
     /// `actor.id`), so that a sort by name finds one column.
     private static func distinct(_ columns: [ItemColumn]) -> [ItemColumn] {
+        // A heading shared by members of two objects is qualified in each (`Home team`,
+        // `Away team`), not only in the second.
+        var uses: [String: Int] = [:]
+        for column in columns { uses[column.label, default: 0] += 1 }
         var labels = Set<String>()
         var names = Set<String>()
         return columns.map { column in
             var column = column
             if column.pointer.tokens.count == 2 {
                 let outer = column.pointer.tokens[0]
-                if labels.contains(column.label) { column.label = label(for: outer) + " " + column.label }
+                if labels.contains(column.label) || uses[column.label, default: 0] > 1 {
+                    column.label = qualified(column.label, by: outer)
+                }
                 if names.contains(column.name) { column.name = outer + "." + column.name }
             }
             labels.insert(column.label)
@@ -879,7 +888,56 @@ public enum ItemShapeDetector {
         var format = format(named: name, samples: samples)
         // An id (or a digest) is a name, not a quantity: no grouped digits.
         if format == .number, isIDName(name) { format = .text }
-        return ItemColumn(label: label(for: name), pointer: pointer, format: format, name: name)
+        var label = label(for: name, shownAs: format)
+        // A Jenkins job's ball, shown as the build's outcome in words, is its status.
+        if case .status(let tones) = format, !tones.shown.isEmpty, ["color", "colour"].contains(name.lowercased()) {
+            label = "Status"
+        }
+        return ItemColumn(label: label, pointer: pointer, format: format, name: name)
+    }
+
+    /// ``label(for:)``, less a last word of unit that `format` shows with each value:
+    /// `disk_free_bytes` shown as `46.6 GiB` is headed `Disk free`, `uptime_seconds` shown as
+    /// `1 d 0 h` `Uptime`.
+    public static func label(for name: String, shownAs format: ItemColumn.Format) -> String {
+        let label = label(for: name)
+        let units: Set<String> =
+            switch format {
+            case .bytes: ["bytes"]
+            case .duration: ["seconds", "milliseconds", "millis"]
+            default: []
+            }
+        guard let space = label.lastIndex(of: " "), units.contains(label[space...].dropFirst().lowercased()) else {
+            return label
+        }
+        return String(label[..<space])
+    }
+
+    /// Heading words that say little without their object's name: a host's `cpu/user` and
+    /// `memory/total_bytes`, a candle's `price/open`, a wind's `speed`, a rate limit's
+    /// `remaining`. A column of such a member of a small object is headed by both
+    /// (``qualified(_:by:)``): `CPU user`, `Memory total`, `Wind speed`.
+    static let vagueWords: Set<String> = [
+        "user", "system", "sys", "idle", "iowait", "nice", "steal", "total", "used", "free", "available", "avail",
+        "min", "max", "avg", "average", "mean", "median", "count", "sum", "value", "current", "speed", "gust",
+        "deg", "limit", "remaining", "reset", "rx", "tx", "in", "out", "read", "write", "percent", "pct", "rate",
+        "p50", "p90", "p95", "p99", "open", "high", "low", "close", "last",
+    ]
+
+    /// Whether a column headed `label` needs its object's name to be understood
+    /// (``vagueWords``).
+    private static func isVague(_ label: String) -> Bool {
+        let first = label.split(separator: " ").first.map { $0.lowercased() } ?? ""
+        return vagueWords.contains(first) || label == "%"
+    }
+
+    /// A heading `label` of a member of the object `outer`, with the object's name before
+    /// it: `Away team`, `CPU user`, `Actor ID` (an initialism keeps its capitals).
+    static func qualified(_ label: String, by outer: String) -> String {
+        let first = label.split(separator: " ").first ?? ""
+        let keepsCapitals = first.count > 1 && first.allSatisfy { $0.isUppercase || $0.isNumber }
+        let shown = keepsCapitals ? label : label.prefix(1).lowercased() + label.dropFirst()
+        return self.label(for: outer) + " " + shown
     }
 
     /// Whether every one of `samples` is a pair of a time (seconds since 1970) and a plain
@@ -1014,6 +1072,9 @@ public enum ItemShapeDetector {
             samples.allSatisfy({ $0.stringValue != nil || $0.doubleValue != nil })
         {
             return statusFormat(named: lower)
+        }
+        if samples.allSatisfy({ $0.boolValue != nil }), let tones = ItemColumn.StatusTones(flagNamed: name) {
+            return .status(tones)
         }
         guard case .string = first else { return .automatic }
         let texts = samples.compactMap(\.stringValue)

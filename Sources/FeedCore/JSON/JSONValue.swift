@@ -39,6 +39,13 @@ extension JSONValue {
         return s
     }
 
+    /// The flag when this is `true` or `false`, else `nil`.
+    @inlinable
+    public var boolValue: Bool? {
+        guard case .bool(let flag) = self else { return nil }
+        return flag
+    }
+
     /// The elements when this is an array, else `nil`.
     @inlinable
     public var arrayValue: [JSONValue]? {
