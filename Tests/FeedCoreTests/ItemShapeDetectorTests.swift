@@ -737,6 +737,13 @@ struct ItemShapeDetectorTests {
         #expect(
             forecast.profile.columns.map(\.label) == ["Time", "Temperature 2m (°C)", "Precipitation probability"])
         #expect(forecast.notes.first?.contains("rows of /hourly") == true, "\(forecast.notes)")
+        // A `--column` of those times reads them where the document says too.
+        var given = ItemProfile.Overrides()
+        given.columns = [ItemColumn(label: "Hour", pointer: try JSONPointer("/time"), format: .date)]
+        let named = try reading(
+            #"{"utc_offset_seconds": 3600, "hourly": {"time": ["2026-11-30T00:00", "2026-11-30T03:00"], "t": [1, 2]}}"#,
+            given)
+        #expect(named.profile.columns.map(\.localTimeOffset) == [3600], "\(named.profile.columns)")
         let items = ItemExtractor(profile: forecast.profile).items(
             in: try JSONValue(parsing: #"{"hourly": {"time": ["a", "b", "c"], "v": [1, 2]}}"#))
         #expect(items.map { $0.raw["v"] } == [.int(1), .int(2), nil], "a shorter array leaves its member out")

@@ -353,6 +353,21 @@ struct TablePageTests {
         #expect(times.map(\.0) == instants.map { RelativeTime.machine($0) }, "\(times), from \(local)")
         #expect(times.map(\.1).allSatisfy { $0.hasPrefix("in ") }, "\(times)")
         #expect(html.contains("Temperature 2m (°C)"))
+        // A tile is headed by its hour as the place keeps time, as people write one.
+        let kiosk = try await HTTPTestClient.get(port: server.port, "/kiosk").text
+        let titles = kiosk.matches(of: /<h2 class="tile-title">([^<]*)<\/h2>/).map { String($0.output.1) }
+        let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
+        let thisYear = String(WallTime(Date()).description.prefix(4))
+        let written = local.map { text -> String in
+            let characters = Array(text)
+            let (year, month, day) = (
+                String(characters[0..<4]), Int(String(characters[5..<7])) ?? 1, String(characters[8..<10])
+            )
+            let dayText = day.hasPrefix("0") ? String(day.dropFirst()) : day
+            return
+                "\(dayText) \(months[month - 1])\(year == thisYear ? "" : " " + year), \(String(characters[11..<16]))"
+        }
+        #expect(titles == written, "\(titles), from \(local)")
     }
 
     @Test("a Jenkins job list: each ball shows as Jenkins says it, coloured by its tone, the value kept in the API")

@@ -209,10 +209,10 @@ public struct ItemColumn: Sendable, Equatable {
     /// Where an item keeps the value.
     public var pointer: JSONPointer
     public var format: Format
-    /// For a ``Format/date`` or ``Format/relative`` column found in the feed: where its times
-    /// without a zone are (`2026-11-30T00:00`, Open-Meteo's), in seconds east of UTC (the
-    /// document's `utc_offset_seconds`, else 0). `nil`: such a text is no time (a
-    /// `--column`'s, which says only the format).
+    /// For a ``Format/date`` or ``Format/relative`` column of a feed whose items were found
+    /// in it (a `--column`'s too): where its times without a zone are (`2026-11-30T00:00`,
+    /// Open-Meteo's), in seconds east of UTC (the document's `utc_offset_seconds`, else 0).
+    /// `nil`: such a text is no time (a column of a built-in or named profile).
     public var localTimeOffset: Int?
 
     /// A column named after its label (``slug(_:)``), unless `name` is given.

@@ -112,10 +112,14 @@ public enum ItemShapeDetector {
             if column.pointer.tokens.count == 1, let unit = units[column.pointer.tokens[0]] {
                 column.label += " (\(unit))"
             }
-            if column.format == .date || column.format == .relative { column.localTimeOffset = localTimeOffset }
             return column
         }
         profile = overrides.applied(to: profile)
+        // A `--column`'s moments too.
+        for index in profile.columns.indices
+        where profile.columns[index].format == .date || profile.columns[index].format == .relative {
+            profile.columns[index].localTimeOffset = profile.columns[index].localTimeOffset ?? localTimeOffset
+        }
         if let title = profile.fields[.title] { notes.insert("title: \(title)", at: 2) }
         notes.append(
             "columns: "

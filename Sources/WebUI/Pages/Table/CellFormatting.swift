@@ -111,6 +111,23 @@ enum CellFormatting {
         }
     }
 
+    /// A title that is a moment, as a tile heads it: a date and time without a zone as the
+    /// place that sent it keeps time (a forecast's `2026-11-30T17:00`: "30 Nov, 17:00"),
+    /// one with a zone in UTC ("30 Nov, 16:00 UTC"), the year only when it is not `now`'s;
+    /// `nil` for any other title.
+    static func momentTitle(_ text: String, now: Date) -> String? {
+        let zoned = WallTime(rfc3339: text)
+        guard let time = zoned ?? WallTime(localTime: text, offsetSeconds: 0) else { return nil }
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = TimeZone(identifier: "UTC") ?? calendar.timeZone
+        let parts = calendar.dateComponents([.year, .month, .day, .hour, .minute], from: time.date)
+        let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
+        let month = months[max(0, min(11, (parts.month ?? 1) - 1))]
+        let year = parts.year == calendar.component(.year, from: now) ? "" : " \(parts.year ?? 1970)"
+        let clock = String(parts.hour ?? 0).leftPadded(to: 2) + ":" + String(parts.minute ?? 0).leftPadded(to: 2)
+        return "\(parts.day ?? 1) \(month)\(year), \(clock)" + (zoned == nil ? "" : " UTC")
+    }
+
     /// The text an object names itself by (its first member of
     /// ``ItemShapeDetector/referenceNames`` that is non-empty text); `nil` for anything else.
     private static func reference(_ value: JSONValue) -> String? {

@@ -7,7 +7,8 @@ struct RowView {
     let key: String
     let domID: String
     let href: String
-    /// What names the item: its title field, else its key.
+    /// What names the item: its title field, else its key; a moment (a forecast's hour) as
+    /// people write one (``CellFormatting/momentTitle(_:now:)``).
     let title: String
     let cells: [CellView]
     /// The tile's large figure, which colours the tile when it is a status: the first
@@ -29,7 +30,8 @@ struct RowView {
         self.item = TemplateJSON(item.raw)
         domID = "item-" + item.key
         href = "/items/" + item.key
-        title = item.title ?? item.key
+        let name = item.title ?? item.key
+        title = CellFormatting.momentTitle(name, now: now) ?? name
         var cells: [CellView] = []
         cells.reserveCapacity(columns.count)
         for (index, column) in columns.enumerated() {
