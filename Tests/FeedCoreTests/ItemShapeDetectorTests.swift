@@ -308,7 +308,7 @@ struct ItemShapeDetectorTests {
     }
 
     @Test("a flag named as a state is a status: up, online, healthy well when true; cancelled, failed wrong")
-    func flagsNamedAsAState() {
+    func flagsNamedAsAState() throws {
         for name in ["up", "is_online", "isHealthy", "ok", "available"] {
             let tones = ItemColumn.StatusTones(flagNamed: name)
             #expect(tones?.tone(of: "true") == .good && tones?.tone(of: "false") == .bad, "\(name)")
@@ -320,6 +320,12 @@ struct ItemShapeDetectorTests {
         #expect(ItemColumn.StatusTones(flagNamed: "under_maintenance")?.tone(of: "true") == .busy)
         for name in ["enabled", "open", "featured", "island", "isbn"] {
             #expect(ItemColumn.StatusTones(flagNamed: name) == nil, "\(name) says nothing good or bad")
+        }
+        for lower in ["/delay", "/p99_latency_ms", "/error_count", "/cpu/user", "/memory/used_bytes", "/queueDepth"] {
+            #expect(ItemShapeDetector.isLowerBetter(try JSONPointer(lower)), "\(lower): a rise is bad news")
+        }
+        for higher in ["/price", "/disk_free_bytes", "/cpu/idle", "/success_rate", "/uptime_seconds", "/score"] {
+            #expect(!ItemShapeDetector.isLowerBetter(try JSONPointer(higher)), "\(higher): a rise is no bad news")
         }
         #expect(ItemShapeDetector.label(for: "disk_free_bytes", shownAs: .bytes) == "Disk free")
         #expect(ItemShapeDetector.label(for: "uptime_seconds", shownAs: .duration(.seconds)) == "Uptime")

@@ -80,6 +80,57 @@ struct TableFeedBrowserTests {
         await upstream.server.shutdown()
     }
 
+    @Test("a rise in a delay is marked in the bad tone, a rise in a price in the good one, on / and /kiosk")
+    func aDelayRisingIsBadNews() async throws {
+        func departure(_ line: String, delay: Int, fare: Double) -> JSONValue {
+            .object([
+                "line": .string(line), "delay_minutes": .int(Int64(delay)), "fare": .double(fare),
+                "direction": .string("Zoo"),
+            ])
+        }
+        let upstream = try await LiveFeedUpstream(
+            document: .object([
+                "departures": .array([
+                    departure("S1", delay: 0, fare: 3.2), departure("U4", delay: 2, fare: 2.9),
+                    departure("RE7", delay: 5, fare: 7.5),
+                ])
+            ]))
+        let feedweb = try await FeedwebProcess(arguments: ["--upstream", upstream.url, "--title", "Departures"])
+        defer { feedweb.kill() }
+        try await FeedwebProbe.waitUntilReady(port: feedweb.port)
+        try await FeedwebProbe.waitForState(upstream.document, port: feedweb.port)
+        let browser = try await WebDriver(windowWidth: 1280, windowHeight: 900)
+        var (delay, fare) = (0, 3.2)
+        for path in ["/", "/kiosk"] {
+            try await browser.open("http://127.0.0.1:\(feedweb.port)\(path)")
+            #expect(try await browser.waitFor("return document.body.dataset.streamState === 'open'", seconds: 5))
+            (delay, fare) = (delay + 4, fare + 0.5)
+            try await upstream.change(
+                [
+                    Patch.replace("/departures/0/delay_minutes", .int(Int64(delay))),
+                    Patch.replace("/departures/0/fare", .double(fare)),
+                ],
+                bumpVersion: false)
+            // Each cell's highlight colour, against the page's good and bad tones.
+            let tones = """
+                var root = getComputedStyle(document.body);
+                function flash(col) {
+                  var c = document.querySelector('#item-S1 [data-col=' + col + ']');
+                  return c && c.classList.contains('cell-up') ? getComputedStyle(c).getPropertyValue('--flash').trim() : null;
+                }
+                var d = flash('delay_minutes'), f = flash('fare');
+                return d && f ? [d, f, root.getPropertyValue('--stale').trim(), root.getPropertyValue('--live').trim()] : null;
+                """
+            #expect(try await browser.waitFor("return (function () { \(tones) })() !== null", seconds: 5), "\(path)")
+            let shown = try await browser.execute(tones).arrayValue?.compactMap(\.stringValue) ?? []
+            #expect(
+                shown.count == 4 && shown[0] == shown[2] && shown[1] == shown[3],
+                "\(path): delay, fare, bad, good: \(shown)")
+        }
+        await browser.quit()
+        await upstream.server.shutdown()
+    }
+
     /// A price API's shape: the coins are an object's members, not an array's elements.
     static let prices: JSONValue = .object([
         "as_of": .int(1),

@@ -606,6 +606,25 @@ public enum ItemShapeDetector {
             || lower.hasSuffix("_id") || name.hasSuffix("Id") || lower.hasSuffix("_sha") || lower.hasSuffix("_hash")
     }
 
+    /// Whether a rise in the column at `pointer` is bad news: a delay, a latency, errors, a
+    /// queue, a load, what is used (`delay`, `p99_latency_ms`, `error_count`, `cpu/user`,
+    /// `memory/used_bytes`), not what is left or idle (`disk_free_bytes`, `cpu/idle`). Its
+    /// cells mark a rise in the bad tone and a fall in the good one, where a price's rise is
+    /// good news.
+    public static func isLowerBetter(_ pointer: JSONPointer) -> Bool {
+        let words = Set(pointer.tokens.flatMap { label(for: $0).lowercased().split(separator: " ").map(String.init) })
+        guard words.isDisjoint(with: ["free", "idle", "available", "avail", "left", "remaining", "uptime", "success"])
+        else { return false }
+        return !words.isDisjoint(with: lowerBetterWords)
+    }
+
+    /// Words of a column whose rise is bad news (``isLowerBetter(_:)``).
+    static let lowerBetterWords: Set<String> = [
+        "delay", "delayed", "latency", "lag", "error", "errors", "failures", "failed", "fails", "wait", "waiting",
+        "queue", "queued", "backlog", "pending", "retries", "timeouts", "drops", "dropped", "downtime", "incidents",
+        "alerts", "p50", "p90", "p95", "p99", "rtt", "ping", "load", "cpu", "usage", "used", "iowait", "late",
+    ]
+
     /// Whether `text` looks like a digest or a UUID (6 or more hexadecimal digits, dashes
     /// between): a name for programs, not for people.
     private static func looksLikeAnID(_ text: String) -> Bool {

@@ -18,8 +18,9 @@ struct CellView {
     /// The number, as the feed sent it, for a numeric value: the cell's `data-value`, which
     /// the page script compares to mark a change up or down.
     let value: String?
-    /// The cell's classes: `cell`, `num` for numbers, `status status-TONE`, `missing`, `id`
-    /// for an id (``isID``).
+    /// The cell's classes: `cell`, `num` for numbers, `lower-better` for a number whose
+    /// rise is bad news (``ItemShapeDetector/isLowerBetter(_:)``), `status status-TONE`,
+    /// `missing`, `id` for an id (``isID``).
     let classes: String
     /// Whether the cell holds an id or a digest (``ItemShapeDetector/isIDName(_:)``: `id`,
     /// `…_id`, `sha`, `commit`, …): for programs, not a figure for a tile or a screen across
@@ -73,6 +74,8 @@ struct CellView {
         if itemHref != nil, case .link(let text, _) = content { content = .plain(text, full: nil) }
         var classes = "cell"
         if numeric { classes += " num" }
+        // A rise that is bad news (a delay, a latency) is marked in the bad tone.
+        if numeric, ItemShapeDetector.isLowerBetter(column.pointer) { classes += " lower-better" }
         isID = ItemShapeDetector.isIDName(Self.memberName(of: column.name))
         if isID { classes += " id" }
         self.value = numeric ? value.flatMap(Self.numberText) : nil
