@@ -1,4 +1,5 @@
 import FeedCore
+import TestSupport
 import Testing
 
 /// How a feed started without `--profile` is read: the built-in shapes recognised, the
@@ -292,6 +293,33 @@ struct ItemShapeDetectorTests {
         #expect(profile.columns[2].format == .duration(.seconds) && profile.columns[6].format == .bytes)
     }
 
+    @Test("Docker's containers: named by their first name, their ids and digests for programs, running well")
+    func dockerContainers() throws {
+        let document = ContainerList.document(states: ["running", "exited", "restarting", "running"])
+        let profile = ItemShapeDetector.reading(of: document, overrides: .init()).profile
+        #expect(profile.fields[.title] == (try JSONPointer("/Names/0")))
+        #expect(profile.keyPath == (try JSONPointer("/Id")))
+        #expect(ItemShapeDetector.isIDName("ImageID") && ItemShapeDetector.isIDName("objectID"))
+        #expect(
+            !ItemShapeDetector.isIDName("PID") && !ItemShapeDetector.isIDName("VALID")
+                && !ItemShapeDetector.isIDName("Paid"))
+        let labels = profile.columns.map(\.label)
+        #expect(labels.contains("Project") && !labels.contains { $0.contains("docker") }, "\(labels)")
+        let state = try #require(profile.columns.first { $0.name == "State" })
+        guard case .status(let tones) = state.format else {
+            Issue.record("State is \(state.format)")
+            return
+        }
+        #expect(["running", "exited", "restarting", "dead"].map { tones.tone(of: $0) } == [.good, .bad, .busy, .bad])
+        // A CI run's `state` stays busy while it runs.
+        let runs = try reading(#"{"runs": [{"id": 1, "state": "running"}, {"id": 2, "state": "passed"}]}"#).profile
+        guard case .status(let ci) = runs.columns.last?.format else {
+            Issue.record("state is \(String(describing: runs.columns.last))")
+            return
+        }
+        #expect(ci.tone(of: "running") == .busy)
+    }
+
     @Test("members of two objects with the same names are headed by their objects' names, each of them")
     func siblingObjects() throws {
         func game(_ id: Int, _ home: String, _ away: String) -> String {
@@ -327,6 +355,14 @@ struct ItemShapeDetectorTests {
         for higher in ["/price", "/disk_free_bytes", "/cpu/idle", "/success_rate", "/uptime_seconds", "/score"] {
             #expect(!ItemShapeDetector.isLowerBetter(try JSONPointer(higher)), "\(higher): a rise is no bad news")
         }
+        #expect(ItemShapeDetector.label(for: "com.docker.compose.project") == "Project")
+        #expect(ItemShapeDetector.label(for: "app.kubernetes.io/name") == "Name")
+        #expect(ItemShapeDetector.label(for: "km/h") == "Km/h")
+        #expect(ItemShapeDetector.shortDigest("sha256:" + String(repeating: "ab12", count: 16)) == "ab12ab12ab12")
+        #expect(ItemShapeDetector.shortDigest(String(repeating: "0f", count: 32)) == "0f0f0f0f0f0f")
+        #expect(ItemShapeDetector.shortDigest("a1b2c3d") == nil, "a short digest is read whole")
+        #expect(ItemShapeDetector.shortDigest("123e4567-e89b-12d3-a456-426614174000") == nil, "a UUID too")
+        #expect(ItemShapeDetector.shortDigest("web-frontend-production-eu-1") == nil)
         #expect(ItemShapeDetector.label(for: "disk_free_bytes", shownAs: .bytes) == "Disk free")
         #expect(ItemShapeDetector.label(for: "uptime_seconds", shownAs: .duration(.seconds)) == "Uptime")
         #expect(ItemShapeDetector.label(for: "bytes", shownAs: .bytes) == "Bytes")

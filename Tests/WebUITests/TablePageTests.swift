@@ -425,6 +425,26 @@ struct TablePageTests {
         #expect(api.contains(#""up":false"#), "the value as sent: \(api)")
     }
 
+    @Test("Docker's containers: a digest as people quote it, whole in its tooltip; a tile named by the first name")
+    func dockerContainers() async throws {
+        let document = ContainerList.document(states: ["running", "exited", "running"])
+        let server = try TestServer(document: document, detection: .init())
+        let html = try await HTTPTestClient.get(port: server.port, "/").text
+        #expect(try await HTMLChecker.parse(html).errors.isEmpty)
+        let id = try #require(document.arrayValue?.first?["Id"]?.stringValue)
+        let cells = html.matches(of: /<td class="cell id" data-col="Id" title="([^"]*)">(?:<a[^>]*>)?([^<]*)</)
+            .map { (String($0.output.1), String($0.output.2)) }
+        #expect(cells.first?.0 == id && cells.first?.1 == String(id.prefix(12)), "\(cells)")
+        #expect(
+            html.contains(">" + String(id.prefix(12)) + "<") && !html.contains(">sha256:"), "the image's digest too")
+        let kiosk = try await HTTPTestClient.get(port: server.port, "/kiosk").text
+        let titles = kiosk.matches(of: /<h2 class="tile-title">([^<]*)<\/h2>/).map { String($0.output.1) }
+        #expect(titles == ["/web", "/db", "/worker"], "\(titles)")
+        #expect(!kiosk.contains(#"data-col="Names""#), "the name is the title, not a fact again")
+        #expect(!kiosk.contains(#"data-col="ImageID""#), "a digest is no figure for a screen")
+        #expect(kiosk.contains("status-good") && kiosk.contains("status-bad"), "running well, exited not")
+    }
+
     @Test("a reading in a state's place is a number: a Home Assistant sensor's state on the table and the kiosk")
     func readingsInAStatesPlace() async throws {
         func entity(_ id: String, _ state: JSONValue, _ name: String, unit: String? = nil) -> JSONValue {

@@ -114,6 +114,14 @@ public enum ItemShapeDetector {
             }
             return column
         }
+        // A container's state (Docker's `State` beside its `Image`): running is well, not busy.
+        if located.items.prefix(sampledItems).allSatisfy({ ($0["Image"] ?? $0["image"])?.stringValue != nil }),
+            let states = ItemColumn.StatusTones(words: "running=good,exited=bad,dead=bad")
+        {
+            for index in profile.columns.indices where profile.columns[index].name.lowercased() == "state" {
+                if case .status = profile.columns[index].format { profile.columns[index].format = .status(states) }
+            }
+        }
         profile = overrides.applied(to: profile)
         // A `--column`'s moments too.
         for index in profile.columns.indices
@@ -567,6 +575,11 @@ public enum ItemShapeDetector {
         for candidates in [paths.top, paths.enveloped] {
             if let pointer = named(candidates, titleNames).first(where: namesEach) { return pointer }
         }
+        // A list of names, the first the item's own (a Docker container's `Names`, `["/web"]`).
+        for pointer in paths.top where pointer.memberName.lowercased() == "names" {
+            let first = pointer.appending(index: 0)
+            if namesEach(first) { return first }
+        }
         return namingMember(of: items, paths: paths, namesEach: namesEach)
     }
 
@@ -598,12 +611,15 @@ public enum ItemShapeDetector {
     }
 
     /// Whether a member named `name` holds ids or digests, for programs, not for a screen:
-    /// `id`, `uid`, `uuid`, `…_id`, `…Id`, `sha`, `hash`, `commit`, `digest`, `etag`,
-    /// `token`. Such a member names no item, and a kiosk tile leaves it out of its facts.
+    /// `id`, `uid`, `uuid`, `…_id`, `…Id`, `…ID` (`ImageID`), `sha`, `hash`, `commit`,
+    /// `digest`, `etag`, `token`. Such a member names no item, and a kiosk tile leaves it out of its facts.
     public static func isIDName(_ name: String) -> Bool {
         let lower = name.lowercased()
+        // `ImageID`, `objectID`: an id after a word in camel case, as Go's and Algolia's APIs write it.
+        let camelID = name.hasSuffix("ID") && name.dropLast(2).last?.isLowercase == true
         return ["id", "uid", "uuid", "sha", "hash", "commit", "digest", "etag", "token"].contains(lower)
-            || lower.hasSuffix("_id") || name.hasSuffix("Id") || lower.hasSuffix("_sha") || lower.hasSuffix("_hash")
+            || lower.hasSuffix("_id") || name.hasSuffix("Id") || camelID || lower.hasSuffix("_sha")
+            || lower.hasSuffix("_hash")
     }
 
     /// Whether a rise in the column at `pointer` is bad news: a delay, a latency, errors, a
@@ -630,6 +646,19 @@ public enum ItemShapeDetector {
     private static func looksLikeAnID(_ text: String) -> Bool {
         let digits = text.unicodeScalars.filter { $0 != "-" }
         return digits.count >= 6 && digits.allSatisfy { $0.properties.isASCIIHexDigit }
+    }
+
+    /// A digest as people quote one: its first 12 hexadecimal digits, after an algorithm's
+    /// name if it has one (Docker's `sha256:4f5a…` as `4f5a9c0e12ab`, a container id as
+    /// `docker ps` shows it); `nil` for any other text, and for a digest already short (16
+    /// digits or fewer) or a UUID, which people read whole.
+    public static func shortDigest(_ text: String) -> String? {
+        let digits = text.split(separator: ":", maxSplits: 1).last ?? ""
+        let algorithm = text.count > digits.count ? text.prefix(text.count - digits.count) : ""
+        guard digits.count > 16, algorithm.allSatisfy({ $0.isLetter || $0.isNumber || $0 == ":" }),
+            digits.unicodeScalars.allSatisfy({ $0.properties.isASCIIHexDigit })
+        else { return nil }
+        return String(digits.prefix(12))
     }
 
     /// Names of a status, a filter even with one value so far.
@@ -983,6 +1012,16 @@ public enum ItemShapeDetector {
     /// `duration_s` → `Duration`, `started_at` → `Started`, `html_url` → `HTML URL`,
     /// `avgLatencyMs` → `Avg latency`.
     public static func label(for name: String) -> String {
+        // A label's key in a namespace (Docker's `com.docker.compose.project`, Kubernetes'
+        // `app.kubernetes.io/name`): its last part says what it is.
+        if let slash = name.lastIndex(of: "/"), name[..<slash].contains("."), name.index(after: slash) < name.endIndex {
+            return label(for: String(name[name.index(after: slash)...]))
+        }
+        if name.filter({ $0 == "." }).count >= 2, !name.contains(" "), let dot = name.lastIndex(of: "."),
+            name.index(after: dot) < name.endIndex
+        {
+            return label(for: String(name[name.index(after: dot)...]))
+        }
         var words: [String] = []
         var word = ""
         var previous: Character?

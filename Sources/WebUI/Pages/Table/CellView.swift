@@ -72,11 +72,15 @@ struct CellView {
             value, format: column.format, localTimeOffset: column.localTimeOffset, numeric: &numeric,
             shortened: shortened)
         if itemHref != nil, case .link(let text, _) = content { content = .plain(text, full: nil) }
+        isID = ItemShapeDetector.isIDName(Self.memberName(of: column.name))
+        // A long digest as people quote one (`4f5a9c0e12ab`), whole in its tooltip.
+        if isID, case .plain(let text, nil) = content, let short = ItemShapeDetector.shortDigest(text) {
+            content = .plain(short, full: text)
+        }
         var classes = "cell"
         if numeric { classes += " num" }
         // A rise that is bad news (a delay, a latency) is marked in the bad tone.
         if numeric, ItemShapeDetector.isLowerBetter(column.pointer) { classes += " lower-better" }
-        isID = ItemShapeDetector.isIDName(Self.memberName(of: column.name))
         if isID { classes += " id" }
         self.value = numeric ? value.flatMap(Self.numberText) : nil
         var (isPlain, isLink, isImage, isTime, isStatus) = (false, false, false, false, false)
