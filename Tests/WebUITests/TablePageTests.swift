@@ -443,6 +443,9 @@ struct TablePageTests {
         #expect(!kiosk.contains(#"data-col="Names""#), "the name is the title, not a fact again")
         #expect(!kiosk.contains(#"data-col="ImageID""#), "a digest is no figure for a screen")
         #expect(kiosk.contains("status-good") && kiosk.contains("status-bad"), "running well, exited not")
+        let key = try #require(document.arrayValue?.first?["Id"]?.stringValue)
+        let detail = try await HTTPTestClient.get(port: server.port, "/items/" + key).text
+        #expect(detail.contains(">" + id + "<"), "whole on the item page")
     }
 
     @Test("a reading in a state's place is a number: a Home Assistant sensor's state on the table and the kiosk")

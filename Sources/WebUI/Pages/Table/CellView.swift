@@ -73,8 +73,9 @@ struct CellView {
             shortened: shortened)
         if itemHref != nil, case .link(let text, _) = content { content = .plain(text, full: nil) }
         isID = ItemShapeDetector.isIDName(Self.memberName(of: column.name))
-        // A long digest as people quote one (`4f5a9c0e12ab`), whole in its tooltip.
-        if isID, case .plain(let text, nil) = content, let short = ItemShapeDetector.shortDigest(text) {
+        // A long digest as people quote one (`4f5a9c0e12ab`), whole in its tooltip (and on
+        // the item page).
+        if shortened, isID, case .plain(let text, nil) = content, let short = ItemShapeDetector.shortDigest(text) {
             content = .plain(short, full: text)
         }
         var classes = "cell"
