@@ -320,6 +320,26 @@ struct ItemShapeDetectorTests {
         #expect(ci.tone(of: "running") == .busy)
     }
 
+    @Test("Alertmanager's alerts: named by the alert's name, an active alert bad, a suppressed one not")
+    func alertmanagerAlerts() throws {
+        let alerts = try reading(
+            #"""
+            [{"labels": {"alertname": "HighLatency", "severity": "warning", "instance": "api-1:9100"},
+              "annotations": {"summary": "HighLatency on api-1"}, "startsAt": "2026-11-30T13:00:00.000Z",
+              "fingerprint": "000000000000feed", "status": {"state": "active", "silencedBy": [], "inhibitedBy": []}},
+             {"labels": {"alertname": "DiskFull", "severity": "critical", "instance": "db-2:9100"},
+              "annotations": {"summary": "DiskFull on db-2"}, "startsAt": "2026-11-30T14:00:00.000Z",
+              "fingerprint": "000000000000feee", "status": {"state": "suppressed", "silencedBy": ["s1"], "inhibitedBy": []}}]
+            """#)
+        #expect(alerts.profile.fields[.title] == (try JSONPointer("/labels/alertname")), "\(alerts.notes)")
+        let state = try #require(alerts.profile.columns.first { $0.pointer == (try? JSONPointer("/status/state")) })
+        guard case .status(let tones) = state.format else {
+            Issue.record("state is \(state.format)")
+            return
+        }
+        #expect(["active", "suppressed", "unprocessed"].map { tones.tone(of: $0) } == [.bad, .neutral, .busy])
+    }
+
     @Test("members of two objects with the same names are headed by their objects' names, each of them")
     func siblingObjects() throws {
         func game(_ id: Int, _ home: String, _ away: String) -> String {

@@ -114,11 +114,8 @@ public enum ItemShapeDetector {
             }
             return column
         }
-        // A container's state (Docker's `State` beside its `Image`): running is well, not busy.
-        if located.items.prefix(sampledItems).allSatisfy({ ($0["Image"] ?? $0["image"])?.stringValue != nil }),
-            let states = ItemColumn.StatusTones(words: "running=good,exited=bad,dead=bad")
-        {
-            for index in profile.columns.indices where profile.columns[index].name.lowercased() == "state" {
+        if let (name, states) = stateWords(of: Array(located.items.prefix(sampledItems))) {
+            for index in profile.columns.indices where profile.columns[index].name.lowercased() == name {
                 if case .status = profile.columns[index].format { profile.columns[index].format = .status(states) }
             }
         }
@@ -646,6 +643,27 @@ public enum ItemShapeDetector {
     private static func looksLikeAnID(_ text: String) -> Bool {
         let digits = text.unicodeScalars.filter { $0 != "-" }
         return digits.count >= 6 && digits.allSatisfy { $0.properties.isASCIIHexDigit }
+    }
+
+    /// What a `state` column's words mean for items of a kind whose words differ from a CI
+    /// run's: the column's name and its tones, or `nil` for any other items.
+    /// - A container (Docker's, with its `Image`): `running` is well, not busy; `exited` and
+    ///   `dead` bad.
+    /// - An alert (Alertmanager's, with its `labels/alertname`): `active` is firing, bad;
+    ///   `unprocessed` busy; `suppressed` (silenced or inhibited) neutral.
+    static func stateWords(of items: [JSONValue]) -> (name: String, tones: ItemColumn.StatusTones)? {
+        guard !items.isEmpty else { return nil }
+        if items.allSatisfy({ ($0["Image"] ?? $0["image"])?.stringValue != nil }),
+            let tones = ItemColumn.StatusTones(words: "running=good,exited=bad,dead=bad")
+        {
+            return ("state", tones)
+        }
+        if items.allSatisfy({ $0["labels"]?["alertname"]?.stringValue != nil }),
+            let tones = ItemColumn.StatusTones(words: "active=bad,unprocessed=busy,suppressed=neutral")
+        {
+            return ("state", tones)
+        }
+        return nil
     }
 
     /// A digest as people quote one: its first 12 hexadecimal digits, after an algorithm's
