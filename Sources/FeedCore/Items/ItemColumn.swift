@@ -209,8 +209,13 @@ public struct ItemColumn: Sendable, Equatable {
     /// Its name in URLs (`?sort=NAME`): lower-case letters, digits, `-`, `_` and `.`.
     public var name: String
     /// Where an item keeps the value.
-    public var pointer: JSONPointer
+    public var pointer: JSONPointer {
+        didSet { risesAreBadNews = ItemShapeDetector.isLowerBetter(pointer) }
+    }
     public var format: Format
+    /// Whether a rise in its numbers is bad news (a delay, a latency, what is used:
+    /// ``ItemShapeDetector/isLowerBetter(_:)``), worked out once from ``pointer``.
+    public private(set) var risesAreBadNews: Bool
     /// For a ``Format/date`` or ``Format/relative`` column of a feed whose items were found
     /// in it (a `--column`'s too): where its times without a zone are (`2026-11-30T00:00`,
     /// Open-Meteo's), in seconds east of UTC (the document's `utc_offset_seconds`, else 0).
@@ -227,6 +232,7 @@ public struct ItemColumn: Sendable, Equatable {
         self.format = format
         self.name = name ?? Self.slug(label)
         self.localTimeOffset = localTimeOffset
+        risesAreBadNews = ItemShapeDetector.isLowerBetter(pointer)
     }
 
     /// Why a `--column` value is not `LABEL=/pointer[:FORMAT]`.

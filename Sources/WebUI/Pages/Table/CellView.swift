@@ -19,7 +19,7 @@ struct CellView {
     /// the page script compares to mark a change up or down.
     let value: String?
     /// The cell's classes: `cell`, `num` for numbers, `lower-better` for a number whose
-    /// rise is bad news (``ItemShapeDetector/isLowerBetter(_:)``), `status status-TONE`,
+    /// rise is bad news (``ItemColumn/risesAreBadNews``), `status status-TONE`,
     /// `missing`, `id` for an id (``isID``).
     let classes: String
     /// Whether the cell holds an id or a digest (``ItemShapeDetector/isIDName(_:)``: `id`,
@@ -81,7 +81,7 @@ struct CellView {
         var classes = "cell"
         if numeric { classes += " num" }
         // A rise that is bad news (a delay, a latency) is marked in the bad tone.
-        if numeric, ItemShapeDetector.isLowerBetter(column.pointer) { classes += " lower-better" }
+        if numeric, column.risesAreBadNews { classes += " lower-better" }
         if isID { classes += " id" }
         self.value = numeric ? value.flatMap(Self.numberText) : nil
         var (isPlain, isLink, isImage, isTime, isStatus) = (false, false, false, false, false)
