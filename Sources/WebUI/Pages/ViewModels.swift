@@ -131,13 +131,28 @@ struct DetailView {
     /// "22 Nov 2026, 14:59 UTC": unambiguous on the server; the page script shows the
     /// viewer's local time instead.
     static func long(_ date: Date) -> String {
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = TimeZone(identifier: "UTC") ?? calendar.timeZone
-        let parts = calendar.dateComponents([.year, .month, .day, .hour, .minute], from: date)
-        let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
-        let month = months[max(0, min(11, (parts.month ?? 1) - 1))]
-        let time = String(parts.hour ?? 0).leftPadded(to: 2) + ":" + String(parts.minute ?? 0).leftPadded(to: 2)
-        return "\(parts.day ?? 1) \(month) \(parts.year ?? 1970), \(time) UTC"
+        let parts = UTCParts(date)
+        return "\(parts.day) \(parts.month) \(parts.year), \(parts.clock) UTC"
+    }
+
+    /// A moment's parts in UTC as people write them: day `22`, month `Nov`, year `2026`,
+    /// clock `14:59`.
+    struct UTCParts {
+        let day: Int
+        let month: String
+        let year: Int
+        let clock: String
+
+        init(_ date: Date) {
+            var calendar = Calendar(identifier: .gregorian)
+            calendar.timeZone = TimeZone(identifier: "UTC") ?? calendar.timeZone
+            let parts = calendar.dateComponents([.year, .month, .day, .hour, .minute], from: date)
+            let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
+            day = parts.day ?? 1
+            month = months[max(0, min(11, (parts.month ?? 1) - 1))]
+            year = parts.year ?? 1970
+            clock = String(parts.hour ?? 0).leftPadded(to: 2) + ":" + String(parts.minute ?? 0).leftPadded(to: 2)
+        }
     }
 }
 

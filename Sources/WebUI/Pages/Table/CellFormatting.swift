@@ -118,14 +118,10 @@ enum CellFormatting {
     static func momentTitle(_ text: String, now: Date) -> String? {
         let zoned = WallTime(rfc3339: text)
         guard let time = zoned ?? WallTime(localTime: text, offsetSeconds: 0) else { return nil }
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = TimeZone(identifier: "UTC") ?? calendar.timeZone
-        let parts = calendar.dateComponents([.year, .month, .day, .hour, .minute], from: time.date)
-        let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
-        let month = months[max(0, min(11, (parts.month ?? 1) - 1))]
-        let year = parts.year == calendar.component(.year, from: now) ? "" : " \(parts.year ?? 1970)"
-        let clock = String(parts.hour ?? 0).leftPadded(to: 2) + ":" + String(parts.minute ?? 0).leftPadded(to: 2)
-        return "\(parts.day ?? 1) \(month)\(year), \(clock)" + (zoned == nil ? "" : " UTC")
+        // A time without a zone was read as if at UTC: its parts in UTC are the ones it was written with.
+        let parts = DetailView.UTCParts(time.date)
+        let year = parts.year == DetailView.UTCParts(now).year ? "" : " \(parts.year)"
+        return "\(parts.day) \(parts.month)\(year), \(parts.clock)" + (zoned == nil ? "" : " UTC")
     }
 
     /// The text an object names itself by (its first member of
