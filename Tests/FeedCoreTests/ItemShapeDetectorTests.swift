@@ -340,6 +340,30 @@ struct ItemShapeDetectorTests {
         #expect(["active", "suppressed", "unprocessed"].map { tones.tone(of: $0) } == [.bad, .neutral, .busy])
     }
 
+    @Test("PagerDuty's incidents: a reference named by its summary beside an id, an incident's number not grouped")
+    func pagerDutyIncidents() throws {
+        func incident(_ index: Int, _ status: String, _ service: String) -> String {
+            #"{"id": "PT4KHL\#(index)", "incident_number": \#(1234 + index), "title": "Incident \#(index)", "#
+                + #""status": "\#(status)", "service": {"id": "PIJ90N\#(index)", "summary": "\#(service)", "#
+                + #""type": "service_reference", "self": "https://api.pagerduty.com/services/PIJ90N\#(index)"}}"#
+        }
+        let incidents = try reading(
+            #"{"incidents": ["# + incident(0, "triggered", "Mail") + ", " + incident(1, "resolved", "API") + "]}"
+        ).profile
+        let service = try #require(incidents.columns.first { $0.label == "Service" }, "\(incidents.columns)")
+        #expect(service.pointer == (try JSONPointer("/service/summary")))
+        let number = try #require(incidents.columns.first { $0.name == "incident_number" })
+        #expect(number.format == .text, "1234, not 1,234")
+        #expect(ItemShapeDetector.isCodeWord("run_number") && ItemShapeDetector.isCodeWord("year"))
+        #expect(!ItemShapeDetector.isCodeWord("percentage") && !ItemShapeDetector.isCodeWord("num_comments"))
+        // Without an id, a `summary` is a text of its own, not a name (Alertmanager's annotations).
+        let alerts = try reading(
+            #"{"alerts": [{"name": "a", "annotations": {"summary": "Disk full", "description": "on db-1"}},"#
+                + #" {"name": "b", "annotations": {"summary": "Slow", "description": "on api-1"}}]}"#
+        ).profile
+        #expect(alerts.columns.map(\.label) == ["Name", "Summary", "Description"], "\(alerts.columns)")
+    }
+
     @Test("members of two objects with the same names are headed by their objects' names, each of them")
     func siblingObjects() throws {
         func game(_ id: Int, _ home: String, _ away: String) -> String {

@@ -728,7 +728,8 @@ public enum ItemShapeDetector {
     /// that is an object in every item shows as:
     /// - a column for each of its plain members, when it is an envelope (a pod's
     ///   `metadata`: ``ItemMemberPaths/envelopeNames``) or labels (``labelNames``);
-    /// - else one column of the member that names it (``referenceNames``: an author's
+    /// - else one column of the member that names it (``referenceNames``, or `summary` beside
+    ///   an id, as PagerDuty's references have it: an author's
     ///   `login`), headed by the object's name;
     /// - else a column for each of its plain members, when it has at most
     ///   ``ItemExtractor/maxTextMembers`` of them (an address, a pod's `status`);
@@ -762,7 +763,10 @@ public enum ItemShapeDetector {
             let inner = paths.nested.filter { $0.tokens[0] == name }
             if !inner.isEmpty, values.allSatisfy({ $0.objectValue != nil }) {
                 let lower = name.lowercased()
-                let reference = named(inner, referenceNames).first { pointer in
+                // A reference to a thing with an id may name it by its `summary` (PagerDuty's).
+                let identified = inner.contains { isIDName($0.tokens[1]) }
+                let references = identified ? referenceNames + ["summary"] : referenceNames
+                let reference = named(inner, references).first { pointer in
                     samples(at: pointer).filter { $0.stringValue != nil }.count * 10 >= values.count * 9
                 }
                 if let reference, !ItemMemberPaths.isEnvelope(name), !labelNames.contains(lower) {
@@ -956,8 +960,9 @@ public enum ItemShapeDetector {
     /// The column of the member `name` at `pointer`, formatted from its name and `samples`.
     private static func column(name: String, pointer: JSONPointer, samples: [JSONValue]) -> ItemColumn {
         var format = format(named: name, samples: samples)
-        // An id (or a digest) is a name, not a quantity: no grouped digits.
-        if format == .number, isIDName(name) { format = .text }
+        // An id (or a digest) is a name, not a quantity: no grouped digits; nor is a number
+        // or a year (an incident's `incident_number`, `1234`, not `1,234`).
+        if format == .number, isIDName(name) || isCodeWord(name) { format = .text }
         var label = label(for: name, shownAs: format)
         // A Jenkins job's ball, shown as the build's outcome in words, is its status.
         if case .status(let tones) = format, !tones.shown.isEmpty, ["color", "colour"].contains(name.lowercased()) {
@@ -1209,6 +1214,16 @@ public enum ItemShapeDetector {
             "version", "code", "zip", "postal", "phone", "number", "year", "build", "ref", "tag", "sku", "rank",
         ]
         return isIDName(name) || parts.contains { lower.contains($0) }
+    }
+
+    /// Whether a word of the member `name` says an ordinal or a code, not a quantity (an
+    /// `incident_number`, a `run_number`, a GitLab pipeline's `iid`, a `year`, a `rank`, a
+    /// `status_code`): whole words only, unlike ``namesACode(_:)``, which judges text.
+    public static func isCodeWord(_ name: String) -> Bool {
+        let words = label(for: name).lowercased().split(separator: " ")
+        return words.contains {
+            ["number", "iid", "year", "version", "code", "zip", "postal", "rank", "build"].contains($0)
+        }
     }
 
     /// Whether `text` begins with a zero that is not a number's own (`"02139"`, not
