@@ -981,6 +981,8 @@ struct ItemShapeDetectorTests {
         #expect(ItemShapeDetector.label(for: "vwap24Hr") == "VWAP 24h")
         #expect(ItemShapeDetector.label(for: "last_7_d") == "Last 7d")
         #expect(ItemShapeDetector.label(for: "sha256") == "Sha256")
+        #expect(ItemShapeDetector.label(for: "dev_eui") == "Dev EUI")
+        #expect(ItemShapeDetector.label(for: "iid") == "IID")
         #expect(ItemShapeDetector.label(for: "temperature_2m") == "Temperature 2m")
     }
 

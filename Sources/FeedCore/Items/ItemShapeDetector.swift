@@ -1092,7 +1092,7 @@ public enum ItemShapeDetector {
             "id", "uid", "url", "uri", "html", "api", "cpu", "gpu", "ram", "ip", "dns", "http", "tls", "tcp", "udp",
             "sla",
             "uuid", "sku", "ci", "os", "ui", "usd", "eur", "gbp", "jpy", "cny", "chf", "cad", "aud", "inr", "krw",
-            "btc", "eth", "vwap",
+            "btc", "eth", "vwap", "iid", "eui", "rssi", "snr", "ttl", "mac", "ssid",
         ]
         let shown = lower.enumerated().map { index, word -> String in
             if word == "pct" || word == "percent" { return "%" }
