@@ -364,6 +364,34 @@ struct ItemShapeDetectorTests {
         #expect(alerts.columns.map(\.label) == ["Name", "Summary", "Description"], "\(alerts.columns)")
     }
 
+    /// The Things Network's stored uplinks: a device's readings two levels down.
+    static let uplinks = #"""
+        [{"end_device_ids": {"device_id": "sensor-01", "dev_eui": "70B3D57ED0001"}, "received_at": "2026-11-30T16:30:00Z",
+          "uplink_message": {"f_port": 1, "decoded_payload": {"temperature": 21.4, "humidity": 55, "battery": 3.6},
+                             "rx_metadata": [{"rssi": -80}]}},
+         {"end_device_ids": {"device_id": "sensor-02", "dev_eui": "70B3D57ED0002"}, "received_at": "2026-11-30T16:31:00Z",
+          "uplink_message": {"f_port": 1, "decoded_payload": {"temperature": 19.9, "humidity": null, "battery": 3.1},
+                             "rx_metadata": [{"rssi": -92}]}}]
+        """#
+
+    @Test("a LoRaWAN uplink: its decoded readings two levels down are columns; named by its device's id")
+    func sensorUplinks() throws {
+        let profile = try reading(Self.uplinks).profile
+        let readings = profile.columns.filter { $0.pointer.tokens.count == 3 }
+        #expect(readings.map(\.label) == ["Temperature", "Humidity", "Battery"], "\(profile.columns)")
+        #expect(readings.first?.pointer == (try JSONPointer("/uplink_message/decoded_payload/temperature")))
+        #expect(profile.fields[.title] == (try JSONPointer("/end_device_ids/device_id")), "a name people can read")
+        #expect(profile.columns.first { $0.name == "f_port" }?.format == .text, "a port is a code, not a quantity")
+        // An object of texts is no readings; nor is one of a single number, nor a hex id a name.
+        let texts = try reading(
+            #"[{"id": 1, "m": {"k": 1, "p": {"a": "x", "b": "y"}}, "device_id": "PT4KHL0"},"#
+                + #" {"id": 2, "m": {"k": 2, "p": {"a": "z", "b": "w"}}, "device_id": "PT4KHL1"}]"#
+        ).profile
+        #expect(!texts.columns.contains { $0.pointer.tokens.count == 3 }, "\(texts.columns)")
+        #expect(texts.keyPath == (try JSONPointer("/id")))
+        #expect(texts.fields[.title] == (try JSONPointer("/id")), "an opaque id names nothing")
+    }
+
     @Test("members of two objects with the same names are headed by their objects' names, each of them")
     func siblingObjects() throws {
         func game(_ id: Int, _ home: String, _ away: String) -> String {

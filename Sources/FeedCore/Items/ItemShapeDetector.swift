@@ -578,6 +578,30 @@ public enum ItemShapeDetector {
             if namesEach(first) { return first }
         }
         return namingMember(of: items, paths: paths, namesEach: namesEach)
+            ?? readableID(of: items, paths: paths, namesEach: namesEach)
+    }
+
+    /// Without any other: an id that people can read, one level down too (a LoRaWAN
+    /// uplink's `end_device_ids/device_id`, `sensor-01`), where the key is a moment or a
+    /// hash: every value has a word of three lower-case letters or more and is no digest or
+    /// UUID (not PagerDuty's `PT4KHL0`, nor a container's hex digits).
+    private static func readableID(
+        of items: [JSONValue], paths: ItemMemberPaths, namesEach: (JSONPointer) -> Bool
+    ) -> JSONPointer? {
+        guard items.count >= 2 else { return nil }
+        func readable(_ text: String) -> Bool {
+            var run = 0
+            for scalar in text.unicodeScalars {
+                run = ("a"..."z").contains(scalar) ? run + 1 : 0
+                if run >= 3 { return !looksLikeAnID(text) }
+            }
+            return false
+        }
+        return (paths.top + paths.nested).first { pointer in
+            guard isIDName(pointer.tokens.last ?? "") else { return false }
+            let texts = items.prefix(sampledItems).compactMap { $0.value(at: pointer)?.stringValue }
+            return texts.count == min(items.count, sampledItems) && texts.allSatisfy(readable) && namesEach(pointer)
+        }
     }
 
     /// Without a member named as a title: a short text that differs in nearly every item
@@ -788,6 +812,9 @@ public enum ItemShapeDetector {
                         if splitsAThing, isVague(shown.label) { shown.label = qualified(shown.label, by: name) }
                         columns.append(shown)
                     }
+                    for pointer in readings(in: name, of: sampled) where columns.count < candidates {
+                        columns.append(column(name: pointer.tokens[2], pointer: pointer, samples: samples(at: pointer)))
+                    }
                 } else {
                     columns.append(column(name: name, pointer: own, samples: values))
                 }
@@ -803,6 +830,37 @@ public enum ItemShapeDetector {
         }
         let kept = fewest(columns.map { ($0, samples(at: $0.pointer)) }, keeping: [key, title].compactMap { $0 })
         return distinct(kept)
+    }
+
+    /// The members of an object one level further down than ``ItemMemberPaths`` looks that
+    /// holds only numbers, 2 to ``ItemExtractor/maxTextMembers`` of them, in nearly every item
+    /// (a LoRaWAN uplink's `uplink_message/decoded_payload`: `temperature`, `humidity`,
+    /// `battery`): a device's readings, what its feed is for. Three-token pointers, in order
+    /// of first appearance.
+    private static func readings(in name: String, of items: [JSONValue]) -> [JSONPointer] {
+        let objects = items.compactMap { $0[name]?.objectValue }
+        var inner: [String] = []
+        for object in objects {
+            for (member, value) in object where value.objectValue != nil && !inner.contains(member) {
+                inner.append(member)
+            }
+        }
+        var found: [JSONPointer] = []
+        for member in inner {
+            let held = objects.compactMap { $0[member]?.objectValue }
+            guard held.count * 10 >= items.count * 9 else { continue }
+            var numbers: [String] = []
+            var onlyNumbers = true
+            for object in held {
+                for (reading, value) in object {
+                    if value.doubleValue == nil, !value.isNull { onlyNumbers = false }
+                    if !numbers.contains(reading) { numbers.append(reading) }
+                }
+            }
+            guard onlyNumbers, (2...ItemExtractor.maxTextMembers).contains(numbers.count) else { continue }
+            found += numbers.map { JSONPointer(tokens: [name, member, $0]) }
+        }
+        return found
     }
 
     /// Whether the member `name` has no value in any item looked at (`null` or absent) and a
@@ -933,8 +991,8 @@ public enum ItemShapeDetector {
     public static let referenceNames = ["name", "login", "username", "display_name", "full_name", "title", "label"]
 
     /// `columns` with each heading and name told apart from the ones before it: a repeated
-    /// one, of a member one level down, is qualified by its object's (`Actor ID`,
-    /// `actor.id`), so that a sort by name finds one column.
+    /// one, of a member one level down or more, is qualified by the object that holds it
+    /// (`Actor ID`, `actor.id`), so that a sort by name finds one column.
     private static func distinct(_ columns: [ItemColumn]) -> [ItemColumn] {
         // A heading shared by members of two objects is qualified in each (`Home team`,
         // `Away team`), not only in the second.
@@ -944,8 +1002,8 @@ public enum ItemShapeDetector {
         var names = Set<String>()
         return columns.map { column in
             var column = column
-            if column.pointer.tokens.count == 2 {
-                let outer = column.pointer.tokens[0]
+            if column.pointer.tokens.count >= 2 {
+                let outer = column.pointer.tokens[column.pointer.tokens.count - 2]
                 if labels.contains(column.label) || uses[column.label, default: 0] > 1 {
                     column.label = qualified(column.label, by: outer)
                 }
@@ -1218,11 +1276,11 @@ public enum ItemShapeDetector {
 
     /// Whether a word of the member `name` says an ordinal or a code, not a quantity (an
     /// `incident_number`, a `run_number`, a GitLab pipeline's `iid`, a `year`, a `rank`, a
-    /// `status_code`): whole words only, unlike ``namesACode(_:)``, which judges text.
+    /// `status_code`, a `port`): whole words only, unlike ``namesACode(_:)``, which judges text.
     public static func isCodeWord(_ name: String) -> Bool {
         let words = label(for: name).lowercased().split(separator: " ")
         return words.contains {
-            ["number", "iid", "year", "version", "code", "zip", "postal", "rank", "build"].contains($0)
+            ["number", "iid", "year", "version", "code", "zip", "postal", "rank", "build", "port"].contains($0)
         }
     }
 
