@@ -840,8 +840,9 @@ public enum ItemShapeDetector {
     private static func readings(in name: String, of items: [JSONValue]) -> [JSONPointer] {
         let objects = items.compactMap { $0[name]?.objectValue }
         var inner: [String] = []
+        var seen = Set<String>()
         for object in objects {
-            for (member, value) in object where value.objectValue != nil && !inner.contains(member) {
+            for (member, value) in object where value.objectValue != nil && seen.insert(member).inserted {
                 inner.append(member)
             }
         }
@@ -849,15 +850,19 @@ public enum ItemShapeDetector {
         for member in inner {
             let held = objects.compactMap { $0[member]?.objectValue }
             guard held.count * 10 >= items.count * 9 else { continue }
+            // A large object, or one with a text, is no device's readings.
+            guard
+                held.allSatisfy({ object in
+                    object.count <= ItemExtractor.maxTextMembers
+                        && object.values.allSatisfy { $0.doubleValue != nil || $0.isNull }
+                })
+            else { continue }
             var numbers: [String] = []
-            var onlyNumbers = true
+            var named = Set<String>()
             for object in held {
-                for (reading, value) in object {
-                    if value.doubleValue == nil, !value.isNull { onlyNumbers = false }
-                    if !numbers.contains(reading) { numbers.append(reading) }
-                }
+                for (reading, _) in object where named.insert(reading).inserted { numbers.append(reading) }
             }
-            guard onlyNumbers, (2...ItemExtractor.maxTextMembers).contains(numbers.count) else { continue }
+            guard (2...ItemExtractor.maxTextMembers).contains(numbers.count) else { continue }
             found += numbers.map { JSONPointer(tokens: [name, member, $0]) }
         }
         return found
