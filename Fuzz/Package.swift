@@ -1,6 +1,7 @@
 // swift-tools-version:6.1
 // libFuzzer targets for what feedweb reads from outside: SSE, JSON, JSON Pointer and Patch,
-// requests through the router, the state file, the upstream dialects. A separate package,
+// requests through the router, the state file, the upstream dialects, how a first document's
+// items are found. A separate package,
 // so the main build and `swift test` never build it. Built and run by `make fuzz`
 // (Fuzz/fuzz.sh): `swift build -c release --sanitize=fuzzer -Xswiftc -sanitize=fuzzer,address`, then each
 // target for FUZZ_SECONDS over its seed corpus in Corpus/.
@@ -30,6 +31,7 @@ let package = Package(
         fuzzTarget("FuzzRouter", ["FeedCore", "WebUI"]),
         fuzzTarget("FuzzStateFile", ["FeedCore"]),
         fuzzTarget("FuzzUpstreamDialects", ["FeedCore"]),
+        fuzzTarget("FuzzItemShapes", ["FeedCore"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -31,7 +31,7 @@ cd "$(dirname "$0")"
 
 seconds=${FUZZ_SECONDS:-60}
 timeout=${FUZZ_TIMEOUT:-10}
-all=(FuzzSSEParser FuzzJSONParser FuzzJSONPointer FuzzJSONPatch FuzzRouter FuzzStateFile FuzzUpstreamDialects)
+all=(FuzzSSEParser FuzzJSONParser FuzzJSONPointer FuzzJSONPatch FuzzRouter FuzzStateFile FuzzUpstreamDialects FuzzItemShapes)
 targets=("$@")
 [ ${#targets[@]} -gt 0 ] || targets=("${all[@]}")
 for target in "${targets[@]}"; do

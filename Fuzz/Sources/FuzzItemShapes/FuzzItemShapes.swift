@@ -1,0 +1,34 @@
+import FeedCore
+import FuzzSupport
+
+/// How a feed's first document is read, on any JSON: the items, their key, title, filter
+/// and columns are found without trapping and in time linear in the document (the fuzzer's
+/// timeout catches a quadratic search); a found reading has at most
+/// ``ItemShapeDetector/maxColumns`` columns, each headed (but a member named by nothing),
+/// and reads the same document into items with distinct keys; every text a cell might
+/// shorten as a digest comes out shorter.
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzzItemShapes(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
+    let bytes = Array(UnsafeRawBufferPointer(start: start, count: count))
+    guard let document = try? JSONValue(parsing: bytes) else { return 0 }
+    let reading = ItemShapeDetector.reading(of: document, overrides: .init())
+    guard reading.isDecided else { return 0 }
+    let columns = reading.profile.columns
+    invariant(columns.count <= ItemShapeDetector.maxColumns, "more columns than a table shows")
+    for column in columns {
+        let unnamed = column.pointer.tokens.last?.isEmpty ?? true
+        invariant(!column.label.isEmpty || unnamed, "a column without a heading")
+    }
+    let items = ItemExtractor(profile: reading.profile).items(in: document)
+    var keys = Set<String>()
+    for item in items {
+        invariant(keys.insert(item.key).inserted, "two items with one key")
+        for column in columns {
+            guard let text = item.raw.value(at: column.pointer)?.stringValue else { continue }
+            if let short = ItemShapeDetector.shortDigest(text) {
+                invariant(short.count < text.count, "a digest shortened to no shorter text")
+            }
+        }
+    }
+    return 0
+}
