@@ -207,7 +207,12 @@ public struct ItemColumn: Sendable, Equatable {
     /// The column's heading.
     public var label: String
     /// Its name in URLs (`?sort=NAME`): lower-case letters, digits, `-`, `_` and `.`.
-    public var name: String
+    public var name: String {
+        didSet { holdsIDs = Self.namesIDs(name) }
+    }
+    /// Whether it holds ids or digests, by its name's last part (`actor.id` → `id`:
+    /// ``ItemShapeDetector/isIDName(_:)``), worked out once from ``name``.
+    public private(set) var holdsIDs: Bool
     /// Where an item keeps the value.
     public var pointer: JSONPointer {
         didSet { risesAreBadNews = ItemShapeDetector.isLowerBetter(pointer) }
@@ -233,6 +238,13 @@ public struct ItemColumn: Sendable, Equatable {
         self.name = name ?? Self.slug(label)
         self.localTimeOffset = localTimeOffset
         risesAreBadNews = ItemShapeDetector.isLowerBetter(pointer)
+        holdsIDs = Self.namesIDs(self.name)
+    }
+
+    /// Whether a column's URL name says ids, by its last part (a qualified `actor.id` too).
+    private static func namesIDs(_ name: String) -> Bool {
+        let member = name.lastIndex(of: ".").map { name[name.index(after: $0)...] } ?? name[...]
+        return ItemShapeDetector.isIDName(String(member))
     }
 
     /// Why a `--column` value is not `LABEL=/pointer[:FORMAT]`.

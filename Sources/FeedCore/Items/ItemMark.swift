@@ -90,14 +90,12 @@ public struct ItemMark: Sendable, Equatable {
             throw .invalidPointer(error.description)
         }
         let value = String(rest[found.valueStart...])
-        switch found.comparison {
+        self.init(label: label, pointer: pointer, value: value, comparison: found.comparison)
+        switch comparison {
         case .equal, .notEqual: break
         case .less, .lessOrEqual, .greater, .greaterOrEqual:
-            guard ItemShapeDetector.writtenNumber(value.trimmingCharacters(in: .whitespaces)) != nil else {
-                throw .notANumber(value)
-            }
+            guard limit != nil else { throw .notANumber(value) }
         }
-        self.init(label: label, pointer: pointer, value: value, comparison: found.comparison)
     }
 
     /// Whether `item` (an item's JSON) is marked.

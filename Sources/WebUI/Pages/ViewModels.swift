@@ -143,15 +143,18 @@ struct DetailView {
         let year: Int
         let clock: String
 
+        /// Read with `gmtime_r`, as ``WallTime`` prints itself: no calendar is made per value
+        /// (a table's date cells ask per row).
         init(_ date: Date) {
-            var calendar = Calendar(identifier: .gregorian)
-            calendar.timeZone = TimeZone(identifier: "UTC") ?? calendar.timeZone
-            let parts = calendar.dateComponents([.year, .month, .day, .hour, .minute], from: date)
+            let seconds = date.timeIntervalSince1970.rounded(.down)
+            var time = time_t(seconds.isFinite ? max(-1e15, min(1e15, seconds)) : 0)
+            var parts = tm()
+            gmtime_r(&time, &parts)
             let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
-            day = parts.day ?? 1
-            month = months[max(0, min(11, (parts.month ?? 1) - 1))]
-            year = parts.year ?? 1970
-            clock = String(parts.hour ?? 0).leftPadded(to: 2) + ":" + String(parts.minute ?? 0).leftPadded(to: 2)
+            day = Int(parts.tm_mday)
+            month = months[max(0, min(11, Int(parts.tm_mon)))]
+            year = Int(parts.tm_year) + 1900
+            clock = String(parts.tm_hour).leftPadded(to: 2) + ":" + String(parts.tm_min).leftPadded(to: 2)
         }
     }
 }

@@ -72,7 +72,7 @@ struct CellView {
             value, format: column.format, localTimeOffset: column.localTimeOffset, numeric: &numeric,
             shortened: shortened)
         if itemHref != nil, case .link(let text, _) = content { content = .plain(text, full: nil) }
-        isID = ItemShapeDetector.isIDName(Self.memberName(of: column.name))
+        isID = column.holdsIDs
         // A long digest as people quote one (`4f5a9c0e12ab`), whole in its tooltip (and on
         // the item page).
         if shortened, isID, case .plain(let text, nil) = content, let short = ItemShapeDetector.shortDigest(text) {
