@@ -382,6 +382,7 @@ struct ItemShapeDetectorTests {
         #expect(readings.first?.pointer == (try JSONPointer("/uplink_message/decoded_payload/temperature")))
         #expect(profile.fields[.title] == (try JSONPointer("/end_device_ids/device_id")), "a name people can read")
         #expect(profile.columns.first { $0.name == "f_port" }?.format == .text, "a port is a code, not a quantity")
+        #expect(profile.columns.first { $0.name == "dev_eui" }?.holdsIDs == true, "an EUI is an id, no tile's fact")
         // An object of texts is no readings; nor is one of a single number, nor a hex id a name.
         let texts = try reading(
             #"[{"id": 1, "m": {"k": 1, "p": {"a": "x", "b": "y"}}, "device_id": "PT4KHL0"},"#
@@ -390,6 +391,82 @@ struct ItemShapeDetectorTests {
         #expect(!texts.columns.contains { $0.pointer.tokens.count == 3 }, "\(texts.columns)")
         #expect(texts.keyPath == (try JSONPointer("/id")))
         #expect(texts.fields[.title] == (try JSONPointer("/id")), "an opaque id names nothing")
+    }
+
+    /// Kubernetes' pods as `kubectl proxy` serves them (`/api/v1/pods`), trimmed.
+    static func pods(_ phases: [String]) -> String {
+        let pods = phases.enumerated().map { index, phase in
+            #"{"metadata": {"name": "app\#(index)-7d9f8b6c5-x\#(index)q", "generateName": "app\#(index)-7d9f8b6c5-", "#
+                + #""namespace": "default", "uid": "5f2c000\#(index)-1b2a-4c3d-9e8f-0a1b2c3d4e5f", "#
+                + #""resourceVersion": "12345\#(index)", "creationTimestamp": "2026-11-30T10:15:00Z"}, "#
+                + #""spec": {"nodeName": "node-\#(index)"}, "status": {"phase": "\#(phase)", "podIP": "10.244.0.\#(index)"}}"#
+        }
+        return #"{"kind": "PodList", "items": ["# + pods.joined(separator: ", ") + "]}"
+    }
+
+    @Test("Kubernetes' pods: no column that says the name again, none of the API's bookkeeping; a phase coloured")
+    func kubernetesPods() throws {
+        let profile = try reading(Self.pods(["Running", "Pending", "Failed"])).profile
+        #expect(profile.fields[.title] == (try JSONPointer("/metadata/name")))
+        let names = profile.columns.map(\.name)
+        #expect(names.contains("namespace") && names.contains("nodeName") && names.contains("podIP"), "\(names)")
+        #expect(!names.contains("generateName"), "the start of each pod's name: \(names)")
+        #expect(!names.contains("resourceVersion"), "the API server's, not a person's: \(names)")
+        let phase = try #require(profile.columns.first { $0.name == "phase" })
+        guard case .status(let tones) = phase.format else {
+            Issue.record("phase is \(phase.format)")
+            return
+        }
+        #expect(["Running", "Pending", "Failed"].map { tones.tone(of: $0) } == [.good, .busy, .bad])
+        // Past the columns a table shows, a UUID goes before a column that tells something.
+        let wide = try reading(
+            #"[{"uid": "5f2c0000-1b2a-4c3d-9e8f-0a1b2c3d4e5f", "name": "a", "a1": 1, "a2": 2, "a3": 3, "a4": 4, "#
+                + #""a5": 5, "a6": 6, "a7": 7, "a8": 8, "a9": 9, "a10": 10, "a11": 11},"#
+                + #" {"uid": "5f2c0001-1b2a-4c3d-9e8f-0a1b2c3d4e5f", "name": "b", "a1": 1, "a2": 2, "a3": 3, "a4": 4, "#
+                + #""a5": 5, "a6": 6, "a7": 7, "a8": 8, "a9": 9, "a10": 10, "a11": 12}]"#
+        ).profile
+        #expect(wide.columns.count == ItemShapeDetector.maxColumns)
+        #expect(wide.columns.contains { $0.name == "a11" } && !wide.columns.contains { $0.name == "uid" })
+    }
+
+    /// The format found for the member `name` of three items holding `values`.
+    private func format(of name: String, _ values: [String]) throws -> ItemColumn.Format? {
+        let items = values.enumerated().map { #"{"id": "i\#($0.offset)", "\#(name)": \#($0.element)}"# }
+        let profile = try reading("[" + items.joined(separator: ", ") + "]").profile
+        return profile.columns.first { $0.name == name }?.format
+    }
+
+    @Test("times sent as seconds since 1970 under any word that says when; one moment in two units is one column")
+    func momentsByTheirWords() throws {
+        let now = 1_796_065_291
+        let times = ["\(now)", "\(now - 40)", "\(now - 80)"]
+        for name in ["last_reported", "created_at_i", "time_position", "last_contact", "expires"] {
+            #expect(try format(of: name, times) == .relative, "\(name)")
+        }
+        #expect(try format(of: "last_reported", ["12", "13", "14"]) == .number, "no moment")
+        #expect(try format(of: "bytes_reported", times) == .number, "a count of bytes, not a moment")
+        let hits = try reading(
+            #"{"hits": [{"objectID": "41", "title": "Show HN: a", "created_at": "2026-11-30T10:00:00Z", "#
+                + #""created_at_i": \#(now - 3600)}, {"objectID": "42", "title": "Ask HN: b", "#
+                + #""created_at": "2026-11-30T11:00:00Z", "created_at_i": \#(now)}]}"#
+        ).profile
+        #expect(hits.columns.map(\.name) == ["objectID", "title", "created_at"], "\(hits.columns)")
+    }
+
+    @Test("a 1 or a 0 named as a question is a yes or a no; as a state, coloured as a flag named so")
+    func flagsSentAsDigits() throws {
+        let stations = ["1", "0", "1"]
+        #expect(try format(of: "is_renting", stations) == .flag)
+        #expect(try format(of: "hasWifi", stations) == .flag)
+        #expect(try format(of: "is_renting", ["2", "0", "1"]) == .number, "a count")
+        #expect(try format(of: "island", stations) == .number, "no question")
+        guard case .status(let tones) = try format(of: "is_online", stations) else {
+            Issue.record("is_online is no status")
+            return
+        }
+        #expect(tones.tone(of: "1") == .good && tones.tone(of: "0") == .bad)
+        #expect(tones.shown == ["1": "yes", "0": "no"])
+        #expect(ItemColumn.Format(name: "flag") == .flag && ItemColumn.Format.flag.name == "flag")
     }
 
     @Test("members of two objects with the same names are headed by their objects' names, each of them")

@@ -425,6 +425,42 @@ struct TablePageTests {
         #expect(api.contains(#""up":false"#), "the value as sent: \(api)")
     }
 
+    @Test("a bike-share station list (GBFS): seconds since 1970 are a time, a 1 or 0 a yes or no, on tiles too")
+    func bikeShareStations() async throws {
+        let now = Int64(Date().timeIntervalSince1970)
+        func station(_ id: String, bikes: Int64, renting: Int64, reported: Int64) -> JSONValue {
+            .object([
+                "station_id": .string(id), "name": .string("Station " + id), "address": .string("Main St " + id),
+                "num_bikes_available": .int(bikes),
+                "num_docks_available": .int(20 - bikes), "is_renting": .int(renting), "last_reported": .int(reported),
+            ])
+        }
+        let server = try TestServer(
+            document: .object([
+                "last_updated": .int(now),
+                "data": .object([
+                    "stations": .array([
+                        station("72", bikes: 13, renting: 1, reported: now - 30),
+                        station("83", bikes: 2, renting: 0, reported: now - 7_200),
+                        station("94", bikes: 7, renting: 1, reported: now - 90),
+                    ])
+                ]),
+            ]), detection: .init())
+        let html = try await HTTPTestClient.get(port: server.port, "/").text
+        #expect(try await HTMLChecker.parse(html).errors.isEmpty)
+        let renting = html.matches(of: /<td class="cell" data-col="is_renting">([^<]*)</).map { String($0.output.1) }
+        #expect(renting == ["yes", "no", "yes"], "\(renting)")
+        let reported = html.matches(of: /data-col="last_reported"[^>]*><time datetime="([^"]+)"[^>]*>([^<]*)</)
+            .map { String($0.output.2) }
+        #expect(reported.count == 3 && reported[1] == "2 h ago", "\(reported)")
+        #expect(!html.contains(String(now - 7_200)) && !html.contains("1,796"), "no count of seconds shown")
+        let kiosk = try await HTTPTestClient.get(port: server.port, "/kiosk").text
+        let tile = try #require(kiosk.firstMatch(of: />Station 83<\/h2>[\s\S]*?<\/dl>/))
+        let facts = String(tile.output).matches(of: /data-col="([a-z_]+)"[^>]*><dt>[^<]*<\/dt><dd>([^<]*)</)
+            .map { "\($0.output.1)=\($0.output.2)" }
+        #expect(facts.contains("is_renting=no"), "a station not renting says so on its tile: \(facts)")
+    }
+
     @Test("Docker's containers: a digest as people quote it, whole in its tooltip; a tile named by the first name")
     func dockerContainers() async throws {
         let document = ContainerList.document(states: ["running", "exited", "running"])

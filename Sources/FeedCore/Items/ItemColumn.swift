@@ -29,12 +29,15 @@ public struct ItemColumn: Sendable, Equatable {
         /// A word whose tone (good, bad, busy, neutral) colours it: `passed`, `failed`,
         /// `running`.
         case status(StatusTones)
+        /// A yes or no sent as `true`/`false` or `1`/`0` (GBFS's `is_renting`), shown as
+        /// yes/no.
+        case flag
 
         /// The names `--column` takes after the pointer (`:number`); `status` may carry its own
         /// words (`status(passed=good,failed=bad)`).
         public static let names = [
             "text", "number", "percent", "bytes", "duration", "duration-ms", "date", "relative", "link", "image",
-            "status",
+            "status", "flag",
         ]
 
         /// The format named `name` (one of ``names``; `status(WORD=TONE,…)` too), or `nil`.
@@ -51,6 +54,7 @@ public struct ItemColumn: Sendable, Equatable {
             case "link": self = .link
             case "image": self = .image
             case "status": self = .status(StatusTones())
+            case "flag": self = .flag
             default:
                 guard name.hasPrefix("status("), name.hasSuffix(")"),
                     let tones = StatusTones(words: String(name.dropFirst(7).dropLast()))
@@ -74,6 +78,7 @@ public struct ItemColumn: Sendable, Equatable {
             case .link: "link"
             case .image: "image"
             case .status: "status"
+            case .flag: "flag"
             }
         }
 
@@ -171,6 +176,16 @@ public struct ItemColumn: Sendable, Equatable {
             }
             given["true"] = whenTrue
             shown = ["true": "yes", "false": "no"]
+        }
+
+        /// The same tones for a flag sent as `1` and `0` (GBFS's `is_renting`), shown as yes
+        /// and no too.
+        public func forDigits() -> StatusTones {
+            var digits = StatusTones()
+            digits.given["1"] = given["true"]
+            digits.given["0"] = given["false"]
+            digits.shown = ["1": "yes", "0": "no"]
+            return digits
         }
 
         /// Names of a flag that is well when true.

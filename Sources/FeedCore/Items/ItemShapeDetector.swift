@@ -633,14 +633,15 @@ public enum ItemShapeDetector {
 
     /// Whether a member named `name` holds ids or digests, for programs, not for a screen:
     /// `id`, `uid`, `uuid`, `…_id`, `…Id`, `…ID` (`ImageID`), `sha`, `hash`, `commit`,
-    /// `digest`, `etag`, `token`. Such a member names no item, and a kiosk tile leaves it out of its facts.
+    /// `digest`, `etag`, `token`, an extended unique identifier (a LoRaWAN device's
+    /// `dev_eui`). Such a member names no item, and a kiosk tile leaves it out of its facts.
     public static func isIDName(_ name: String) -> Bool {
         let lower = name.lowercased()
         // `ImageID`, `objectID`: an id after a word in camel case, as Go's and Algolia's APIs write it.
         let camelID = name.hasSuffix("ID") && name.dropLast(2).last?.isLowercase == true
         return ["id", "uid", "uuid", "sha", "hash", "commit", "digest", "etag", "token"].contains(lower)
             || lower.hasSuffix("_id") || name.hasSuffix("Id") || camelID || lower.hasSuffix("_sha")
-            || lower.hasSuffix("_hash")
+            || lower.hasSuffix("_hash") || lower == "eui" || lower.hasSuffix("_eui")
     }
 
     /// Whether a rise in the column at `pointer` is bad news: a delay, a latency, errors, a
@@ -828,6 +829,17 @@ public enum ItemShapeDetector {
             }
             columns.append(column(name: name, pointer: own, samples: values))
         }
+        // A column that says again what names the item (a Kubernetes pod's `generateName`,
+        // `web-7d9f8b6c5-`, before its `name`) tells nothing; nor does a moment's twin in
+        // other units (Algolia's `created_at_i` beside `created_at`).
+        let named = title ?? key
+        let found = columns
+        columns.removeAll { column in
+            if let named, column.pointer != named, repeatsName(at: column.pointer, named: named, in: sampled) {
+                return true
+            }
+            return isMomentTwin(column, among: found)
+        }
         let kept = fewest(columns.map { ($0, samples(at: $0.pointer)) }, keeping: [key, title].compactMap { $0 })
         return distinct(kept)
     }
@@ -933,10 +945,41 @@ public enum ItemShapeDetector {
         (0x30...0x39).contains(byte) || (0x41...0x46).contains(byte) || (0x61...0x66).contains(byte)
     }
 
+    /// Whether the text at `pointer` is, in every one of `items` (3 or more) that has both,
+    /// the start of the text at `named` or all of it: it says nothing the item's name does
+    /// not.
+    private static func repeatsName(at pointer: JSONPointer, named: JSONPointer, in items: [JSONValue]) -> Bool {
+        var compared = 0
+        for item in items {
+            guard let text = item.value(at: pointer)?.stringValue, let name = item.value(at: named)?.stringValue
+            else { continue }
+            guard !text.isEmpty, name.hasPrefix(text) else { return false }
+            compared += 1
+        }
+        return compared >= 3
+    }
+
+    /// Whether `column` shows a moment that another of `columns`, whose name begins its own,
+    /// shows too: `created_at_i` (seconds) beside `created_at` (RFC 3339).
+    private static func isMomentTwin(_ column: ItemColumn, among columns: [ItemColumn]) -> Bool {
+        func isMoment(_ format: ItemColumn.Format) -> Bool { format == .relative || format == .date }
+        guard isMoment(column.format) else { return false }
+        return columns.contains { other in
+            other.pointer != column.pointer && isMoment(other.format) && column.name.hasPrefix(other.name + "_")
+        }
+    }
+
+    /// Whether `text` is a UUID (`5f2c0000-1b2a-4c3d-9e8f-0a1b2c3d4e5f`): 32 hexadecimal
+    /// digits in groups of 8, 4, 4, 4 and 12.
+    private static func isUUID(_ text: String) -> Bool {
+        let groups = text.utf8.split(separator: UInt8(ascii: "-"), omittingEmptySubsequences: false)
+        return groups.map(\.count) == [8, 4, 4, 4, 12] && groups.allSatisfy { $0.allSatisfy(isHexDigit) }
+    }
+
     /// At most ``maxColumns`` of `columns` (each with its sampled values), in their order
     /// (more only when the `kept` columns, the key's and the title's, are more): past that,
-    /// first the ids of other things (`workflow_id`) and digests (`head_sha`: 20 or more
-    /// hex digits) go, from the last; then the arrays and objects shown summarised
+    /// first the ids of other things (`workflow_id`), digests (`head_sha`: 20 or more
+    /// hex digits) and UUIDs go, from the last; then the arrays and objects shown summarised
     /// (`3 items`) and the columns with one value in every item (but a status); then the
     /// last columns; a `kept` column never.
     private static func fewest(_ columns: [(ItemColumn, [JSONValue])], keeping kept: [JSONPointer]) -> [ItemColumn] {
@@ -946,7 +989,7 @@ public enum ItemShapeDetector {
             if lower.hasSuffix("_id") || column.name.hasSuffix("Id") { return 0 }
             let texts = values.compactMap(\.stringValue)
             if !texts.isEmpty, texts.count == values.count,
-                texts.allSatisfy({ $0.utf8.count >= 20 && $0.utf8.allSatisfy(isHexDigit) })
+                texts.allSatisfy({ ($0.utf8.count >= 20 && $0.utf8.allSatisfy(isHexDigit)) || isUUID($0) })
             {
                 return 0
             }
@@ -977,6 +1020,9 @@ public enum ItemShapeDetector {
     static func isForPrograms(_ name: String, samples: [JSONValue]) -> Bool {
         let lower = name.lowercased()
         if lower == "node_id" || lower.hasSuffix("_node_id") { return true }
+        // A Kubernetes object's bookkeeping: the version the API server compares, its own
+        // address, which fields each client manages.
+        if ["resourceversion", "selflink", "managedfields"].contains(lower) { return true }
         // A member marked as the API's own (Jenkins' `_class`, HAL's `_links`, CouchDB's
         // `_rev`, Elasticsearch's `_index`), but an `_id`, which is the item's, and a name
         // in two underscores (Prometheus' `__name__`, a metric's name).
@@ -1204,13 +1250,19 @@ public enum ItemShapeDetector {
             }
             if ends("_s", "_sec", "_secs", "seconds", "duration", "elapsed", "uptime") { return .duration(.seconds) }
             let epoch = samples.allSatisfy { ($0.doubleValue ?? 0) > 1e9 }
-            // `updated` as USGS's GeoJSON sends it, milliseconds since 1970.
+            // `updated` as USGS's GeoJSON sends it, milliseconds since 1970; a word of the
+            // name that says when (a bike station's `last_reported`, Algolia's `created_at_i`).
             let momentNamed =
                 namesAMoment || lower == "ts" || lower == "dt"
                 || ends(
                     "time", "timestamp", "_ts", "date", "updated", "created", "modified", "seen", "started", "finished")
+                || saysWhen(name)
             if epoch && momentNamed {
                 return .relative
+            }
+            // `is_renting: 1` (GBFS's stations): a flag sent as a number.
+            if isFlagName(name), samples.allSatisfy({ $0.int64Value == 0 || $0.int64Value == 1 }) {
+                return ItemColumn.StatusTones(flagNamed: name).map { .status($0.forDigits()) } ?? .flag
             }
             return .number
         }
@@ -1266,6 +1318,33 @@ public enum ItemShapeDetector {
             return recent ? .relative : .date
         }
         return .automatic
+    }
+
+    /// Words of a member's name that say it holds a moment, wherever they stand in the
+    /// name (`last_reported`, `created_at_i`, `time_position`): with a number of seconds or
+    /// milliseconds since 1970 in every item, a time.
+    static let momentWords: Set<String> = [
+        "time", "timestamp", "date", "updated", "created", "modified", "seen", "started", "finished", "ended",
+        "reported", "changed", "contact", "heartbeat", "checked", "expires", "expiry",
+    ]
+
+    /// Whether a word of the member `name` says when (``momentWords``) and none says how
+    /// much (`bytes_reported` is a count, `last_reported` a moment).
+    private static func saysWhen(_ name: String) -> Bool {
+        let words = Set(label(for: name).lowercased().split(separator: " ").map(String.init))
+        return !words.isDisjoint(with: momentWords) && words.isDisjoint(with: quantityWords)
+    }
+
+    /// Words of a member's name that say it holds an amount (``saysWhen(_:)``).
+    static let quantityWords: Set<String> = [
+        "bytes", "count", "num", "number", "total", "size", "amount", "sum", "length", "duration", "bits",
+    ]
+
+    /// Whether the member `name` reads as a yes-or-no question (`is_renting`, `hasWifi`,
+    /// `can_reserve`): its 1 and 0 are a flag, not a count.
+    static func isFlagName(_ name: String) -> Bool {
+        let first = label(for: name).lowercased().split(separator: " ")
+        return first.count > 1 && ["is", "has", "can", "allows"].contains(first[0])
     }
 
     /// Whether the member `name` holds a code written in digits rather than a quantity (an

@@ -183,8 +183,9 @@ struct CellView {
             return .image(url)
         case .status(let tones):
             guard let word = CellFormatting.scalarText(value) else { break }
-            // A reading in a state's place (a sensor's `78`, `"21.4"`) is a number, not a word.
-            if let number {
+            // A reading in a state's place (a sensor's `78`, `"21.4"`) is a number, not a word;
+            // a flag's `1` is a word.
+            if let number, tones.shown[word] == nil {
                 numeric = true
                 return .plain(CellFormatting.grouped(value, number), full: nil)
             }
@@ -195,6 +196,13 @@ struct CellView {
             return .status(shown: CellFormatting.statusWords(word, tones: tones), tones.tone(of: word))
         case .text:
             return text(CellFormatting.scalarText(value) ?? CellFormatting.summary(value))
+        case .flag:
+            switch value {
+            case .bool(let flag): return .plain(flag ? "yes" : "no", full: nil)
+            case .int(1): return .plain("yes", full: nil)
+            case .int(0): return .plain("no", full: nil)
+            default: break
+            }
         case .automatic:
             break
         }
