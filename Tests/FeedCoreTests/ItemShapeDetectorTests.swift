@@ -1088,6 +1088,12 @@ struct ItemShapeDetectorTests {
         #expect(ItemShapeDetector.label(for: "sha256") == "Sha256")
         #expect(ItemShapeDetector.label(for: "dev_eui") == "Dev EUI")
         #expect(ItemShapeDetector.label(for: "iid") == "IID")
+        // A count by what it counts.
+        #expect(ItemShapeDetector.label(for: "num_comments") == "Comments")
+        #expect(ItemShapeDetector.label(for: "num_bikes_available") == "Bikes available")
+        #expect(ItemShapeDetector.label(for: "number_of_employees") == "Employees")
+        #expect(ItemShapeDetector.label(for: "number") == "Number" && ItemShapeDetector.label(for: "num") == "Num")
+        #expect(!ItemShapeDetector.isCodeWord("number_of_bikes"), "a count, not a code")
         #expect(ItemShapeDetector.label(for: "temperature_2m") == "Temperature 2m")
     }
 

@@ -1142,7 +1142,7 @@ public enum ItemShapeDetector {
     /// A heading for the member `name`: its words, the first capitalised, a unit its
     /// format shows dropped, common abbreviations in capitals: `change_pct` → `Change %`,
     /// `duration_s` → `Duration`, `started_at` → `Started`, `html_url` → `HTML URL`,
-    /// `avgLatencyMs` → `Avg latency`.
+    /// `avgLatencyMs` → `Avg latency`, `num_comments` → `Comments`.
     public static func label(for name: String) -> String {
         // A label's key in a namespace (Docker's `com.docker.compose.project`, Kubernetes'
         // `app.kubernetes.io/name`): its last part says what it is.
@@ -1176,6 +1176,9 @@ public enum ItemShapeDetector {
         if lower.count > 1, let last = lower.last, ["s", "sec", "secs", "ms", "msec", "at"].contains(last) {
             lower.removeLast()
         }
+        // A count says what it counts: `num_comments` → `Comments`, `number_of_bikes` → `Bikes`.
+        if lower.count > 1, lower[0] == "num" || lower[0] == "nb" { lower.removeFirst() }
+        if lower.count > 2, lower[0] == "number", lower[1] == "of" { lower.removeFirst(2) }
         guard !lower.isEmpty else { return name }
         // A span of time after its number, which may end the word before (`Usd24`, `Hr`):
         // `USD 24h`.
