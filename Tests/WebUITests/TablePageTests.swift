@@ -461,6 +461,37 @@ struct TablePageTests {
         #expect(facts.contains("is_renting=no"), "a station not renting says so on its tile: \(facts)")
     }
 
+    @Test("a ticker's tile is led by the price now, not its change; Consul's passing check is well, no empty fact")
+    func tickersAndHealthChecks() async throws {
+        func ticker(_ symbol: String, _ last: String, _ change: String) -> JSONValue {
+            .object([
+                "symbol": .string(symbol), "priceChange": .string(change), "weightedAvgPrice": .string("100.0"),
+                "openPrice": .string("99.5"), "lastPrice": .string(last), "volume": .string("12345.678"),
+            ])
+        }
+        let tickers = try TestServer(
+            document: .array([ticker("BTCUSDT", "43339.75", "129.63"), ticker("ETHUSDT", "2283.68", "-6.87")]),
+            detection: .init())
+        let kiosk = try await HTTPTestClient.get(port: tickers.port, "/kiosk").text
+        #expect(try Self.tileLead(of: "BTCUSDT", in: kiosk)?.column == "lastPrice", "\(kiosk)")
+        #expect(try Self.tileLead(of: "ETHUSDT", in: kiosk)?.value == "2283.68")
+        func check(_ service: String, _ status: String) -> JSONValue {
+            .object([
+                "CheckID": .string("service:" + service), "Name": .string("Service '\(service)' check"),
+                "Status": .string(status), "Notes": .string(""), "ServiceName": .string(service),
+            ])
+        }
+        let checks = try TestServer(
+            document: .array([check("web", "passing"), check("db", "critical"), check("api", "warning")]),
+            detection: .init())
+        let table = try await HTTPTestClient.get(port: checks.port, "/").text
+        let tones = table.matches(of: /<td class="cell status status-([a-z]+)" data-col="Status">/)
+            .map { String($0.output.1) }
+        #expect(tones == ["good", "bad", "busy"], "\(tones)")
+        let tiles = try await HTTPTestClient.get(port: checks.port, "/kiosk").text
+        #expect(tiles.contains("status-good") && !tiles.contains(#"data-col="Notes""#), "no empty Notes on a tile")
+    }
+
     @Test("Docker's containers: a digest as people quote it, whole in its tooltip; a tile named by the first name")
     func dockerContainers() async throws {
         let document = ContainerList.document(states: ["running", "exited", "running"])

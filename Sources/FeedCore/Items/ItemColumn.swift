@@ -126,7 +126,7 @@ public struct ItemColumn: Sendable, Equatable {
         }
 
         static let good: Set<String> = [
-            "passed", "pass", "success", "succeeded", "successful", "ok", "healthy", "up", "green", "done",
+            "passed", "pass", "passing", "success", "succeeded", "successful", "ok", "healthy", "up", "green", "done",
             "completed", "complete", "active", "online", "ready", "open", "merged", "approved", "available",
             "resolved", "operational", "fixed", "on time", "on_time", "landed", "arrived", "on track", "on_track",
         ]

@@ -15,7 +15,8 @@ struct RowView {
     /// number or status that is not the title; when that is a status, the item's most
     /// pressing one (``lead(among:)``).
     let lead: CellView?
-    /// The tile's other figures, at most ``maxFacts``.
+    /// The tile's other figures, at most ``maxFacts``; an empty text (Consul's `Notes: ""`) is
+    /// none.
     let facts: [CellView]
     /// Stored, not computed: templates read stored values (TemplateValues.swift).
     let hasFacts: Bool
@@ -50,6 +51,7 @@ struct RowView {
         }
         let facts = others.filter { cell in
             cell.name != lead?.name && cell.name != unit?.name && !cell.classes.contains("missing") && !cell.isID
+                && !(cell.isPlain && cell.text.isEmpty)
         }.prefix(Self.maxFacts).map { CellView(unlinked: $0) }
         self.facts = Array(facts)
         hasFacts = !facts.isEmpty
@@ -68,8 +70,22 @@ extension RowView {
             && !cell.text.isEmpty && cell.text.count <= 8
     }
 
+    /// Words of a price member's name that say it is not the price now: its change, or
+    /// another price of the day (`priceChange`, `openPrice`, `weightedAvgPrice`, `bidPrice`).
+    static let asidePriceWords: Set<String> = [
+        "change", "%", "avg", "average", "weighted", "prev", "previous", "open", "high", "low", "bid", "ask", "min",
+        "max", "target",
+    ]
+
+    /// Whether the price member `name` is not the price now (``asidePriceWords``).
+    static func isAsidePrice(_ name: String) -> Bool {
+        let words = ItemShapeDetector.label(for: name).lowercased().split(separator: " ").map(String.init)
+        return !asidePriceWords.isDisjoint(with: words)
+    }
+
     /// The tile's lead among `cells` (in column order): the first number or status (a
-    /// number whose member says a price before the others); when that
+    /// number whose member says a price before the others, the price now before its change
+    /// or another price of the day); when that
     /// is a status, the item's most pressing status instead: a bad word before a busy one,
     /// a busy one before a good one, any of them before a neutral one, and among equals an
     /// outcome (``ItemShapeDetector/outcomeNames``) before the first. A finished build that
@@ -78,8 +94,10 @@ extension RowView {
     static func lead(among cells: [CellView]) -> CellView? {
         guard let first = cells.first(where: { $0.value != nil || $0.isStatus }) else { return nil }
         guard first.isStatus else {
-            // A price is what a board of prices is for, wherever its column is.
-            return cells.first { $0.value != nil && $0.memberName.lowercased().contains("price") } ?? first
+            // A price is what a board of prices is for, wherever its column is: the price
+            // itself (Binance's `lastPrice`), not its change or another price of the day.
+            let prices = cells.filter { $0.value != nil && $0.memberName.lowercased().contains("price") }
+            return prices.first { !isAsidePrice($0.memberName) } ?? prices.first ?? first
         }
         func rank(_ cell: CellView) -> Int {
             let tone: Int
