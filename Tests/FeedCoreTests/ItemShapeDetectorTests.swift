@@ -440,11 +440,12 @@ struct ItemShapeDetectorTests {
     func momentsByTheirWords() throws {
         let now = 1_796_065_291
         let times = ["\(now)", "\(now - 40)", "\(now - 80)"]
-        for name in ["last_reported", "created_at_i", "time_position", "last_contact", "expires"] {
+        for name in ["last_reported", "created_at_i", "time_position", "last_contact", "expires", "reset"] {
             #expect(try format(of: name, times) == .relative, "\(name)")
         }
         #expect(try format(of: "last_reported", ["12", "13", "14"]) == .number, "no moment")
         #expect(try format(of: "bytes_reported", times) == .number, "a count of bytes, not a moment")
+        #expect(try format(of: "reset_count", times) == .number, "a count of resets")
         let hits = try reading(
             #"{"hits": [{"objectID": "41", "title": "Show HN: a", "created_at": "2026-11-30T10:00:00Z", "#
                 + #""created_at_i": \#(now - 3600)}, {"objectID": "42", "title": "Ask HN: b", "#

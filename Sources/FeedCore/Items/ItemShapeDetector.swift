@@ -1324,11 +1324,12 @@ public enum ItemShapeDetector {
     }
 
     /// Words of a member's name that say it holds a moment, wherever they stand in the
-    /// name (`last_reported`, `created_at_i`, `time_position`): with a number of seconds or
+    /// name (`last_reported`, `created_at_i`, `time_position`, a rate limit's `reset`): with a number of seconds or
     /// milliseconds since 1970 in every item, a time.
     static let momentWords: Set<String> = [
         "time", "timestamp", "date", "updated", "created", "modified", "seen", "started", "finished", "ended",
-        "reported", "changed", "contact", "heartbeat", "checked", "expires", "expiry",
+        "reported", "changed", "contact", "heartbeat", "checked", "expires", "expiry", "reset", "due", "deadline",
+        "since", "until",
     ]
 
     /// Whether a word of the member `name` says when (``momentWords``) and none says how
