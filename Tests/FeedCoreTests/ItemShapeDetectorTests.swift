@@ -393,6 +393,47 @@ struct ItemShapeDetectorTests {
         #expect(texts.fields[.title] == (try JSONPointer("/id")), "an opaque id names nothing")
     }
 
+    @Test("a series of readings is one column: a Prometheus range, Graphite's datapoints, a named sparkline; no point")
+    func seriesOfReadings() throws {
+        let range = try reading(
+            #"""
+            {"status": "success", "data": {"resultType": "matrix", "result": [
+              {"metric": {"instance": "web-1:9100"}, "values": [[1796065200, "0.5"], [1796065215, "0.75"], [1796065230, "NaN"]]},
+              {"metric": {"instance": "web-2:9100"}, "values": [[1796065200, "1.5"], [1796065215, "1.25"]]}]}}
+            """#
+        ).profile
+        let values = try #require(range.columns.first { $0.name == "values" }, "\(range.columns)")
+        #expect(values.format == .series && values.format.isNumeric)
+        let graphite = try reading(
+            #"[{"target": "web1.cpu", "datapoints": [[12.5, 1796065200], [null, 1796065260], [14, 1796065320]]},"#
+                + #" {"target": "web2.cpu", "datapoints": [[3, 1796065200], [4.5, 1796065260]]}]"#
+        ).profile
+        #expect(graphite.columns.first { $0.name == "datapoints" }?.format == .series, "\(graphite.columns)")
+        let markets = try reading(
+            #"[{"id": "bitcoin", "current_price": 43210.5, "sparkline_in_7d": {"price": [43000, 43100.5, 43210.5]}},"#
+                + #" {"id": "ethereum", "current_price": 2290.1, "sparkline_in_7d": {"price": [2280, 2300, 2290.1]}}]"#
+        ).profile
+        let line = try #require(markets.columns.first { $0.format == .series }, "\(markets.columns)")
+        #expect(line.label == "Sparkline in 7d")
+        #expect(line.pointer == (try JSONPointer("/sparkline_in_7d/price")))
+        // A point's coordinates, a colour: numbers, but no series.
+        let quakes = try reading(
+            #"[{"id": "a", "coordinates": [-155.3, 19.4, 2.1], "rgb": [255, 0, 0]},"#
+                + #" {"id": "b", "coordinates": [-154.3, 19.4, 2.5], "rgb": [0, 255, 0]}]"#
+        ).profile
+        #expect(!quakes.columns.contains { $0.format == .series }, "\(quakes.columns)")
+        // What a series holds.
+        let prometheus = try #require(
+            ItemSeries(try JSONValue(parsing: #"[[1796065200, "0.5"], [1796065215, "NaN"]]"#)))
+        #expect(prometheus.values == [0.5, nil] && prometheus.latest == 0.5)
+        let datapoints = try #require(ItemSeries(try JSONValue(parsing: "[[1, 1796065200], [null, 1796065260]]")))
+        #expect(datapoints.values == [1, nil] && datapoints.latest == 1)
+        #expect(ItemSeries(try JSONValue(parsing: #"[[1, 2], [3, 4]]"#)) == nil, "no time in either place")
+        #expect(ItemSeries(try JSONValue(parsing: "[null, null]")) == nil, "no reading")
+        #expect(ItemSeries(.array((0..<2_000).map { .int($0) }))?.values.count == ItemSeries.maximumPoints)
+        #expect(ItemColumn.Format(name: "series") == .series)
+    }
+
     /// Kubernetes' pods as `kubectl proxy` serves them (`/api/v1/pods`), trimmed.
     static func pods(_ phases: [String]) -> String {
         let pods = phases.enumerated().map { index, phase in

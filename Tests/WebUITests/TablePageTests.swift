@@ -301,6 +301,8 @@ struct TablePageTests {
             .object([
                 "id": .string(id), "supply": .string("19576543.0000000000000000"), "priceUsd": .string(price),
                 "changePercent24Hr": .string(change),
+                // A product of two prices, with the arithmetic's noise in its last digits.
+                "marketCap": .double(43_563_019_499.99999),
             ])
         }
         let server = try TestServer(
@@ -322,6 +324,7 @@ struct TablePageTests {
         #expect(prices == ["43,210.12", "2,290.55", "1.0004"], "\(prices)")
         #expect(try shown("changePercent24Hr") == ["−1.23 %", "0.51 %", "0.01 %"])
         #expect(try shown("supply").first == "19,576,543")
+        #expect(try shown("marketCap").first == "43,563,019,500", "no digits past what a double holds")
         #expect(html.contains(#"data-col="priceUsd" data-value="43210.1234567890123456""#), "the value as sent")
         // A tile is led by its price, not by the supply before it.
         let kiosk = try await HTTPTestClient.get(port: server.port, "/kiosk").text
@@ -490,6 +493,44 @@ struct TablePageTests {
         #expect(tones == ["good", "bad", "busy"], "\(tones)")
         let tiles = try await HTTPTestClient.get(port: checks.port, "/kiosk").text
         #expect(tiles.contains("status-good") && !tiles.contains(#"data-col="Notes""#), "no empty Notes on a tile")
+    }
+
+    @Test("a Prometheus range: each series its latest reading and a sparkline, sorted by it, live on a tile")
+    func seriesOfReadings() async throws {
+        let start = 1_796_065_200
+        func series(_ instance: String, _ readings: [String]) -> JSONValue {
+            .object([
+                "metric": .object(["__name__": .string("node_load1"), "instance": .string(instance)]),
+                "values": .array(
+                    readings.enumerated().map { .array([.int(Int64(start + 15 * $0.offset)), .string($0.element)]) }),
+            ])
+        }
+        let server = try TestServer(
+            document: .object([
+                "status": .string("success"),
+                "data": .object([
+                    "resultType": .string("matrix"),
+                    "result": .array([
+                        series("web-1:9100", ["0.5", "0.75", "1.25"]), series("web-2:9100", ["2", "1", "NaN"]),
+                        series("db-1:9100", ["0.25", "0.25"]),
+                    ]),
+                ]),
+            ]), detection: .init())
+        let html = try await HTTPTestClient.get(port: server.port, "/?sort=values&order=desc").text
+        #expect(try await HTMLChecker.parse(html).errors.isEmpty)
+        let cells = html.matches(
+            of: /data-col="values" data-value="([^"]+)">([^<]*)<svg class="spark"[^>]*><polyline points="([^"]+)"/
+        ).map { (value: String($0.output.1), text: String($0.output.2), points: String($0.output.3)) }
+        #expect(cells.map(\.text) == ["1.25", "1", "0.25"], "sorted by the latest reading, a gap skipped: \(cells)")
+        #expect(cells.map(\.value) == ["1.25", "1.0", "0.25"])
+        // Oldest at the left, the highest reading at the top: web-1 rises to the right.
+        #expect(cells.first?.points == "0.0,22.0 50.0,15.3 100.0,2.0", "\(cells)")
+        #expect(cells.last?.points == "0.0,12.0 100.0,12.0", "a flat line at mid-height")
+        let kiosk = try await HTTPTestClient.get(port: server.port, "/kiosk").text
+        #expect(
+            kiosk.contains(try Regex(#"<p class="tile-lead cell num" data-col="values" data-value="1.25">"#)),
+            "a tile led by the latest reading")
+        #expect(kiosk.matches(of: /<svg class="spark"/).count == 3, "each tile with its line")
     }
 
     @Test("Docker's containers: a digest as people quote it, whole in its tooltip; a tile named by the first name")

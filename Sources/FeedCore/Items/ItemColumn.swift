@@ -32,12 +32,16 @@ public struct ItemColumn: Sendable, Equatable {
         /// A yes or no sent as `true`/`false` or `1`/`0` (GBFS's `is_renting`), shown as
         /// yes/no.
         case flag
+        /// A series of readings (``ItemSeries``: numbers, or `[time, value]` pairs as
+        /// Prometheus sends them, or `[value, time]` as Graphite does), shown as its latest
+        /// value and a sparkline.
+        case series
 
         /// The names `--column` takes after the pointer (`:number`); `status` may carry its own
         /// words (`status(passed=good,failed=bad)`).
         public static let names = [
             "text", "number", "percent", "bytes", "duration", "duration-ms", "date", "relative", "link", "image",
-            "status", "flag",
+            "status", "flag", "series",
         ]
 
         /// The format named `name` (one of ``names``; `status(WORD=TONE,…)` too), or `nil`.
@@ -55,6 +59,7 @@ public struct ItemColumn: Sendable, Equatable {
             case "image": self = .image
             case "status": self = .status(StatusTones())
             case "flag": self = .flag
+            case "series": self = .series
             default:
                 guard name.hasPrefix("status("), name.hasSuffix(")"),
                     let tones = StatusTones(words: String(name.dropFirst(7).dropLast()))
@@ -79,13 +84,14 @@ public struct ItemColumn: Sendable, Equatable {
             case .image: "image"
             case .status: "status"
             case .flag: "flag"
+            case .series: "series"
             }
         }
 
         /// Whether values of this format are numbers, right-aligned in tabular figures.
         public var isNumeric: Bool {
             switch self {
-            case .number, .percent, .bytes, .duration: true
+            case .number, .percent, .bytes, .duration, .series: true
             default: false
             }
         }

@@ -785,6 +785,13 @@ public enum ItemShapeDetector {
             let own = JSONPointer(tokens: [name])
             let values = samples(at: own)
             if isForPrograms(name, samples: values) || tellsNothingYet(name, samples: values) { continue }
+            if let series = loneSeries(in: values, named: name) {
+                var shown = column(name: series.tokens[1], pointer: series, samples: samples(at: series))
+                shown.format = .series
+                shown.label = label(for: name)
+                columns.append(shown)
+                continue
+            }
             let inner = paths.nested.filter { $0.tokens[0] == name }
             if !inner.isEmpty, values.allSatisfy({ $0.objectValue != nil }) {
                 let lower = name.lowercased()
@@ -993,7 +1000,11 @@ public enum ItemShapeDetector {
             {
                 return 0
             }
-            if !values.isEmpty && values.allSatisfy({ $0.arrayValue != nil || $0.objectValue != nil }) { return 1 }
+            if column.format != .series, !values.isEmpty,
+                values.allSatisfy({ $0.arrayValue != nil || $0.objectValue != nil })
+            {
+                return 1
+            }
             // The same value in every item (a GeoJSON feature's `type`, a job's `_class`)
             // tells nothing that sets one item apart; a status the same for all does.
             if values.count >= 3, let first = values.first, values.allSatisfy({ $0 == first }) {
@@ -1279,6 +1290,7 @@ public enum ItemShapeDetector {
         if samples.allSatisfy({ $0.boolValue != nil }), let tones = ItemColumn.StatusTones(flagNamed: name) {
             return .status(tones)
         }
+        if isSeries(named: name, samples: samples) { return .series }
         guard case .string = first else { return .automatic }
         let texts = samples.compactMap(\.stringValue)
         guard texts.count == samples.count else { return .automatic }
@@ -1331,6 +1343,37 @@ public enum ItemShapeDetector {
         "reported", "changed", "contact", "heartbeat", "checked", "expires", "expiry", "reset", "due", "deadline",
         "since", "until",
     ]
+
+    /// Words of a member's name that say it holds a series of readings (``isSeries(named:samples:)``).
+    static let seriesWords: Set<String> = [
+        "sparkline", "history", "series", "values", "datapoints", "points", "prices", "trend", "samples", "readings",
+    ]
+
+    /// Whether every one of `samples` is a series (``ItemSeries``) and either is made of
+    /// timed pairs (a Prometheus range query's `values`, Graphite's `datapoints`) or has a
+    /// name that says so (``seriesWords``: `sparkline`, `history`, …): a short array of
+    /// numbers is as often a point (GeoJSON's `coordinates`) or a colour.
+    static func isSeries(named name: String, samples: [JSONValue]) -> Bool {
+        guard !samples.isEmpty, samples.allSatisfy({ ItemSeries($0) != nil }) else { return false }
+        if samples.allSatisfy(ItemSeries.isTimed) { return true }
+        let words = Set(label(for: name).lowercased().split(separator: " ").map(String.init))
+        return !words.isDisjoint(with: seriesWords)
+    }
+
+    /// The pointer to the series when every one of `values` (the member `name`'s) is an
+    /// object holding one, under the same name, and nothing else: CoinGecko's
+    /// `sparkline_in_7d: {"price": […]}`, a series named by either name (``isSeries(named:samples:)``).
+    private static func loneSeries(in values: [JSONValue], named name: String) -> JSONPointer? {
+        guard let first = values.first?.objectValue, first.count == 1, let member = first.keys.first else { return nil }
+        let held = values.compactMap { value -> JSONValue? in
+            guard let object = value.objectValue, object.count == 1 else { return nil }
+            return object[member]
+        }
+        guard held.count == values.count,
+            isSeries(named: name, samples: held) || isSeries(named: member, samples: held)
+        else { return nil }
+        return JSONPointer(tokens: [name, member])
+    }
 
     /// Whether a word of the member `name` says when (``momentWords``) and none says how
     /// much (`bytes_reported` is a count, `last_reported` a moment).

@@ -14,6 +14,13 @@ enum CellFormatting {
             return group(String(Int64(number).magnitude), negative: number < 0)
         }
         var text = String(number.magnitude)
+        // More significant digits than a double holds exactly is the arithmetic's noise (a
+        // market cap of `43563019499.99999`, a sum's `0.30000000000000004`): to the
+        // decimals the number's size warrants.
+        if text.drop(while: { $0 == "0" || $0 == "." }).filter(\.isNumber).count > 14 {
+            let rounded = Self.rounded(number)
+            if rounded != number { return grouped(.double(rounded), rounded) }
+        }
         if let dot = text.firstIndex(of: "."), text.distance(from: dot, to: text.endIndex) > 7 {
             text = String(format: "%.6f", number.magnitude)
             while text.hasSuffix("0") { text.removeLast() }
@@ -26,9 +33,14 @@ enum CellFormatting {
     /// `"43210.1234567890123456"`), to the decimals its size warrants: two from 1,000 up,
     /// four from 1, six below; grouped as ``grouped(_:_:)`` groups (`43,210.12`).
     static func readable(_ number: Double) -> String {
-        let decimals: Double = number.magnitude >= 1000 ? 100 : number.magnitude >= 1 ? 10_000 : 1_000_000
-        let rounded = (number * decimals).rounded() / decimals
+        let rounded = rounded(number)
         return grouped(.double(rounded), rounded)
+    }
+
+    /// `number` to the decimals its size warrants: two from 1,000 up, four from 1, six below.
+    private static func rounded(_ number: Double) -> Double {
+        let decimals: Double = number.magnitude >= 1000 ? 100 : number.magnitude >= 1 ? 10_000 : 1_000_000
+        return (number * decimals).rounded() / decimals
     }
 
     /// `digits` with a `,` every three from the right, and a minus sign when `negative`.

@@ -48,6 +48,9 @@ struct CellView {
     /// Whether the time is shown as time since (`data-relative`), else as a date
     /// (`data-local`).
     let relative: Bool
+    /// The points of the sparkline of a series (``ItemColumn/Format/series``), whose latest
+    /// value the cell shows as its text; else `nil`.
+    let sparkline: String?
 
     /// The most characters of a text value a list cell shows.
     static let maxListCharacters = 120
@@ -71,6 +74,17 @@ struct CellView {
         var content = Self.content(
             value, format: column.format, localTimeOffset: column.localTimeOffset, numeric: &numeric,
             shortened: shortened)
+        // A series shows its latest reading, with its line.
+        var latest: String?
+        var sparkline: String?
+        if column.format == .series, let value, let series = ItemSeries(value), let reading = series.latest {
+            let number = JSONValue.double(reading)
+            content = .plain(CellFormatting.grouped(number, reading), full: nil)
+            numeric = true
+            latest = number.serializedString()
+            sparkline = Sparkline.points(series)
+        }
+        self.sparkline = sparkline
         if itemHref != nil, case .link(let text, _) = content { content = .plain(text, full: nil) }
         isID = column.holdsIDs
         // A long digest as people quote one (`4f5a9c0e12ab`), whole in its tooltip (and on
@@ -83,7 +97,7 @@ struct CellView {
         // A rise that is bad news (a delay, a latency) is marked in the bad tone.
         if numeric, column.risesAreBadNews { classes += " lower-better" }
         if isID { classes += " id" }
-        self.value = numeric ? value.flatMap(Self.numberText) : nil
+        self.value = latest ?? (numeric ? value.flatMap(Self.numberText) : nil)
         var (isPlain, isLink, isImage, isTime, isStatus) = (false, false, false, false, false)
         var tone: String?
         var statusTone: ItemColumn.Tone?
@@ -196,6 +210,9 @@ struct CellView {
             return .status(shown: CellFormatting.statusWords(word, tones: tones), tones.tone(of: word))
         case .text:
             return text(CellFormatting.scalarText(value) ?? CellFormatting.summary(value))
+        case .series:
+            // Shown by the caller when it is one (``ItemSeries``); anything else as it is.
+            break
         case .flag:
             switch value {
             case .bool(let flag): return .plain(flag ? "yes" : "no", full: nil)

@@ -39,6 +39,10 @@ enum TableSorting {
             if let number = ItemShapeDetector.writtenNumber(text) { return .number(number) }
             return text.isEmpty ? nil : .text(text.lowercased())
         case .bool(let flag)?: return .other(flag ? "1" : "0")
+        // A series (a Prometheus range, Graphite's datapoints) sorts by its latest reading.
+        case .array?:
+            if let value, let latest = ItemSeries(value)?.latest { return .number(latest) }
+            return value.map { .other($0.serializedString()) }
         case let value?: return .other(value.serializedString())
         }
     }

@@ -38,7 +38,7 @@ extension Templates {
 
     /// One value, as its format shows it (inside a cell, a tile or the item page).
     static let cell = #"""
-        {{#linksItem}}<a class="row-link" href="{{href}}">{{/linksItem}}{{#isPlain}}{{text}}{{/isPlain}}{{#isStatus}}<span class="status-word">{{text}}</span>{{/isStatus}}{{#isTime}}<time datetime="{{timeMachine}}"{{#relative}} data-relative{{/relative}}{{^relative}} data-local{{/relative}}>{{text}}</time>{{/isTime}}{{#isLink}}<a href="{{href}}" rel="noopener noreferrer" target="_blank">{{text}}</a>{{/isLink}}{{#isImage}}<img src="{{src}}" alt="" loading="lazy" decoding="async" width="40" height="40">{{/isImage}}{{#linksItem}}</a>{{/linksItem}}
+        {{#linksItem}}<a class="row-link" href="{{href}}">{{/linksItem}}{{#isPlain}}{{text}}{{/isPlain}}{{#sparkline}}<svg class="spark" viewBox="0 0 100 24" preserveAspectRatio="none" aria-hidden="true" focusable="false"><polyline points="{{sparkline}}" fill="none" stroke="currentColor"/></svg>{{/sparkline}}{{#isStatus}}<span class="status-word">{{text}}</span>{{/isStatus}}{{#isTime}}<time datetime="{{timeMachine}}"{{#relative}} data-relative{{/relative}}{{^relative}} data-local{{/relative}}>{{text}}</time>{{/isTime}}{{#isLink}}<a href="{{href}}" rel="noopener noreferrer" target="_blank">{{text}}</a>{{/isLink}}{{#isImage}}<img src="{{src}}" alt="" loading="lazy" decoding="async" width="40" height="40">{{/isImage}}{{#linksItem}}</a>{{/linksItem}}
         """#
 
     /// One item on the kiosk of a table: its name, one figure large, a few more.

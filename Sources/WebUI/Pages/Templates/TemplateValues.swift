@@ -491,6 +491,7 @@ extension CellView: MustacheParent {
         case "src": self.src
         case "timeMachine": self.timeMachine
         case "relative": self.relative
+        case "sparkline": self.sparkline
         default: nil
         }
     }
