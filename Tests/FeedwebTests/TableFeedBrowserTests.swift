@@ -131,6 +131,63 @@ struct TableFeedBrowserTests {
         await upstream.server.shutdown()
     }
 
+    @Test("a series of readings: its line drawn on / and /kiosk, and a new reading moves it and its number")
+    func aSeriesIsDrawnAndFollowed() async throws {
+        func series(_ instance: String, _ readings: [Double]) -> JSONValue {
+            .object([
+                "metric": .object(["instance": .string(instance)]),
+                "values": .array(
+                    readings.enumerated().map {
+                        .array([.int(Int64(1_796_065_200 + 15 * $0.offset)), .double($0.element)])
+                    }),
+            ])
+        }
+        let upstream = try await LiveFeedUpstream(
+            document: .object([
+                "data": .object([
+                    "result": .array([series("web-1", [0.5, 0.75, 1.25]), series("web-2", [2, 1, 1.5])])
+                ])
+            ]))
+        let feedweb = try await FeedwebProcess(arguments: ["--upstream", upstream.url, "--title", "Load"])
+        defer { feedweb.kill() }
+        try await FeedwebProbe.waitUntilReady(port: feedweb.port)
+        try await FeedwebProbe.waitForState(upstream.document, port: feedweb.port)
+        let browser = try await WebDriver(windowWidth: 1280, windowHeight: 900)
+        var reading = 1.25
+        for path in ["/", "/kiosk"] {
+            try await browser.open("http://127.0.0.1:\(feedweb.port)\(path)")
+            #expect(try await browser.waitFor("return document.body.dataset.streamState === 'open'", seconds: 5))
+            // Drawn: a box of its own and a visible stroke, under the page's Content-Security-Policy.
+            let drawn = """
+                var line = document.querySelector('[data-col=values] .spark polyline');
+                if (!line) return null;
+                var box = line.ownerSVGElement.getBoundingClientRect(), style = getComputedStyle(line);
+                return [box.width, box.height, style.stroke, line.getAttribute('points').split(' ').length];
+                """
+            let shown = try await browser.execute(drawn).arrayValue ?? []
+            #expect(shown.count == 4, "\(path): \(shown)")
+            if shown.count == 4 {
+                #expect((shown[0].doubleValue ?? 0) >= 40 && (shown[1].doubleValue ?? 0) >= 10, "\(path): \(shown)")
+                #expect(shown[2].stringValue != "none" && shown[2].stringValue != "rgba(0, 0, 0, 0)", "\(path)")
+                #expect(shown[3].doubleValue == Double(3 + (path == "/" ? 0 : 1)), "\(path): \(shown)")
+            }
+            reading += 1
+            try await upstream.change(
+                [Patch.add("/data/result/0/values/-", .array([.int(1_796_066_000), .double(reading)]))],
+                bumpVersion: false)
+            let moved = """
+                var cell = document.querySelector('[data-col=values][data-value="\(reading)"]');
+                return !!cell && cell.querySelector('.spark polyline').getAttribute('points').split(' ').length
+                """
+            #expect(
+                try await browser.waitFor(
+                    "return (function () { \(moved) })() === \(4 + (path == "/" ? 0 : 1))", seconds: 5),
+                "\(path): the new reading shown and drawn")
+        }
+        await browser.quit()
+        await upstream.server.shutdown()
+    }
+
     /// A price API's shape: the coins are an object's members, not an array's elements.
     static let prices: JSONValue = .object([
         "as_of": .int(1),
