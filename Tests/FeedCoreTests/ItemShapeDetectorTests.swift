@@ -171,6 +171,13 @@ struct ItemShapeDetectorTests {
         let given = try reading(#"{"counts": {"errors": 3}, "other": {"a": 1, "b": 2, "c": 3, "d": 4}}"#, overrides)
         #expect(given.profile.itemsForm == .values(nameMember: "name", valueMember: "counts"))
         #expect(given.notes.first?.contains("as given") == true, "\(given.notes)")
+        // One thing's status, its plain members among objects and arrays: given, they are the items.
+        overrides.itemsPath = .root
+        let device = try reading(
+            #"{"wifi": {"rssi": -61}, "meters": [{"power": 41}], "uptime": 9, "ok": true}"#, overrides)
+        #expect(device.profile.itemsForm == .values(nameMember: "name", valueMember: "value"), "\(device.notes)")
+        #expect(device.notes.contains { $0.contains("2 of 4") && $0.contains("--items-path /wifi or /meters") })
+        #expect(device.profile.columns.last?.formatNamedBy == (try JSONPointer("/name")))
     }
 
     @Test("rows of values without names (OpenSky's states): a hint to name them; given, columns by position")

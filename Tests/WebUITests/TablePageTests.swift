@@ -533,6 +533,30 @@ struct TablePageTests {
         #expect(kiosk.matches(of: /<svg class="spark"/).count == 3, "each tile with its line")
     }
 
+    @Test("one device's status, --items-path '': its plain members, each value formatted by its own name")
+    func oneDevicesStatus() async throws {
+        let now = Int64(Date().timeIntervalSince1970)
+        var overrides = ItemProfile.Overrides()
+        overrides.itemsPath = .root
+        let server = try TestServer(
+            document: .object([
+                "wifi_sta": .object(["connected": .bool(true), "rssi": .int(-61)]),
+                "relays": .array([.object(["ison": .bool(true)])]),
+                "unixtime": .int(now - 7_200), "serial": .int(2313), "uptime": .int(90_000),
+                "temperature": .double(38.2),
+            ]), detection: overrides)
+        let html = try await HTTPTestClient.get(port: server.port, "/").text
+        #expect(try await HTMLChecker.parse(html).errors.isEmpty)
+        let rows = html.matches(
+            of: /<tr class="row"[^>]*><td[^>]*>(?:<a[^>]*>)?([a-z_]+)<[\s\S]*?data-col="value"[^>]*>(.*?)<\/td>/
+        )
+        .map { "\($0.output.1)=\($0.output.2)" }
+        #expect(rows.count == 4, "the plain members only: \(rows)")
+        #expect(rows.contains("serial=2313") && rows.contains("temperature=38.2"), "\(rows)")
+        #expect(rows.contains("uptime=1 d 1 h"), "a duration by its name: \(rows)")
+        #expect(rows.contains { $0.hasPrefix("unixtime=<time") && $0.hasSuffix(">2 h ago</time>") }, "\(rows)")
+    }
+
     @Test("Docker's containers: a digest as people quote it, whole in its tooltip; a tile named by the first name")
     func dockerContainers() async throws {
         let document = ContainerList.document(states: ["running", "exited", "running"])

@@ -247,6 +247,12 @@ public struct ItemColumn: Sendable, Equatable {
     /// Open-Meteo's), in seconds east of UTC (the document's `utc_offset_seconds`, else 0).
     /// `nil`: such a text is no time (a column of a built-in or named profile).
     public var localTimeOffset: Int?
+    /// For the value column of named values (``ItemsForm/values(nameMember:valueMember:)``:
+    /// a device's `uptime`, `unixtime`, `temperature`): where each item keeps its value's
+    /// name, which decides that value's format as it would a found column's
+    /// (``ItemShapeDetector/shownFormat(named:samples:)``: `uptime` a duration, `unixtime` a
+    /// time). `nil`: ``format`` for every value.
+    public var formatNamedBy: JSONPointer?
 
     /// A column named after its label (``slug(_:)``), unless `name` is given.
     public init(

@@ -114,6 +114,13 @@ public enum ItemShapeDetector {
             }
             return column
         }
+        // Named values of many kinds (a device's status: `uptime`, `unixtime`,
+        // `temperature`): each formatted by its own name.
+        if case .values(let nameMember, let valueMember) = located.form {
+            for index in profile.columns.indices where profile.columns[index].pointer.tokens == [valueMember] {
+                profile.columns[index].formatNamedBy = JSONPointer(tokens: [nameMember])
+            }
+        }
         if let (name, states) = stateWords(of: Array(located.items.prefix(sampledItems))) {
             for index in profile.columns.indices where profile.columns[index].name.lowercased() == name {
                 if case .status = profile.columns[index].format { profile.columns[index].format = .status(states) }
@@ -220,6 +227,19 @@ public enum ItemShapeDetector {
                 return .found(
                     given, items: ItemExtractor.series(of: value) ?? [], form: .series,
                     note: "items: the rows of \(place(given))'s arrays, as given (\(count))")
+            }
+            // One thing's status (a device's, `--items-path ''`): its plain members are the
+            // items, each a name and a value; its objects and arrays can be named instead.
+            if let members = value?.objectValue, members.values.contains(where: ItemMemberPaths.isPlain) {
+                let form = valuesForm(at: given)
+                let items = ItemExtractor.elements(of: value, form: form) ?? []
+                let inner = members.filter { !ItemMemberPaths.isPlain($0.value) }.keys.prefix(3)
+                    .map { given.appending($0).description }
+                return .found(
+                    given, items: items, form: form,
+                    note: "items: the plain members of \(place(given)), as given, each a name and a value "
+                        + "(\(items.count) of \(members.count); its objects and arrays are left out: --items-path "
+                        + inner.joined(separator: " or ") + " reads one)")
             }
             let objects = value?.arrayValue?.filter { $0.objectValue != nil } ?? []
             if objects.isEmpty, let table = rowsTable(in: value, beside: nil, byPosition: true) {
@@ -1079,16 +1099,21 @@ public enum ItemShapeDetector {
 
     /// The column of the member `name` at `pointer`, formatted from its name and `samples`.
     private static func column(name: String, pointer: JSONPointer, samples: [JSONValue]) -> ItemColumn {
-        var format = format(named: name, samples: samples)
-        // An id (or a digest) is a name, not a quantity: no grouped digits; nor is a number
-        // or a year (an incident's `incident_number`, `1234`, not `1,234`).
-        if format == .number, isIDName(name) || isCodeWord(name) { format = .text }
+        let format = shownFormat(named: name, samples: samples)
         var label = label(for: name, shownAs: format)
         // A Jenkins job's ball, shown as the build's outcome in words, is its status.
         if case .status(let tones) = format, !tones.shown.isEmpty, ["color", "colour"].contains(name.lowercased()) {
             label = "Status"
         }
         return ItemColumn(label: label, pointer: pointer, format: format, name: name)
+    }
+
+    /// How the values of a member named `name` are shown: ``format(named:samples:)``, but an
+    /// id (or a digest) is a name, not a quantity: no grouped digits; nor is a number, a
+    /// year or a serial (an incident's `incident_number`, `1234`, not `1,234`).
+    public static func shownFormat(named name: String, samples: [JSONValue]) -> ItemColumn.Format {
+        let format = format(named: name, samples: samples)
+        return format == .number && (isIDName(name) || isCodeWord(name)) ? .text : format
     }
 
     /// ``label(for:)``, less a last word of unit that `format` shows with each value:
@@ -1411,7 +1436,8 @@ public enum ItemShapeDetector {
     public static func isCodeWord(_ name: String) -> Bool {
         let words = label(for: name).lowercased().split(separator: " ")
         return words.contains {
-            ["number", "iid", "year", "version", "code", "zip", "postal", "rank", "build", "port"].contains($0)
+            ["number", "iid", "year", "version", "code", "zip", "postal", "rank", "build", "port", "serial"].contains(
+                $0)
         }
     }
 

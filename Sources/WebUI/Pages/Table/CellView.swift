@@ -71,13 +71,18 @@ struct CellView {
         name = column.name
         label = column.label
         var numeric = false
+        var format = column.format
+        // A named value formatted by its name (a device's `uptime` as a duration).
+        if let namedBy = column.formatNamedBy, let valueName = item.raw.value(at: namedBy)?.stringValue, let value {
+            format = ItemShapeDetector.shownFormat(named: valueName, samples: [value])
+        }
         var content = Self.content(
-            value, format: column.format, localTimeOffset: column.localTimeOffset, numeric: &numeric,
+            value, format: format, localTimeOffset: column.localTimeOffset, numeric: &numeric,
             shortened: shortened)
         // A series shows its latest reading, with its line.
         var latest: String?
         var sparkline: String?
-        if column.format == .series, let value, let series = ItemSeries(value), let reading = series.latest {
+        if format == .series, let value, let series = ItemSeries(value), let reading = series.latest {
             let number = JSONValue.double(reading)
             content = .plain(CellFormatting.grouped(number, reading), full: nil)
             numeric = true
