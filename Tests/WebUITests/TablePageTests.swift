@@ -555,6 +555,9 @@ struct TablePageTests {
         #expect(rows.contains("serial=2313") && rows.contains("temperature=38.2"), "\(rows)")
         #expect(rows.contains("uptime=1 d 1 h"), "a duration by its name: \(rows)")
         #expect(rows.contains { $0.hasPrefix("unixtime=<time") && $0.hasSuffix(">2 h ago</time>") }, "\(rows)")
+        // On the kiosk each value leads its tile, a time as much as a number.
+        let kiosk = try await HTTPTestClient.get(port: server.port, "/kiosk").text
+        #expect(kiosk.matches(of: /<p class="tile-lead [^"]*" data-col="value"/).count == 4, "\(kiosk)")
     }
 
     @Test("Docker's containers: a digest as people quote it, whole in its tooltip; a tile named by the first name")
