@@ -178,6 +178,9 @@ struct ItemShapeDetectorTests {
         #expect(device.profile.itemsForm == .values(nameMember: "name", valueMember: "value"), "\(device.notes)")
         #expect(device.notes.contains { $0.contains("2 of 4") && $0.contains("--items-path /wifi or /meters") })
         #expect(device.profile.columns.last?.formatNamedBy == (try JSONPointer("/name")))
+        // Mostly objects, a plain value beside them: the objects are the items.
+        let coins = try reading(#"{"as_of": 1, "bitcoin": {"usd": 1}, "ether": {"usd": 2}}"#, overrides)
+        #expect(coins.profile.itemsForm == .members(nameMember: "name"), "\(coins.notes)")
     }
 
     @Test("rows of values without names (OpenSky's states): a hint to name them; given, columns by position")

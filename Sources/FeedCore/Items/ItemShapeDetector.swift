@@ -228,6 +228,18 @@ public enum ItemShapeDetector {
                     given, items: ItemExtractor.series(of: value) ?? [], form: .series,
                     note: "items: the rows of \(place(given))'s arrays, as given (\(count))")
             }
+            // Mostly objects beside a few plain values (`{"as_of": 1, "bitcoin": {…}, "ether":
+            // {…}}`): the objects are the items.
+            if let members = value?.objectValue {
+                let objects = members.filter { $0.value.objectValue != nil }
+                let plain = members.filter { ItemMemberPaths.isPlain($0.value) }
+                if objects.count >= 2, objects.count > plain.count {
+                    return .foundMembers(
+                        given, members: objects,
+                        note: "items: the members of \(place(given)) that are objects, as given (\(objects.count) of "
+                            + "\(members.count))")
+                }
+            }
             // One thing's status (a device's, `--items-path ''`): its plain members are the
             // items, each a name and a value; its objects and arrays can be named instead.
             if let members = value?.objectValue, members.values.contains(where: ItemMemberPaths.isPlain) {
