@@ -178,6 +178,10 @@ struct ItemShapeDetectorTests {
         #expect(device.profile.itemsForm == .values(nameMember: "name", valueMember: "value"), "\(device.notes)")
         #expect(device.notes.contains { $0.contains("2 of 4") && $0.contains("--items-path /wifi or /meters") })
         #expect(device.profile.columns.last?.formatNamedBy == (try JSONPointer("/name")))
+        // A lone object in an array beside named values: the note says where they are.
+        let weather = try reading(
+            #"{"weather": [{"id": 803, "main": "Clouds"}], "main": {"temp": 4.2, "humidity": 81, "pressure": 1012}}"#)
+        #expect(weather.notes.contains { $0.contains("/main holds 3 named values: --items-path /main shows them") })
         // Mostly objects, a plain value beside them: the objects are the items.
         let coins = try reading(#"{"as_of": 1, "bitcoin": {"usd": 1}, "ether": {"usd": 2}}"#, overrides)
         #expect(coins.profile.itemsForm == .members(nameMember: "name"), "\(coins.notes)")

@@ -321,10 +321,17 @@ public enum ItemShapeDetector {
         visit(document, at: .root, depth: 0, parent: nil)
         // ClickHouse's `meta` is an array of objects, but it names the columns of its `data`.
         if let best, best.pointer != bestTable?.namedBy {
-            let note =
+            var note =
                 best.depth == 0
                 ? "items: the document, an array of \(best.objects.count) objects"
                 : "items: \(place(best.pointer)), the largest array of objects (\(best.objects.count))"
+            // One object may be a part of one thing (a current weather's `weather`) whose
+            // readings are elsewhere (its `main`): say where.
+            if best.objects.count == 1, let values = bestValues {
+                note +=
+                    "; \(place(values.pointer)) holds \(values.count) named values: --items-path "
+                    + "\(values.pointer.tokens.isEmpty ? "''" : values.pointer.description) shows them"
+            }
             return .found(best.pointer, items: best.objects, form: .elements, note: note)
         }
         // An object of objects before an empty array: a status API's `incidents: []` beside
