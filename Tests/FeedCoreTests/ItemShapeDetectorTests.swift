@@ -448,6 +448,32 @@ struct ItemShapeDetectorTests {
         #expect(ItemColumn.Format(name: "series") == .series)
     }
 
+    /// WordPress' REST API's posts (`/wp-json/wp/v2/posts`), trimmed.
+    static let posts = #"""
+        [{"id": 100, "date": "2026-11-30T10:00:00", "date_gmt": "2026-11-30T09:00:00",
+          "guid": {"rendered": "https://blog.example.com/?p=100"}, "status": "publish",
+          "title": {"rendered": "Caf&eacute; news &#8211; part 0"},
+          "content": {"rendered": "<p>Body <strong>0</strong></p>", "protected": false}},
+         {"id": 101, "date": "2026-11-30T11:00:00", "date_gmt": "2026-11-30T10:00:00",
+          "guid": {"rendered": "https://blog.example.com/?p=101"}, "status": "publish",
+          "title": {"rendered": "Second &amp; last"},
+          "content": {"rendered": "<p>Body <em>1</em></p>", "protected": false}}]
+        """#
+
+    @Test("WordPress' posts: titled by their rendered title's text, HTML shown as text, the date in UTC")
+    func wordpressPosts() throws {
+        let reading = try reading(Self.posts)
+        let profile = reading.profile
+        #expect(profile.fields[.title] == (try JSONPointer("/title/rendered")), "\(reading.notes)")
+        let byName = Dictionary(profile.columns.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
+        #expect(byName["content"]?.format == .html && byName["content"]?.label == "Content", "\(profile.columns)")
+        #expect(byName["content"]?.pointer == (try JSONPointer("/content/rendered")))
+        #expect(byName["guid"]?.format == .link)
+        #expect(byName["date"] == nil && byName["date_gmt"]?.label == "Date", "the moment in UTC: \(profile.columns)")
+        let items = ItemExtractor(profile: profile).items(in: try JSONValue(parsing: Self.posts))
+        #expect(items.map(\.title) == ["Café news – part 0", "Second & last"])
+    }
+
     /// Kubernetes' pods as `kubectl proxy` serves them (`/api/v1/pods`), trimmed.
     static func pods(_ phases: [String]) -> String {
         let pods = phases.enumerated().map { index, phase in

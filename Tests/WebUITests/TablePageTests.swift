@@ -560,6 +560,34 @@ struct TablePageTests {
         #expect(kiosk.matches(of: /<p class="tile-lead [^"]*" data-col="value"/).count == 4, "\(kiosk)")
     }
 
+    @Test("WordPress' posts: their rendered HTML shown as text, escaped, on the table, the tiles and the item page")
+    func wordpressPosts() async throws {
+        func post(_ id: Int64, _ title: String, _ content: String) -> JSONValue {
+            .object([
+                "id": .int(id), "date_gmt": .string("2026-11-30T09:00:00"),
+                "title": .object(["rendered": .string(title)]),
+                "content": .object(["rendered": .string(content), "protected": .bool(false)]),
+            ])
+        }
+        let server = try TestServer(
+            document: .array([
+                post(100, "Caf&eacute; news &#8211; part 0", "<p>Body of <strong>post 0</strong>.</p>\n<p>Two.</p>"),
+                post(101, "&lt;script&gt;alert(1)&lt;/script&gt;", "<script>alert(2)</script><p>Safe &amp; sound</p>"),
+            ]), detection: .init())
+        let html = try await HTTPTestClient.get(port: server.port, "/").text
+        #expect(try await HTMLChecker.parse(html).errors.isEmpty)
+        let contents = html.matches(of: /data-col="content">([^<]*)</).map { String($0.output.1) }
+        #expect(contents == ["Body of post 0. Two.", "Safe &amp; sound"], "\(contents)")
+        #expect(html.contains(">Café news – part 0<"), "the title's text")
+        #expect(!html.contains("<script>alert") && !html.contains("alert(2)"), "no script from the feed")
+        #expect(html.contains("&lt;script&gt;alert(1)&lt;/script&gt;"), "a title that reads as a tag is text")
+        let kiosk = try await HTTPTestClient.get(port: server.port, "/kiosk").text
+        let titles = kiosk.matches(of: /<h2 class="tile-title">([^<]*)<\/h2>/).map { String($0.output.1) }
+        #expect(titles == ["Café news – part 0", "&lt;script&gt;alert(1)&lt;/script&gt;"], "\(titles)")
+        let detail = try await HTTPTestClient.get(port: server.port, "/items/100").text
+        #expect(detail.contains("Body of post 0. Two.") && !detail.contains("<strong>post 0"), "whole, as text")
+    }
+
     @Test("Docker's containers: a digest as people quote it, whole in its tooltip; a tile named by the first name")
     func dockerContainers() async throws {
         let document = ContainerList.document(states: ["running", "exited", "running"])

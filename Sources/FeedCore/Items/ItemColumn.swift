@@ -32,6 +32,9 @@ public struct ItemColumn: Sendable, Equatable {
         /// A yes or no sent as `true`/`false` or `1`/`0` (GBFS's `is_renting`), shown as
         /// yes/no.
         case flag
+        /// Text sent as HTML (WordPress' `content.rendered`), shown as its text
+        /// (``HTMLPlainText/plain(_:)``).
+        case html
         /// A series of readings (``ItemSeries``: numbers, or `[time, value]` pairs as
         /// Prometheus sends them, or `[value, time]` as Graphite does), shown as its latest
         /// value and a sparkline.
@@ -41,7 +44,7 @@ public struct ItemColumn: Sendable, Equatable {
         /// words (`status(passed=good,failed=bad)`).
         public static let names = [
             "text", "number", "percent", "bytes", "duration", "duration-ms", "date", "relative", "link", "image",
-            "status", "flag", "series",
+            "status", "flag", "series", "html",
         ]
 
         /// The format named `name` (one of ``names``; `status(WORD=TONE,…)` too), or `nil`.
@@ -60,6 +63,7 @@ public struct ItemColumn: Sendable, Equatable {
             case "status": self = .status(StatusTones())
             case "flag": self = .flag
             case "series": self = .series
+            case "html": self = .html
             default:
                 guard name.hasPrefix("status("), name.hasSuffix(")"),
                     let tones = StatusTones(words: String(name.dropFirst(7).dropLast()))
@@ -85,6 +89,7 @@ public struct ItemColumn: Sendable, Equatable {
             case .status: "status"
             case .flag: "flag"
             case .series: "series"
+            case .html: "html"
             }
         }
 

@@ -137,7 +137,11 @@ public struct ItemExtractor: Sendable {
         item.raw = element
         func text(_ field: ItemProfile.Field) -> String? {
             guard let pointer = profile.fields[field] else { return nil }
-            return Self.text(element.value(at: pointer))
+            let text = Self.text(element.value(at: pointer))
+            // A title sent as HTML (WordPress' `title.rendered`) is named by its text.
+            guard HTMLPlainText.isHTML(at: pointer), let text else { return text }
+            let plain = HTMLPlainText.plain(text)
+            return plain.isEmpty ? nil : plain
         }
         item.title = text(.title)
         item.section = text(.section)

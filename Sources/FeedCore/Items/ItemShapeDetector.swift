@@ -611,6 +611,13 @@ public enum ItemShapeDetector {
         for candidates in [paths.top, paths.enveloped] {
             if let pointer = named(candidates, titleNames).first(where: namesEach) { return pointer }
         }
+        // WordPress' `title: {"rendered": "…"}`: a title sent as HTML.
+        let rendered = paths.nested.filter { $0.tokens[1] == "rendered" }
+        if let pointer = titleNames.lazy.compactMap({ name in rendered.first { $0.tokens[0] == name } })
+            .first(where: namesEach)
+        {
+            return pointer
+        }
         // A list of names, the first the item's own (a Docker container's `Names`, `["/web"]`).
         for pointer in paths.top where pointer.memberName.lowercased() == "names" {
             let first = pointer.appending(index: 0)
@@ -832,6 +839,15 @@ public enum ItemShapeDetector {
                 continue
             }
             let inner = paths.nested.filter { $0.tokens[0] == name }
+            // WordPress' `{"rendered": "<p>…</p>", "protected": false}`: its HTML, as text.
+            if let rendered = inner.first(where: { $0.tokens[1] == "rendered" }),
+                values.allSatisfy({ $0.objectValue != nil })
+            {
+                let renderedValues = samples(at: rendered)
+                let format: ItemColumn.Format = renderedValues.allSatisfy { isHTTPURL($0.stringValue) } ? .link : .html
+                columns.append(ItemColumn(label: label(for: name), pointer: rendered, format: format, name: name))
+                continue
+            }
             if !inner.isEmpty, values.allSatisfy({ $0.objectValue != nil }) {
                 let lower = name.lowercased()
                 // A reference to a thing with an id may name it by its `summary` (PagerDuty's).
@@ -1006,12 +1022,17 @@ public enum ItemShapeDetector {
     }
 
     /// Whether `column` shows a moment that another of `columns`, whose name begins its own,
-    /// shows too: `created_at_i` (seconds) beside `created_at` (RFC 3339).
+    /// shows too: `created_at_i` (seconds) beside `created_at` (RFC 3339). A twin in UTC
+    /// is the one kept: WordPress' `date` is the site's time without a zone, its
+    /// `date_gmt` the same moment in UTC.
     private static func isMomentTwin(_ column: ItemColumn, among columns: [ItemColumn]) -> Bool {
         func isMoment(_ format: ItemColumn.Format) -> Bool { format == .relative || format == .date }
+        func inUTC(_ name: String) -> Bool { ["_gmt", "_utc"].contains { name.lowercased().hasSuffix($0) } }
         guard isMoment(column.format) else { return false }
         return columns.contains { other in
-            other.pointer != column.pointer && isMoment(other.format) && column.name.hasPrefix(other.name + "_")
+            guard other.pointer != column.pointer, isMoment(other.format) else { return false }
+            if column.name.hasPrefix(other.name + "_") { return !inUTC(column.name) }
+            return other.name.hasPrefix(column.name + "_") && inUTC(other.name)
         }
     }
 
@@ -1228,7 +1249,10 @@ public enum ItemShapeDetector {
         var lower = words.map { $0.lowercased() }
         // OpenWeather's and others' moment of a reading.
         if lower == ["dt"] { return "Time" }
-        if lower.count > 1, let last = lower.last, ["s", "sec", "secs", "ms", "msec", "at"].contains(last) {
+        // A unit or a zone the cells show (`date_gmt` → `Date`).
+        if lower.count > 1, let last = lower.last,
+            ["s", "sec", "secs", "ms", "msec", "at", "gmt", "utc"].contains(last)
+        {
             lower.removeLast()
         }
         // A count says what it counts: `num_comments` → `Comments`, `number_of_bikes` → `Bikes`.
@@ -1338,6 +1362,7 @@ public enum ItemShapeDetector {
         guard case .string = first else { return .automatic }
         let texts = samples.compactMap(\.stringValue)
         guard texts.count == samples.count else { return .automatic }
+        if HTMLPlainText.isHTML(at: JSONPointer(tokens: [name])) { return .html }
         if lower == "color" || lower == "colour", texts.allSatisfy(isJenkinsBall),
             var balls = ItemColumn.StatusTones(words: jenkinsBallTones)
         {

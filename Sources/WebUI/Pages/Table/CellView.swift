@@ -218,6 +218,9 @@ struct CellView {
         case .series:
             // Shown by the caller when it is one (``ItemSeries``); anything else as it is.
             break
+        case .html:
+            guard let html = value.stringValue else { break }
+            return text(HTMLPlainText.plain(html))
         case .flag:
             switch value {
             case .bool(let flag): return .plain(flag ? "yes" : "no", full: nil)

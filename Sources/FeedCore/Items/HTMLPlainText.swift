@@ -1,0 +1,106 @@
+/// Text a feed sends as HTML (WordPress' `title.rendered` and `content.rendered`, a
+/// `body_html`), as the plain text a person reads in a cell, a tile or a title: its tags
+/// left out, its character references read (`Caf&eacute; &#8211; news` → `Café – news`).
+/// The result is plain text, never markup: pages escape it like any other value.
+public enum HTMLPlainText {
+    /// Whether the member at `pointer` holds HTML by its name: WordPress' `rendered`, or a
+    /// name that ends in `html` (`content_html`, `bodyHtml`).
+    public static func isHTML(at pointer: JSONPointer) -> Bool {
+        guard let name = pointer.tokens.last else { return false }
+        let lower = name.lowercased()
+        return lower == "rendered" || lower.hasSuffix("_html") || (name.hasSuffix("Html") && name.count > 4)
+    }
+
+    /// The text of `html`: tags left out (and what is inside `script` and `style`), a
+    /// paragraph's, a line break's or a list item's end as a space, character references
+    /// read, runs of white space as one space, trimmed. Linear in `html`'s length.
+    public static func plain(_ html: String) -> String {
+        var out = ""
+        out.reserveCapacity(html.utf8.count)
+        var pendingSpace = false
+        func append(_ character: Character) {
+            if character.isWhitespace {
+                pendingSpace = !out.isEmpty
+                return
+            }
+            if pendingSpace { out.append(" ") }
+            pendingSpace = false
+            out.append(character)
+        }
+        var index = html.startIndex
+        var skippingUntil: String?
+        // Once no `>` follows, none follows a later `<` either: each is text, and no search
+        // runs again (a hostile `<<<<…` costs linear time).
+        var closes = true
+        while index < html.endIndex {
+            let character = html[index]
+            // A tag begins with a letter, `/` or `!` after its `<`; `a < b` is text.
+            let next = html.index(after: index)
+            let opensTag =
+                next < html.endIndex && (html[next].isLetter || html[next] == "/" || html[next] == "!")
+            if character == "<", opensTag, closes {
+                guard let close = html[index...].firstIndex(of: ">") else {
+                    closes = false
+                    continue
+                }
+                let tag = html[html.index(after: index)..<close].lowercased()
+                let name = tag.prefix { $0.isLetter || $0.isNumber || $0 == "/" }
+                if let until = skippingUntil {
+                    if name == until { skippingUntil = nil }
+                } else if name == "script" || name == "style" {
+                    skippingUntil = "/" + name
+                } else if ["br", "br/", "/p", "/div", "/li", "/h1", "/h2", "/h3", "/h4", "/tr", "/td"].contains(name) {
+                    append(" ")
+                }
+                index = html.index(after: close)
+                continue
+            }
+            if skippingUntil != nil {
+                index = html.index(after: index)
+                continue
+            }
+            if character == "&", let (read, end) = reference(in: html, at: index) {
+                append(read)
+                index = end
+                continue
+            }
+            append(character)
+            index = html.index(after: index)
+        }
+        return out
+    }
+
+    /// The character that the reference starting at `start` (an `&`) stands for, and where
+    /// the reference ends; `nil` when there is none there (a lone `&` is itself).
+    private static func reference(in text: String, at start: String.Index) -> (Character, String.Index)? {
+        let body = text[text.index(after: start)...].prefix(10)
+        guard let semicolon = body.firstIndex(of: ";") else { return nil }
+        let name = body[..<semicolon]
+        let end = text.index(after: semicolon)
+        if name.hasPrefix("#") {
+            let digits = name.dropFirst()
+            let code =
+                digits.first == "x" || digits.first == "X"
+                ? UInt32(digits.dropFirst(), radix: 16) : UInt32(digits, radix: 10)
+            guard let code, let scalar = Unicode.Scalar(code), code != 0 else { return nil }
+            return (Character(scalar), end)
+        }
+        guard let character = named[String(name)] else { return nil }
+        return (character, end)
+    }
+
+    /// The named references that text in feeds uses (HTML's full list has 2,231).
+    private static let named: [String: Character] = [
+        "amp": "&", "lt": "<", "gt": ">", "quot": "\"", "apos": "'", "nbsp": " ", "hellip": "…", "mdash": "—",
+        "ndash": "–", "lsquo": "‘", "rsquo": "’", "ldquo": "“", "rdquo": "”", "laquo": "«", "raquo": "»",
+        "bull": "•", "middot": "·", "copy": "©", "reg": "®", "trade": "™", "deg": "°", "euro": "€", "pound": "£",
+        "yen": "¥", "cent": "¢", "sect": "§", "para": "¶", "times": "×", "divide": "÷", "plusmn": "±",
+        "frac12": "½", "frac14": "¼", "frac34": "¾", "eacute": "é", "egrave": "è", "ecirc": "ê", "euml": "ë",
+        "aacute": "á", "agrave": "à", "acirc": "â", "auml": "ä", "aring": "å", "atilde": "ã", "iacute": "í",
+        "igrave": "ì", "icirc": "î", "iuml": "ï", "oacute": "ó", "ograve": "ò", "ocirc": "ô", "ouml": "ö",
+        "otilde": "õ", "oslash": "ø", "uacute": "ú", "ugrave": "ù", "ucirc": "û", "uuml": "ü", "ccedil": "ç",
+        "ntilde": "ñ", "szlig": "ß", "Eacute": "É", "Egrave": "È", "Aacute": "Á", "Agrave": "À", "Auml": "Ä",
+        "Ouml": "Ö", "Uuml": "Ü", "Ccedil": "Ç", "Ntilde": "Ñ", "Oslash": "Ø", "Aring": "Å", "aelig": "æ",
+        "AElig": "Æ",
+    ]
+}
