@@ -6,7 +6,7 @@ import FuzzSupport
 /// timeout catches a quadratic search); a found reading has at most
 /// ``ItemShapeDetector/maxColumns`` columns, each headed (but a member named by nothing),
 /// and reads the same document into items with distinct keys; every text a cell might
-/// shorten as a digest comes out shorter.
+/// shorten as a digest comes out shorter, and as HTML (``HTMLPlainText``) no longer.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzItemShapes(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
     let bytes = Array(UnsafeRawBufferPointer(start: start, count: count))
@@ -24,10 +24,17 @@ public func fuzzItemShapes(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
     for item in items {
         invariant(keys.insert(item.key).inserted, "two items with one key")
         for column in columns {
+            if column.format == .series, let value = item.raw.value(at: column.pointer), let series = ItemSeries(value)
+            {
+                invariant(series.values.count <= ItemSeries.maximumPoints, "a series past its most points")
+            }
             guard let text = item.raw.value(at: column.pointer)?.stringValue else { continue }
             if let short = ItemShapeDetector.shortDigest(text) {
                 invariant(short.count < text.count, "a digest shortened to no shorter text")
             }
+            // Text read as HTML comes out no longer than it went in.
+            let plain = HTMLPlainText.plain(text)
+            invariant(plain.unicodeScalars.count <= text.unicodeScalars.count, "HTML's text longer than the HTML")
         }
     }
     return 0
