@@ -430,6 +430,21 @@ struct ItemShapeDetectorTests {
         let line = try #require(markets.columns.first { $0.format == .series }, "\(markets.columns)")
         #expect(line.label == "Sparkline in 7d")
         #expect(line.pointer == (try JSONPointer("/sparkline_in_7d/price")))
+        // CoinGecko's markets, 16 members: the line is kept past 12 columns; the id that is
+        // the name in lower case is no column.
+        func market(_ id: String, _ name: String, _ price: Double) -> String {
+            #"{"id": "\#(id)", "symbol": "\#(id.prefix(3))", "name": "\#(name)", "current_price": \#(price), "#
+                + #""market_cap": 1, "market_cap_rank": 1, "total_volume": 1, "high_24h": 1, "low_24h": 1, "#
+                + #""price_change_24h": 1, "price_change_percentage_24h": 1, "circulating_supply": 1, "ath": 1, "#
+                + #""ath_date": "2021-11-10T14:24:11Z", "last_updated": "2026-11-30T19:00:00Z", "#
+                + #""sparkline_in_7d": {"price": [\#(price - 1), \#(price)]}}"#
+        }
+        let wide = try reading(
+            "[" + market("bitcoin", "Bitcoin", 43210) + ", " + market("ethereum", "Ethereum", 2290) + ", "
+                + market("solana", "Solana", 58.9) + "]"
+        ).profile
+        #expect(wide.columns.count == ItemShapeDetector.maxColumns)
+        #expect(wide.columns.last?.format == .series && !wide.columns.contains { $0.name == "id" }, "\(wide.columns)")
         // A point's coordinates, a colour: numbers, but no series.
         let quakes = try reading(
             #"[{"id": "a", "coordinates": [-155.3, 19.4, 2.1], "rgb": [255, 0, 0]},"#

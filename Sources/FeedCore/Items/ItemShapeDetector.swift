@@ -1008,14 +1008,15 @@ public enum ItemShapeDetector {
     }
 
     /// Whether the text at `pointer` is, in every one of `items` (3 or more) that has both,
-    /// the start of the text at `named` or all of it: it says nothing the item's name does
-    /// not.
+    /// the start of the text at `named` or all of it, regardless of case: it says nothing
+    /// the item's name does not.
     private static func repeatsName(at pointer: JSONPointer, named: JSONPointer, in items: [JSONValue]) -> Bool {
         var compared = 0
         for item in items {
             guard let text = item.value(at: pointer)?.stringValue, let name = item.value(at: named)?.stringValue
             else { continue }
-            guard !text.isEmpty, name.hasPrefix(text) else { return false }
+            // CoinGecko's `id`, `bitcoin`, beside its `name`, `Bitcoin`, too.
+            guard !text.isEmpty, name.lowercased().hasPrefix(text.lowercased()) else { return false }
             compared += 1
         }
         return compared >= 3
@@ -1048,10 +1049,11 @@ public enum ItemShapeDetector {
     /// first the ids of other things (`workflow_id`), digests (`head_sha`: 20 or more
     /// hex digits) and UUIDs go, from the last; then the arrays and objects shown summarised
     /// (`3 items`) and the columns with one value in every item (but a status); then the
-    /// last columns; a `kept` column never.
+    /// last columns, but a series (a sparkline is what a dashboard is read for); then the
+    /// last series; a `kept` column never.
     private static func fewest(_ columns: [(ItemColumn, [JSONValue])], keeping kept: [JSONPointer]) -> [ItemColumn] {
         func tellsLeast(_ column: ItemColumn, _ values: [JSONValue]) -> Int {
-            guard !kept.contains(column.pointer) else { return 3 }
+            guard !kept.contains(column.pointer) else { return 4 }
             let lower = column.name.lowercased()
             if lower.hasSuffix("_id") || column.name.hasSuffix("Id") { return 0 }
             let texts = values.compactMap(\.stringValue)
@@ -1071,10 +1073,10 @@ public enum ItemShapeDetector {
                 if case .status = column.format { return 2 }
                 return 1
             }
-            return 2
+            return column.format == .series ? 3 : 2
         }
         var ranked = columns.map { (column: $0.0, rank: tellsLeast($0.0, $0.1)) }
-        for rank in 0..<3 {
+        for rank in 0..<4 {
             while ranked.count > maxColumns, let last = ranked.lastIndex(where: { $0.rank == rank }) {
                 ranked.remove(at: last)
             }
