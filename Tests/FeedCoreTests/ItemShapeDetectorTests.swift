@@ -566,6 +566,34 @@ struct ItemShapeDetectorTests {
         #expect(ItemColumn.Format(name: "flag") == .flag && ItemColumn.Format.flag.name == "flag")
     }
 
+    @Test("a match is titled by both sides: home and away objects, homeTeam and awayTeam, or texts; a title given wins")
+    func matchesTitledByBothSides() throws {
+        let games = try reading(
+            #"{"events": [{"id": "g1", "home": {"team": "Lakers", "score": 7}, "away": {"team": "Celtics", "score": 5}},"#
+                + #" {"id": "g2", "home": {"team": "Bulls", "score": 3}, "away": {"team": "Knicks", "score": 4}}]}"#)
+        #expect(games.profile.fields[.title] == (try JSONPointer("/home/team")), "\(games.notes)")
+        #expect(games.profile.titleOpponent == (try JSONPointer("/away/team")))
+        let document = try JSONValue(
+            parsing: #"{"matches": [{"id": 1, "stage": "GROUP_STAGE", "homeTeam": {"id": 5, "name": "Arsenal FC"}, "#
+                + #""awayTeam": {"id": 6, "name": "Chelsea FC"}}, {"id": 2, "stage": "GROUP_STAGE", "#
+                + #""homeTeam": {"id": 7, "name": "Liverpool FC"}, "awayTeam": {"id": 8, "name": "Everton FC"}}]}"#)
+        let matches = ItemShapeDetector.reading(of: document, overrides: .init()).profile
+        let titles = ItemExtractor(profile: matches).items(in: document).map(\.title)
+        #expect(titles == ["Arsenal FC – Chelsea FC", "Liverpool FC – Everton FC"], "\(titles)")
+        let flat = try reading(
+            #"[{"id": 1, "home_team": "Ajax", "away_team": "PSV"}, {"id": 2, "home_team": "AZ", "away_team": "Twente"}]"#
+        )
+        #expect(flat.profile.titleOpponent == (try JSONPointer("/away_team")))
+        var overrides = ItemProfile.Overrides()
+        overrides.fields = [.init(field: .title, pointer: try JSONPointer("/id"))]
+        let given = ItemShapeDetector.reading(of: document, overrides: overrides).profile
+        #expect(given.titleOpponent == nil)
+        #expect(given.fields[.title] == (try JSONPointer("/id")))
+        // One side only is no match.
+        let lone = try reading(#"[{"id": 1, "home": {"name": "A"}}, {"id": 2, "home": {"name": "B"}}]"#)
+        #expect(lone.profile.titleOpponent == nil)
+    }
+
     @Test("members of two objects with the same names are headed by their objects' names, each of them")
     func siblingObjects() throws {
         func game(_ id: Int, _ home: String, _ away: String) -> String {

@@ -588,6 +588,24 @@ struct TablePageTests {
         #expect(detail.contains("Body of post 0. Two.") && !detail.contains("<strong>post 0"), "whole, as text")
     }
 
+    @Test("a scoreboard's tiles and item pages are titled by both sides of each match")
+    func scoreboard() async throws {
+        func game(_ id: String, _ home: String, _ away: String) -> JSONValue {
+            .object([
+                "id": .string(id), "home": .object(["team": .string(home), "score": .int(7)]),
+                "away": .object(["team": .string(away), "score": .int(5)]),
+            ])
+        }
+        let server = try TestServer(
+            document: .object(["events": .array([game("g1", "Lakers", "Celtics"), game("g2", "Bulls", "<Knicks>")])]),
+            detection: .init())
+        let kiosk = try await HTTPTestClient.get(port: server.port, "/kiosk").text
+        let titles = kiosk.matches(of: /<h2 class="tile-title">([^<]*)<\/h2>/).map { String($0.output.1) }
+        #expect(titles == ["Lakers – Celtics", "Bulls – &lt;Knicks&gt;"], "\(titles)")
+        let detail = try await HTTPTestClient.get(port: server.port, "/items/g1").text
+        #expect(detail.contains("Lakers – Celtics"), "the item page's heading")
+    }
+
     @Test("Docker's containers: a digest as people quote it, whole in its tooltip; a tile named by the first name")
     func dockerContainers() async throws {
         let document = ContainerList.document(states: ["running", "exited", "running"])

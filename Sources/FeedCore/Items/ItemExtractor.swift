@@ -144,6 +144,12 @@ public struct ItemExtractor: Sendable {
             return plain.isEmpty ? nil : plain
         }
         item.title = text(.title)
+        // A match: both sides' names (`Lakers – Celtics`).
+        if let title = item.title, let opponent = profile.titleOpponent,
+            let other = Self.text(element.value(at: opponent))
+        {
+            item.title = title + " – " + other
+        }
         item.section = text(.section)
         item.subsection = text(.subsection)
         item.abstract = text(.abstract)

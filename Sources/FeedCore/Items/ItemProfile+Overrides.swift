@@ -61,6 +61,8 @@ extension ItemProfile {
             case nil: break
             }
             for given in fields { profile.fields[given.field] = given.pointer }
+            // A title given names the item alone.
+            if fields.contains(where: { $0.field == .title }) { profile.titleOpponent = nil }
             if !marks.isEmpty { profile.marks = marks }
             if !columns.isEmpty {
                 profile.columns = columns

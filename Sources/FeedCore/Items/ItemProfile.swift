@@ -44,6 +44,11 @@ public struct ItemProfile: Sendable, Equatable {
     /// Whether a news item without a picture shows a placeholder in its place (feeds whose
     /// items nearly all have one: the NYT, Google Books); otherwise it has no picture slot.
     public var showsPlaceholder = true
+    /// For items that are matches between two sides (a scoreboard's `home` and `away`), the
+    /// other side's name: an item whose title (the home side's) and this are both there is
+    /// titled `HOME – AWAY` (``ItemExtractor``). Found by ``ItemShapeDetector`` only; a
+    /// `--field title=` given clears it.
+    public var titleOpponent: JSONPointer?
 
     /// How the pages show a feed's items.
     public enum Layout: String, Sendable, Equatable {

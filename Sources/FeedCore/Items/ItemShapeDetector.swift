@@ -87,8 +87,13 @@ public enum ItemShapeDetector {
         } else {
             notes.append("key: no member is unique in every item; each item is keyed by a hash of its JSON")
         }
-        let title = titleMember(of: located.items, paths: paths) ?? profile.keyPath
+        let sides = matchSides(of: Array(located.items.prefix(sampledItems)))
+        let title = titleMember(of: located.items, paths: paths, sides: sides?.home) ?? profile.keyPath
         if let title { profile.fields[.title] = title }
+        if let sides, title == sides.home {
+            profile.titleOpponent = sides.away
+            notes.append("a match: titled \(sides.home) – \(sides.away)")
+        }
         if !overrides.itemsArriveAlone,
             let filter = filterMember(of: located.items, paths: paths, except: [profile.keyPath, title])
         {
@@ -603,7 +608,9 @@ public enum ItemShapeDetector {
     /// an envelope, that nearly every item has as text, different in nearly every item (a
     /// repository shared by many builds names none of them); else `nil` (the key names
     /// them).
-    static func titleMember(of items: [JSONValue], paths: ItemMemberPaths) -> JSONPointer? {
+    static func titleMember(of items: [JSONValue], paths: ItemMemberPaths, sides home: JSONPointer? = nil)
+        -> JSONPointer?
+    {
         func namesEach(_ pointer: JSONPointer) -> Bool {
             let texts = items.compactMap { $0.value(at: pointer)?.stringValue }.filter { !$0.isEmpty }
             return texts.count * 10 >= items.count * 9 && Set(texts).count * 10 >= items.count * 9
@@ -623,8 +630,49 @@ public enum ItemShapeDetector {
             let first = pointer.appending(index: 0)
             if namesEach(first) { return first }
         }
+        // A match's home side, before any other text (a venue, a stage).
+        if let home { return home }
         return namingMember(of: items, paths: paths, namesEach: namesEach)
             ?? readableID(of: items, paths: paths, namesEach: namesEach)
+    }
+
+    /// The names of a match's two sides when every one of `items` is one: two members whose
+    /// names differ only by `home` and `away` (`home`/`away`, `homeTeam`/`awayTeam`,
+    /// `home_team`/`away_team`), each a text in every item or an object with the same
+    /// naming member as text (`name`, `team`, `shortName`, …: ``sideNames``).
+    static func matchSides(of items: [JSONValue]) -> (home: JSONPointer, away: JSONPointer)? {
+        guard let first = items.first?.objectValue else { return nil }
+        for name in first.keys {
+            guard
+                let start = name.indices.first(where: { name[$0...].prefix(4).lowercased() == "home" })
+            else { continue }
+            let range = start..<name.index(start, offsetBy: 4)
+            let awayName =
+                String(name[..<range.lowerBound]) + awayWord(for: name, at: range)
+                + String(name[range.upperBound...])
+            let pointers: [(JSONPointer, JSONPointer)] =
+                [(JSONPointer(tokens: [name]), JSONPointer(tokens: [awayName]))]
+                + sideNames.map { (JSONPointer(tokens: [name, $0]), JSONPointer(tokens: [awayName, $0])) }
+            for (home, away) in pointers {
+                let named = items.allSatisfy { item in
+                    item.value(at: home)?.stringValue?.isEmpty == false
+                        && item.value(at: away)?.stringValue?.isEmpty == false
+                }
+                if named { return (home, away) }
+            }
+        }
+        return nil
+    }
+
+    /// What names a side of a match inside its object, in order of preference.
+    static let sideNames = ["name", "team", "shortName", "short_name", "displayName", "display_name", "title"]
+
+    /// `away` written as `home` is at `range` in `name` (`Home` in `homeTeam`'s camel case
+    /// stays lower; a capital `Home` gives `Away`).
+    private static func awayWord(for name: String, at range: Range<String.Index>) -> String {
+        let original = name[range.lowerBound...].prefix(4)
+        if original == "HOME" { return "AWAY" }
+        return original.first?.isUppercase == true ? "Away" : "away"
     }
 
     /// Without any other: an id that people can read, one level down too (a LoRaWAN
