@@ -7,8 +7,8 @@
 ///   `values`: `[[1796065200, "0.64"], …]`, the value a number or a number sent as text);
 /// - `[value, time]` pairs (Graphite's `datapoints`: `[[12.5, 1796065200], [null, …]]`).
 ///
-/// A `null` value is a gap: it is kept as `nil`, so that the points stay where they were
-/// taken. Invariant: ``values`` has at least ``minimumPoints`` entries and at least one of
+/// A `null` value (or one past a double's range) is a gap: it is kept as `nil`, so that the
+/// points stay where they were taken. Invariant: ``values`` has at least ``minimumPoints`` entries and at least one of
 /// them is a number.
 public struct ItemSeries: Sendable, Equatable {
     /// The readings, oldest first; `nil` where the feed sent `null`.
@@ -27,7 +27,7 @@ public struct ItemSeries: Sendable, Equatable {
         guard let elements = value.arrayValue, elements.count >= Self.minimumPoints else { return nil }
         let kept = elements.suffix(Self.maximumPoints)
         if kept.allSatisfy({ $0.doubleValue != nil || $0.isNull }) {
-            values = kept.map(\.doubleValue)
+            values = kept.map { $0.doubleValue.flatMap { $0.isFinite ? $0 : nil } }
         } else if let pairs = Self.pairs(kept, timeAt: 0) {
             values = pairs
         } else if let pairs = Self.pairs(kept, timeAt: 1) {
@@ -60,7 +60,7 @@ public struct ItemSeries: Sendable, Equatable {
             guard let pair = element.arrayValue, pair.count == 2, let time = pair[timeAt].doubleValue, time > 1e9
             else { return nil }
             switch pair[1 - timeAt] {
-            case .int, .double: values.append(pair[1 - timeAt].doubleValue)
+            case .int, .double: values.append(pair[1 - timeAt].doubleValue.flatMap { $0.isFinite ? $0 : nil })
             case .null: values.append(nil)
             case .string(let text):
                 // Prometheus writes a missing reading as `"NaN"`: a gap.

@@ -41,8 +41,11 @@ struct RowView {
         self.cells = cells
         // The tile: figures other than the name, numbers and statuses first.
         let others = cells.enumerated().filter { $0.offset != linkColumn && !$0.element.isImage }.map(\.element)
-        // A named value (a device's `mac`, `unixtime`) is the tile's one figure, whatever it is.
-        let lead = Self.lead(among: others) ?? (others.count == 1 ? others.first : nil)
+        // A named value (a device's `mac`, `unixtime`) is the tile's one figure, whatever it
+        // is, when it is short enough to be one.
+        let lead =
+            Self.lead(among: others)
+            ?? others.first.flatMap { only in others.count == 1 && only.text.count <= 24 ? only : nil }
         // A number and its unit (a sensor's `21.8` and `°C`) are one figure on the tile.
         let unit = lead?.value != nil ? others.first(where: Self.isUnit) : nil
         self.lead = lead.map { lead in

@@ -18,21 +18,22 @@ enum Sparkline {
             return nil
         }
         let last = Double(max(series.values.count - 1, 1))
-        let span = high - low
+        // Halves first: readings far apart (`-1e308` and `1e308`) still have a finite span.
+        let span = high / 2 - low / 2
         var text = ""
         text.reserveCapacity(readings.count * 10)
         for (index, value) in readings {
             let x = Double(index) / last * width
-            let y = span > 0 ? height - margin - (value - low) / span * (height - 2 * margin) : height / 2
+            let y = span > 0 ? height - margin - (value / 2 - low / 2) / span * (height - 2 * margin) : height / 2
             if !text.isEmpty { text += " " }
             text += oneDecimal(x) + "," + oneDecimal(y)
         }
         return text
     }
 
-    /// `value` (0 to a few hundred) with one decimal: `12.3`.
+    /// `value` (0 to a few hundred) with one decimal: `12.3`; clamped to the view box.
     private static func oneDecimal(_ value: Double) -> String {
-        let tenths = Int((value * 10).rounded())
+        let tenths = Int((min(max(value, 0), width) * 10).rounded())
         return "\(tenths / 10).\(tenths % 10)"
     }
 }
