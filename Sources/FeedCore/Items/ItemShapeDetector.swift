@@ -1063,8 +1063,11 @@ public enum ItemShapeDetector {
         for item in items {
             guard let text = item.value(at: pointer)?.stringValue, let name = item.value(at: named)?.stringValue
             else { continue }
-            // CoinGecko's `id`, `bitcoin`, beside its `name`, `Bitcoin`, too.
-            guard !text.isEmpty, name.lowercased().hasPrefix(text.lowercased()) else { return false }
+            // CoinGecko's `id`, `bitcoin`, beside its `name`, `Bitcoin`, too; a name is short
+            // (a hostile document's megabyte texts are not compared).
+            guard !text.isEmpty, text.utf8.count <= name.utf8.count, name.utf8.count <= 256,
+                name.lowercased().hasPrefix(text.lowercased())
+            else { return false }
             compared += 1
         }
         return compared >= 3
