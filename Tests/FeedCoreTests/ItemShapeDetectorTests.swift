@@ -542,6 +542,7 @@ struct ItemShapeDetectorTests {
         #expect(try format(of: "last_reported", ["12", "13", "14"]) == .number, "no moment")
         #expect(try format(of: "bytes_reported", times) == .number, "a count of bytes, not a moment")
         #expect(try format(of: "reset_count", times) == .number, "a count of resets")
+        #expect(try format(of: "balance_due", times) == .number, "an amount of money")
         let hits = try reading(
             #"{"hits": [{"objectID": "41", "title": "Show HN: a", "created_at": "2026-11-30T10:00:00Z", "#
                 + #""created_at_i": \#(now - 3600)}, {"objectID": "42", "title": "Ask HN: b", "#

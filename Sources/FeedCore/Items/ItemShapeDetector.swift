@@ -1506,7 +1506,8 @@ public enum ItemShapeDetector {
 
     /// Words of a member's name that say it holds an amount (``saysWhen(_:)``).
     static let quantityWords: Set<String> = [
-        "bytes", "count", "num", "number", "total", "size", "amount", "sum", "length", "duration", "bits",
+        "bytes", "count", "num", "number", "total", "size", "amount", "sum", "length", "duration", "bits", "balance",
+        "price", "cost", "fee", "value", "volume", "cap",
     ]
 
     /// Whether the member `name` reads as a yes-or-no question (`is_renting`, `hasWifi`,
