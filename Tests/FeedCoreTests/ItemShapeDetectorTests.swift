@@ -574,6 +574,8 @@ struct ItemShapeDetectorTests {
                 + #" {"id": "g2", "home": {"team": "Bulls", "score": 3}, "away": {"team": "Knicks", "score": 4}}]}"#)
         #expect(games.profile.fields[.title] == (try JSONPointer("/home/team")), "\(games.notes)")
         #expect(games.profile.titleOpponent == (try JSONPointer("/away/team")))
+        #expect(
+            games.profile.scores == .init(home: try JSONPointer("/home/score"), away: try JSONPointer("/away/score")))
         let document = try JSONValue(
             parsing: #"{"matches": [{"id": 1, "stage": "GROUP_STAGE", "homeTeam": {"id": 5, "name": "Arsenal FC"}, "#
                 + #""awayTeam": {"id": 6, "name": "Chelsea FC"}}, {"id": 2, "stage": "GROUP_STAGE", "#
@@ -585,6 +587,11 @@ struct ItemShapeDetectorTests {
             #"[{"id": 1, "home_team": "Ajax", "away_team": "PSV"}, {"id": 2, "home_team": "AZ", "away_team": "Twente"}]"#
         )
         #expect(flat.profile.titleOpponent == (try JSONPointer("/away_team")))
+        #expect(flat.profile.scores == nil, "no score sent")
+        let scored = try reading(
+            #"[{"id": 1, "home_team": "Ajax", "away_team": "PSV", "home_goals": 2, "away_goals": "1"},"#
+                + #" {"id": 2, "home_team": "AZ", "away_team": "Twente", "home_goals": null, "away_goals": null}]"#)
+        #expect(scored.profile.scores?.home == (try JSONPointer("/home_goals")), "\(scored.notes)")
         var overrides = ItemProfile.Overrides()
         overrides.fields = [.init(field: .title, pointer: try JSONPointer("/id"))]
         let given = ItemShapeDetector.reading(of: document, overrides: overrides).profile

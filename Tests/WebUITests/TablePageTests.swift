@@ -588,7 +588,7 @@ struct TablePageTests {
         #expect(detail.contains("Body of post 0. Two.") && !detail.contains("<strong>post 0"), "whole, as text")
     }
 
-    @Test("a scoreboard's tiles and item pages are titled by both sides of each match")
+    @Test("a scoreboard's tiles and item pages are titled by both sides of each match, its tiles led by the score")
     func scoreboard() async throws {
         func game(_ id: String, _ home: String, _ away: String) -> JSONValue {
             .object([
@@ -602,6 +602,13 @@ struct TablePageTests {
         let kiosk = try await HTTPTestClient.get(port: server.port, "/kiosk").text
         let titles = kiosk.matches(of: /<h2 class="tile-title">([^<]*)<\/h2>/).map { String($0.output.1) }
         #expect(titles == ["Lakers – Celtics", "Bulls – &lt;Knicks&gt;"], "\(titles)")
+        // Each tile led by its score, whose two columns are then no facts.
+        let leads = kiosk.matches(
+            of: /<p class="tile-lead cell num" data-col="match-score"><span class="tile-label">Score<\/span> ([^<]*)</
+        )
+        .map { String($0.output.1) }
+        #expect(leads == ["7 – 5", "7 – 5"], "\(leads)")
+        #expect(!kiosk.contains(#"data-col="score"><dt>"#) && !kiosk.contains(#"data-col="away.score""#))
         let detail = try await HTTPTestClient.get(port: server.port, "/items/g1").text
         #expect(detail.contains("Lakers – Celtics"), "the item page's heading")
     }

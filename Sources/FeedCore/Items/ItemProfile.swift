@@ -49,6 +49,20 @@ public struct ItemProfile: Sendable, Equatable {
     /// titled `HOME – AWAY` (``ItemExtractor``). Found by ``ItemShapeDetector`` only; a
     /// `--field title=` given clears it.
     public var titleOpponent: JSONPointer?
+    /// For such matches, where each side's score is (`home/score`, `away/score`): a kiosk
+    /// tile is led by both, `87 – 82`. Found by ``ItemShapeDetector`` only.
+    public var scores: Scores?
+
+    /// Where a match's two scores are.
+    public struct Scores: Sendable, Equatable {
+        public var home: JSONPointer
+        public var away: JSONPointer
+
+        public init(home: JSONPointer, away: JSONPointer) {
+            self.home = home
+            self.away = away
+        }
+    }
 
     /// How the pages show a feed's items.
     public enum Layout: String, Sendable, Equatable {

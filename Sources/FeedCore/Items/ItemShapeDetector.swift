@@ -92,7 +92,10 @@ public enum ItemShapeDetector {
         if let title { profile.fields[.title] = title }
         if let sides, title == sides.home {
             profile.titleOpponent = sides.away
-            notes.append("a match: titled \(sides.home) – \(sides.away)")
+            profile.scores = matchScores(of: Array(located.items.prefix(sampledItems)), sides: sides)
+            notes.append(
+                "a match: titled \(sides.home) – \(sides.away)"
+                    + (profile.scores.map { ", scored \($0.home) – \($0.away)" } ?? ""))
         }
         if !overrides.itemsArriveAlone,
             let filter = filterMember(of: located.items, paths: paths, except: [profile.keyPath, title])
@@ -663,6 +666,37 @@ public enum ItemShapeDetector {
         }
         return nil
     }
+
+    /// Where a match's two scores are, for `sides` found by ``matchSides(of:)``: beside each
+    /// side's name in its object (`home/score`), or members named as the sides' names are
+    /// with a word of score (`home_score` beside `home_team`); a number, or one sent as
+    /// text, in every one of `items` that has one (a match to come may have none).
+    static func matchScores(of items: [JSONValue], sides: (home: JSONPointer, away: JSONPointer))
+        -> ItemProfile.Scores?
+    {
+        func scored(_ pointer: JSONPointer) -> Bool {
+            let values = items.compactMap { $0.value(at: pointer) }.filter { !$0.isNull }
+            return !values.isEmpty
+                && values.allSatisfy { $0.doubleValue != nil || ($0.stringValue.map(isReading) ?? false) }
+        }
+        var candidates: [(JSONPointer, JSONPointer)] = []
+        if sides.home.tokens.count == 2 {
+            let (home, away) = (sides.home.tokens[0], sides.away.tokens[0])
+            candidates += scoreWords.map { (JSONPointer(tokens: [home, $0]), JSONPointer(tokens: [away, $0])) }
+        } else if let home = sides.home.tokens.first, let away = sides.away.tokens.first {
+            // `home_team` → `home_score`: the side's word kept, the rest a score's.
+            let homeWord = home.prefix { $0 != "_" }
+            let awayWord = away.prefix { $0 != "_" }
+            candidates += scoreWords.map {
+                (JSONPointer(tokens: [homeWord + "_" + $0]), JSONPointer(tokens: [awayWord + "_" + $0]))
+            }
+        }
+        guard let (home, away) = candidates.first(where: { scored($0.0) && scored($0.1) }) else { return nil }
+        return ItemProfile.Scores(home: home, away: away)
+    }
+
+    /// Names of a side's score, in order of preference.
+    static let scoreWords = ["score", "points", "goals", "runs"]
 
     /// What names a side of a match inside its object, in order of preference.
     static let sideNames = ["name", "team", "shortName", "short_name", "displayName", "display_name", "title"]

@@ -178,7 +178,9 @@ struct PageRenderer: Sendable {
             let columns = TableColumns.columns(of: profile)
             let link = TableColumns.linkColumn(of: columns, profile: profile)
             tiles = items.enumerated().map { index, item in
-                KioskTileView(row: RowView(item, columns: columns, linkColumn: link, now: now), featured: index == 0)
+                KioskTileView(
+                    row: RowView(item, columns: columns, linkColumn: link, now: now, scores: profile.scores),
+                    featured: index == 0)
             }
         } else {
             tiles = []
@@ -289,7 +291,8 @@ struct PageRenderer: Sendable {
         if profile.layout == .table {
             let columns = TableColumns.columns(of: profile)
             let row = RowView(
-                item, columns: columns, linkColumn: TableColumns.linkColumn(of: columns, profile: profile), now: now)
+                item, columns: columns, linkColumn: TableColumns.linkColumn(of: columns, profile: profile), now: now,
+                scores: profile.scores)
             return templates.library.render(KioskTileView(row: row, featured: false), withTemplate: "kioskTile") ?? ""
         }
         return templates.library.render(

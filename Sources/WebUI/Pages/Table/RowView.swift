@@ -26,7 +26,9 @@ struct RowView {
     /// The most figures a tile shows besides its lead.
     static let maxFacts = 3
 
-    init(_ item: FeedItem, columns: [ItemColumn], linkColumn: Int, now: Date) {
+    /// `scores`: where a match's two scores are (``ItemProfile/scores``), which then lead
+    /// its tile together.
+    init(_ item: FeedItem, columns: [ItemColumn], linkColumn: Int, now: Date, scores: ItemProfile.Scores? = nil) {
         key = item.key
         self.item = TemplateJSON(item.raw)
         domID = "item-" + item.key
@@ -40,11 +42,17 @@ struct RowView {
         }
         self.cells = cells
         // The tile: figures other than the name, numbers and statuses first.
-        let others = cells.enumerated().filter { $0.offset != linkColumn && !$0.element.isImage }.map(\.element)
+        var others = cells.enumerated().filter { $0.offset != linkColumn && !$0.element.isImage }.map(\.element)
+        // A match's tile: its score, `87 – 82`; its scores' own columns are then no facts.
+        let score = scores.flatMap { Self.score(of: item, at: $0) }
+        let scoreColumns = Set(
+            columns.filter { column in scores.map { [$0.home, $0.away].contains(column.pointer) } ?? false }
+                .map(\.name))
+        if score != nil { others.removeAll { scoreColumns.contains($0.name) } }
         // A named value (a device's `mac`, `unixtime`) is the tile's one figure, whatever it
         // is, when it is short enough to be one.
         let lead =
-            Self.lead(among: others)
+            score ?? Self.lead(among: others)
             ?? others.first.flatMap { only in others.count == 1 && only.text.count <= 24 ? only : nil }
         // A number and its unit (a sensor's `21.8` and `°C`) are one figure on the tile.
         let unit = lead?.value != nil ? others.first(where: Self.isUnit) : nil
@@ -72,6 +80,21 @@ extension RowView {
         let member = cell.memberName
         return unitNames.contains(member) && cell.isPlain && !cell.classes.contains("missing")
             && !cell.text.isEmpty && cell.text.count <= 8
+    }
+
+    /// The score of a match, both sides' numbers (`87 – 82`) as one figure, when the item
+    /// has both; else `nil` (a match to come).
+    static func score(of item: FeedItem, at scores: ItemProfile.Scores) -> CellView? {
+        func number(_ pointer: JSONPointer) -> String? {
+            switch item.raw.value(at: pointer) {
+            case .int(let whole)?: String(whole)
+            case .double(let number)? where number.isFinite: CellFormatting.grouped(.double(number), number)
+            case .string(let text)? where ItemShapeDetector.isReading(text): text
+            default: nil
+            }
+        }
+        guard let home = number(scores.home), let away = number(scores.away) else { return nil }
+        return CellView(figure: home + " – " + away, label: "Score", name: "match-score")
     }
 
     /// Words of a price member's name that say it is not the price now: its change, or
@@ -127,6 +150,31 @@ extension CellView {
     static func memberName(of name: String) -> String {
         guard let dot = name.lastIndex(of: ".") else { return name }
         return String(name[name.index(after: dot)...])
+    }
+
+    /// A figure made of several values (a match's score, `87 – 82`): plain, tabular, with no
+    /// single value to compare when it changes.
+    init(figure text: String, label: String, name: String) {
+        self.name = name
+        self.label = label
+        self.text = text
+        full = nil
+        value = nil
+        classes = "cell num"
+        isID = false
+        tone = nil
+        statusTone = nil
+        isPlain = true
+        isLink = false
+        isImage = false
+        isTime = false
+        isStatus = false
+        href = nil
+        linksItem = false
+        src = nil
+        timeMachine = nil
+        relative = false
+        sparkline = nil
     }
 
     /// The same cell, not a link to the item (a kiosk has nothing to click).
