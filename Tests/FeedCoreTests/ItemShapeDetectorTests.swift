@@ -578,11 +578,14 @@ struct ItemShapeDetectorTests {
             games.profile.scores == .init(home: try JSONPointer("/home/score"), away: try JSONPointer("/away/score")))
         let document = try JSONValue(
             parsing: #"{"matches": [{"id": 1, "stage": "GROUP_STAGE", "homeTeam": {"id": 5, "name": "Arsenal FC"}, "#
-                + #""awayTeam": {"id": 6, "name": "Chelsea FC"}}, {"id": 2, "stage": "GROUP_STAGE", "#
-                + #""homeTeam": {"id": 7, "name": "Liverpool FC"}, "awayTeam": {"id": 8, "name": "Everton FC"}}]}"#)
+                + #""awayTeam": {"id": 6, "name": "Chelsea FC"}, "score": {"fullTime": {"home": 2, "away": 1}}}, "#
+                + #"{"id": 2, "stage": "GROUP_STAGE", "homeTeam": {"id": 7, "name": "Liverpool FC"}, "#
+                + #""awayTeam": {"id": 8, "name": "Everton FC"}, "score": {"fullTime": {"home": null, "away": null}}}]}"#
+        )
         let matches = ItemShapeDetector.reading(of: document, overrides: .init()).profile
         let titles = ItemExtractor(profile: matches).items(in: document).map(\.title)
         #expect(titles == ["Arsenal FC – Chelsea FC", "Liverpool FC – Everton FC"], "\(titles)")
+        #expect(matches.scores?.away == (try JSONPointer("/score/fullTime/away")), "a match to come has none yet")
         let flat = try reading(
             #"[{"id": 1, "home_team": "Ajax", "away_team": "PSV"}, {"id": 2, "home_team": "AZ", "away_team": "Twente"}]"#
         )

@@ -669,7 +669,8 @@ public enum ItemShapeDetector {
 
     /// Where a match's two scores are, for `sides` found by ``matchSides(of:)``: beside each
     /// side's name in its object (`home/score`), or members named as the sides' names are
-    /// with a word of score (`home_score` beside `home_team`); a number, or one sent as
+    /// with a word of score (`home_score` beside `home_team`), or a score object's `home` and
+    /// `away` (`score/fullTime/home`, football-data.org's); a number, or one sent as
     /// text, in every one of `items` that has one (a match to come may have none).
     static func matchScores(of items: [JSONValue], sides: (home: JSONPointer, away: JSONPointer))
         -> ItemProfile.Scores?
@@ -689,6 +690,15 @@ public enum ItemShapeDetector {
             let awayWord = away.prefix { $0 != "_" }
             candidates += scoreWords.map {
                 (JSONPointer(tokens: [homeWord + "_" + $0]), JSONPointer(tokens: [awayWord + "_" + $0]))
+            }
+        }
+        // football-data.org's `score: {"fullTime": {"home": 2, "away": 1}}`: a score object
+        // holding the sides' numbers, itself or one level down (the full time first).
+        for score in ["score", "scores"] {
+            candidates.append((JSONPointer(tokens: [score, "home"]), JSONPointer(tokens: [score, "away"])))
+            for part in ["fullTime", "full_time", "current", "total"] {
+                candidates.append(
+                    (JSONPointer(tokens: [score, part, "home"]), JSONPointer(tokens: [score, part, "away"])))
             }
         }
         guard let (home, away) = candidates.first(where: { scored($0.0) && scored($0.1) }) else { return nil }
