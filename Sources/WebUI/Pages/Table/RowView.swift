@@ -45,10 +45,10 @@ struct RowView {
         var others = cells.enumerated().filter { $0.offset != linkColumn && !$0.element.isImage }.map(\.element)
         // A match's tile: its score, `87 – 82`; its scores' own columns are then no facts.
         let score = scores.flatMap { Self.score(of: item, at: $0) }
-        let scoreColumns = Set(
-            columns.filter { column in scores.map { [$0.home, $0.away].contains(column.pointer) } ?? false }
-                .map(\.name))
-        if score != nil { others.removeAll { scoreColumns.contains($0.name) } }
+        if let scores, score != nil {
+            let shown = [scores.home, scores.away]
+            others.removeAll { cell in columns.contains { $0.name == cell.name && shown.contains($0.pointer) } }
+        }
         // A named value (a device's `mac`, `unixtime`) is the tile's one figure, whatever it
         // is, when it is short enough to be one.
         let lead =
