@@ -261,6 +261,56 @@ struct TableFeedBrowserTests {
         await upstream.server.shutdown()
     }
 
+    @Test("a member the items gain is a column: the open page reloads once and shows it; no other item changes")
+    func aGainedMemberBecomesAColumn() async throws {
+        let upstream = try await LiveFeedUpstream(document: Self.document)
+        let feedweb = try await FeedwebProcess(arguments: ["--upstream", upstream.url, "--title", "Market"])
+        defer { feedweb.kill() }
+        try await FeedwebProbe.waitUntilReady(port: feedweb.port)
+        try await FeedwebProbe.waitForState(upstream.document, port: feedweb.port)
+        let stream = try await SSETestClient(port: feedweb.port, path: "/events/items")
+        #expect(try await stream.expectNext("snapshot").data.contains("ACME"))
+        let browser = try await WebDriver(windowWidth: 1280, windowHeight: 900)
+        try await browser.open("http://127.0.0.1:\(feedweb.port)/")
+        #expect(try await browser.waitFor("return document.body.dataset.streamState === 'open'", seconds: 5))
+        let cell = "document.querySelector('#item-ACME [data-col=dividend_yield]')"
+        #expect(try await browser.execute("return \(cell) === null") == .bool(true))
+        // Marks this page: a reloaded one has no mark.
+        _ = try await browser.execute("window.beforeGain = true; return true")
+
+        try await upstream.change([Patch.add("/quotes/0/dividend_yield", .double(0.96))], bumpVersion: false)
+        let shown = try await browser.waitFor(
+            """
+            var c = \(cell);
+            return !window.beforeGain && document.body.dataset.streamState === 'open' && !!c
+              && c.textContent.indexOf('0.96') >= 0;
+            """, seconds: 10)
+        if !shown {
+            let html = try await browser.execute("return document.querySelector('main').outerHTML.slice(0, 3000)")
+            Issue.record("no dividend column: \(html)\nlog: \(feedweb.log.suffix(1200))")
+        }
+        #expect(shown)
+        let headings = try await browser.execute(
+            "return Array.from(document.querySelectorAll('thead th')).map(h => h.textContent.trim())")
+        #expect(headings.arrayValue?.contains { $0.stringValue?.contains("Dividend") == true } == true, "\(headings)")
+        let other = try await browser.execute(
+            "var c = document.querySelector('#item-GLBX [data-col=dividend_yield]'); return c ? c.textContent : null")
+        #expect(other.stringValue != nil && other.stringValue?.contains("0.96") == false, "GLBX's cell: \(other)")
+        #expect(feedweb.log.contains("columns gained"), "the log says why the columns changed")
+
+        // Only ACME changed: the next item event is ACME's, then GLBX's after its own change.
+        let first = try JSONValue(parsing: try await stream.expectNext("updated").data)
+        #expect(first["key"] == .string("ACME"))
+        #expect(first["item"]?["dividend_yield"] == .double(0.96))
+        try await upstream.change([Patch.replace("/quotes/1/price", .double(42.5))], bumpVersion: false)
+        let second = try JSONValue(parsing: try await stream.expectNext("updated").data)
+        #expect(second["key"] == .string("GLBX"))
+        let severe = try await browser.consoleMessages().filter { $0.level == "SEVERE" }
+        #expect(severe.isEmpty, "console errors: \(severe)")
+        await browser.quit()
+        await upstream.server.shutdown()
+    }
+
     /// `price` as the table shows it (under 1,000 with two decimals at most: as Swift
     /// writes it).
     static func text(_ price: Double) -> String {

@@ -36,6 +36,30 @@ public struct ItemReading: Sendable, Equatable {
     /// Whether the profile is settled (not waiting for a document with items).
     public var isDecided: Bool { origin != .undecided }
 
+    /// `reading`, worked out again from a later document, when it reads the same items as
+    /// this found reading (the same path, form and key, so every item keeps its identity
+    /// and its address) and shows every column this one shows and more: the columns a feed's
+    /// items gained since this reading was found. `nil` otherwise: a reading whose columns
+    /// would drop one, or read the items another way, is not taken, so that a page's columns
+    /// only grow. The reading returned says why in its last note.
+    public func widened(by reading: ItemReading, gaining members: [JSONPointer]) -> ItemReading? {
+        let (old, new) = (profile, reading.profile)
+        guard origin == .found, reading.origin == .found, old.itemsPath == new.itemsPath,
+            old.itemsForm == new.itemsForm, old.keyPath == new.keyPath
+        else { return nil }
+        let shown = Set(old.columns.map(\.pointer))
+        let shownNow = Set(new.columns.map(\.pointer))
+        guard shown.isSubset(of: shownNow), shownNow.count > shown.count else { return nil }
+        let gained = new.columns.filter { !shown.contains($0.pointer) }.map(\.label)
+        let names = members.prefix(5).map(\.description).joined(separator: ", ")
+        let more = members.count > 5 ? " and \(members.count - 5) more" : ""
+        return ItemReading(
+            profile: new, origin: .found,
+            notes: reading.notes + [
+                "columns gained: \(gained.joined(separator: ", ")), when the items gained \(names)\(more)"
+            ])
+    }
+
     /// What the document holds at the profile's items path when that is not an array (an
     /// object, for items that are an object's members), in words (`nil`: the items are read
     /// from what is there). What a page says in place of a list that would be blank.

@@ -87,6 +87,9 @@ public final class FeedStore: Sendable {
         var reading: ItemReading
         var extractor: ItemExtractor
         var mirror: MirrorItems
+        /// The members the items have shown, while the reading is a found one that can
+        /// still gain columns; `nil` otherwise.
+        var memberWatch: ItemMemberWatch?
 
         init(reading: ItemReading) {
             self.reading = reading
@@ -337,7 +340,14 @@ public final class FeedStore: Sendable {
         }
         writeLock.withLock {
             let (items, reading) = reader.withLockedValue { reader in
-                if let detected, !reader.reading.isDecided { reader = ItemsReader(reading: detected) }
+                if let detected, !reader.reading.isDecided {
+                    reader = ItemsReader(reading: detected)
+                    if detected.origin == .found {
+                        let collection = document.value(at: detected.profile.itemsPath)
+                        reader.memberWatch = ItemMemberWatch(
+                            items: ItemExtractor.elements(of: collection, form: detected.profile.itemsForm) ?? [])
+                    }
+                }
                 reader.mirror = MirrorItems(document: .value(document), extractor: reader.extractor)
                 return (reader.mirror.items, reader.reading)
             }
@@ -474,9 +484,12 @@ public final class FeedStore: Sendable {
         /// Whether the state starts over: the history cleared, the published view made
         /// afresh (no version guard, no previous view), as for a restored state.
         let startsOver: Bool
-        /// How items are read from `document`, worked out while the store's reading is
-        /// undecided (``Configuration/detection``); `nil`: as now.
+        /// How items are read from `document` from now on: worked out while the store's
+        /// reading is undecided (``Configuration/detection``), or a found reading widened
+        /// by members the items gained (``ItemReading/widened(by:gaining:)``); `nil`: as now.
         var reading: ItemReading?
+        /// What the store's member watch becomes with this change; `nil`: as it is.
+        var memberWatch: ItemMemberWatch?
 
         init(
             base: FeedSnapshot?, document: MirrorDocument, patch: JSONPatch?, byteCount: Int, upstreamChanges: Int = 1,
@@ -505,11 +518,7 @@ public final class FeedStore: Sendable {
     ) throws(Failure) -> FeedChange? {
         while true {
             guard var prepared = try prepare(snapshot) else { return nil }
-            // Until a document with items decides how items are read, each change is
-            // looked at for them here, outside the locks.
-            if let overrides = configuration.detection, !itemReading.isDecided {
-                prepared.reading = ItemShapeDetector.reading(of: prepared.document.json, overrides: overrides)
-            }
+            if let overrides = configuration.detection { readItems(of: &prepared, overrides: overrides) }
             let committed = write { () -> (result: FeedChange?, change: FeedChange?) in
                 guard snapshot === prepared.base else { return (nil, nil) }  // another write came first
                 let change = commitLocked(prepared, arrival: arrival, time: time)
@@ -517,6 +526,40 @@ public final class FeedStore: Sendable {
             }
             if let committed { return committed }
         }
+    }
+
+    /// Works out, outside the locks, how `prepared`'s items are read when the store finds
+    /// the profile itself: until a document with items decides it, each change is looked
+    /// at for them; once found, a change that gives the items members they had not shown is
+    /// read again, and the reading taken when it only adds columns.
+    private func readItems(of prepared: inout Prepared, overrides: ItemProfile.Overrides) {
+        let (reading, watch) = reader.withLockedValue { ($0.reading, $0.memberWatch) }
+        let profile = reading.profile
+        guard reading.isDecided else {
+            let found = ItemShapeDetector.reading(of: prepared.document.json, overrides: overrides)
+            prepared.reading = found
+            if found.origin == .found {
+                let collection = prepared.document.value(at: found.profile.itemsPath)
+                prepared.memberWatch = ItemMemberWatch(
+                    items: ItemExtractor.elements(of: collection, form: found.profile.itemsForm) ?? [])
+            }
+            return
+        }
+        guard var watch else { return }
+        let document = prepared.document
+        let gained =
+            if let patch = prepared.patch {
+                watch.newMembers(in: patch, itemsPath: profile.itemsPath, form: profile.itemsForm) {
+                    document.value(at: $0)
+                }
+            } else {
+                watch.newMembers(inItemsOf: document.value(at: profile.itemsPath), form: profile.itemsForm)
+            }
+        guard !gained.isEmpty else { return }
+        watch.learn(gained)
+        prepared.memberWatch = watch
+        let again = ItemShapeDetector.reading(of: document.json, overrides: overrides)
+        prepared.reading = reading.widened(by: again, gaining: gained)
     }
 
     /// Makes a prepared change the new state: the item changes (from the patch where it
@@ -528,14 +571,20 @@ public final class FeedStore: Sendable {
         let id = prepared.id ?? EventID(epoch: epoch, seq: (previous?.id.seq ?? 0) + 1)
         let seq = id.seq
         let (items, mirrorChanges, reading) = reader.withLockedValue { reader in
-            if let detected = prepared.reading, !reader.reading.isDecided {
-                // Decided (or still not, with what this document holds instead): read every
-                // item afresh with the profile found.
-                let mirror = reader.mirror
-                reader = ItemsReader(reading: detected)
-                reader.mirror = mirror
+            if let watch = prepared.memberWatch { reader.memberWatch = watch }
+            if let detected = prepared.reading {
+                // Decided (or still not, with what this document holds instead), or widened:
+                // read every item afresh with the profile found.
+                let widened = reader.reading.isDecided
+                let before = reader.mirror.items
+                reader.reading = detected
+                reader.extractor = ItemExtractor(profile: detected.profile)
                 let changes = reader.mirror.replaceAll(with: document, extractor: reader.extractor)
-                return (reader.mirror.items, changes, reader.reading)
+                // Items read again are the same items: only those read differently changed.
+                return (
+                    reader.mirror.items, widened ? ItemChange.between(before, reader.mirror.items) : changes,
+                    reader.reading
+                )
             }
             let changes =
                 patch.map { reader.mirror.apply($0, to: document, extractor: reader.extractor) }
