@@ -821,6 +821,12 @@ struct ItemShapeDetectorTests {
         let api = try reading(#"{"data": [\#(resources.joined(separator: ","))]}"#)
         #expect(api.profile.keyPath == (try JSONPointer("/id")))
         #expect(api.profile.fields[.section] == (try JSONPointer("/attributes/status")))
+
+        // An Airtable record's `fields` hold lists too, as the item's own members would.
+        let records = try reading(
+            #"{"records": [{"id": "rec1", "fields": {"Name": "Launch", "Tags": ["web", "urgent"]}},"#
+                + #"{"id": "rec2", "fields": {"Name": "Billing", "Tags": []}}]}"#)
+        #expect(records.profile.columns.map(\.pointer.description) == ["/id", "/fields/Name", "/fields/Tags"])
     }
 
     @Test("a GitHub answer: what is for programs left out, the least telling columns dropped first, html_url the link")
@@ -1268,7 +1274,9 @@ struct ItemShapeDetectorTests {
         #expect(tones.tone(of: "GREEN") == .good && tones.tone(of: "red") == .bad && tones.tone(of: "running") == .busy)
         #expect(throws: ItemColumn.ParseError.noPointer) { try ItemColumn(parsing: "Price") }
         #expect(throws: ItemColumn.ParseError.emptyLabel) { try ItemColumn(parsing: " =/price") }
-        #expect(throws: ItemColumn.ParseError.unknownFormat("money")) { try ItemColumn(parsing: "P=/price:money") }
+        #expect(throws: ItemColumn.ParseError.unknownFormat("currency")) {
+            try ItemColumn(parsing: "P=/price:currency")
+        }
         #expect(throws: ItemColumn.ParseError.self) { try ItemColumn(parsing: "P=price") }
         #expect(throws: ItemColumn.ParseError.self) { try ItemColumn(parsing: "P=/a~2") }
         #expect(throws: ItemColumn.ParseError.unknownFormat("status(x=ugly)")) {

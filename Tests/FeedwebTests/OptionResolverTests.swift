@@ -98,8 +98,8 @@ struct OptionResolverTests {
         BadCase(arguments: ["--column", "Price=price"], expected: ["--column: 'Price=price'", "not a JSON Pointer"]),
         BadCase(arguments: ["--column", "Price=/a~7"], expected: ["--column: 'Price=/a~7'", "not a JSON Pointer"]),
         BadCase(
-            arguments: ["--column", "Price=/price:money"],
-            expected: ["--column: 'Price=/price:money' has an unknown format 'money'", "number, percent"]),
+            arguments: ["--column", "Price=/price:currency"],
+            expected: ["--column: 'Price=/price:currency' has an unknown format 'currency'", "number, percent"]),
         BadCase(
             arguments: ["--column", "Price=/price", "--column", "price=/last"],
             expected: ["--column: two columns are called 'price'"]),

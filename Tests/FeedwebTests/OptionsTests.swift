@@ -35,8 +35,8 @@ struct OptionsTests {
             (["--interval", "abc"], [:], "Error: --interval: must be a positive number of seconds, not 'abc'"),
             ([], ["FEEDWEB_INTERVAL": "soon"], "Error: --interval (from FEEDWEB_INTERVAL): must be a positive number"),
             (
-                ["--column", "Price=/price:money"], [:],
-                "Error: --column: 'Price=/price:money' has an unknown format 'money'"
+                ["--column", "Price=/price:currency"], [:],
+                "Error: --column: 'Price=/price:currency' has an unknown format 'currency'"
             ),
             ([], ["FEEDWEB_COLUMN": "Price"], "Error: --column (from FEEDWEB_COLUMN): 'Price' has no '=/pointer'"),
             (

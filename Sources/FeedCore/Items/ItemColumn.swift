@@ -39,12 +39,17 @@ public struct ItemColumn: Sendable, Equatable {
         /// Prometheus sends them, or `[value, time]` as Graphite does), shown as its latest
         /// value and a sparkline.
         case series
+        /// An amount of money in the currency named beside it (``Currency/beside(_:in:)``:
+        /// Stripe's `currency`, PayPal's `currency_code`), in whole units (`199.00`) or in
+        /// the currency's minor unit (Stripe's, Adyen's and Square's `2000` cents), shown as
+        /// people write it (`$20.00`, `¥2,000`, `12.50 CHF`).
+        case money(MoneyUnits)
 
         /// The names `--column` takes after the pointer (`:number`); `status` may carry its own
         /// words (`status(passed=good,failed=bad)`).
         public static let names = [
             "text", "number", "percent", "bytes", "duration", "duration-ms", "date", "relative", "link", "image",
-            "status", "flag", "series", "html",
+            "status", "flag", "series", "html", "money", "money-minor",
         ]
 
         /// The format named `name` (one of ``names``; `status(WORD=TONE,…)` too), or `nil`.
@@ -64,6 +69,8 @@ public struct ItemColumn: Sendable, Equatable {
             case "flag": self = .flag
             case "series": self = .series
             case "html": self = .html
+            case "money": self = .money(.whole)
+            case "money-minor": self = .money(.minor)
             default:
                 guard name.hasPrefix("status("), name.hasSuffix(")"),
                     let tones = StatusTones(words: String(name.dropFirst(7).dropLast()))
@@ -90,16 +97,26 @@ public struct ItemColumn: Sendable, Equatable {
             case .flag: "flag"
             case .series: "series"
             case .html: "html"
+            case .money(.whole): "money"
+            case .money(.minor): "money-minor"
             }
         }
 
         /// Whether values of this format are numbers, right-aligned in tabular figures.
         public var isNumeric: Bool {
             switch self {
-            case .number, .percent, .bytes, .duration, .series: true
+            case .number, .percent, .bytes, .duration, .series, .money: true
             default: false
             }
         }
+    }
+
+    /// What one of a ``Format/money(_:)`` value counts.
+    public enum MoneyUnits: Sendable, Equatable {
+        /// The currency's units: `20.5` dollars.
+        case whole
+        /// Its minor unit (``Currency/minorDigits``): `2050` cents, `2000` yen.
+        case minor
     }
 
     /// The unit of a ``Format/duration(_:)`` value.

@@ -6,7 +6,8 @@
 /// Invariants: every pointer is one or two tokens long; ``top`` in order of first
 /// appearance over the sample, each name once; ``nested`` grouped by their object in the
 /// order of ``top``, each inner name once per object, only plain values (no object, no
-/// array) in at least one sampled item.
+/// array) in at least one sampled item, or inside an envelope (``envelopeNames``) a list of
+/// plain values too (an Airtable record's `fields/Tags`), as the item's own would be.
 struct ItemMemberPaths {
     /// Object members whose members are the item's own in all but depth: a Kubernetes
     /// object's `metadata`, a JSON:API resource's `attributes`, a GeoJSON feature's
@@ -39,8 +40,10 @@ struct ItemMemberPaths {
             let objects = sampled.compactMap { $0[name]?.objectValue }
             guard !objects.isEmpty, objects.count * 10 >= sampled.count * 9 else { continue }
             var inner = Set<String>()
+            let envelope = Self.isEnvelope(name)
             for object in objects {
-                for (member, value) in object where Self.isPlain(value) && inner.insert(member).inserted {
+                for (member, value) in object
+                where (Self.isPlain(value) || envelope && Self.isPlainList(value)) && inner.insert(member).inserted {
                     nested.append(JSONPointer(tokens: [name, member]))
                 }
             }
@@ -58,6 +61,12 @@ struct ItemMemberPaths {
     /// Whether the member `name` holds the item's own members (``envelopeNames``).
     static func isEnvelope(_ name: String) -> Bool {
         envelopeNames.contains(name.lowercased())
+    }
+
+    /// Whether `value` is an array of plain values (``isPlain(_:)``), empty included: shown
+    /// as a list (`web, urgent`).
+    static func isPlainList(_ value: JSONValue) -> Bool {
+        value.arrayValue?.allSatisfy(isPlain) ?? false
     }
 
     /// Whether `value` is shown as it is: not an object, not an array.

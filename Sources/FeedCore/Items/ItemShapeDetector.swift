@@ -994,6 +994,7 @@ public enum ItemShapeDetector {
             }
             return isMomentTwin(column, among: found)
         }
+        columns = withMoney(columns, in: sampled, key: key)
         let kept = fewest(columns.map { ($0, samples(at: $0.pointer)) }, keeping: [key, title].compactMap { $0 })
         return distinct(kept)
     }
@@ -1180,7 +1181,8 @@ public enum ItemShapeDetector {
     }
 
     /// Whether the member `name`, with these values, is for programs rather than people: a
-    /// GraphQL node id (`node_id`, `…_node_id`), a member whose name begins with one `_`
+    /// GraphQL node id (`node_id`, `…_node_id`), Stripe's `object` naming the same type in
+    /// every item, a member whose name begins with one `_`
     /// (but `_id` and an envelope's), or an API's address (every value a URL
     /// template, `https://api.github.com/repos/o/r/issues{/number}`, or on an `api.` host).
     /// A found table leaves it out (the item page still shows it), so that a GitHub answer's
@@ -1191,6 +1193,10 @@ public enum ItemShapeDetector {
         // A Kubernetes object's bookkeeping: the version the API server compares, its own
         // address, which fields each client manages.
         if ["resourceversion", "selflink", "managedfields"].contains(lower) { return true }
+        // Stripe's type marker, the same in every item (`"object": "charge"`).
+        if lower == "object", let first = samples.first?.stringValue, samples.allSatisfy({ $0.stringValue == first }) {
+            return true
+        }
         // A member marked as the API's own (Jenkins' `_class`, HAL's `_links`, CouchDB's
         // `_rev`, Elasticsearch's `_index`), but an `_id`, which is the item's, and a name
         // in two underscores (Prometheus' `__name__`, a metric's name).

@@ -43,6 +43,38 @@ enum CellFormatting {
         return (number * decimals).rounded() / decimals
     }
 
+    /// An amount of money as people write it: in `currency` (its sign before the amount,
+    /// `$20.15`, `−€3.50`, else its code after it, `12.50 CHF`; without one, the amount
+    /// alone), to its minor unit's decimals (`¥2,000`, `$20.00`); `units` says whether
+    /// `amount` counts the minor unit (Stripe's `2015` cents) or whole units. Whole units
+    /// keep decimals past the minor unit's, up to 8 (`0.00012345 BTC`).
+    static func money(_ amount: Double, units: ItemColumn.MoneyUnits, currency: Currency?) -> String {
+        guard amount.isFinite else { return String(amount) }
+        let digits = currency?.minorDigits ?? 2
+        var value = amount
+        var decimals = digits
+        switch units {
+        case .minor:
+            value = amount / Double([1, 10, 100, 1000][digits])
+        case .whole:
+            // The decimals of the number's shortest writing (`20.15`, `0.00012345`).
+            let shortest = String(amount.magnitude)
+            if shortest.contains("e") {
+                decimals = 8
+            } else if let dot = shortest.firstIndex(of: ".") {
+                decimals = min(8, max(digits, shortest.distance(from: dot, to: shortest.endIndex) - 1))
+            }
+        }
+        guard value.magnitude < 1e15 else { return String(value) }
+        let written = String(format: "%.\(decimals)f", value.magnitude)
+        let dot = written.firstIndex(of: ".") ?? written.endIndex
+        let number = group(String(written[..<dot]), negative: false) + written[dot...]
+        let minus = value < 0 && written.contains(where: { $0 != "0" && $0 != "." }) ? "−" : ""
+        guard let currency else { return minus + number }
+        if let sign = currency.sign { return minus + sign + number }
+        return minus + number + " " + currency.code
+    }
+
     /// `digits` with a `,` every three from the right, and a minus sign when `negative`.
     private static func group(_ digits: String, negative: Bool) -> String {
         var out = ""

@@ -76,8 +76,11 @@ struct CellView {
         if let namedBy = column.formatNamedBy, let valueName = item.raw.value(at: namedBy)?.stringValue, let value {
             format = ItemShapeDetector.shownFormat(named: valueName, samples: [value])
         }
+        // An amount of money is written in the currency beside it, row by row.
+        let currency: Currency? =
+            if case .money = format { Currency.beside(column.pointer, in: item.raw) } else { nil }
         var content = Self.content(
-            value, format: format, localTimeOffset: column.localTimeOffset, numeric: &numeric,
+            value, format: format, localTimeOffset: column.localTimeOffset, currency: currency, numeric: &numeric,
             shortened: shortened)
         // A series shows its latest reading, with its line.
         var latest: String?
@@ -154,7 +157,8 @@ struct CellView {
     }
 
     private static func content(
-        _ value: JSONValue?, format: ItemColumn.Format, localTimeOffset: Int?, numeric: inout Bool, shortened: Bool
+        _ value: JSONValue?, format: ItemColumn.Format, localTimeOffset: Int?, currency: Currency?,
+        numeric: inout Bool, shortened: Bool
     ) -> Content {
         guard let value, !value.isNull else { return .missing }
         func text(_ whole: String) -> Content {
@@ -183,6 +187,10 @@ struct CellView {
             guard let number = number ?? value.stringValue.flatMap(ItemShapeDetector.writtenNumber) else { break }
             numeric = true
             return .plain(CellFormatting.percent(number), full: nil)
+        case .money(let units):
+            guard let amount = number ?? value.stringValue.flatMap(ItemShapeDetector.writtenNumber) else { break }
+            numeric = true
+            return .plain(CellFormatting.money(amount, units: units, currency: currency), full: nil)
         case .bytes:
             guard let number else { break }
             numeric = true
