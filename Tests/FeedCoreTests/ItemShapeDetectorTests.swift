@@ -641,6 +641,11 @@ struct ItemShapeDetectorTests {
             #expect(!ItemShapeDetector.isLowerBetter(try JSONPointer(higher)), "\(higher): a rise is no bad news")
         }
         #expect(ItemShapeDetector.label(for: "com.docker.compose.project") == "Project")
+        #expect(ItemShapeDetector.label(for: "com.example.vendor") == "Vendor")
+        #expect(ItemShapeDetector.label(for: "io.kubernetes.pod.name") == "Name")
+        // Elasticsearch's `_cat` names are words.
+        #expect(ItemShapeDetector.label(for: "pri.store.size") == "Pri store size")
+        #expect(ItemShapeDetector.label(for: "docs.count") == "Docs count")
         #expect(ItemShapeDetector.label(for: "app.kubernetes.io/name") == "Name")
         #expect(ItemShapeDetector.label(for: "km/h") == "Km/h")
         #expect(ItemShapeDetector.shortDigest("sha256:" + String(repeating: "ab12", count: 16)) == "ab12ab12ab12")

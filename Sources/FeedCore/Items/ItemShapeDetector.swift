@@ -1318,6 +1318,22 @@ public enum ItemShapeDetector {
             }
     }
 
+    /// First parts of a key in a reverse-DNS namespace (`com.docker.compose.project`,
+    /// `io.kubernetes.pod.name`).
+    static let namespaceRoots: Set<String> = [
+        "com", "org", "net", "io", "dev", "app", "co", "edu", "gov", "sh", "cloud", "tech", "ai",
+    ]
+
+    /// Whether `name` is a key in a reverse-DNS namespace: no space, and three dots or more,
+    /// or two beginning with a domain's root (``namespaceRoots``). Elasticsearch's
+    /// `pri.store.size` is words, not one.
+    private static func isNamespacedKey(_ name: String) -> Bool {
+        let dots = name.utf8.count { $0 == UInt8(ascii: ".") }
+        guard dots >= 2, !name.contains(" ") else { return false }
+        guard dots == 2 else { return true }
+        return namespaceRoots.contains(name.prefix { $0 != "." }.lowercased())
+    }
+
     /// A heading for the member `name`: its words, the first capitalised, a unit its
     /// format shows dropped, common abbreviations in capitals: `change_pct` → `Change %`,
     /// `duration_s` → `Duration`, `started_at` → `Started`, `html_url` → `HTML URL`,
@@ -1328,9 +1344,7 @@ public enum ItemShapeDetector {
         if let slash = name.lastIndex(of: "/"), name[..<slash].contains("."), name.index(after: slash) < name.endIndex {
             return label(for: String(name[name.index(after: slash)...]))
         }
-        if name.filter({ $0 == "." }).count >= 2, !name.contains(" "), let dot = name.lastIndex(of: "."),
-            name.index(after: dot) < name.endIndex
-        {
+        if isNamespacedKey(name), let dot = name.lastIndex(of: "."), name.index(after: dot) < name.endIndex {
             return label(for: String(name[name.index(after: dot)...]))
         }
         var words: [String] = []
