@@ -463,6 +463,32 @@ struct ItemShapeDetectorTests {
         #expect(ItemColumn.Format(name: "series") == .series)
     }
 
+    @Test("CloudWatch's values beside their timestamps, newest first: one series in time order, no times column")
+    func seriesBesideItsTimes() throws {
+        let text = #"""
+            {"MetricDataResults": [
+              {"Id": "m1", "Label": "CPU web-1", "Timestamps": ["2026-11-30T21:10:00Z", "2026-11-30T21:05:00Z", "2026-11-30T21:00:00Z"],
+               "Values": [23.5, 20, 12.5], "StatusCode": "Complete"},
+              {"Id": "m2", "Label": "CPU web-2", "Timestamps": ["2026-11-30T21:10:00Z", "2026-11-30T21:05:00Z", "2026-11-30T21:00:00Z"],
+               "Values": [29, 35, 40], "StatusCode": "PartialData"}
+            ]}
+            """#
+        let profile = try reading(text).profile
+        #expect(profile.columns.first { $0.name == "Values" }?.format == .series, "\(profile.columns)")
+        #expect(!profile.columns.contains { $0.name == "Timestamps" }, "\(profile.columns)")
+        let document = try JSONValue(parsing: text)
+        let first = try #require(document["MetricDataResults"]?.arrayValue?.first)
+        let series = try #require(ItemSeries(at: JSONPointer(tokens: ["Values"]), in: first))
+        #expect(series.values == [12.5, 20, 23.5] && series.latest == 23.5, "oldest first")
+        // Times oldest first, or not as many as the values: the series as it was sent.
+        let ascending = try JSONValue(parsing: #"{"times": [1796065200, 1796065260], "values": [1, 2]}"#)
+        #expect(ItemSeries(at: JSONPointer(tokens: ["values"]), in: ascending)?.latest == 2)
+        let uneven = try JSONValue(parsing: #"{"times": [1796065260], "values": [1, 2]}"#)
+        #expect(ItemSeries(at: JSONPointer(tokens: ["values"]), in: uneven)?.latest == 2)
+        let descending = try JSONValue(parsing: #"{"times": [1796065260, 1796065200], "values": [1, 2]}"#)
+        #expect(ItemSeries(at: JSONPointer(tokens: ["values"]), in: descending)?.latest == 1)
+    }
+
     /// WordPress' REST API's posts (`/wp-json/wp/v2/posts`), trimmed.
     static let posts = #"""
         [{"id": 100, "date": "2026-11-30T10:00:00", "date_gmt": "2026-11-30T09:00:00",

@@ -38,6 +38,47 @@ public struct ItemSeries: Sendable, Equatable {
         guard values.contains(where: { $0 != nil }) else { return nil }
     }
 
+    /// The series at `pointer` in `item`, oldest first: when an array of as many times lies
+    /// beside it in the same object (``timesNames``: CloudWatch's `Timestamps` beside its
+    /// `Values`, newest first unless asked otherwise), in the order of those times.
+    public init?(at pointer: JSONPointer, in item: JSONValue) {
+        guard let value = item.value(at: pointer) else { return nil }
+        if let elements = value.arrayValue, Self.isNewestFirst(beside: pointer, in: item, count: elements.count) {
+            self.init(.array(elements.reversed()))
+        } else {
+            self.init(value)
+        }
+    }
+
+    /// Names of an array of a series' times sent beside it, lower-cased.
+    public static let timesNames: Set<String> = ["timestamps", "times", "timestamp", "time", "dates"]
+
+    /// The member beside `pointer` in `item` that holds `count` times (``timesNames``, any
+    /// case), if there is one.
+    public static func times(beside pointer: JSONPointer, in item: JSONValue, count: Int) -> [JSONValue]? {
+        guard count >= minimumPoints, let parent = pointer.parent, case .object(let members)? = item.value(at: parent)
+        else { return nil }
+        for (name, member) in members.prefix(64)
+        where name != pointer.tokens.last && timesNames.contains(name.lowercased()) {
+            if let times = member.arrayValue, times.count == count { return times }
+        }
+        return nil
+    }
+
+    /// Whether the times beside the series at `pointer` (``times(beside:in:count:)``) run
+    /// from the newest to the oldest: its first later than its last.
+    static func isNewestFirst(beside pointer: JSONPointer, in item: JSONValue, count: Int) -> Bool {
+        guard let times = times(beside: pointer, in: item, count: count), let first = times.first,
+            let last = times.last
+        else { return false }
+        func moment(_ time: JSONValue) -> Double? {
+            if let number = time.doubleValue { return number }
+            return time.stringValue.flatMap { WallTime(rfc3339: $0) }.map { Double($0.microseconds) }
+        }
+        guard let newest = moment(first), let oldest = moment(last) else { return false }
+        return newest > oldest
+    }
+
     /// The newest reading that is a number.
     public var latest: Double? {
         values.last { $0 != nil } ?? nil

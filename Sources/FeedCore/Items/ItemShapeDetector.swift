@@ -992,7 +992,7 @@ public enum ItemShapeDetector {
             if let named, column.pointer != named, repeatsName(at: column.pointer, named: named, in: sampled) {
                 return true
             }
-            return isMomentTwin(column, among: found)
+            return isMomentTwin(column, among: found) || isSeriesTimes(column, among: found, in: sampled)
         }
         columns = withMoney(columns, in: sampled, key: key)
         let kept = fewest(columns.map { ($0, samples(at: $0.pointer)) }, keeping: [key, title].compactMap { $0 })
@@ -1559,6 +1559,24 @@ public enum ItemShapeDetector {
             isSeries(named: name, samples: held) || isSeries(named: member, samples: held)
         else { return nil }
         return JSONPointer(tokens: [name, member])
+    }
+
+    /// Whether `column` holds the times of a series column beside it (CloudWatch's
+    /// `Timestamps` beside its `Values`, as many in every sampled item): the series is shown
+    /// in their order, and they tell nothing more.
+    private static func isSeriesTimes(_ column: ItemColumn, among columns: [ItemColumn], in sampled: [JSONValue])
+        -> Bool
+    {
+        guard let name = column.pointer.tokens.last, ItemSeries.timesNames.contains(name.lowercased()) else {
+            return false
+        }
+        return columns.contains { series in
+            series.format == .series && series.pointer.parent == column.pointer.parent
+                && sampled.allSatisfy { item in
+                    guard let values = item.value(at: series.pointer)?.arrayValue else { return true }
+                    return ItemSeries.times(beside: series.pointer, in: item, count: values.count) != nil
+                }
+        }
     }
 
     /// Whether a word of the member `name` says when (``momentWords``) and none says how

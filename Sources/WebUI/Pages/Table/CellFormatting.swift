@@ -148,7 +148,10 @@ enum CellFormatting {
             return WallTime(rfc3339: text)?.date ?? RelativeTime.parse(text)
         case .int, .double:
             guard let number = value.doubleValue, number.isFinite, number > 0 else { return nil }
-            let seconds = number > 1e11 ? number / 1000 : number
+            // Seconds, or past 10^11 milliseconds, past 10^14 microseconds, past 10^17
+            // nanoseconds (Nomad's `SubmitTime`, Loki's and OpenTelemetry's times).
+            let seconds =
+                number >= 1e17 ? number / 1e9 : number >= 1e14 ? number / 1e6 : number > 1e11 ? number / 1000 : number
             return seconds < 1e11 ? Date(timeIntervalSince1970: seconds) : nil
         default:
             return nil
@@ -202,10 +205,13 @@ enum CellFormatting {
     /// An array or object in a few words: `a, b, c` for up to three short scalars or
     /// objects that name themselves (an issue's labels by their `name`, its assignees by
     /// their `login`: ``ItemShapeDetector/referenceNames``), a lone small object's plain
-    /// values (`Snow, light snow`), else `12 items`, `4 fields`.
+    /// values (`Snow, light snow`), else `12 items`, `4 fields`; an array's `null`s are left
+    /// out.
     static func summary(_ value: JSONValue) -> String {
         switch value {
-        case .array(let elements):
+        case .array(let all):
+            // A `null` among them is no value (Datadog's `unit: [{"name": "percent"}, null]`).
+            let elements = all.filter { !$0.isNull }
             if elements.isEmpty { return "none" }
             let texts = elements.compactMap { scalarText($0) ?? reference($0) }
             if texts.count == elements.count, elements.count <= 3, texts.allSatisfy({ $0.count <= 24 }) {

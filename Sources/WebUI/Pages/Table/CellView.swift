@@ -85,7 +85,7 @@ struct CellView {
         // A series shows its latest reading, with its line.
         var latest: String?
         var sparkline: String?
-        if format == .series, let value, let series = ItemSeries(value), let reading = series.latest {
+        if format == .series, let series = ItemSeries(at: column.pointer, in: item.raw), let reading = series.latest {
             let number = JSONValue.double(reading)
             content = .plain(CellFormatting.grouped(number, reading), full: nil)
             numeric = true

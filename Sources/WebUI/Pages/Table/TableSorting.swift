@@ -14,7 +14,7 @@ enum TableSorting {
         var keyed: [(key: Key?, index: Int, item: FeedItem)] = []
         keyed.reserveCapacity(items.count)
         for (index, item) in items.enumerated() {
-            keyed.append((key(item.raw.value(at: pointer)), index, item))
+            keyed.append((key(item.raw.value(at: pointer), at: pointer, in: item.raw), index, item))
         }
         keyed.sort { a, b in
             switch (a.key, b.key) {
@@ -29,7 +29,7 @@ enum TableSorting {
         return keyed.map(\.item)
     }
 
-    private static func key(_ value: JSONValue?) -> Key? {
+    private static func key(_ value: JSONValue?, at pointer: JSONPointer, in item: JSONValue) -> Key? {
         switch value {
         case nil, .null?: return nil
         case .int(let number)?: return .number(Double(number))
@@ -41,7 +41,7 @@ enum TableSorting {
         case .bool(let flag)?: return .other(flag ? "1" : "0")
         // A series (a Prometheus range, Graphite's datapoints) sorts by its latest reading.
         case .array?:
-            if let value, let latest = ItemSeries(value)?.latest { return .number(latest) }
+            if let latest = ItemSeries(at: pointer, in: item)?.latest { return .number(latest) }
             return value.map { .other($0.serializedString()) }
         case let value?: return .other(value.serializedString())
         }
