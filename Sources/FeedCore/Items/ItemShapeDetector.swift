@@ -1600,25 +1600,39 @@ public enum ItemShapeDetector {
     }
 
     /// Whether the member `name` holds a code written in digits rather than a quantity (an
-    /// id, a version, a flight's number, a postcode, a year, a rank): its digits are not
-    /// grouped, and it leads no tile.
+    /// id, a version, a flight's number, a postcode, a year, a rank, a place: ``placeWords``):
+    /// its digits are not grouped, and it leads no tile.
     static func namesACode(_ name: String) -> Bool {
         let lower = name.lowercased()
         let parts = [
             "version", "code", "zip", "postal", "phone", "number", "year", "build", "ref", "tag", "sku", "rank",
         ]
-        return isIDName(name) || parts.contains { lower.contains($0) }
+        return isIDName(name) || parts.contains { lower.contains($0) } || namesAPlace(name)
+    }
+
+    /// Words of a member's name that say where, by a number that is a name (a departure's
+    /// `terminal` 5, its `gate`, a train's `platform`, a room): whole words, singular (a
+    /// count of `seats` is a quantity).
+    static let placeWords: Set<String> = [
+        "terminal", "gate", "platform", "track", "stand", "seat", "room", "floor", "lane", "bay", "door", "berth",
+        "pier", "aisle", "hall",
+    ]
+
+    /// Whether a word of the member `name` says a place (``placeWords``).
+    static func namesAPlace(_ name: String) -> Bool {
+        label(for: name).lowercased().split(separator: " ").contains { placeWords.contains(String($0)) }
     }
 
     /// Whether a word of the member `name` says an ordinal or a code, not a quantity (an
     /// `incident_number`, a `run_number`, a GitLab pipeline's `iid`, a `year`, a `rank`, a
-    /// `status_code`, a `port`): whole words only, unlike ``namesACode(_:)``, which judges text.
+    /// `status_code`, a `port`, a `gate`): whole words only, unlike ``namesACode(_:)``, which
+    /// judges text.
     public static func isCodeWord(_ name: String) -> Bool {
         let words = label(for: name).lowercased().split(separator: " ")
         return words.contains {
             ["number", "iid", "year", "version", "code", "zip", "postal", "rank", "build", "port", "serial"].contains(
                 $0)
-        }
+        } || namesAPlace(name)
     }
 
     /// Whether `text` begins with a zero that is not a number's own (`"02139"`, not

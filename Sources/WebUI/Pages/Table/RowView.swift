@@ -15,7 +15,8 @@ struct RowView {
     /// number or status that is not the title; when that is a status, the item's most
     /// pressing one (``lead(among:)``).
     let lead: CellView?
-    /// The tile's other figures, at most ``maxFacts``; an empty text (Consul's `Notes: ""`) is
+    /// The tile's other figures, at most ``maxFacts``, in column order but a status that calls
+    /// for attention (bad or busy), which comes first; an empty text (Consul's `Notes: ""`) is
     /// none.
     let facts: [CellView]
     /// Stored, not computed: templates read stored values (TemplateValues.swift).
@@ -61,10 +62,16 @@ struct RowView {
             if let unit { shown.text += " " + unit.text }
             return shown
         }
-        let facts = others.filter { cell in
+        var candidates = others.filter { cell in
             cell.name != lead?.name && cell.name != unit?.name && !cell.classes.contains("missing") && !cell.isID
                 && !(cell.isPlain && cell.text.isEmpty)
-        }.prefix(Self.maxFacts).map { CellView(unlinked: $0) }
+        }
+        // A status that calls for attention (a charge `failed`, a check `critical`, a job
+        // `pending`) is the first fact of a tile led by something else, wherever its column.
+        if let pressing = candidates.firstIndex(where: { $0.statusTone == .bad || $0.statusTone == .busy }) {
+            candidates.insert(candidates.remove(at: pressing), at: 0)
+        }
+        let facts = candidates.prefix(Self.maxFacts).map { CellView(unlinked: $0) }
         self.facts = Array(facts)
         hasFacts = !facts.isEmpty
     }
