@@ -38,7 +38,10 @@ public final class ScriptedWebSocketServer: Sendable {
         case pause(Duration)
         /// A close frame with `code` and `reason`, then the connection is closed.
         case close(code: UInt16, reason: String)
-        /// The TCP connection is closed without a close frame.
+        /// The TCP connection is closed without a close frame: its sending side first (a FIN
+        /// after the last message), then the whole of it once the client closes its own or
+        /// a second later. A plain close could reset the connection (the client's pings
+        /// still unread here) and take the last message with it, under load.
         case drop
     }
 
@@ -295,7 +298,8 @@ public final class ScriptedWebSocketServer: Sendable {
                 channel.writeAndFlush(WebSocketFrame(fin: true, opcode: .connectionClose, data: data))
                     .whenComplete { _ in channel.close(promise: nil) }
             case .drop:
-                channel.close(promise: nil)
+                channel.close(mode: .output, promise: nil)
+                channel.eventLoop.scheduleTask(in: .seconds(1)) { channel.close(promise: nil) }
             }
         }
         channel.eventLoop.execute { run(actions[...]) }
