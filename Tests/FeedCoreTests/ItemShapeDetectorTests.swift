@@ -463,6 +463,25 @@ struct ItemShapeDetectorTests {
         #expect(ItemColumn.Format(name: "series") == .series)
     }
 
+    @Test("sizes written for people: Elasticsearch's, Docker's, Kubernetes' quantities; not a count or a name")
+    func writtenSizes() throws {
+        let sizes: [(String, Double)] = [
+            ("225b", 225), ("830kb", 830 * 1024), ("194.9mb", (194.9 * 1024 * 1024).rounded()),
+            ("1.2GiB", (1.2 * 1024 * 1024 * 1024).rounded()),
+            ("3 GB", 3 * 1024 * 1024 * 1024), ("128Mi", 128 * 1024 * 1024), ("2Ti", 2 * 1024 * 1024 * 1024 * 1024),
+        ]
+        for (text, bytes) in sizes { #expect(ItemShapeDetector.writtenSize(text) == bytes, "\(text)") }
+        for text in [
+            "5M", "12", "kb", "1.2 gigabytes", "500m", "B32", "1.2.3mb", "4mi", String(repeating: "9", count: 40) + "b",
+        ] {
+            #expect(ItemShapeDetector.writtenSize(text) == nil, "\(text)")
+        }
+        let indices = try reading(
+            #"[{"index": "logs", "store.size": "1.2gb", "docs.count": "12"}, {"index": "orders", "store.size": "830kb", "docs.count": "3"}]"#
+        ).profile
+        #expect(indices.columns.first { $0.name == "store.size" }?.format == .bytes, "\(indices.columns)")
+    }
+
     @Test("CloudWatch's values beside their timestamps, newest first: one series in time order, no times column")
     func seriesBesideItsTimes() throws {
         let text = #"""

@@ -1055,6 +1055,41 @@ public enum ItemShapeDetector {
         isReading(text) ? Double(text) : formattedNumber(text)
     }
 
+    /// The bytes a size written for people stands for: a number and a unit of bytes, with or
+    /// without a space, in any case (Elasticsearch's `"194.9mb"`, `"225b"`, Docker's
+    /// `"1.2GiB"`), or a Kubernetes quantity in binary units (`"128Mi"`, `"2Gi"`). A kilobyte
+    /// is 1,024 bytes here, as Elasticsearch counts it; whole bytes (a size sent as text
+    /// sorts by this value; it is shown as written). `nil` for any other text (`"5M"` may be a count).
+    public static func writtenSize(_ text: String) -> Double? {
+        let utf8 = text.utf8
+        guard utf8.count <= 32 else { return nil }
+        let number = utf8.prefix { (0x30...0x39).contains($0) || $0 == UInt8(ascii: ".") }
+        guard !number.isEmpty, let value = Double(String(decoding: number, as: UTF8.self)), value.isFinite else {
+            return nil
+        }
+        var unit = Substring(text.dropFirst(number.count))
+        if unit.first == " " { unit = unit.dropFirst() }
+        let powers: [Character: Int] = ["k": 1, "m": 2, "g": 3, "t": 4, "p": 5]
+        let lower = unit.lowercased()
+        let power: Int
+        if lower == "b" {
+            power = 0
+        } else if lower.count == 2 || lower.count == 3, lower.last == "b", let first = lower.first,
+            let known = powers[first], lower.count == 2 || lower.dropFirst().first == "i"
+        {
+            power = known
+        } else if unit.count == 2, unit.last == "i", let first = unit.first, first.isUppercase,
+            let known = powers[Character(first.lowercased())]
+        {
+            power = known
+        } else {
+            return nil
+        }
+        var bytes = value
+        for _ in 0..<power { bytes *= 1024 }
+        return bytes.rounded()
+    }
+
     /// The value of a number written for people, as a spreadsheet sends it (the Google
     /// Sheets API's formatted values): digits grouped by commas (`12,400`,
     /// `-1,204,300.50`), after a currency sign (`$1,234.50`, `€99`, `−£3.20`) or before a
@@ -1503,6 +1538,10 @@ public enum ItemShapeDetector {
             texts.allSatisfy({ formattedNumber($0) != nil || isReading($0) })
         {
             return .number
+        }
+        // Sizes written for people (Elasticsearch's `_cat` answers: `"194.9mb"`, `"1.2gb"`).
+        if texts.allSatisfy({ writtenSize($0) != nil }) {
+            return .bytes
         }
         // Plain numbers sent as text, as APIs that keep every digit send prices
         // (CoinCap's `"priceUsd": "43210.1234567890"`): a quantity, unless the name or a

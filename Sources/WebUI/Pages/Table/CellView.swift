@@ -192,6 +192,11 @@ struct CellView {
             numeric = true
             return .plain(CellFormatting.money(amount, units: units, currency: currency), full: nil)
         case .bytes:
+            // A size written for people (`"1.2gb"`) is shown as written.
+            if number == nil, let text = value.stringValue, ItemShapeDetector.writtenSize(text) != nil {
+                numeric = true
+                return .plain(text, full: nil)
+            }
             guard let number else { break }
             numeric = true
             return .plain(CellFormatting.bytes(number), full: nil)
@@ -266,7 +271,7 @@ struct CellView {
         case .string(let text):
             ItemShapeDetector.isReading(text)
                 ? text
-                : ItemShapeDetector.formattedNumber(text).map { number in
+                : (ItemShapeDetector.formattedNumber(text) ?? ItemShapeDetector.writtenSize(text)).map { number in
                     number == number.rounded() && abs(number) < 1e15 ? String(Int64(number)) : String(number)
                 }
         default: nil

@@ -1,7 +1,7 @@
 import FeedCore
 
 /// Orders a table's items by one value of each: numbers by their value (sent as text too:
-/// `"12,400"`), text without regard to case, then anything else; items without the value
+/// `"12,400"`; a size written for people by its bytes: `"1.2gb"`), text without regard to case, then anything else; items without the value
 /// last, whichever the direction. Stable: items with equal values keep their feed order.
 enum TableSorting {
     private enum Key: Comparable {
@@ -37,6 +37,8 @@ enum TableSorting {
         case .string(let text)?:
             // A number sent as text (`"21.4"`, a spreadsheet's `"12,400"`) sorts by its value.
             if let number = ItemShapeDetector.writtenNumber(text) { return .number(number) }
+            // A size written for people (`"1.2gb"`) sorts by its bytes.
+            if let bytes = ItemShapeDetector.writtenSize(text) { return .number(bytes) }
             return text.isEmpty ? nil : .text(text.lowercased())
         case .bool(let flag)?: return .other(flag ? "1" : "0")
         // A series (a Prometheus range, Graphite's datapoints) sorts by its latest reading.
