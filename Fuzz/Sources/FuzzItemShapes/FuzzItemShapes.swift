@@ -6,7 +6,9 @@ import FuzzSupport
 /// timeout catches a quadratic search); a found reading has at most
 /// ``ItemShapeDetector/maxColumns`` columns, each headed (but a member named by nothing),
 /// and reads the same document into items with distinct keys; every text a cell might
-/// shorten as a digest comes out shorter, and as HTML (``HTMLPlainText``) no longer.
+/// shorten as a digest comes out shorter, and as HTML (``HTMLPlainText``) no longer; a size
+/// written for people is a finite number of bytes; a watch of the items' members finds
+/// nothing new in the same items.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzItemShapes(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
     let bytes = Array(UnsafeRawBufferPointer(start: start, count: count))
@@ -24,11 +26,16 @@ public func fuzzItemShapes(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
     for item in items {
         invariant(keys.insert(item.key).inserted, "two items with one key")
         for column in columns {
-            if column.format == .series, let value = item.raw.value(at: column.pointer), let series = ItemSeries(value)
-            {
+            if column.format == .series, let series = ItemSeries(at: column.pointer, in: item.raw) {
                 invariant(series.values.count <= ItemSeries.maximumPoints, "a series past its most points")
             }
+            if case .money = column.format, let currency = Currency.beside(column.pointer, in: item.raw) {
+                invariant(currency.code.utf8.count == 3, "a currency code not of three letters")
+            }
             guard let text = item.raw.value(at: column.pointer)?.stringValue else { continue }
+            if let bytes = ItemShapeDetector.writtenSize(text) {
+                invariant(bytes.isFinite && bytes >= 0, "a size of no bytes")
+            }
             if let short = ItemShapeDetector.shortDigest(text) {
                 invariant(short.count < text.count, "a digest shortened to no shorter text")
             }
@@ -36,6 +43,15 @@ public func fuzzItemShapes(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
             let plain = HTMLPlainText.plain(text)
             invariant(plain.unicodeScalars.count <= text.unicodeScalars.count, "HTML's text longer than the HTML")
         }
+    }
+    // A watch of the items' members finds nothing new in the same items.
+    let collection = document.value(at: reading.profile.itemsPath)
+    let elements = ItemExtractor(profile: reading.profile).elements(of: collection) ?? []
+    let watch = ItemMemberWatch(items: elements)
+    if !watch.isSpent {
+        invariant(
+            watch.newMembers(inItemsOf: collection, form: reading.profile.itemsForm).isEmpty,
+            "members new to a watch of the same items")
     }
     return 0
 }
