@@ -42,7 +42,7 @@ public struct ItemReading: Sendable, Equatable {
     /// items gained since this reading was found. `nil` otherwise: a reading whose columns
     /// would drop one, or read the items another way, is not taken, so that a page's columns
     /// only grow. The reading returned says why in its last note.
-    public func widened(by reading: ItemReading, gaining members: [JSONPointer]) -> ItemReading? {
+    func widened(by reading: ItemReading, gaining members: [JSONPointer]) -> ItemReading? {
         let (old, new) = (profile, reading.profile)
         guard origin == .found, reading.origin == .found, old.itemsPath == new.itemsPath,
             old.itemsForm == new.itemsForm, old.keyPath == new.keyPath
