@@ -482,6 +482,26 @@ struct ItemShapeDetectorTests {
         #expect(indices.columns.first { $0.name == "store.size" }?.format == .bytes, "\(indices.columns)")
     }
 
+    @Test("a number beside the name of what it is the id of is left out; the name is headed as the thing")
+    func idBesideItsName() throws {
+        let tags = try reading(
+            #"""
+            {"results": [
+              {"id": 47, "name": "latest", "last_updater": 1156886, "last_updater_username": "doijanky", "full_size": 31435263},
+              {"id": 48, "name": "1.27-alpine", "last_updater": 1156887, "last_updater_username": "ana", "full_size": 9435263}
+            ]}
+            """#
+        ).profile
+        #expect(!tags.columns.contains { $0.pointer.description == "/last_updater" }, "\(tags.columns)")
+        let named = try #require(tags.columns.first { $0.pointer.description == "/last_updater_username" })
+        #expect(named.label == "Last updater")
+        // A number that is no id of a name beside it stays (a text there is no name of it).
+        let kept = try reading(
+            #"[{"id": "a", "owner": "ops", "owner_name": 5}, {"id": "b", "owner": "web", "owner_name": 6}]"#
+        ).profile
+        #expect(kept.columns.contains { $0.pointer.description == "/owner" }, "\(kept.columns)")
+    }
+
     @Test("CloudWatch's values beside their timestamps, newest first: one series in time order, no times column")
     func seriesBesideItsTimes() throws {
         let text = #"""

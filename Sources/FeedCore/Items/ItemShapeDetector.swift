@@ -993,6 +993,13 @@ public enum ItemShapeDetector {
                 return true
             }
             return isMomentTwin(column, among: found) || isSeriesTimes(column, among: found, in: sampled)
+                || namedBeside(column, among: found, in: sampled) != nil
+        }
+        // The name that stays is headed as the thing it names (`Last updater`).
+        for index in columns.indices {
+            for other in found where namedBeside(other, among: found, in: sampled) == columns[index].pointer {
+                columns[index].label = label(for: other.pointer.tokens.last ?? "")
+            }
         }
         columns = withMoney(columns, in: sampled, key: key)
         let kept = fewest(columns.map { ($0, samples(at: $0.pointer)) }, keeping: [key, title].compactMap { $0 })
@@ -1166,6 +1173,24 @@ public enum ItemShapeDetector {
             if column.name.hasPrefix(other.name + "_") { return !inUTC(column.name) }
             return other.name.hasPrefix(column.name + "_") && inUTC(other.name)
         }
+    }
+
+    /// Endings of a member that names what another member's number is the id of (Docker
+    /// Hub's `last_updater_username` beside `last_updater`, `1156886`).
+    static let nameEndings = ["_username", "_name", "_login", "_display_name", "Username", "Name", "Login"]
+
+    /// The pointer of the column that names what `column`'s numbers are the ids of, when
+    /// every sampled value of `column` is a whole number and a column beside it is its name
+    /// with one of ``nameEndings``: the number then tells a person nothing the name does not.
+    private static func namedBeside(_ column: ItemColumn, among columns: [ItemColumn], in sampled: [JSONValue])
+        -> JSONPointer?
+    {
+        guard let name = column.pointer.tokens.last, let parent = column.pointer.parent else { return nil }
+        let names = Set(nameEndings.map { parent.appending(name + $0) })
+        guard let named = columns.first(where: { names.contains($0.pointer) }) else { return nil }
+        let values = sampled.compactMap { $0.value(at: column.pointer) }.filter { !$0.isNull }
+        guard !values.isEmpty, values.allSatisfy({ $0.int64Value != nil }) else { return nil }
+        return named.pointer
     }
 
     /// Whether `text` is a UUID (`5f2c0000-1b2a-4c3d-9e8f-0a1b2c3d4e5f`): 32 hexadecimal
