@@ -44,12 +44,15 @@ public struct ItemColumn: Sendable, Equatable {
         /// the currency's minor unit (Stripe's, Adyen's and Square's `2000` cents), shown as
         /// people write it (`$20.00`, `¥2,000`, `12.50 CHF`).
         case money(MoneyUnits)
+        /// One value read across the objects of an array (``ItemTally``): how many say yes,
+        /// of how many (`1/2`), or the sum of their numbers.
+        case tally(ItemTally)
 
         /// The names `--column` takes after the pointer (`:number`); `status` may carry its own
         /// words (`status(passed=good,failed=bad)`).
         public static let names = [
             "text", "number", "percent", "bytes", "duration", "duration-ms", "date", "relative", "link", "image",
-            "status", "flag", "series", "html", "money", "money-minor",
+            "status", "flag", "series", "html", "money", "money-minor", "count(MEMBER)", "sum(MEMBER)",
         ]
 
         /// The format named `name` (one of ``names``; `status(WORD=TONE,…)` too), or `nil`.
@@ -72,6 +75,10 @@ public struct ItemColumn: Sendable, Equatable {
             case "money": self = .money(.whole)
             case "money-minor": self = .money(.minor)
             default:
+                if let tally = ItemTally(name: name) {
+                    self = .tally(tally)
+                    return
+                }
                 guard name.hasPrefix("status("), name.hasSuffix(")"),
                     let tones = StatusTones(words: String(name.dropFirst(7).dropLast()))
                 else { return nil }
@@ -99,13 +106,14 @@ public struct ItemColumn: Sendable, Equatable {
             case .html: "html"
             case .money(.whole): "money"
             case .money(.minor): "money-minor"
+            case .tally(let tally): tally.name
             }
         }
 
         /// Whether values of this format are numbers, right-aligned in tabular figures.
         public var isNumeric: Bool {
             switch self {
-            case .number, .percent, .bytes, .duration, .series, .money: true
+            case .number, .percent, .bytes, .duration, .series, .money, .tally: true
             default: false
             }
         }

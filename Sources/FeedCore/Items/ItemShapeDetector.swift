@@ -799,6 +799,7 @@ public enum ItemShapeDetector {
         "delay", "delayed", "latency", "lag", "error", "errors", "failures", "failed", "fails", "wait", "waiting",
         "queue", "queued", "backlog", "pending", "retries", "timeouts", "drops", "dropped", "downtime", "incidents",
         "alerts", "p50", "p90", "p95", "p99", "rtt", "ping", "load", "cpu", "usage", "used", "iowait", "late",
+        "restart", "restarts",
     ]
 
     /// Whether `text` looks like a digest or a UUID (6 or more hexadecimal digits, dashes
@@ -970,9 +971,20 @@ public enum ItemShapeDetector {
                     for pointer in readings(in: name, of: sampled) where columns.count < candidates {
                         columns.append(column(name: pointer.tokens[2], pointer: pointer, samples: samples(at: pointer)))
                     }
+                    // Arrays of objects inside it, tallied (a pod's `status.containerStatuses`).
+                    for array in arraysOfObjects(in: name, of: sampled) {
+                        columns.append(contentsOf: tallies(at: array, in: sampled))
+                    }
                 } else {
                     columns.append(column(name: name, pointer: own, samples: values))
                 }
+                continue
+            }
+            // An array of objects with a yes-or-no or a count to tally (an ECS task's
+            // `containers`): those, in place of `2 items`.
+            let tallied = tallies(at: own, in: sampled)
+            if !tallied.isEmpty {
+                columns.append(contentsOf: tallied)
                 continue
             }
             if isSamplePairs(values) {
@@ -1193,6 +1205,54 @@ public enum ItemShapeDetector {
         return named.pointer
     }
 
+    /// Names of a yes-or-no member that says an object of an array is ready, counted across
+    /// them (``ItemTally/Kind/count``: a pod's containers `ready`, `1/2`), lower-cased.
+    static let readyNames: Set<String> = ["ready", "healthy", "available", "passing", "online"]
+    /// Names of a count added up across the objects of an array (``ItemTally/Kind/sum``: a
+    /// pod's containers' `restartCount`), lower-cased.
+    static let summedNames: Set<String> = ["restartcount", "restart_count", "restarts"]
+
+    /// The tallies of the array of objects at `pointer` (in 9 of 10 `sampled` items): how many
+    /// of its objects are ready (``readyNames``, `true` or `false`) and the sum of their
+    /// restarts (``summedNames``, whole numbers), as `kubectl get pods` shows them (`Ready`,
+    /// `Restarts`); none when its objects have neither.
+    static func tallies(at pointer: JSONPointer, in sampled: [JSONValue]) -> [ItemColumn] {
+        let arrays = sampled.compactMap { $0.value(at: pointer)?.arrayValue }
+        guard !arrays.isEmpty, arrays.count * 10 >= sampled.count * 9 else { return [] }
+        var (ready, summed): (String?, String?) = (nil, nil)
+        for case .object(let members) in arrays.joined().prefix(sampledItems) {
+            for (name, value) in members.prefix(64) {
+                let lower = name.lowercased()
+                if ready == nil, readyNames.contains(lower), case .bool = value { ready = name }
+                if summed == nil, summedNames.contains(lower), value.int64Value != nil { summed = name }
+            }
+        }
+        var columns: [ItemColumn] = []
+        if let ready {
+            columns.append(
+                ItemColumn(
+                    label: label(for: ready), pointer: pointer, format: .tally(ItemTally(member: ready, kind: .count))))
+        }
+        if let summed {
+            columns.append(
+                ItemColumn(label: "Restarts", pointer: pointer, format: .tally(ItemTally(member: summed, kind: .sum))))
+        }
+        return columns
+    }
+
+    /// The arrays of objects in the member object `name` of the `sampled` items (a pod's
+    /// `status.containerStatuses`), as two-token pointers, in the order of the first item's
+    /// members.
+    private static func arraysOfObjects(in name: String, of sampled: [JSONValue]) -> [JSONPointer] {
+        guard let object = sampled.lazy.compactMap({ $0[name]?.objectValue }).first else { return [] }
+        return object.prefix(64).compactMap { member, value in
+            guard let elements = value.arrayValue, elements.contains(where: { $0.objectValue != nil }) else {
+                return nil
+            }
+            return JSONPointer(tokens: [name, member])
+        }
+    }
+
     /// Whether `text` is a UUID (`5f2c0000-1b2a-4c3d-9e8f-0a1b2c3d4e5f`): 32 hexadecimal
     /// digits in groups of 8, 4, 4, 4 and 12.
     private static func isUUID(_ text: String) -> Bool {
@@ -1218,6 +1278,9 @@ public enum ItemShapeDetector {
             {
                 return 0
             }
+            // A tally (a pod's containers ready) is read like a series: what the array is
+            // shown for.
+            if case .tally = column.format { return 3 }
             if column.format != .series, !values.isEmpty,
                 values.allSatisfy({ $0.arrayValue != nil || $0.objectValue != nil })
             {

@@ -92,6 +92,18 @@ struct CellView {
             latest = number.serializedString()
             sparkline = Sparkline.points(series)
         }
+        // A tally across an array's objects (a pod's containers ready, `1/2`).
+        var risesAreBadNews = column.risesAreBadNews
+        if case .tally(let tally) = format, let (figure, count) = tally.of(value) {
+            let number = JSONValue.double(figure)
+            content = .plain(
+                tally.kind == .count ? "\(Int(figure))/\(count)" : CellFormatting.grouped(number, figure), full: nil)
+            numeric = true
+            latest = figure.magnitude < 1e15 && figure == figure.rounded() ? String(Int64(figure)) : String(figure)
+            if tally.kind == .sum {
+                risesAreBadNews = ItemShapeDetector.isLowerBetter(JSONPointer(tokens: [tally.member]))
+            }
+        }
         self.sparkline = sparkline
         if itemHref != nil, case .link(let text, _) = content { content = .plain(text, full: nil) }
         isID = column.holdsIDs
@@ -103,7 +115,7 @@ struct CellView {
         var classes = "cell"
         if numeric { classes += " num" }
         // A rise that is bad news (a delay, a latency) is marked in the bad tone.
-        if numeric, column.risesAreBadNews { classes += " lower-better" }
+        if numeric, risesAreBadNews { classes += " lower-better" }
         if isID { classes += " id" }
         self.value = latest ?? (numeric ? value.flatMap(Self.numberText) : nil)
         var (isPlain, isLink, isImage, isTime, isStatus) = (false, false, false, false, false)
@@ -228,8 +240,9 @@ struct CellView {
             return .status(shown: CellFormatting.statusWords(word, tones: tones), tones.tone(of: word))
         case .text:
             return text(CellFormatting.scalarText(value) ?? CellFormatting.summary(value))
-        case .series:
-            // Shown by the caller when it is one (``ItemSeries``); anything else as it is.
+        case .series, .tally:
+            // Shown by the caller when it is one (``ItemSeries``, ``ItemTally``); anything
+            // else as it is.
             break
         case .html:
             guard let html = value.stringValue else { break }

@@ -110,7 +110,7 @@ struct TableQuery: Hashable, Sendable {
         let items = view.items(inSection: section)
         let ordered: ChunkedArray<FeedItem>
         if let (sort, column) = effectiveSort(columns: columns, profile: view.profile) {
-            ordered = ChunkedArray(TableSorting.sorted(items, by: column.pointer, descending: sort.descending))
+            ordered = ChunkedArray(TableSorting.sorted(items, by: column, descending: sort.descending))
         } else {
             ordered = items
         }

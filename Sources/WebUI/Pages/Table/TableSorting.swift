@@ -10,11 +10,18 @@ enum TableSorting {
         case other(String)
     }
 
-    static func sorted(_ items: some Collection<FeedItem>, by pointer: JSONPointer, descending: Bool) -> [FeedItem] {
+    static func sorted(_ items: some Collection<FeedItem>, by column: ItemColumn, descending: Bool) -> [FeedItem] {
         var keyed: [(key: Key?, index: Int, item: FeedItem)] = []
         keyed.reserveCapacity(items.count)
+        let pointer = column.pointer
         for (index, item) in items.enumerated() {
-            keyed.append((key(item.raw.value(at: pointer), at: pointer, in: item.raw), index, item))
+            let value = item.raw.value(at: pointer)
+            // A tally (a pod's containers ready) sorts by its figure.
+            if case .tally(let tally) = column.format {
+                keyed.append((tally.of(value).map { .number($0.value) }, index, item))
+                continue
+            }
+            keyed.append((key(value, at: pointer, in: item.raw), index, item))
         }
         keyed.sort { a, b in
             switch (a.key, b.key) {

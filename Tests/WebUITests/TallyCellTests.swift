@@ -1,0 +1,41 @@
+import FeedCore
+import Foundation
+import TestSupport
+import Testing
+
+@testable import WebUI
+
+/// A pod list over HTTP: its containers ready (`1/2`) and their restarts on the table,
+/// sorted by them, a rise in restarts bad news.
+@Suite(.timeLimit(.minutes(2)), .onThreadsOfItsOwn)
+struct TallyCellTests {
+    @Test("pods' containers ready and restarts: shown, compared, sorted; restarts rising is bad news")
+    func podsShown() async throws {
+        func pod(_ name: String, ready: [Bool], restarts: [Int]) -> JSONValue {
+            .object([
+                "metadata": .object(["name": .string(name), "namespace": .string("default")]),
+                "status": .object([
+                    "phase": .string("Running"),
+                    "containerStatuses": .array(
+                        zip(ready, restarts).map {
+                            .object(["name": .string("c"), "ready": .bool($0), "restartCount": .int(Int64($1))])
+                        }),
+                ]),
+            ])
+        }
+        let server = try TestServer(
+            document: .object([
+                "items": .array([
+                    pod("web-1", ready: [true, false], restarts: [0, 1]),
+                    pod("api-1", ready: [true], restarts: [7]),
+                    pod("db-1", ready: [true, true], restarts: [0, 0]),
+                ])
+            ]), detection: .init())
+        let table = try await HTTPTestClient.get(port: server.port, "/").text
+        #expect(table.contains(#"data-col="ready" data-value="1">1/2<"#), "\(table.prefix(3000))")
+        #expect(table.contains(#"class="cell num lower-better" data-col="restarts" data-value="7">7<"#))
+        let sorted = try await HTTPTestClient.get(port: server.port, "/?sort=restarts&order=desc").text
+        let order = ["api-1", "web-1", "db-1"].compactMap { sorted.range(of: "id=\"item-\($0)\"")?.lowerBound }
+        #expect(order.count == 3 && order == order.sorted(), "most restarts first")
+    }
+}
