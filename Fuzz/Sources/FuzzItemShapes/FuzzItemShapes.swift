@@ -29,6 +29,12 @@ public func fuzzItemShapes(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
             if column.format == .series, let series = ItemSeries(at: column.pointer, in: item.raw) {
                 invariant(series.values.count <= ItemSeries.maximumPoints, "a series past its most points")
             }
+            if case .tally(let tally) = column.format, let figure = tally.of(item.raw.value(at: column.pointer)) {
+                invariant(figure.value.isFinite, "a tally that is no number")
+                if tally.kind == .count {
+                    invariant(figure.value <= Double(figure.of), "more objects say yes than there are")
+                }
+            }
             if case .money = column.format, let currency = Currency.beside(column.pointer, in: item.raw) {
                 invariant(currency.code.utf8.count == 3, "a currency code not of three letters")
             }
