@@ -6,7 +6,7 @@ import Testing
 @testable import WebUI
 
 /// A pod list over HTTP: its containers ready (`1/2`) and their restarts on the table,
-/// sorted by them, a rise in restarts bad news.
+/// sorted by them, a rise in restarts bad news, and first among a tile's facts.
 @Suite(.timeLimit(.minutes(2)), .onThreadsOfItsOwn)
 struct TallyCellTests {
     @Test("pods' containers ready and restarts: shown, compared, sorted; restarts rising is bad news")
@@ -37,5 +37,9 @@ struct TallyCellTests {
         let sorted = try await HTTPTestClient.get(port: server.port, "/?sort=restarts&order=desc").text
         let order = ["api-1", "web-1", "db-1"].compactMap { sorted.range(of: "id=\"item-\($0)\"")?.lowerBound }
         #expect(order.count == 3 && order == order.sorted(), "most restarts first")
+        // A tile: led by its phase, its figures first among its facts.
+        let kiosk = try await HTTPTestClient.get(port: server.port, "/kiosk").text
+        let tile = try TileAttentionTests.tile("api-1", in: kiosk)
+        #expect(tile == ["phase", "ready", "restarts", "namespace"], "\(tile)")
     }
 }

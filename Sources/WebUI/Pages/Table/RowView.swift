@@ -15,9 +15,9 @@ struct RowView {
     /// number or status that is not the title; when that is a status, the item's most
     /// pressing one (``lead(among:)``).
     let lead: CellView?
-    /// The tile's other figures, at most ``maxFacts``, in column order but a status that calls
-    /// for attention (bad or busy), which comes first; an empty text (Consul's `Notes: ""`) is
-    /// none.
+    /// The tile's other figures, at most ``maxFacts``: a status that calls for attention (bad
+    /// or busy) first, then numbers, then the rest, each in column order; an empty text
+    /// (Consul's `Notes: ""`) is none.
     let facts: [CellView]
     /// Stored, not computed: templates read stored values (TemplateValues.swift).
     let hasFacts: Bool
@@ -66,8 +66,10 @@ struct RowView {
             cell.name != lead?.name && cell.name != unit?.name && !cell.classes.contains("missing") && !cell.isID
                 && !(cell.isPlain && cell.text.isEmpty)
         }
-        // A status that calls for attention (a charge `failed`, a check `critical`, a job
-        // `pending`) is the first fact of a tile led by something else, wherever its column.
+        // Figures before words (a pod's containers ready and restarts before its namespace),
+        // each in column order; a status that calls for attention (a charge `failed`, a check
+        // `critical`, a job `pending`) first of all, wherever its column.
+        candidates = candidates.filter { $0.value != nil } + candidates.filter { $0.value == nil }
         if let pressing = candidates.firstIndex(where: { $0.statusTone == .bad || $0.statusTone == .busy }) {
             candidates.insert(candidates.remove(at: pressing), at: 0)
         }
