@@ -1,8 +1,10 @@
 import FeedCore
 
 /// Orders a table's items by one value of each: numbers by their value (sent as text too:
-/// `"12,400"`; a size written for people by its bytes: `"1.2gb"`), text without regard to case, then anything else; items without the value
-/// last, whichever the direction. Stable: items with equal values keep their feed order.
+/// `"12,400"`; a size written for people by its bytes: `"1.2gb"`; a series by its latest
+/// reading; a tally by its figure), text without regard to case, then anything else; items
+/// without the value last, whichever the direction. Stable: items with equal values keep
+/// their feed order.
 enum TableSorting {
     private enum Key: Comparable {
         case number(Double)
