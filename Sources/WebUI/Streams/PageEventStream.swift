@@ -537,7 +537,7 @@ final class PageEventStream: Sendable {
 
         init(profile: ItemProfile) {
             self.profile = profile
-            columns = TableColumns.columns(of: profile)
+            columns = TableColumns.shown(of: profile)
             linkColumn = TableColumns.linkColumn(of: columns, profile: profile)
         }
     }

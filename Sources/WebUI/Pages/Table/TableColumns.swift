@@ -15,6 +15,23 @@ enum TableColumns {
         }
     }
 
+    /// The columns in the order a table shows them (`/`, a board's list, the item page): the
+    /// profile's (``columns(of:)``), but a status the table is filtered by, found past the
+    /// first three, comes right after the column that names the item when that is one of the
+    /// first three, else second (a pod's `Phase` after its name, a charge's `Status` after its
+    /// id, where a laptop's screen shows it). A kiosk's tiles keep the profile's order, which
+    /// decides their lead.
+    static func shown(of profile: ItemProfile) -> [ItemColumn] {
+        var columns = columns(of: profile)
+        guard let filter = filterColumn(of: columns, profile: profile), case .status = filter.format,
+            let index = columns.firstIndex(where: { $0.pointer == filter.pointer }), index > 2
+        else { return columns }
+        let link = linkColumn(of: columns, profile: profile)
+        columns.remove(at: index)
+        columns.insert(filter, at: link < 3 ? link + 1 : 1)
+        return columns
+    }
+
     /// The column named `name`: by its URL name, else by the last token of its pointer.
     static func column(named name: String, in columns: [ItemColumn]) -> ItemColumn? {
         columns.first { $0.name == name } ?? columns.first { $0.pointer.tokens.last == name }

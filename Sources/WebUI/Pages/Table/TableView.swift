@@ -42,7 +42,7 @@ struct TableView {
         view: PublishedView?, profile: ItemProfile, query: TableQuery, unfilteredHeading: String, waiting: Bool,
         now: Date
     ) {
-        let columns = TableColumns.columns(of: profile)
+        let columns = TableColumns.shown(of: profile)
         let linkColumn = TableColumns.linkColumn(of: columns, profile: profile)
         let (rows, total) = query.rows(of: view, columns: columns)
         let sorted = query.effectiveSort(columns: columns, profile: profile)

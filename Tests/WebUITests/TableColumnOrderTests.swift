@@ -1,0 +1,60 @@
+import FeedCore
+import Foundation
+import TestSupport
+import Testing
+
+@testable import WebUI
+
+/// Where a table shows the status it is filtered by: near the start, where a laptop's
+/// screen shows it, while a kiosk's tiles keep the feed's order.
+@Suite(.timeLimit(.minutes(2)), .onThreadsOfItsOwn)
+struct TableColumnOrderTests {
+    static func headings(_ page: String) -> [String] {
+        page.matches(of: /<th[^>]*data-col="([^"]+)"/).map { String($0.output.1) }
+    }
+
+    @Test(
+        "Stripe's status, its tenth column, is second on / and on the item page; the kiosk's lead is still the amount")
+    func statusComesSecond() async throws {
+        func charge(_ id: String, _ status: String) -> JSONValue {
+            .object([
+                "id": .string(id), "amount": .int(2000), "amount_captured": .int(2000), "amount_refunded": .int(0),
+                "currency": .string("usd"), "captured": .bool(true), "created": .int(1_796_000_000),
+                "customer": .string("cus_1"), "description": .string("Plan " + id), "status": .string(status),
+            ])
+        }
+        let server = try TestServer(
+            document: .object([
+                "data": .array([
+                    charge("ch_1", "succeeded"), charge("ch_2", "failed"), charge("ch_3", "succeeded"),
+                    charge("ch_4", "pending"),
+                ])
+            ]), detection: .init())
+        let table = try await HTTPTestClient.get(port: server.port, "/").text
+        let shown = Self.headings(table)
+        #expect(shown.prefix(2) == ["id", "status"], "\(shown)")
+        let row = try #require(try Regex(#"id="item-ch_2"[\s\S]*?</tr>"#).firstMatch(in: table))
+        let cells = String(table[row.range]).matches(of: /<td[^>]*data-col="([^"]+)"/).map { String($0.output.1) }
+        #expect(cells == shown, "a row's cells in the headings' order")
+        let detail = try await HTTPTestClient.get(port: server.port, "/items/ch_2").text
+        let values = detail.matches(of: /<dd class="[^"]*" data-col="([^"]+)"/).map { String($0.output.1) }
+        #expect(values.prefix(2) == ["id", "status"], "\(values)")
+        let kiosk = try await HTTPTestClient.get(port: server.port, "/kiosk").text
+        #expect(try TablePageTests.tileLead(of: "ch_1", in: kiosk)?.column == "amount")
+    }
+
+    @Test("a status among the first three stays where the feed puts it")
+    func earlyStatusStays() async throws {
+        func build(_ id: Int, _ state: String) -> JSONValue {
+            .object([
+                "id": .int(Int64(id)), "branch": .string("b\(id)"), "state": .string(state),
+                "duration_s": .int(Int64(id * 10)),
+            ])
+        }
+        let server = try TestServer(
+            document: .array([build(1, "passed"), build(2, "failed"), build(3, "running"), build(4, "passed")]),
+            detection: .init())
+        let table = try await HTTPTestClient.get(port: server.port, "/").text
+        #expect(Self.headings(table) == ["id", "branch", "state", "duration_s"], "\(Self.headings(table))")
+    }
+}
