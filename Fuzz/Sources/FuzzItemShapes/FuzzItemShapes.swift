@@ -52,8 +52,7 @@ public func fuzzItemShapes(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
     }
     // A watch of the items' members finds nothing new in the same items.
     let collection = document.value(at: reading.profile.itemsPath)
-    let elements = ItemExtractor(profile: reading.profile).elements(of: collection) ?? []
-    let watch = ItemMemberWatch(items: elements)
+    let watch = ItemMemberWatch(itemsOf: collection, form: reading.profile.itemsForm)
     if !watch.isSpent {
         invariant(
             watch.newMembers(inItemsOf: collection, form: reading.profile.itemsForm).isEmpty,

@@ -33,6 +33,12 @@ public struct ItemMemberWatch: Sendable, Equatable {
         self.names = names
     }
 
+    /// The members of every item `collection` holds, laid out as `form` (the document's
+    /// value at its profile's items path).
+    public init(itemsOf collection: JSONValue?, form: ItemsForm) {
+        self.init(items: ItemExtractor.elements(of: collection, form: form) ?? [])
+    }
+
     /// Whether the watch finds nothing more (one of its bounds is reached).
     public var isSpent: Bool { names.count >= Self.maxNames || readings >= Self.maxReadings }
 

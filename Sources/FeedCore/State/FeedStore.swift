@@ -343,9 +343,8 @@ public final class FeedStore: Sendable {
                 if let detected, !reader.reading.isDecided {
                     reader = ItemsReader(reading: detected)
                     if detected.origin == .found {
-                        let collection = document.value(at: detected.profile.itemsPath)
                         reader.memberWatch = ItemMemberWatch(
-                            items: ItemExtractor.elements(of: collection, form: detected.profile.itemsForm) ?? [])
+                            itemsOf: document.value(at: detected.profile.itemsPath), form: detected.profile.itemsForm)
                     }
                 }
                 reader.mirror = MirrorItems(document: .value(document), extractor: reader.extractor)
@@ -533,15 +532,16 @@ public final class FeedStore: Sendable {
     /// at for them; once found, a change that gives the items members they had not shown is
     /// read again, and the reading taken when it only adds columns.
     private func readItems(of prepared: inout Prepared, overrides: ItemProfile.Overrides) {
-        let (reading, watch) = reader.withLockedValue { ($0.reading, $0.memberWatch) }
-        let profile = reading.profile
-        guard reading.isDecided else {
+        // Per change, only what the watch needs; the whole reading when the items gained a member.
+        let (decided, watch, itemsPath, form) = reader.withLockedValue {
+            ($0.reading.isDecided, $0.memberWatch, $0.reading.profile.itemsPath, $0.reading.profile.itemsForm)
+        }
+        guard decided else {
             let found = ItemShapeDetector.reading(of: prepared.document.json, overrides: overrides)
             prepared.reading = found
             if found.origin == .found {
-                let collection = prepared.document.value(at: found.profile.itemsPath)
                 prepared.memberWatch = ItemMemberWatch(
-                    items: ItemExtractor.elements(of: collection, form: found.profile.itemsForm) ?? [])
+                    itemsOf: prepared.document.value(at: found.profile.itemsPath), form: found.profile.itemsForm)
             }
             return
         }
@@ -549,17 +549,17 @@ public final class FeedStore: Sendable {
         let document = prepared.document
         let gained =
             if let patch = prepared.patch {
-                watch.newMembers(in: patch, itemsPath: profile.itemsPath, form: profile.itemsForm) {
-                    document.value(at: $0)
-                }
+                watch.newMembers(in: patch, itemsPath: itemsPath, form: form) { document.value(at: $0) }
             } else {
-                watch.newMembers(inItemsOf: document.value(at: profile.itemsPath), form: profile.itemsForm)
+                watch.newMembers(inItemsOf: document.value(at: itemsPath), form: form)
             }
         guard !gained.isEmpty else { return }
         watch.learn(gained)
         prepared.memberWatch = watch
         let again = ItemShapeDetector.reading(of: document.json, overrides: overrides)
-        prepared.reading = reading.widened(by: again, gaining: gained)
+        // Read under the same base as the watch: a write in between fails the commit's base
+        // check, and the change is worked out again.
+        prepared.reading = reader.withLockedValue { $0.reading }.widened(by: again, gaining: gained)
     }
 
     /// Makes a prepared change the new state: the item changes (from the patch where it

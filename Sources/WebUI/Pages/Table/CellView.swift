@@ -99,7 +99,7 @@ struct CellView {
             content = .plain(
                 tally.kind == .count ? "\(Int(figure))/\(count)" : CellFormatting.grouped(number, figure), full: nil)
             numeric = true
-            latest = figure.magnitude < 1e15 && figure == figure.rounded() ? String(Int64(figure)) : String(figure)
+            latest = Self.numberText(figure)
             if tally.kind == .sum {
                 risesAreBadNews = ItemShapeDetector.isLowerBetter(JSONPointer(tokens: [tally.member]))
             }
@@ -276,6 +276,11 @@ struct CellView {
         }
     }
 
+    /// `number` as `data-value` writes it: a whole one without a fraction (`7`, not `7.0`).
+    private static func numberText(_ number: Double) -> String {
+        number == number.rounded() && abs(number) < 1e15 ? String(Int64(number)) : String(number)
+    }
+
     /// A number's JSON text, for `data-value`: a JSON number's, or a text that is one (a
     /// reading sent as text, `"21.4"`).
     private static func numberText(_ value: JSONValue) -> String? {
@@ -284,9 +289,7 @@ struct CellView {
         case .string(let text):
             ItemShapeDetector.isReading(text)
                 ? text
-                : (ItemShapeDetector.formattedNumber(text) ?? ItemShapeDetector.writtenSize(text)).map { number in
-                    number == number.rounded() && abs(number) < 1e15 ? String(Int64(number)) : String(number)
-                }
+                : (ItemShapeDetector.formattedNumber(text) ?? ItemShapeDetector.writtenSize(text)).map(numberText)
         default: nil
         }
     }
