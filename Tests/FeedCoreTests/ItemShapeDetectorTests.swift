@@ -171,12 +171,15 @@ struct ItemShapeDetectorTests {
         let given = try reading(#"{"counts": {"errors": 3}, "other": {"a": 1, "b": 2, "c": 3, "d": 4}}"#, overrides)
         #expect(given.profile.itemsForm == .values(nameMember: "name", valueMember: "counts"))
         #expect(given.notes.first?.contains("as given") == true, "\(given.notes)")
-        // One thing's status, its plain members among objects and arrays: given, they are the items.
+        // One thing's status, its named values among objects and arrays: given, they are the
+        // items, a small object's values too; an array of objects is left out.
         overrides.itemsPath = .root
-        let device = try reading(
-            #"{"wifi": {"rssi": -61}, "meters": [{"power": 41}], "uptime": 9, "ok": true}"#, overrides)
+        let deviceDocument = #"{"wifi": {"rssi": -61}, "meters": [{"power": 41}], "uptime": 9, "ok": true}"#
+        let device = try reading(deviceDocument, overrides)
         #expect(device.profile.itemsForm == .values(nameMember: "name", valueMember: "value"), "\(device.notes)")
-        #expect(device.notes.contains { $0.contains("2 of 4") && $0.contains("--items-path /wifi or /meters") })
+        #expect(device.notes.contains { $0.contains("from 3 of its 4 members") && $0.contains("--items-path /meters") })
+        let deviceItems = ItemExtractor(profile: device.profile).items(in: try JSONValue(parsing: deviceDocument))
+        #expect(deviceItems.map(\.key) == ["wifi.rssi", "uptime", "ok"])
         #expect(device.profile.columns.last?.formatNamedBy == (try JSONPointer("/name")))
         // A lone object in an array beside named values: the note says where they are.
         let weather = try reading(

@@ -533,7 +533,8 @@ struct TablePageTests {
         #expect(kiosk.matches(of: /<svg class="spark"/).count == 3, "each tile with its line")
     }
 
-    @Test("one device's status, --items-path '': its plain members, each value formatted by its own name")
+    @Test(
+        "one device's status, --items-path '': its named values, a small object's too, each formatted by its own name")
     func oneDevicesStatus() async throws {
         let now = Int64(Date().timeIntervalSince1970)
         var overrides = ItemProfile.Overrides()
@@ -548,16 +549,17 @@ struct TablePageTests {
         let html = try await HTTPTestClient.get(port: server.port, "/").text
         #expect(try await HTMLChecker.parse(html).errors.isEmpty)
         let rows = html.matches(
-            of: /<tr class="row"[^>]*><td[^>]*>(?:<a[^>]*>)?([a-z_]+)<[\s\S]*?data-col="value"[^>]*>(.*?)<\/td>/
+            of: /<tr class="row"[^>]*><td[^>]*>(?:<a[^>]*>)?([a-z_.]+)<[\s\S]*?data-col="value"[^>]*>(.*?)<\/td>/
         )
         .map { "\($0.output.1)=\($0.output.2)" }
-        #expect(rows.count == 4, "the plain members only: \(rows)")
+        #expect(rows.count == 6, "the plain members and the wifi's, not the relays: \(rows)")
+        #expect(rows.contains("wifi_sta.rssi=\u{2212}61"), "a minus sign: \(rows)")
         #expect(rows.contains("serial=2313") && rows.contains("temperature=38.2"), "\(rows)")
         #expect(rows.contains("uptime=1 d 1 h"), "a duration by its name: \(rows)")
         #expect(rows.contains { $0.hasPrefix("unixtime=<time") && $0.hasSuffix(">2 h ago</time>") }, "\(rows)")
         // On the kiosk each value leads its tile, a time as much as a number.
         let kiosk = try await HTTPTestClient.get(port: server.port, "/kiosk").text
-        #expect(kiosk.matches(of: /<p class="tile-lead [^"]*" data-col="value"/).count == 4, "\(kiosk)")
+        #expect(kiosk.matches(of: /<p class="tile-lead [^"]*" data-col="value"/).count == 6, "\(kiosk)")
     }
 
     @Test("WordPress' posts: their rendered HTML shown as text, escaped, on the table, the tiles and the item page")

@@ -7,7 +7,7 @@ import FuzzSupport
 /// ``ItemShapeDetector/maxColumns`` columns, each headed (but a member named by nothing),
 /// and reads the same document into items with distinct keys; every text a cell might
 /// shorten as a digest comes out shorter, and as HTML (``HTMLPlainText``) no longer; a size
-/// written for people is a finite number of bytes; a watch of the items' members finds
+/// written for people is a finite number of bytes; named values found are read; a watch of the items' members finds
 /// nothing new in the same items.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzItemShapes(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
@@ -22,6 +22,9 @@ public func fuzzItemShapes(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
         invariant(!column.label.isEmpty || unnamed, "a column without a heading")
     }
     let items = ItemExtractor(profile: reading.profile).items(in: document)
+    if case .values = reading.profile.itemsForm {
+        invariant(!items.isEmpty, "named values found, none read")
+    }
     var keys = Set<String>()
     for item in items {
         invariant(keys.insert(item.key).inserted, "two items with one key")

@@ -46,15 +46,15 @@ public struct ItemExtractor: Sendable {
         }
     }
 
-    /// The items of an object whose members are plain values (``ItemsForm/values(nameMember:valueMember:)``):
-    /// each member that is a plain value (not an object, not an array), in the object's
-    /// order, as an object of two members: the member's name under `nameMember`, its value
-    /// under `valueMember`. `nil` when `value` is not an object.
+    /// The items of an object of named values (``ItemsForm/values(nameMember:valueMember:)``):
+    /// each of its ``NamedValues`` (its plain values and lists, its small objects' plain
+    /// values), in the object's order, as an object of two members: the value's name under
+    /// `nameMember`, the value under `valueMember`. `nil` when `value` is not an object.
     public static func valueItems(of value: JSONValue?, nameMember: String, valueMember: String) -> [JSONValue]? {
         guard case .object(let members)? = value else { return nil }
         var items: [JSONValue] = []
         items.reserveCapacity(members.count)
-        for (name, member) in members where ItemMemberPaths.isPlain(member) {
+        NamedValues.forEach(in: members) { name, member in
             items.append(.object([nameMember: .string(name), valueMember: member]))
         }
         return items

@@ -248,18 +248,20 @@ public enum ItemShapeDetector {
                             + "\(members.count))")
                 }
             }
-            // One thing's status (a device's, `--items-path ''`): its plain members are the
-            // items, each a name and a value; its objects and arrays can be named instead.
+            // One thing's status (a device's, `--items-path ''`): its named values are the
+            // items, each a name and a value; the objects and arrays left out can be named
+            // instead.
             if let members = value?.objectValue, members.values.contains(where: ItemMemberPaths.isPlain) {
                 let form = valuesForm(at: given)
                 let items = ItemExtractor.elements(of: value, form: form) ?? []
-                let inner = members.filter { !ItemMemberPaths.isPlain($0.value) }.keys.prefix(3)
+                let read = members.values.count(where: NamedValues.isRead)
+                let inner = members.filter { !NamedValues.isRead($0.value) }.keys.prefix(3)
                     .map { given.appending($0).description }
                 return .found(
                     given, items: items, form: form,
-                    note: "items: the plain members of \(place(given)), as given, each a name and a value "
-                        + "(\(items.count) of \(members.count); its objects and arrays are left out: --items-path "
-                        + inner.joined(separator: " or ") + " reads one)")
+                    note: "items: the named values of \(place(given)), as given, each a name and a value "
+                        + "(\(items.count), from \(read) of its \(members.count) members; the others are left out: "
+                        + "--items-path " + inner.joined(separator: " or ") + " reads one)")
             }
             let objects = value?.arrayValue?.filter { $0.objectValue != nil } ?? []
             if objects.isEmpty, let table = rowsTable(in: value, beside: nil, byPosition: true) {
@@ -280,6 +282,9 @@ public enum ItemShapeDetector {
         var bestTable:
             (pointer: JSONPointer, value: JSONValue, names: [String], header: Bool, count: Int, namedBy: JSONPointer?)?
         var bestValues: (pointer: JSONPointer, count: Int, depth: Int)?
+        // One thing's named values, some of them in its parts (a health answer's
+        // `memory.rss_bytes`, a position's `iss_position.latitude`).
+        var bestFacts: (pointer: JSONPointer, own: Int, count: Int, depth: Int)?
         var unnamedRows: JSONPointer?
         var emptyArrays: [JSONPointer] = []
         func visit(_ value: JSONValue, at pointer: JSONPointer, depth: Int, parent: JSONObject?) {
@@ -316,6 +321,13 @@ public enum ItemShapeDetector {
                 {
                     bestValues = (pointer, members.count, depth)
                 }
+                let facts = NamedValues.count(in: members)
+                if facts.total >= minValues, facts.total > facts.own, !saysAnError(members),
+                    facts.total > (bestFacts?.count ?? 0)
+                        || (facts.total == bestFacts?.count && depth < (bestFacts?.depth ?? 0))
+                {
+                    bestFacts = (pointer, facts.own, facts.total, depth)
+                }
                 if let count = seriesLength(members), count > (bestSeries?.count ?? 0) {
                     bestSeries = (pointer, value, count)
                 }
@@ -327,6 +339,13 @@ public enum ItemShapeDetector {
             }
         }
         visit(document, at: .root, depth: 0, parent: nil)
+        // Where the most named values are, for a note that names them.
+        let mostNamedValues: (pointer: JSONPointer, count: Int)? =
+            if let facts = bestFacts, facts.count > bestValues?.count ?? 0 {
+                (facts.pointer, facts.count)
+            } else {
+                bestValues.map { ($0.pointer, $0.count) }
+            }
         // ClickHouse's `meta` is an array of objects, but it names the columns of its `data`.
         if let best, best.pointer != bestTable?.namedBy {
             var note =
@@ -335,10 +354,10 @@ public enum ItemShapeDetector {
                 : "items: \(place(best.pointer)), the largest array of objects (\(best.objects.count))"
             // One object may be a part of one thing (a current weather's `weather`) whose
             // readings are elsewhere (its `main`): say where.
-            if best.objects.count == 1, let values = bestValues {
+            if best.objects.count == 1, let named = mostNamedValues {
                 note +=
-                    "; \(place(values.pointer)) holds \(values.count) named values: --items-path "
-                    + "\(values.pointer.tokens.isEmpty ? "''" : values.pointer.description) shows them"
+                    "; \(place(named.pointer)) holds \(named.count) named values: --items-path "
+                    + "\(named.pointer.tokens.isEmpty ? "''" : named.pointer.description) shows them"
             }
             return .found(best.pointer, items: best.objects, form: .elements, note: note)
         }
@@ -371,7 +390,29 @@ public enum ItemShapeDetector {
                 note: "items: the rows of \(place(table.pointer)), \(named) (\(table.count))")
         }
         if let empty = emptyArrays.first {
-            return .missing("No items yet: \(place(empty)) is an empty array; the table appears with the first item.")
+            // The values beside it may be all there is (a health answer's `warnings: []`).
+            let instead =
+                mostNamedValues.map {
+                    " (\(place($0.pointer)) holds \($0.count) named values: --items-path "
+                        + "\($0.pointer.tokens.isEmpty ? "''" : $0.pointer.description) shows them now)"
+                } ?? ""
+            return .missing(
+                "No items yet: \(place(empty)) is an empty array; the table appears with the first item\(instead).")
+        }
+        // One thing's named values, its parts' too (a health answer's `memory.rss_bytes`):
+        // after an empty array, and before an object of values unless that is one of its
+        // parts and has fewer values than the thing's own (exchange `rates` beside a `base`
+        // and a `date` stay the items).
+        if let facts = bestFacts,
+            bestValues.map({ $0.pointer.tokens.dropLast() == facts.pointer.tokens[...] && facts.own > $0.count })
+                ?? true
+        {
+            let form = valuesForm(at: facts.pointer)
+            let items = ItemExtractor.elements(of: document.value(at: facts.pointer), form: form) ?? []
+            let note =
+                "items: the named values of \(place(facts.pointer)), its small objects' too, each a name and a "
+                + "value (\(facts.count))"
+            return .found(facts.pointer, items: items, form: form, note: note)
         }
         // Named values (exchange rates, counters, settings): after an empty array, which
         // is where items will come (a page's `meta` of counts beside its empty `data`).
@@ -480,12 +521,15 @@ public enum ItemShapeDetector {
     /// error sent in place of the feed (`{"error": "rate limited", "code": 429, …}`), which
     /// must not decide how the feed is read.
     private static func isObjectOfValues(_ members: JSONObject) -> Bool {
-        guard members.count >= minValues, members.values.allSatisfy(ItemMemberPaths.isPlain) else { return false }
+        members.count >= minValues && members.values.allSatisfy(ItemMemberPaths.isPlain) && !saysAnError(members)
+    }
+
+    /// Whether an object with `members` is an error sent in place of the feed
+    /// (`{"error": "rate limited", "code": 429, …}`, `{"status": 503, "message": …}`).
+    private static func saysAnError(_ members: JSONObject) -> Bool {
         let names = Set(members.keys.map { $0.lowercased() })
-        let saysAnError =
-            !names.isDisjoint(with: ["error", "errors", "fault", "exception", "error_message", "errormessage"])
+        return !names.isDisjoint(with: ["error", "errors", "fault", "exception", "error_message", "errormessage"])
             || (names.contains("message") && !names.isDisjoint(with: ["code", "status", "status_code", "statuscode"]))
-        return !saysAnError
     }
 
     /// The form of the values at `pointer`: each value under the object's own name (`rates`,
@@ -1382,6 +1426,14 @@ public enum ItemShapeDetector {
         return format == .number && (isIDName(name) || isCodeWord(name)) ? .text : format
     }
 
+    /// How a named value (``ItemsForm/values(nameMember:valueMember:)``) named `name` is
+    /// shown: as ``shownFormat(named:samples:)`` says for its own name, the last of a part's
+    /// (`sys.sunrise` as `sunrise`, `db.status` as `status`).
+    public static func shownFormat(ofValueNamed name: String, value: JSONValue) -> ItemColumn.Format {
+        let own = name.split(separator: ".").last.map(String.init) ?? name
+        return shownFormat(named: own, samples: [value])
+    }
+
     /// ``label(for:)``, less a last word of unit that `format` shows with each value:
     /// `disk_free_bytes` shown as `46.6 GiB` is headed `Disk free`, `uptime_seconds` shown as
     /// `1 d 0 h` `Uptime`.
@@ -1577,7 +1629,8 @@ public enum ItemShapeDetector {
             let momentNamed =
                 namesAMoment || lower == "ts" || lower == "dt"
                 || ends(
-                    "time", "timestamp", "_ts", "date", "updated", "created", "modified", "seen", "started", "finished")
+                    "time", "timestamp", "_ts", "date", "updated", "created", "modified", "seen", "started", "finished",
+                    "sunrise", "sunset")
                 || saysWhen(name)
             if epoch && momentNamed {
                 return .relative

@@ -11,6 +11,9 @@ struct CellView {
     /// same cell in a row's next version (to mark it changed).
     let name: String
     let label: String
+    /// Whether the item's own name says what the value is (a named value's: a tile titled
+    /// `db.latency_ms` needs no "Value" above its figure).
+    let isNamedByItem: Bool
     /// What the cell shows (shortened on the list: ``maxListCharacters``).
     var text: String
     /// The whole value as text when ``text`` is shortened (a tooltip), else `nil`.
@@ -70,11 +73,16 @@ struct CellView {
         let value = item.raw.value(at: column.pointer)
         name = column.name
         label = column.label
+        isNamedByItem = column.formatNamedBy != nil
         var numeric = false
         var format = column.format
-        // A named value formatted by its name (a device's `uptime` as a duration).
+        var risesAreBadNews = column.risesAreBadNews
+        // A named value formatted by its name (a device's `uptime` as a duration), and its
+        // rise bad news by its name (a database's `db.latency_ms`).
         if let namedBy = column.formatNamedBy, let valueName = item.raw.value(at: namedBy)?.stringValue, let value {
-            format = ItemShapeDetector.shownFormat(named: valueName, samples: [value])
+            format = ItemShapeDetector.shownFormat(ofValueNamed: valueName, value: value)
+            risesAreBadNews = ItemShapeDetector.isLowerBetter(
+                JSONPointer(tokens: valueName.split(separator: ".").map(String.init)))
         }
         // An amount of money is written in the currency beside it, row by row.
         let currency: Currency? =
@@ -93,7 +101,6 @@ struct CellView {
             sparkline = Sparkline.points(series)
         }
         // A tally across an array's objects (a pod's containers ready, `1/2`).
-        var risesAreBadNews = column.risesAreBadNews
         if case .tally(let tally) = format, let (figure, count) = tally.of(value) {
             let number = JSONValue.double(figure)
             content = .plain(

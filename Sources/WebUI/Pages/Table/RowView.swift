@@ -166,6 +166,7 @@ extension CellView {
     init(figure text: String, label: String, name: String) {
         self.name = name
         self.label = label
+        isNamedByItem = false
         self.text = text
         full = nil
         value = nil

@@ -45,7 +45,7 @@ extension Templates {
     static let kioskTile = #"""
         <li class="tile{{#row.lead.tone}} {{row.lead.tone}}{{/row.lead.tone}}{{#featured}} is-featured{{/featured}}" id="{{row.domID}}" data-key="{{row.key}}">
         <h2 class="tile-title">{{row.title}}</h2>
-        {{#row.lead}}<p class="tile-lead {{classes}}" data-col="{{name}}"{{#value}} data-value="{{value}}"{{/value}}><span class="tile-label">{{label}}</span> {{>cell}}</p>{{/row.lead}}
+        {{#row.lead}}<p class="tile-lead {{classes}}" data-col="{{name}}"{{#value}} data-value="{{value}}"{{/value}}>{{^isNamedByItem}}<span class="tile-label">{{label}}</span> {{/isNamedByItem}}{{>cell}}</p>{{/row.lead}}
         {{#row.hasFacts}}<dl class="tile-facts">{{#row.facts}}<div class="{{classes}}" data-col="{{name}}"{{#value}} data-value="{{value}}"{{/value}}><dt>{{label}}</dt><dd>{{>cell}}</dd></div>{{/row.facts}}</dl>{{/row.hasFacts}}
         </li>
 

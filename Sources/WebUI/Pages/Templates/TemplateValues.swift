@@ -474,6 +474,7 @@ extension CellView: MustacheParent {
         switch name {
         case "name": self.name
         case "label": self.label
+        case "isNamedByItem": self.isNamedByItem
         case "text": self.text
         case "full": self.full
         case "value": self.value
