@@ -1366,4 +1366,29 @@ struct ItemShapeDetectorTests {
         #expect(ItemSort(parsing: "") == nil)
         #expect(ItemSort(parsing: "a:b") == nil)
     }
+
+    @Test("two items: keyed by a text that names them, so a new reading is the same item; not by a state or a figure")
+    func twoItemsKeyed() throws {
+        let sensors = #"""
+            [{"sensor": "greenhouse", "temperature": 21.5, "status": "ok"},
+             {"sensor": "shed", "temperature": 7.25, "status": "low battery"}]
+            """#
+        let found = try reading(sensors)
+        #expect(found.profile.keyPath == (try JSONPointer("/sensor")), "\(found.notes)")
+        let extractor = ItemExtractor(profile: found.profile)
+        let before = extractor.items(in: try JSONValue(parsing: sensors))
+        let after = extractor.items(in: try JSONValue(parsing: sensors.replacing("21.5", with: "22.0")))
+        #expect(before.map(\.key) == after.map(\.key))
+        #expect(before.map(\.key) == ["greenhouse", "shed"])
+
+        // Two items that differ only in a state, a figure sent as text or a status-named
+        // text are keyed by their content, as before.
+        for document in [
+            #"[{"host": "a.example", "state": "up"}, {"host": "a.example", "state": "down"}]"#,
+            #"[{"region": "eu", "level": "3.5"}, {"region": "eu", "level": "4.5"}]"#,
+            #"[{"region": "eu", "health": "amber"}, {"region": "eu", "health": "blue"}]"#,
+        ] {
+            #expect(try reading(document).profile.keyPath == nil, "\(document)")
+        }
+    }
 }

@@ -635,7 +635,7 @@ public enum ItemShapeDetector {
         if let key = labels.first(where: { isUniqueObject($0.tokens[0], in: items) }) {
             return key
         }
-        guard items.count >= 3 else { return nil }
+        guard items.count >= 2 else { return nil }
         func isMoment(_ pointer: JSONPointer) -> Bool {
             let samples = items.prefix(sampledItems).compactMap { $0.value(at: pointer) }
             switch format(named: pointer.memberName, samples: samples) {
@@ -644,10 +644,23 @@ public enum ItemShapeDetector {
             }
         }
         let moments = (own + enveloped).filter(isMoment)
-        if let key = moments.first(where: { isFixedMoment($0.memberName) && isUnique($0) }) { return key }
+        if items.count >= 3, let key = moments.first(where: { isFixedMoment($0.memberName) && isUnique($0) }) {
+            return key
+        }
+        // Two items differ in almost any text: of two, only one that names them (a
+        // sensor's `sensor`, a series' `scope`), not a state they happen to differ in
+        // (`up` and `down`), nor a figure sent as text.
+        func namesTwo(_ pointer: JSONPointer) -> Bool {
+            guard items.count == 2 else { return true }
+            guard !statusNames.contains(pointer.memberName) else { return false }
+            return items.allSatisfy { item in
+                guard let text = item.value(at: pointer)?.stringValue else { return false }
+                return !ItemColumn.StatusTones.isStatusWord(text) && Double(text) == nil && !isReading(text)
+            }
+        }
         return own.first { pointer in
             !moments.contains(pointer) && items.allSatisfy { $0.value(at: pointer)?.stringValue != nil }
-                && isUnique(pointer)
+                && isUnique(pointer) && namesTwo(pointer)
         }
     }
 
