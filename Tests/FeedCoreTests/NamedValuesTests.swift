@@ -79,6 +79,20 @@ import Testing
         #expect(many.profile.itemsPath == (try JSONPointer("/rates")), "\(many.notes)")
     }
 
+    @Test("a repository: its figures and names, not its API addresses nor its node id, a part's neither")
+    func repository() throws {
+        let text = #"""
+            {"id": 1296269, "node_id": "MDEwOlJlcG9zaXRvcnkxMjk2MjY5", "full_name": "octo/hello",
+             "keys_url": "https://api.github.com/repos/octo/hello/keys{/key_id}",
+             "url": "https://api.github.com/repos/octo/hello", "html_url": "https://github.com/octo/hello",
+             "stargazers_count": 80,
+             "license": {"key": "mit", "url": "https://api.github.com/licenses/mit", "node_id": "MDc6TGljZW5zZTEz"}}
+            """#
+        let repository = try reading(text)
+        #expect(repository.profile.itemsPath == .root, "\(repository.notes)")
+        #expect(try keys(repository, text) == ["id", "full_name", "html_url", "stargazers_count", "license.key"])
+    }
+
     @Test("a list of one item, an error, two values: no named values")
     func notOneThing() throws {
         let list = try reading(#"{"count": 1, "next": null, "previous": null, "results": [{"id": 7, "name": "a"}]}"#)

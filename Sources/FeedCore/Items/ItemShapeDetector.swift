@@ -254,8 +254,8 @@ public enum ItemShapeDetector {
             if let members = value?.objectValue, members.values.contains(where: ItemMemberPaths.isPlain) {
                 let form = valuesForm(at: given)
                 let items = ItemExtractor.elements(of: value, form: form) ?? []
-                let read = members.values.count(where: NamedValues.isRead)
-                let inner = members.filter { !NamedValues.isRead($0.value) }.keys.prefix(3)
+                let read = members.count(where: { NamedValues.isRead($0.key, $0.value) })
+                let inner = members.filter { !NamedValues.isRead($0.key, $0.value) }.keys.prefix(3)
                     .map { given.appending($0).description }
                 return .found(
                     given, items: items, form: form,
