@@ -68,7 +68,8 @@ enum FeedwebOptions {
             "items-path", "POINTER", at: \.itemsPath,
             help: """
                 JSON Pointer to the array of items ("" for a document that is the array); without a profile, \
-                it may name an object whose members are the items.
+                it may name an object whose members are the items, or one thing whose named values are \
+                ("" for the document).
                 """,
             shownDefault: "the profile's", parse: OptionValue.pointer),
         .single(
