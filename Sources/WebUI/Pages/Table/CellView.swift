@@ -22,9 +22,11 @@ struct CellView {
     /// the page script compares to mark a change up or down.
     let value: String?
     /// The cell's classes: `cell`, `num` for numbers, `lower-better` for a number whose
-    /// rise is bad news (``ItemColumn/risesAreBadNews``), `status status-TONE`,
+    /// rise is bad news (``ItemColumn/risesAreBadNews``), `short` for a count of objects
+    /// that say yes short of all of them (a pod's `1/2` ready; not once its item has
+    /// finished: ``finishing(_:)``), `status status-TONE`,
     /// `missing`, `id` for an id (``isID``).
-    let classes: String
+    var classes: String
     /// Whether the cell holds an id or a digest (``ItemShapeDetector/isIDName(_:)``: `id`,
     /// `…_id`, `sha`, `commit`, …): for programs, not a figure for a tile or a screen across
     /// a room, which name the item by its title.
@@ -100,8 +102,11 @@ struct CellView {
             latest = number.serializedString()
             sparkline = Sparkline.points(series)
         }
-        // A tally across an array's objects (a pod's containers ready, `1/2`).
+        // A tally across an array's objects (a pod's containers ready, `1/2`); of objects
+        // that say yes, short of all of them is marked.
+        var isShort = false
         if case .tally(let tally) = format, let (figure, count) = tally.of(value) {
+            isShort = tally.kind == .count && figure < Double(count)
             let number = JSONValue.double(figure)
             content = .plain(
                 tally.kind == .count ? "\(Int(figure))/\(count)" : CellFormatting.grouped(number, figure), full: nil)
@@ -123,6 +128,7 @@ struct CellView {
         if numeric { classes += " num" }
         // A rise that is bad news (a delay, a latency) is marked in the bad tone.
         if numeric, risesAreBadNews { classes += " lower-better" }
+        if isShort { classes += " short" }
         if isID { classes += " id" }
         self.value = latest ?? (numeric ? value.flatMap(Self.numberText) : nil)
         var (isPlain, isLink, isImage, isTime, isStatus) = (false, false, false, false, false)
@@ -173,6 +179,26 @@ struct CellView {
         self.isTime = isTime
         self.isStatus = isStatus
         linksItem = itemHref != nil && !isImage
+    }
+
+    /// Words of a status that says its item has finished (a job's pod `Succeeded`, a build
+    /// `completed`): what it has short of ready no longer matters.
+    static let finishedWords: Set<String> = [
+        "succeeded", "completed", "complete", "done", "finished", "success", "successful",
+    ]
+
+    /// `cells` of one item, with a count short of all (``classes``' `short`) no longer marked
+    /// when one of its statuses says the item has finished (a completed job's pod, `0/1`
+    /// ready, as every finished one is).
+    static func finishing(_ cells: [CellView]) -> [CellView] {
+        guard cells.contains(where: { $0.isStatus && finishedWords.contains($0.text.lowercased()) }) else {
+            return cells
+        }
+        return cells.map { cell in
+            var cell = cell
+            cell.classes = cell.classes.split(separator: " ").filter { $0 != "short" }.joined(separator: " ")
+            return cell
+        }
     }
 
     private static func content(

@@ -41,6 +41,7 @@ struct RowView {
         for (index, column) in columns.enumerated() {
             cells.append(CellView(column: column, item: item, now: now, itemHref: index == linkColumn ? href : nil))
         }
+        cells = CellView.finishing(cells)
         self.cells = cells
         // The tile: figures other than the name, numbers and statuses first.
         var others = cells.enumerated().filter { $0.offset != linkColumn && !$0.element.isImage }.map(\.element)

@@ -23,7 +23,8 @@ struct TableDetailView {
         section = item.section
         sectionHref = item.section.map { "/?section=" + StoryView.queryEscape($0) }
         original = URLPolicy.safeURL(item.url)
-        cells = TableColumns.shown(of: profile).map { CellView(column: $0, item: item, now: now, shortened: false) }
+        cells = CellView.finishing(
+            TableColumns.shown(of: profile).map { CellView(column: $0, item: item, now: now, shortened: false) })
         fields = ItemFieldsHTML.render(item.raw)
     }
 }
