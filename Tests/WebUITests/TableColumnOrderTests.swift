@@ -57,4 +57,38 @@ struct TableColumnOrderTests {
         let table = try await HTTPTestClient.get(port: server.port, "/").text
         #expect(Self.headings(table) == ["id", "branch", "state", "duration_s"], "\(Self.headings(table))")
     }
+
+    @Test("a pod list: Ready and Restarts beside its phase, as kubectl shows them; its UID last; the tiles as before")
+    func podsAsKubectlShowsThem() async throws {
+        func pod(_ index: Int, _ phase: String) -> JSONValue {
+            .object([
+                "metadata": .object([
+                    "name": .string("web-\(index)"), "namespace": .string("default"),
+                    "uid": .string("5f2c000\(index)-1b2a-4c3d-9e8f-0a1b2c3d4e5f"),
+                    "creationTimestamp": .string("2026-11-30T10:00:00Z"),
+                ]),
+                "spec": .object(["nodeName": .string("node-\(index % 2)")]),
+                "status": .object([
+                    "phase": .string(phase), "podIP": .string("10.0.0.\(index)"),
+                    "containerStatuses": .array([
+                        .object(["name": .string("c"), "ready": .bool(phase == "Running"), "restartCount": .int(2)])
+                    ]),
+                ]),
+            ])
+        }
+        let server = try TestServer(
+            document: .object([
+                "kind": .string("PodList"),
+                "items": .array([pod(0, "Running"), pod(1, "Pending"), pod(2, "Running"), pod(3, "Failed")]),
+            ]), detection: .init())
+        let table = try await HTTPTestClient.get(port: server.port, "/").text
+        let shown = Self.headings(table)
+        #expect(shown.prefix(4) == ["name", "phase", "ready", "restarts"], "\(shown)")
+        #expect(shown.last == "uid", "\(shown)")
+        let detail = try await HTTPTestClient.get(port: server.port, "/items/web-1").text
+        let values = detail.matches(of: /<dd class="[^"]*" data-col="([^"]+)"/).map { String($0.output.1) }
+        #expect(values == shown, "the item page in the table's order: \(values)")
+        let kiosk = try await HTTPTestClient.get(port: server.port, "/kiosk").text
+        #expect(try TileAttentionTests.tile("web-1", in: kiosk).first == "phase")
+    }
 }

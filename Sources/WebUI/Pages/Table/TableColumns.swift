@@ -16,20 +16,46 @@ enum TableColumns {
     }
 
     /// The columns in the order a table shows them (`/`, a board's list, the item page): the
-    /// profile's (``columns(of:)``), but a status the table is filtered by, found past the
-    /// first three, comes right after the column that names the item when that is one of the
-    /// first three, else second (a pod's `Phase` after its name, a charge's `Status` after its
-    /// id, where a laptop's screen shows it). A kiosk's tiles keep the profile's order, which
-    /// decides their lead.
+    /// profile's (``columns(of:)``), but
+    /// - a status the table is filtered by, found past the first three, comes right after the
+    ///   column that names the item when that is one of the first three, else second (a pod's
+    ///   `Phase` after its name, a charge's `Status` after its id, where a laptop's screen
+    ///   shows it);
+    /// - tallies across an array's objects (a pod's `Ready` and `Restarts`) come right after
+    ///   that status, as `kubectl get pods` shows them beside it;
+    /// - a column of the item's own UUIDs (`uid`, `uuid`, `guid`), which no one reads and
+    ///   which is as wide as a sentence, comes last, unless it names the item.
+    ///
+    /// A kiosk's tiles keep the profile's order, which decides their lead.
     static func shown(of profile: ItemProfile) -> [ItemColumn] {
         var columns = columns(of: profile)
-        guard let filter = filterColumn(of: columns, profile: profile), case .status = filter.format,
-            let index = columns.firstIndex(where: { $0.pointer == filter.pointer }), index > 2
-        else { return columns }
         let link = linkColumn(of: columns, profile: profile)
-        columns.remove(at: index)
-        columns.insert(filter, at: link < 3 ? link + 1 : 1)
+        let linked = columns.indices.contains(link) ? columns[link].pointer : nil
+        let uuids = columns.filter { $0.pointer != linked && isUUIDName($0.pointer.tokens.last ?? "") }
+        columns.removeAll { column in uuids.contains { $0.pointer == column.pointer } }
+        columns += uuids
+        guard let filter = filterColumn(of: columns, profile: profile), case .status = filter.format,
+            var index = columns.firstIndex(where: { $0.pointer == filter.pointer })
+        else { return columns }
+        if index > 2 {
+            let link = linkColumn(of: columns, profile: profile)
+            columns.remove(at: index)
+            index = link < 3 ? link + 1 : 1
+            columns.insert(filter, at: index)
+        }
+        let tallies = columns.filter { if case .tally = $0.format { true } else { false } }
+        guard !tallies.isEmpty else { return columns }
+        columns.removeAll { if case .tally = $0.format { true } else { false } }
+        let after = (columns.firstIndex { $0.pointer == filter.pointer } ?? index) + 1
+        columns.insert(contentsOf: tallies, at: after)
         return columns
+    }
+
+    /// Whether a member named `name` holds UUIDs by its name: `uid`, `uuid`, `guid`, or
+    /// ending in one after `_` (`pod_uid`).
+    private static func isUUIDName(_ name: String) -> Bool {
+        let lower = name.lowercased()
+        return ["uid", "uuid", "guid"].contains { lower == $0 || lower.hasSuffix("_" + $0) }
     }
 
     /// The column named `name`: by its URL name, else by the last token of its pointer.
