@@ -65,6 +65,20 @@ import Testing
         #expect(try keys(host, text).suffix(3) == ["memory.total", "memory.free", "memory.used"])
     }
 
+    @Test("a summary of figures beside an object of objects: the figures, not the three values deep inside")
+    func summaryBesideDeeperValues() throws {
+        let text = #"""
+            {"domains_being_blocked": 121860, "dns_queries_today": 23511, "ads_blocked_today": 2830,
+             "ads_percentage_today": 12.03, "status": "enabled",
+             "gravity_last_updated": {"file_exists": true, "absolute": 1796000000,
+                                      "relative": {"days": 0, "hours": 22, "minutes": 13}}}
+            """#
+        let summary = try reading(text)
+        #expect(summary.profile.itemsPath == .root, "\(summary.notes)")
+        #expect(try keys(summary, text).first == "domains_being_blocked")
+        #expect(try keys(summary, text).count == 5, "an object with an object inside is no part")
+    }
+
     @Test("rates stay the items: as many as the values beside them, or too many to be a part")
     func ratesStay() throws {
         let few = try reading(#"{"base": "EUR", "date": "2026-11-30", "rates": {"AUD": 1.6, "CHF": 0.9}}"#)

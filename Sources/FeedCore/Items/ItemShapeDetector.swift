@@ -322,7 +322,7 @@ public enum ItemShapeDetector {
                     bestValues = (pointer, members.count, depth)
                 }
                 let facts = NamedValues.count(in: members)
-                if facts.total >= minValues, facts.total > facts.own, !saysAnError(members),
+                if facts.total >= minValues, !members.values.allSatisfy(ItemMemberPaths.isPlain), !saysAnError(members),
                     facts.total > (bestFacts?.count ?? 0)
                         || (facts.total == bestFacts?.count && depth < (bestFacts?.depth ?? 0))
                 {
@@ -400,12 +400,15 @@ public enum ItemShapeDetector {
                 "No items yet: \(place(empty)) is an empty array; the table appears with the first item\(instead).")
         }
         // One thing's named values, its parts' too (a health answer's `memory.rss_bytes`):
-        // after an empty array, and before an object of values unless that is one of its
-        // parts and has fewer values than the thing's own (exchange `rates` beside a `base`
-        // and a `date` stay the items).
+        // after an empty array, and before an object of values elsewhere; one inside it, a
+        // part or deeper, only when that has fewer values than the thing's own (Pi-hole's
+        // `gravity_last_updated.relative` beside its twenty figures; exchange `rates` beside
+        // a `base` and a `date` stay the items).
         if let facts = bestFacts,
-            bestValues.map({ $0.pointer.tokens.dropLast() == facts.pointer.tokens[...] && facts.own > $0.count })
-                ?? true
+            bestValues.map({ values in
+                values.pointer.tokens.count > facts.pointer.tokens.count
+                    && values.pointer.tokens.starts(with: facts.pointer.tokens) && facts.own > values.count
+            }) ?? true
         {
             let form = valuesForm(at: facts.pointer)
             let items = ItemExtractor.elements(of: document.value(at: facts.pointer), form: form) ?? []
