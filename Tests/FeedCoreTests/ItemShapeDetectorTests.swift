@@ -1391,4 +1391,18 @@ struct ItemShapeDetectorTests {
             #expect(try reading(document).profile.keyPath == nil, "\(document)")
         }
     }
+
+    @Test("a text column that repeats another item by item is left out; numbers and one repeated text stay")
+    func repeatedTexts() throws {
+        let found = try reading(
+            #"""
+            [{"host": "a", "region": "eu", "zone": "eu", "kind": "vm", "type": "vm", "errors": 0, "retries": 0},
+             {"host": "b", "region": "us", "zone": "us", "kind": "vm", "type": "vm", "errors": 0, "retries": 0},
+             {"host": "c", "region": "ap", "zone": "ap", "kind": "vm", "type": "vm", "errors": 0, "retries": 0}]
+            """#)
+        let names = found.profile.columns.map { $0.pointer.description }
+        #expect(names.contains("/region") && !names.contains("/zone"), "\(names)")
+        #expect(names.contains("/kind") && names.contains("/type"), "one value in every item is no repeat: \(names)")
+        #expect(names.contains("/errors") && names.contains("/retries"), "numbers are no repeat: \(names)")
+    }
 }

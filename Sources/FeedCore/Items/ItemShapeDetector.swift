@@ -33,9 +33,11 @@ public enum ItemShapeDetector {
         "title", "display_title", "name", "headline", "label", "subject", "display_name", "full_name",
         "friendly_name", "symbol", "repo", "repository", "host", "service", "project",
     ]
-    /// Member names of a few values that make a filter, in order of preference.
+    /// Member names of a few values that make a filter, in order of preference: a health
+    /// first (Elasticsearch's index `health`, green to red, before its `status`, open or
+    /// closed; a Prometheus target's `health` before its scrape pool).
     static let filterNames = [
-        "status", "state", "category", "section", "type", "kind", "group", "level", "region", "exchange", "branch",
+        "health", "status", "state", "category", "section", "type", "kind", "group", "level", "region", "exchange", "branch",
         "environment", "env", "team", "repo", "priority", "severity", "phase",
     ]
     /// Names of an object member that identifies an item by its contents (a series' labels),
@@ -1066,6 +1068,7 @@ public enum ItemShapeDetector {
             }
             return isMomentTwin(column, among: found) || isSeriesTimes(column, among: found, in: sampled)
                 || namedBeside(column, among: found, in: sampled) != nil
+                || repeatsText(of: column, among: found, in: sampled, naming: [key, title].compactMap { $0 })
         }
         // The name that stays is headed as the thing it names (`Last updater`).
         for index in columns.indices {
@@ -1251,6 +1254,28 @@ public enum ItemShapeDetector {
     /// Hub's `last_updater_username` beside `last_updater`, `1156886`).
     static let nameEndings = ["_username", "_name", "_login", "_display_name", "Username", "Name", "Login"]
 
+    /// Whether `column`'s texts are another column's, item by item, in every sampled item (two
+    /// or more items, two or more texts): a Prometheus target's discovered `__address__` and
+    /// its `instance` label, its `scrapePool` and its `job`. Of two such columns the one that
+    /// names the item stays (at `naming`, the key's and the title's pointers, or inside the
+    /// object they name: the target's `labels`), else the first.
+    private static func repeatsText(
+        of column: ItemColumn, among columns: [ItemColumn], in sampled: [JSONValue], naming: [JSONPointer]
+    ) -> Bool {
+        func names(_ pointer: JSONPointer) -> Bool {
+            naming.contains { pointer.tokens.starts(with: $0.tokens) }
+        }
+        guard sampled.count >= 2, !names(column.pointer) else { return false }
+        let texts = sampled.map { $0.value(at: column.pointer)?.stringValue }
+        guard texts.allSatisfy({ !($0 ?? "").isEmpty }), Set(texts).count >= 2 else { return false }
+        let position = columns.firstIndex { $0.pointer == column.pointer } ?? 0
+        return columns.indices.contains { index in
+            let other = columns[index]
+            guard other.pointer != column.pointer, index < position || names(other.pointer) else { return false }
+            return sampled.indices.allSatisfy { sampled[$0].value(at: other.pointer)?.stringValue == texts[$0] }
+        }
+    }
+
     /// The pointer of the column that names what `column`'s numbers are the ids of, when
     /// every sampled value of `column` is a whole number and a column beside it is its name
     /// with one of ``nameEndings``: the number then tells a person nothing the name does not.
@@ -1381,9 +1406,10 @@ public enum ItemShapeDetector {
             return true
         }
         // A member marked as the API's own (Jenkins' `_class`, HAL's `_links`, CouchDB's
-        // `_rev`, Elasticsearch's `_index`), but an `_id`, which is the item's, and a name
-        // in two underscores (Prometheus' `__name__`, a metric's name).
-        if lower.hasPrefix("_"), !lower.hasPrefix("__"), lower != "_id", !ItemMemberPaths.isEnvelope(name) {
+        // `_rev`, Elasticsearch's `_index`; in two underscores, GraphQL's `__typename`,
+        // Prometheus' internal labels, a target's `__address__` and `__scheme__`), but an
+        // `_id`, which is the item's, and Prometheus' `__name__`, a metric's name.
+        if lower.hasPrefix("_"), lower != "_id", lower != "__name__", !ItemMemberPaths.isEnvelope(name) {
             return true
         }
         let texts = samples.compactMap(\.stringValue)

@@ -70,10 +70,14 @@ enum TableColumns {
 
     /// The index of the column whose cell links to the item's page: the one showing the
     /// profile's title (or the list it is the first of: a Docker container's `Names`, whose
-    /// first names it), else the first.
+    /// first names it; or the first member of the object it is: a Prometheus target's
+    /// `labels`, its `instance`), else the first.
     static func linkColumn(of columns: [ItemColumn], profile: ItemProfile) -> Int {
         guard let title = profile.fields[.title] else { return 0 }
         if let index = columns.firstIndex(where: { $0.pointer == title }) { return index }
+        if let index = columns.firstIndex(where: { $0.pointer.tokens.dropLast() == title.tokens[...] }) {
+            return index
+        }
         guard title.tokens.last == "0" else { return 0 }
         let list = JSONPointer(tokens: Array(title.tokens.dropLast()))
         return columns.firstIndex { $0.pointer == list } ?? 0
