@@ -37,8 +37,8 @@ public enum ItemShapeDetector {
     /// first (Elasticsearch's index `health`, green to red, before its `status`, open or
     /// closed; a Prometheus target's `health` before its scrape pool).
     static let filterNames = [
-        "health", "status", "state", "category", "section", "type", "kind", "group", "level", "region", "exchange", "branch",
-        "environment", "env", "team", "repo", "priority", "severity", "phase",
+        "health", "status", "state", "category", "section", "type", "kind", "group", "level", "region", "exchange",
+        "branch", "environment", "env", "team", "repo", "priority", "severity", "phase",
     ]
     /// Names of an object member that identifies an item by its contents (a series' labels),
     /// in order of preference: a key when no scalar member is one.
