@@ -1405,4 +1405,26 @@ struct ItemShapeDetectorTests {
         #expect(names.contains("/kind") && names.contains("/type"), "one value in every item is no repeat: \(names)")
         #expect(names.contains("/errors") && names.contains("/retries"), "numbers are no repeat: \(names)")
     }
+
+    @Test("addresses through a versioned API are for programs; a health endpoint's and a page's are not")
+    func versionedAPIAddresses() throws {
+        func shown(_ urls: [String]) throws -> Bool {
+            let items = urls.enumerated().map { #"{"name": "c\#($0.offset)", "link": "\#($0.element)"}"# }
+            let found = try reading("[" + items.joined(separator: ",") + "]")
+            return found.profile.columns.contains { $0.pointer.description == "/link" }
+        }
+        #expect(
+            try !shown([
+                "https://healthchecks.io/api/v3/checks/5f2c/pause", "https://healthchecks.io/api/v3/checks/6a/pause",
+            ]))
+        #expect(try !shown(["https://gitlab.com/api/v4/projects/7", "https://sentry.io/api/0/issues/9/"]))
+        #expect(
+            try !shown([
+                "https://jira.example/rest/api/2/issue/10001?expand=x", "https://jira.example/rest/api/2/issue/2",
+            ]))
+        #expect(try shown(["https://app.example/api/health", "https://b.example/api/health"]))
+        #expect(try shown(["https://app.example/docs/api/v2", "https://b.example/docs/api/v3"]), "a page about an API")
+        #expect(
+            try shown(["https://healthchecks.io/projects/5f2c/checks/", "https://healthchecks.io/projects/6a/checks/"]))
+    }
 }

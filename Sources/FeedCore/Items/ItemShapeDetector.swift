@@ -1392,7 +1392,8 @@ public enum ItemShapeDetector {
     /// GraphQL node id (`node_id`, `…_node_id`), Stripe's `object` naming the same type in
     /// every item, a member whose name begins with one `_`
     /// (but `_id` and an envelope's), or an API's address (every value a URL
-    /// template, `https://api.github.com/repos/o/r/issues{/number}`, or on an `api.` host).
+    /// template, `https://api.github.com/repos/o/r/issues{/number}`, on an `api.` host, or
+    /// through a versioned API's path, `/api/v3/…`).
     /// A found table leaves it out (the item page still shows it), so that a GitHub answer's
     /// dozen of them do not crowd out its status and times.
     static func isForPrograms(_ name: String, samples: [JSONValue]) -> Bool {
@@ -1416,7 +1417,20 @@ public enum ItemShapeDetector {
         guard !texts.isEmpty, texts.count == samples.count, texts.allSatisfy(isHTTPURL) else { return false }
         return texts.allSatisfy { text in
             let host = text.split(separator: "/", maxSplits: 2, omittingEmptySubsequences: true).dropFirst().first
-            return text.contains("{") || (host?.lowercased().hasPrefix("api.") ?? false)
+            return text.contains("{") || (host?.lowercased().hasPrefix("api.") ?? false) || isVersionedAPIPath(text)
+        }
+    }
+
+    /// Whether the URL `text`'s path goes through a versioned API to something (`/api/v3/checks/…`,
+    /// Healthchecks.io's, GitLab's `/api/v4/…`, Sentry's `/api/0/…`, Jira's `/rest/api/2/…`):
+    /// an address for programs. A health endpoint's `/api/health` is no such path.
+    private static func isVersionedAPIPath(_ text: String) -> Bool {
+        let segments = text.split(separator: "?", maxSplits: 1).first?.split(separator: "/").dropFirst(2) ?? []
+        // `api`, its version, and something of it after them.
+        return zip(segments, segments.dropFirst()).dropLast().contains { segment, next in
+            guard segment.lowercased() == "api" else { return false }
+            let version = next.lowercased().hasPrefix("v") ? next.dropFirst() : next[...]
+            return !version.isEmpty && version.allSatisfy { $0.isASCII && $0.isNumber }
         }
     }
 
