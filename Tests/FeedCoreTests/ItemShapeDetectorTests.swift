@@ -1427,4 +1427,16 @@ struct ItemShapeDetectorTests {
         #expect(
             try shown(["https://healthchecks.io/projects/5f2c/checks/", "https://healthchecks.io/projects/6a/checks/"]))
     }
+
+    @Test("a moment to come named so (a check's next_ping) is shown as time from now, as a past one is")
+    func momentToCome() throws {
+        let found = try reading(
+            #"""
+            [{"name": "a", "next_ping": "2026-12-01T01:45:11+00:00", "schedule": "2026-12-01T01:45:11+00:00"},
+             {"name": "b", "next_ping": "2026-12-01T02:15:00+00:00", "schedule": "2026-12-01T03:00:00+00:00"}]
+            """#)
+        let formats = Dictionary(uniqueKeysWithValues: found.profile.columns.map { ($0.name, $0.format) })
+        #expect(formats["next_ping"] == .relative, "\(formats)")
+        #expect(formats["schedule"] == .date, "a moment named by nothing is a date: \(formats)")
+    }
 }

@@ -1749,8 +1749,9 @@ public enum ItemShapeDetector {
         // RFC 3339, or a date and time without a zone (read where the document says:
         // ``ItemColumn/localTimeOffset``).
         if texts.allSatisfy({ WallTime(localTime: $0, offsetSeconds: 0) != nil }) {
+            // A moment near now, past or to come (a check's `next_ping`, "in 20 min").
             let recent =
-                has("updated", "created", "modified", "time", "seen", "started", "finished", "last")
+                has("updated", "created", "modified", "time", "seen", "started", "finished", "last", "next")
                 || namesAMoment
             return recent ? .relative : .date
         }
