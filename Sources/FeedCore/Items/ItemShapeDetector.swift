@@ -1254,8 +1254,9 @@ public enum ItemShapeDetector {
     /// Hub's `last_updater_username` beside `last_updater`, `1156886`).
     static let nameEndings = ["_username", "_name", "_login", "_display_name", "Username", "Name", "Login"]
 
-    /// Whether `column`'s texts are another column's, item by item, in every sampled item (two
-    /// or more items, two or more texts): a Prometheus target's discovered `__address__` and
+    /// Whether `column`'s texts are another column's, item by item, in every sampled item
+    /// (three or more items, where a coincidence, a `created_by` that is every item's
+    /// `updated_by` so far, is unlikely; two or more texts): a Prometheus target's discovered `__address__` and
     /// its `instance` label, its `scrapePool` and its `job`. Of two such columns the one that
     /// names the item stays (at `naming`, the key's and the title's pointers, or inside the
     /// object they name: the target's `labels`), else the first.
@@ -1265,7 +1266,7 @@ public enum ItemShapeDetector {
         func names(_ pointer: JSONPointer) -> Bool {
             naming.contains { pointer.tokens.starts(with: $0.tokens) }
         }
-        guard sampled.count >= 2, !names(column.pointer) else { return false }
+        guard sampled.count >= 3, !names(column.pointer) else { return false }
         let texts = sampled.map { $0.value(at: column.pointer)?.stringValue }
         guard texts.allSatisfy({ !($0 ?? "").isEmpty }), Set(texts).count >= 2 else { return false }
         let position = columns.firstIndex { $0.pointer == column.pointer } ?? 0
