@@ -1404,6 +1404,11 @@ struct ItemShapeDetectorTests {
         #expect(names.contains("/region") && !names.contains("/zone"), "\(names)")
         #expect(names.contains("/kind") && names.contains("/type"), "one value in every item is no repeat: \(names)")
         #expect(names.contains("/errors") && names.contains("/retries"), "numbers are no repeat: \(names)")
+        // Two items may agree by chance: both columns stay.
+        let two = try reading(
+            #"[{"id": 1, "created_by": "ann", "updated_by": "ann"}, {"id": 2, "created_by": "bob", "updated_by": "bob"}]"#
+        )
+        #expect(two.profile.columns.contains { $0.name == "updated_by" }, "\(two.profile.columns.map(\.name))")
     }
 
     @Test("addresses through a versioned API are for programs; a health endpoint's and a page's are not")
