@@ -25,7 +25,7 @@ struct NamedValuesPageTests {
     func healthAnswer() async throws {
         let server = try TestServer(
             document: .object([
-                "status": .string("ok"),
+                "status": .string("ok"), "version": .string("2026.11.30-rc.1"),
                 "db": .object(["status": .string("down"), "latency_ms": .int(12)]),
                 "memory": .object(["rss_bytes": .int(52_428_800)]),
                 "sys": .object(["sunrise": .int(1_796_025_000), "id": .int(2_075_535)]),
@@ -33,7 +33,7 @@ struct NamedValuesPageTests {
         var shown = try await values(server)
         #expect(
             shown.keys.sorted() == [
-                "db.latency_ms", "db.status", "memory.rss_bytes", "status", "sys.id", "sys.sunrise",
+                "db.latency_ms", "db.status", "memory.rss_bytes", "status", "sys.id", "sys.sunrise", "version",
             ],
             "\(shown)")
         #expect(shown["db.status"]?.contains("status-bad") == true, "\(shown)")
@@ -59,6 +59,9 @@ struct NamedValuesPageTests {
             kiosk.firstMatch(of: /<li class="tile[^"]*" id="[^"]+" data-key="disk.free_bytes">([\s\S]*?)<\/li>/))
         #expect(tile.output.1.contains(#"<h2 class="tile-title">disk.free_bytes</h2>"#), "\(tile.output.1)")
         #expect(tile.output.1.contains("1.0 GiB") && !tile.output.1.contains("tile-label"), "\(tile.output.1)")
+        // A long text lead is shown smaller, not cut; a figure is not.
+        #expect(kiosk.contains(#"<p class="tile-lead cell long" data-col="value">2026.11.30-rc.1</p>"#))
+        #expect(!tile.output.1.contains(" long"), "\(tile.output.1)")
         let item = try await HTTPTestClient.get(port: server.port, "/items/disk.free_bytes")
         #expect(item.status == 200)
         #expect(item.text.contains("1.0 GiB"))

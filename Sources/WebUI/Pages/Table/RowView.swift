@@ -24,6 +24,9 @@ struct RowView {
     /// The item's own JSON (`{{item.price}}`).
     let item: TemplateJSON
 
+    /// The most characters of a lead that is a text shown at full size (class `long` past it).
+    static let longLead = 10
+
     /// The most figures a tile shows besides its lead.
     static let maxFacts = 3
 
@@ -61,6 +64,9 @@ struct RowView {
         self.lead = lead.map { lead in
             var shown = CellView(unlinked: lead)
             if let unit { shown.text += " " + unit.text }
+            // A text, not a figure, longer than a tile shows large (a version, a list of
+            // loads, `0.42, 0.35, 0.3`): smaller, on two lines if need be, not cut.
+            if shown.value == nil, !shown.isStatus, shown.text.count > Self.longLead { shown.classes += " long" }
             return shown
         }
         var candidates = others.filter { cell in
