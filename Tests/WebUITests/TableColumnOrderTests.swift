@@ -14,7 +14,8 @@ struct TableColumnOrderTests {
     }
 
     @Test(
-        "Stripe's status, its tenth column, is second on / and on the item page; the kiosk's lead is still the amount")
+        "Stripe's status, its tenth column, is second on / and on the item page, after what names the charge; the kiosk's lead is still the amount"
+    )
     func statusComesSecond() async throws {
         func charge(_ id: String, _ status: String) -> JSONValue {
             .object([
@@ -32,13 +33,14 @@ struct TableColumnOrderTests {
             ]), detection: .init())
         let table = try await HTTPTestClient.get(port: server.port, "/").text
         let shown = Self.headings(table)
-        #expect(shown.prefix(2) == ["id", "status"], "\(shown)")
+        // The description names each charge here (its ninth column): it comes first.
+        #expect(shown.prefix(3) == ["description", "status", "id"], "\(shown)")
         let row = try #require(try Regex(#"id="item-ch_2"[\s\S]*?</tr>"#).firstMatch(in: table))
         let cells = String(table[row.range]).matches(of: /<td[^>]*data-col="([^"]+)"/).map { String($0.output.1) }
         #expect(cells == shown, "a row's cells in the headings' order")
         let detail = try await HTTPTestClient.get(port: server.port, "/items/ch_2").text
         let values = detail.matches(of: /<dd class="[^"]*" data-col="([^"]+)"/).map { String($0.output.1) }
-        #expect(values.prefix(2) == ["id", "status"], "\(values)")
+        #expect(values.prefix(3) == ["description", "status", "id"], "\(values)")
         let kiosk = try await HTTPTestClient.get(port: server.port, "/kiosk").text
         #expect(try TablePageTests.tileLead(of: "ch_1", in: kiosk)?.column == "amount")
     }
@@ -90,5 +92,26 @@ struct TableColumnOrderTests {
         #expect(values == shown, "the item page in the table's order: \(values)")
         let kiosk = try await HTTPTestClient.get(port: server.port, "/kiosk").text
         #expect(try TileAttentionTests.tile("web-1", in: kiosk).first == "phase")
+    }
+
+    @Test("Buildkite's builds: named by their message, first; their UUIDs last; an empty env in every build no column")
+    func buildsNamedFirst() async throws {
+        func build(_ number: Int, _ state: String) -> JSONValue {
+            .object([
+                "id": .string("f62a1b4d-10f9-4790-bc1c-e2c3a0c8011\(number)"),
+                "web_url": .string("https://buildkite.com/acme/web/builds/\(number)"), "number": .int(Int64(number)),
+                "state": .string(state), "blocked": .bool(false), "message": .string("Fix thing \(number)"),
+                "branch": .string("main"), "env": .object([:]),
+            ])
+        }
+        let server = try TestServer(
+            document: .array([build(1, "passed"), build(2, "failed"), build(3, "running"), build(4, "passed")]),
+            detection: .init())
+        let table = try await HTTPTestClient.get(port: server.port, "/").text
+        let shown = Self.headings(table)
+        #expect(shown.prefix(2) == ["message", "state"], "\(shown)")
+        #expect(shown.last == "id" && !shown.contains("env"), "\(shown)")
+        let link = try #require(table.firstMatch(of: /<a class="row-link" href="([^"]+)">([^<]+)<\/a>/))
+        #expect(link.output.2 == "Fix thing 1" && link.output.1 == "/items/f62a1b4d-10f9-4790-bc1c-e2c3a0c80111")
     }
 }

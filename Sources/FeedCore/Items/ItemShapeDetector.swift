@@ -1078,7 +1078,13 @@ public enum ItemShapeDetector {
         }
         columns = withMoney(columns, in: sampled, key: key)
         let kept = fewest(columns.map { ($0, samples(at: $0.pointer)) }, keeping: [key, title].compactMap { $0 })
-        return distinct(kept)
+        // UUIDs (a Buildkite build's `id`), as wide as a sentence and read by no one, last,
+        // unless they name the item.
+        let uuids = kept.filter { column in
+            let values = samples(at: column.pointer)
+            return column.pointer != title && !values.isEmpty && values.allSatisfy { isUUID($0.stringValue ?? "") }
+        }
+        return distinct(kept.filter { column in !uuids.contains { $0.pointer == column.pointer } } + uuids)
     }
 
     /// The members of an object one level further down than ``ItemMemberPaths`` looks that
@@ -1117,12 +1123,21 @@ public enum ItemShapeDetector {
         return found
     }
 
-    /// Whether the member `name` has no value in any item looked at (`null` or absent) and a
+    /// Whether the member `name` has no value in any item looked at (`null`, absent, or an
+    /// empty object or list) and a
     /// name that says nothing of what it will hold: a column of dashes tells a person
     /// nothing (the item page still shows the member). A status, an outcome or a time by
     /// its name is kept: a running CI run's `conclusion` and `completed_at` come later.
     private static func tellsNothingYet(_ name: String, samples: [JSONValue]) -> Bool {
-        samples.isEmpty && format(named: name, samples: []) == .automatic
+        // An empty object or list in every item (a Buildkite build's `env: {}`) says as much.
+        let told = samples.filter { value in
+            switch value {
+            case .object(let members): !members.isEmpty
+            case .array(let elements): !elements.isEmpty
+            default: true
+            }
+        }
+        return told.isEmpty && format(named: name, samples: []) == .automatic
     }
 
     /// Whether `text` is a finite number sent as text (a Home Assistant sensor's state,

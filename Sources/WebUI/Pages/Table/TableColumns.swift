@@ -17,6 +17,7 @@ enum TableColumns {
 
     /// The columns in the order a table shows them (`/`, a board's list, the item page): the
     /// profile's (``columns(of:)``), but
+    /// - the column that names the item, found past the first three, comes first;
     /// - a status the table is filtered by, found past the first three, comes right after the
     ///   column that names the item when that is one of the first three, else second (a pod's
     ///   `Phase` after its name, a charge's `Status` after its id, where a laptop's screen
@@ -29,7 +30,13 @@ enum TableColumns {
     /// A kiosk's tiles keep the profile's order, which decides their lead.
     static func shown(of profile: ItemProfile) -> [ItemColumn] {
         var columns = columns(of: profile)
-        let link = linkColumn(of: columns, profile: profile)
+        var link = linkColumn(of: columns, profile: profile)
+        // What names the item comes first when the feed puts it past the third column (a
+        // Buildkite build's `message`).
+        if link > 2 {
+            columns.insert(columns.remove(at: link), at: 0)
+            link = 0
+        }
         let linked = columns.indices.contains(link) ? columns[link].pointer : nil
         let uuids = columns.filter { $0.pointer != linked && isUUIDName($0.pointer.tokens.last ?? "") }
         columns.removeAll { column in uuids.contains { $0.pointer == column.pointer } }
