@@ -114,4 +114,22 @@ struct TableColumnOrderTests {
         let link = try #require(table.firstMatch(of: /<a class="row-link" href="([^"]+)">([^<]+)<\/a>/))
         #expect(link.output.2 == "Fix thing 1" && link.output.1 == "/items/f62a1b4d-10f9-4790-bc1c-e2c3a0c80111")
     }
+
+    @Test("columns given (--column) are shown in exactly their order, whatever names the item or filters it")
+    func givenColumnsKeepTheirOrder() async throws {
+        func build(_ number: Int, _ state: String) -> JSONValue {
+            .object([
+                "number": .int(Int64(number)), "branch": .string("main"), "took": .int(30),
+                "message": .string("Fix \(number)"), "state": .string(state),
+            ])
+        }
+        var overrides = ItemProfile.Overrides()
+        overrides.columns = try ["Number=/number", "Branch=/branch", "Took=/took", "Message=/message", "State=/state"]
+            .map { try ItemColumn(parsing: $0) }
+        let server = try TestServer(
+            document: .array([build(1, "passed"), build(2, "failed"), build(3, "running"), build(4, "passed")]),
+            detection: overrides)
+        let table = try await HTTPTestClient.get(port: server.port, "/").text
+        #expect(Self.headings(table) == ["number", "branch", "took", "message", "state"], "\(Self.headings(table))")
+    }
 }

@@ -66,6 +66,7 @@ extension ItemProfile {
             if !marks.isEmpty { profile.marks = marks }
             if !columns.isEmpty {
                 profile.columns = columns
+                profile.columnsAreGiven = true
                 profile.layout = .table
             }
             if let sort { profile.sort = sort }

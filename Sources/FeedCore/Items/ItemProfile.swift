@@ -39,6 +39,8 @@ public struct ItemProfile: Sendable, Equatable {
     /// The table's columns, in order (`--column`); empty: the items' own fields, read from
     /// the first items (``ItemShapeDetector/columns(of:)``), or for news the profile's fields.
     public var columns: [ItemColumn] = []
+    /// Whether ``columns`` are given (`--column`): a table shows them in exactly that order.
+    public var columnsAreGiven = false
     /// The table's order when the URL does not say (`--sort`); `nil`: feed order.
     public var sort: ItemSort?
     /// Whether a news item without a picture shows a placeholder in its place (feeds whose

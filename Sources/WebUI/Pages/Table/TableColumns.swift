@@ -27,9 +27,11 @@ enum TableColumns {
     /// - a column of the item's own UUIDs (`uid`, `uuid`, `guid`), which no one reads and
     ///   which is as wide as a sentence, comes last, unless it names the item.
     ///
-    /// A kiosk's tiles keep the profile's order, which decides their lead.
+    /// Columns given (`--column`) are shown in exactly their order; a kiosk's tiles keep the
+    /// profile's order, which decides their lead.
     static func shown(of profile: ItemProfile) -> [ItemColumn] {
         var columns = columns(of: profile)
+        guard !profile.columnsAreGiven else { return columns }
         var link = linkColumn(of: columns, profile: profile)
         // What names the item comes first when the feed puts it past the third column (a
         // Buildkite build's `message`).
