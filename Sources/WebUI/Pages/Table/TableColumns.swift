@@ -30,34 +30,55 @@ enum TableColumns {
     /// Columns given (`--column`) are shown in exactly their order; a kiosk's tiles keep the
     /// profile's order, which decides their lead.
     static func shown(of profile: ItemProfile) -> [ItemColumn] {
-        var columns = columns(of: profile)
+        let columns = columns(of: profile)
         guard !profile.columnsAreGiven else { return columns }
-        var link = linkColumn(of: columns, profile: profile)
-        // What names the item comes first when the feed puts it past the third column (a
-        // Buildkite build's `message`).
-        if link > 2 {
-            columns.insert(columns.remove(at: link), at: 0)
-            link = 0
-        }
+        return talliesBesideStatus(
+            statusNearStart(uuidsLast(namingFirst(columns, profile), profile), profile), profile)
+    }
+
+    /// `columns` with the one that names the item first, when it is past the third (a
+    /// Buildkite build's `message`).
+    private static func namingFirst(_ columns: [ItemColumn], _ profile: ItemProfile) -> [ItemColumn] {
+        let link = linkColumn(of: columns, profile: profile)
+        guard link > 2 else { return columns }
+        var moved = columns
+        moved.insert(moved.remove(at: link), at: 0)
+        return moved
+    }
+
+    /// `columns` with the item's own UUIDs (by their name) last, unless they name the item.
+    private static func uuidsLast(_ columns: [ItemColumn], _ profile: ItemProfile) -> [ItemColumn] {
+        let link = linkColumn(of: columns, profile: profile)
         let linked = columns.indices.contains(link) ? columns[link].pointer : nil
-        let uuids = columns.filter { $0.pointer != linked && isUUIDName($0.pointer.tokens.last ?? "") }
-        columns.removeAll { column in uuids.contains { $0.pointer == column.pointer } }
-        columns += uuids
-        guard let filter = filterColumn(of: columns, profile: profile), case .status = filter.format,
-            var index = columns.firstIndex(where: { $0.pointer == filter.pointer })
-        else { return columns }
-        if index > 2 {
-            let link = linkColumn(of: columns, profile: profile)
-            columns.remove(at: index)
-            index = link < 3 ? link + 1 : 1
-            columns.insert(filter, at: index)
+        let isUUIDs = { (column: ItemColumn) in column.pointer != linked && isUUIDName(column.pointer.tokens.last ?? "")
         }
-        let tallies = columns.filter { if case .tally = $0.format { true } else { false } }
-        guard !tallies.isEmpty else { return columns }
-        columns.removeAll { if case .tally = $0.format { true } else { false } }
-        let after = (columns.firstIndex { $0.pointer == filter.pointer } ?? index) + 1
-        columns.insert(contentsOf: tallies, at: after)
-        return columns
+        return columns.filter { !isUUIDs($0) } + columns.filter(isUUIDs)
+    }
+
+    /// `columns` with the status the table is filtered by, when past the third, right after
+    /// the column that names the item when that is among the first three, else second.
+    private static func statusNearStart(_ columns: [ItemColumn], _ profile: ItemProfile) -> [ItemColumn] {
+        guard let filter = filterColumn(of: columns, profile: profile), case .status = filter.format,
+            let index = columns.firstIndex(where: { $0.pointer == filter.pointer }), index > 2
+        else { return columns }
+        let link = linkColumn(of: columns, profile: profile)
+        var moved = columns
+        moved.remove(at: index)
+        moved.insert(filter, at: link < 3 ? link + 1 : 1)
+        return moved
+    }
+
+    /// `columns` with the tallies (a pod's `Ready`, `Restarts`) right after the status the
+    /// table is filtered by.
+    private static func talliesBesideStatus(_ columns: [ItemColumn], _ profile: ItemProfile) -> [ItemColumn] {
+        func isTally(_ column: ItemColumn) -> Bool { if case .tally = column.format { true } else { false } }
+        guard let filter = filterColumn(of: columns, profile: profile), case .status = filter.format,
+            columns.contains(where: isTally)
+        else { return columns }
+        var moved = columns.filter { !isTally($0) }
+        let after = (moved.firstIndex { $0.pointer == filter.pointer } ?? 0) + 1
+        moved.insert(contentsOf: columns.filter(isTally), at: after)
+        return moved
     }
 
     /// Whether a member named `name` holds UUIDs by its name: `uid`, `uuid`, `guid`, or
