@@ -73,7 +73,7 @@ public struct ItemSeries: Sendable, Equatable {
         else { return false }
         func moment(_ time: JSONValue) -> Double? {
             if let number = time.doubleValue { return number }
-            return time.stringValue.flatMap { WallTime(rfc3339: $0) }.map { Double($0.microseconds) }
+            return time.stringValue.flatMap { WallTime(feedTime: $0) }.map { Double($0.microseconds) }
         }
         guard let newest = moment(first), let oldest = moment(last) else { return false }
         return newest > oldest

@@ -50,23 +50,34 @@ public struct WallTime: Hashable, Comparable, Sendable, CustomStringConvertible 
     /// past the sixth are dropped) and `Z` or an offset `±hh:mm`; `t` and `z` too. `nil`
     /// for anything else.
     public init?(rfc3339 text: String) {
-        guard let microseconds = Self.microseconds(of: text, zoneless: nil) else { return nil }
+        guard let microseconds = Self.microseconds(of: text, zoneless: nil, basicOffsets: false) else { return nil }
+        self.microseconds = microseconds
+    }
+
+    /// A date-time as feeds send it: RFC 3339 (``init(rfc3339:)``), or ISO 8601 with its
+    /// offset written without the colon (`2026-11-30T10:00:00.000+0000`, as Jira and Java's
+    /// formatters write it) or as hours alone (`+05`). `nil` for anything else.
+    public init?(feedTime text: String) {
+        guard let microseconds = Self.microseconds(of: text, zoneless: nil, basicOffsets: true) else { return nil }
         self.microseconds = microseconds
     }
 
     /// A date and time without a zone, as many APIs send local times (Open-Meteo's
     /// `2026-11-30T00:00`, a database's `2026-11-30 14:00:00`), read at `offsetSeconds` east of
     /// UTC: the date, `T` or a space, hours and minutes, optionally seconds and a fraction.
-    /// A text with a zone is read at its own, as ``init(rfc3339:)`` reads it. `nil` for
+    /// A text with a zone is read at its own, as ``init(feedTime:)`` reads it. `nil` for
     /// anything else.
     public init?(localTime text: String, offsetSeconds: Int) {
-        guard let microseconds = Self.microseconds(of: text, zoneless: offsetSeconds) else { return nil }
+        guard let microseconds = Self.microseconds(of: text, zoneless: offsetSeconds, basicOffsets: true) else {
+            return nil
+        }
         self.microseconds = microseconds
     }
 
     /// Microseconds since 1970 of an RFC 3339 date-time, or, with `zoneless` (an offset in
-    /// seconds east of UTC), of one without a zone and maybe without seconds.
-    private static func microseconds(of text: String, zoneless: Int?) -> Int64? {
+    /// seconds east of UTC), of one without a zone and maybe without seconds; with
+    /// `basicOffsets`, its offset may be `±hhmm` or `±hh` too.
+    private static func microseconds(of text: String, zoneless: Int?, basicOffsets: Bool) -> Int64? {
         let bytes = Array(text.utf8)
         var index = 0
         func number(_ width: Int) -> Int? {
@@ -114,7 +125,12 @@ public struct WallTime: Hashable, Comparable, Sendable, CustomStringConvertible 
         } else if index < bytes.count, bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-") {
             let sign = bytes[index] == UInt8(ascii: "-") ? -1 : 1
             index += 1
-            guard let hours = number(2), expect(":"), let minutes = number(2), hours < 24, minutes < 60 else {
+            guard let hours = number(2), hours < 24 else { return nil }
+            var minutes = 0
+            if expect(":") || basicOffsets && index < bytes.count {
+                guard let written = number(2), written < 60 else { return nil }
+                minutes = written
+            } else if !basicOffsets {
                 return nil
             }
             offset = sign * (hours * 3600 + minutes * 60)

@@ -145,7 +145,7 @@ enum CellFormatting {
             if let offset = localTimeOffset, let time = WallTime(localTime: text, offsetSeconds: offset) {
                 return time.date
             }
-            return WallTime(rfc3339: text)?.date ?? RelativeTime.parse(text)
+            return WallTime(feedTime: text)?.date ?? RelativeTime.parse(text)
         case .int, .double:
             guard let number = value.doubleValue, number.isFinite, number > 0 else { return nil }
             // Seconds, or past 10^11 milliseconds, past 10^14 microseconds, past 10^17
@@ -163,7 +163,7 @@ enum CellFormatting {
     /// one with a zone in UTC ("30 Nov, 16:00 UTC"), the year only when it is not `now`'s;
     /// `nil` for any other title.
     static func momentTitle(_ text: String, now: Date) -> String? {
-        let zoned = WallTime(rfc3339: text)
+        let zoned = WallTime(feedTime: text)
         guard let time = zoned ?? WallTime(localTime: text, offsetSeconds: 0) else { return nil }
         // A time without a zone was read as if at UTC: its parts in UTC are the ones it was written with.
         let parts = DetailView.UTCParts(time.date)
