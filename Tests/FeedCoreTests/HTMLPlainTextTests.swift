@@ -33,4 +33,15 @@ struct HTMLPlainTextTests {
             #expect(!HTMLPlainText.isHTML(at: try JSONPointer(text)), "\(text)")
         }
     }
+
+    @Test("HTML by its look: a text that opens, closes and ends with tags; angle brackets alone are no markup")
+    func markupByItsLook() {
+        let status =
+            "<p>Hello <a href=\"https://mastodon.social/tags/swift\" class=\"hashtag\">#<span>swift</span></a></p>"
+        #expect(HTMLPlainText.isMarkup(status))
+        #expect(HTMLPlainText.isMarkup("\n  <div>a<br>b</div>\n"))
+        for text in ["<none>", "<none>:<none>", "a <b>c</b>", "<p>unclosed", "5 < 6 > 4", "<3 </3>", ""] {
+            #expect(!HTMLPlainText.isMarkup(text), "\(text)")
+        }
+    }
 }

@@ -1444,4 +1444,53 @@ struct ItemShapeDetectorTests {
         #expect(formats["next_ping"] == .relative, "\(formats)")
         #expect(formats["schedule"] == .date, "a moment named by nothing is a date: \(formats)")
     }
+
+    @Test("a Mastodon timeline: a status's content is HTML by its look, its decimal id read whole")
+    func markupAndDecimalIDs() throws {
+        let statuses = (0..<4).map { index in
+            #"""
+            {"id": "11300000000000000\#(index)", "created_at": "2026-11-30T10:0\#(index):00.000Z",
+             "content": "<p>Hello <a href=\"https://m.example/tags/swift\" class=\"hashtag\">#<span>swift</span></a> \#(index)</p>",
+             "account": {"id": "\#(index)", "username": "a\#(index)"}, "replies_count": \#(index)}
+            """#
+        }
+        let reading = try reading("[\(statuses.joined(separator: ","))]")
+        #expect(reading.profile.keyPath == (try JSONPointer("/id")))
+        let content = try #require(reading.profile.columns.first { $0.name == "content" })
+        #expect(content.format == .html)
+        #expect(ItemShapeDetector.shortDigest("113000000000000001") == nil, "a decimal id is no digest")
+        #expect(ItemShapeDetector.shortDigest("sha256:4f5a9c0e12ab34cd56ef78904f5a9c0e") == "4f5a9c0e12ab")
+        #expect(ItemShapeDetector.shortDigest("40000000000000000000000000000000000000a1") == "400000000000")
+    }
+
+    @Test("a serializer's and a vocabulary's markers are for programs; Logstash's @timestamp is the item's")
+    func vocabularyMarkers() throws {
+        let alerts = (0..<4).map { index in
+            #"""
+            {"$type": "Tfl.Api.Prediction, Tfl.Api", "@id": "https://api.example/alerts/\#(index)", "@type": "wx:Alert",
+             "@odata.etag": "W/\"\#(index)\"", "@timestamp": "2026-11-30T10:0\#(index):00Z", "event": "Wind \#(index)",
+             "severity": "\#(["Severe", "Minor"][index % 2])"}
+            """#
+        }
+        let columns = try reading("[\(alerts.joined(separator: ","))]").profile.columns.map(\.name)
+        #expect(columns.contains("@timestamp") && columns.contains("event"), "\(columns)")
+        for marker in ["$type", "@id", "@type", "@odata.etag"] {
+            #expect(!columns.contains(marker), "\(marker) in \(columns)")
+        }
+    }
+
+    @Test("Sentry's issues: a level of error, warning or fatal is a status, fatal as bad as an error")
+    func logLevels() throws {
+        let issues = ["error", "warning", "fatal", "error"].enumerated().map { index, level in
+            #"{"id": "\#(4000 + index)", "title": "TypeError \#(index)", "level": "\#(level)", "count": "\#(index * 7)"}"#
+        }
+        let columns = try reading("[\(issues.joined(separator: ","))]").profile.columns
+        let level = try #require(columns.first { $0.name == "level" })
+        guard case .status(let tones) = level.format else {
+            Issue.record("level is \(level.format)")
+            return
+        }
+        #expect(tones.tone(of: "fatal") == tones.tone(of: "error"))
+        #expect(tones.tone(of: "fatal") != tones.tone(of: "warning"))
+    }
 }

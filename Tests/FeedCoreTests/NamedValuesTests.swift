@@ -93,6 +93,32 @@ import Testing
         #expect(many.profile.itemsPath == (try JSONPointer("/rates")), "\(many.notes)")
     }
 
+    @Test("a thing that says its state: its own values and its parts', not a larger object inside it")
+    func statedThing() throws {
+        let text = #"""
+            {"job": {"averagePrintTime": 8000.5, "estimatedPrintTime": 8811.2, "lastPrintTime": null, "user": "alice",
+                     "filament": {"tool0": {"length": 810.9, "volume": 5.36}},
+                     "file": {"date": 1796000000, "display": "w.gcode", "name": "w.gcode", "origin": "local",
+                              "path": "w.gcode", "size": 1468987}},
+             "progress": {"completion": 22.1, "filepos": 337942, "printTime": 276, "printTimeLeft": 912,
+                          "printTimeLeftOrigin": "estimate"},
+             "state": "Printing"}
+            """#
+        let printer = try reading(text)
+        #expect(printer.profile.itemsPath == .root, "\(printer.notes)")
+        let keys = try keys(printer, text)
+        #expect(keys.contains("state") && keys.contains("progress.completion"), "\(keys)")
+        #expect(!keys.contains { $0.hasPrefix("job") }, "\(keys)")
+        // Without a state of its own nothing says which object is the thing: the largest
+        // object of values is the items.
+        let stateless = try reading(
+            text.replacingOccurrences(of: #""state": "Printing""#, with: #""mode": "Printing""#))
+        #expect(stateless.profile.itemsPath == (try JSONPointer("/job/file")), "\(stateless.notes)")
+        // A status beside currencies: the rates stay the items.
+        let rates = try reading(#"{"status": "ok", "rates": {"AUD": 1.6, "CHF": 0.9, "USD": 1.05}, "base": "EUR"}"#)
+        #expect(rates.profile.itemsPath == (try JSONPointer("/rates")), "\(rates.notes)")
+    }
+
     @Test("a repository: its figures and names, not its API addresses nor its node id, a part's neither")
     func repository() throws {
         let text = #"""

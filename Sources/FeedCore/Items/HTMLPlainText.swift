@@ -11,6 +11,19 @@ public enum HTMLPlainText {
         return lower == "rendered" || lower.hasSuffix("_html") || (name.hasSuffix("Html") && name.count > 4)
     }
 
+    /// Whether `text` is markup by its look: past leading white space it opens with a tag
+    /// (`<p`, `<div`), ends with one and closes one on the way (`</p>`). A text in angle
+    /// brackets alone (Docker's `<none>`) is no markup.
+    public static func isMarkup(_ text: String) -> Bool {
+        let trimmed = text.utf8.drop { $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }
+        guard trimmed.count >= 7, trimmed.first == UInt8(ascii: "<"),
+            let second = trimmed.dropFirst().first, (0x41...0x5A).contains(second) || (0x61...0x7A).contains(second),
+            trimmed.reversed().first(where: { $0 != 0x20 && $0 != 0x0A && $0 != 0x0D && $0 != 0x09 })
+                == UInt8(ascii: ">")
+        else { return false }
+        return text.contains("</")
+    }
+
     /// The text of `html`: tags left out (and what is inside `script` and `style`), a
     /// paragraph's, a line break's or a list item's end as a space, character references
     /// read, runs of white space as one space, trimmed. Linear in `html`'s length.

@@ -170,7 +170,7 @@ public struct ItemColumn: Sendable, Equatable {
         /// a goal `off track` (good: `on track`; busy: `at risk`).
         static let bad: Set<String> = [
             "failed", "fail", "failure", "failing", "error", "errored", "broken", "down", "red", "critical",
-            "unhealthy", "offline", "rejected", "cancelled", "canceled", "timed_out", "timeout", "outage",
+            "unhealthy", "offline", "rejected", "cancelled", "canceled", "timed_out", "timeout", "outage", "fatal",
             "major_outage", "degraded", "unavailable", "unreachable", "firing", "triggered", "off track", "off_track",
         ]
         /// Also an incident `acknowledged` (PagerDuty), a flight `boarding` or `delayed`, a

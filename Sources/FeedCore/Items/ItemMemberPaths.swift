@@ -3,11 +3,13 @@
 /// Kubernetes object's `metadata.name`, a build's `status.phase`). What
 /// ``ItemShapeDetector`` chooses a key, a title, a filter and columns from.
 ///
-/// Invariants: every pointer is one or two tokens long; ``top`` in order of first
-/// appearance over the sample, each name once; ``nested`` grouped by their object in the
-/// order of ``top``, each inner name once per object, only plain values (no object, no
-/// array) in at least one sampled item, or inside an envelope (``envelopeNames``) a list of
-/// plain values too (an Airtable record's `fields/Tags`), as the item's own would be.
+/// Invariants: ``top``'s pointers are one token long, ``nested``'s two, ``namedThings``' three;
+/// ``top`` in order of first appearance over the sample, each name once; ``nested`` grouped
+/// by their object in the order of ``top``, each inner name once per object, only plain
+/// values (no object, no array) in at least one sampled item, or inside an envelope
+/// (``envelopeNames``) a list of plain values too (an Airtable record's `fields/Tags`), as
+/// the item's own would be; no member of an envelope both in ``nested`` and in
+/// ``namedThings``.
 struct ItemMemberPaths {
     /// Object members whose members are the item's own in all but depth: a Kubernetes
     /// object's `metadata`, a JSON:API resource's `attributes`, a GeoJSON feature's
@@ -23,6 +25,13 @@ struct ItemMemberPaths {
     /// The plain members of each member that is an object in nearly every item (9 in 10),
     /// as two-token pointers.
     let nested: [JSONPointer]
+    /// The things an envelope refers to that name themselves, each by the member that names
+    /// it (a Jira issue's `fields/status/name`, its `fields/assignee/displayName`): what the
+    /// item's own object would show by that name. An envelope's member is one when, in
+    /// every sampled item that has it, it is an object or `null`, an object in one at least,
+    /// and 9 in 10 of its objects hold the same one of ``ItemShapeDetector/referenceNames``
+    /// as non-empty text.
+    let namedThings: [JSONPointer]
 
     /// The paths of `items`, read from the first `sample` of them.
     init(of items: [JSONValue], sample: Int) {
@@ -36,19 +45,52 @@ struct ItemMemberPaths {
         }
         top = names.map { JSONPointer(tokens: [$0]) }
         var nested: [JSONPointer] = []
+        var namedThings: [JSONPointer] = []
         for name in names {
             let objects = sampled.compactMap { $0[name]?.objectValue }
             guard !objects.isEmpty, objects.count * 10 >= sampled.count * 9 else { continue }
-            var inner = Set<String>()
             let envelope = Self.isEnvelope(name)
+            let things = envelope ? Self.namedThings(in: objects) : [:]
+            var inner = Set<String>()
             for object in objects {
-                for (member, value) in object
-                where (Self.isPlain(value) || envelope && Self.isPlainList(value)) && inner.insert(member).inserted {
-                    nested.append(JSONPointer(tokens: [name, member]))
+                for (member, value) in object where inner.insert(member).inserted {
+                    if let naming = things[member] {
+                        namedThings.append(JSONPointer(tokens: [name, member, naming]))
+                    } else if Self.isPlain(value) || envelope && Self.isPlainList(value) {
+                        nested.append(JSONPointer(tokens: [name, member]))
+                    } else {
+                        // Plain in a later item, perhaps: looked at again there.
+                        inner.remove(member)
+                    }
                 }
             }
         }
         self.nested = nested
+        self.namedThings = namedThings
+    }
+
+    /// The members of `envelopes` that are things naming themselves (``namedThings``), each
+    /// with the name of the member that names it.
+    private static func namedThings(in envelopes: [JSONObject]) -> [String: String] {
+        var values: [String: [JSONValue]] = [:]
+        for envelope in envelopes {
+            for (member, value) in envelope { values[member, default: []].append(value) }
+        }
+        var found: [String: String] = [:]
+        for (member, held) in values {
+            guard held.allSatisfy({ $0.isNull || $0.objectValue != nil }) else { continue }
+            let objects = held.compactMap(\.objectValue)
+            guard !objects.isEmpty else { continue }
+            let naming = ItemShapeDetector.referenceNames.first { name in
+                let named = objects.filter { object in
+                    guard case .string(let text)? = object[name] else { return false }
+                    return !text.isEmpty
+                }
+                return named.count * 10 >= objects.count * 9
+            }
+            if let naming { found[member] = naming }
+        }
+        return found
     }
 
     /// The items' own member names, in order of first appearance.

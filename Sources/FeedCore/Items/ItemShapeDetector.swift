@@ -285,8 +285,9 @@ public enum ItemShapeDetector {
             (pointer: JSONPointer, value: JSONValue, names: [String], header: Bool, count: Int, namedBy: JSONPointer?)?
         var bestValues: (pointer: JSONPointer, count: Int, depth: Int)?
         // One thing's named values, some of them in its parts (a health answer's
-        // `memory.rss_bytes`, a position's `iss_position.latitude`).
-        var bestFacts: (pointer: JSONPointer, own: Int, count: Int, depth: Int)?
+        // `memory.rss_bytes`, a position's `iss_position.latitude`); `stated`: it says its
+        // own status (a printer's `state`).
+        var bestFacts: (pointer: JSONPointer, own: Int, count: Int, depth: Int, stated: Bool)?
         var unnamedRows: JSONPointer?
         var emptyArrays: [JSONPointer] = []
         func visit(_ value: JSONValue, at pointer: JSONPointer, depth: Int, parent: JSONObject?) {
@@ -324,11 +325,17 @@ public enum ItemShapeDetector {
                     bestValues = (pointer, members.count, depth)
                 }
                 let facts = NamedValues.count(in: members)
+                // A thing that says its own status is the thing the document is about: an
+                // object inside it, with more values or not, is one of its parts (OctoPrint's
+                // `job` beside its `state` and `progress`).
+                let withinStated =
+                    bestFacts.map { $0.stated && pointer.tokens.starts(with: $0.pointer.tokens) } ?? false
                 if facts.total >= minValues, !members.values.allSatisfy(ItemMemberPaths.isPlain), !saysAnError(members),
+                    !withinStated,
                     facts.total > (bestFacts?.count ?? 0)
                         || (facts.total == bestFacts?.count && depth < (bestFacts?.depth ?? 0))
                 {
-                    bestFacts = (pointer, facts.own, facts.total, depth)
+                    bestFacts = (pointer, facts.own, facts.total, depth, statesItsStatus(members))
                 }
                 if let count = seriesLength(members), count > (bestSeries?.count ?? 0) {
                     bestSeries = (pointer, value, count)
@@ -405,11 +412,15 @@ public enum ItemShapeDetector {
         // after an empty array, and before an object of values elsewhere; one inside it, a
         // part or deeper, only when that has fewer values than the thing's own (Pi-hole's
         // `gravity_last_updated.relative` beside its twenty figures; exchange `rates` beside
-        // a `base` and a `date` stay the items).
+        // a `base` and a `date` stay the items), or when the thing says its own status and
+        // that is no collection of codes (a printer's `state` and `progress` over its job's
+        // `file`; a `status` beside `rates` of currencies leaves the rates the items).
         if let facts = bestFacts,
             bestValues.map({ values in
                 values.pointer.tokens.count > facts.pointer.tokens.count
-                    && values.pointer.tokens.starts(with: facts.pointer.tokens) && facts.own > values.count
+                    && values.pointer.tokens.starts(with: facts.pointer.tokens)
+                    && (facts.own > values.count
+                        || facts.stated && !isCollectionOfCodes(document.value(at: values.pointer)))
             }) ?? true
         {
             let form = valuesForm(at: facts.pointer)
@@ -531,6 +542,24 @@ public enum ItemShapeDetector {
 
     /// Whether an object with `members` is an error sent in place of the feed
     /// (`{"error": "rate limited", "code": 429, …}`, `{"status": 503, "message": …}`).
+    /// Whether `members` say their own status: a member named for one (``statusFilterNames``)
+    /// that is text.
+    private static func statesItsStatus(_ members: JSONObject) -> Bool {
+        members.contains { name, value in statusFilterNames.contains(name.lowercased()) && value.stringValue != nil }
+    }
+
+    /// Whether `value` is an object whose member names are all codes (currencies, tickers,
+    /// countries: `AUD`, `BTC`, `US`): capital letters and digits, 2 to 10 of them, a letter
+    /// first. A collection of things of one kind, not a part of one thing.
+    private static func isCollectionOfCodes(_ value: JSONValue?) -> Bool {
+        guard let members = value?.objectValue, !members.isEmpty else { return false }
+        return members.keys.allSatisfy { name in
+            let bytes = name.utf8
+            return (2...10).contains(bytes.count) && bytes.first.map { (0x41...0x5A).contains($0) } == true
+                && bytes.allSatisfy { (0x41...0x5A).contains($0) || (0x30...0x39).contains($0) }
+        }
+    }
+
     private static func saysAnError(_ members: JSONObject) -> Bool {
         let names = Set(members.keys.map { $0.lowercased() })
         return !names.isDisjoint(with: ["error", "errors", "fault", "exception", "error_message", "errormessage"])
@@ -824,7 +853,7 @@ public enum ItemShapeDetector {
             let texts = items.prefix(sampledItems).compactMap { $0.value(at: pointer)?.stringValue }
             return !texts.isEmpty
                 && texts.allSatisfy { text in
-                    text.count <= 80 && !isHTTPURL(text) && !isReading(text) && WallTime(rfc3339: text) == nil
+                    text.count <= 80 && !isHTTPURL(text) && !isReading(text) && WallTime(feedTime: text) == nil
                         && !ItemColumn.StatusTones.isStatusWord(text) && !looksLikeAnID(text)
                 }
         }
@@ -895,12 +924,15 @@ public enum ItemShapeDetector {
     /// A digest as people quote one: its first 12 hexadecimal digits, after an algorithm's
     /// name if it has one (Docker's `sha256:4f5a…` as `4f5a9c0e12ab`, a container id as
     /// `docker ps` shows it); `nil` for any other text, and for a digest already short (16
-    /// digits or fewer) or a UUID, which people read whole.
+    /// digits or fewer) or a UUID, which people read whole. Decimal digits alone are a
+    /// number, not a digest (a Mastodon status's or a Discord message's id,
+    /// `113000000000000042`), read whole too.
     public static func shortDigest(_ text: String) -> String? {
         let digits = text.split(separator: ":", maxSplits: 1).last ?? ""
         let algorithm = text.count > digits.count ? text.prefix(text.count - digits.count) : ""
         guard digits.count > 16, algorithm.allSatisfy({ $0.isLetter || $0.isNumber || $0 == ":" }),
-            digits.unicodeScalars.allSatisfy({ $0.properties.isASCIIHexDigit })
+            digits.unicodeScalars.allSatisfy({ $0.properties.isASCIIHexDigit }),
+            digits.unicodeScalars.contains(where: { $0.value > 0x39 })
         else { return nil }
         return String(digits.prefix(12))
     }
@@ -911,14 +943,19 @@ public enum ItemShapeDetector {
     /// A text member with 2 to 8 values (1 to 8 for a status: ``statusFilterNames``) over at
     /// least 4 items, fewer values than items, in nearly every item: what a reader filters
     /// a table by (`?section=VALUE`). The item's own members first, then those one level
-    /// down (a pod's `/status/phase`, a resource's `/attributes/status`); one of
+    /// down (a pod's `/status/phase`, a resource's `/attributes/status`), then an envelope's
+    /// things by the names they name themselves by (a Jira issue's `/fields/status/name`); one of
     /// ``filterNames`` first, else the one with the fewest values.
     static func filterMember(of items: [JSONValue], paths: ItemMemberPaths, except: [JSONPointer?])
         -> (pointer: JSONPointer, values: Int)?
     {
         guard items.count >= 4 else { return nil }
+        // A thing that names itself is filtered by its own name (a Jira issue's `status`).
+        func filterName(_ pointer: JSONPointer) -> String {
+            pointer.tokens.count == 3 ? pointer.tokens[1].lowercased() : pointer.memberName
+        }
         var candidates: [(pointer: JSONPointer, values: Int)] = []
-        for pointer in paths.top + paths.nested where !except.contains(pointer) {
+        for pointer in paths.top + paths.nested + paths.namedThings where !except.contains(pointer) {
             var values = Set<String>()
             var present = 0
             var measured = false
@@ -936,13 +973,13 @@ public enum ItemShapeDetector {
             if measured { continue }
             // A status may have one value in the first document (every pod running): the
             // others come, and the filter is decided once.
-            let least = statusFilterNames.contains(pointer.memberName) ? 1 : 2
+            let least = statusFilterNames.contains(filterName(pointer)) ? 1 : 2
             guard present * 10 >= items.count * 9, (least...8).contains(values.count), values.count < items.count
             else { continue }
             candidates.append((pointer, values.count))
         }
         for wanted in filterNames {
-            if let named = candidates.first(where: { $0.pointer.memberName == wanted }) { return named }
+            if let named = candidates.first(where: { filterName($0.pointer) == wanted }) { return named }
         }
         return candidates.min { $0.values < $1.values }
     }
@@ -993,7 +1030,11 @@ public enum ItemShapeDetector {
                 columns.append(shown)
                 continue
             }
-            let inner = paths.nested.filter { $0.tokens[0] == name }
+            // An envelope's things that name themselves (a Jira issue's `fields/status/name`)
+            // among its plain members, in the envelope's order.
+            let inner = inEnvelopeOrder(
+                paths.nested.filter { $0.tokens[0] == name } + paths.namedThings.filter { $0.tokens[0] == name },
+                of: sampled)
             // WordPress' `{"rendered": "<p>…</p>", "protected": false}`: its HTML, as text.
             if let rendered = inner.first(where: { $0.tokens[1] == "rendered" }),
                 values.allSatisfy({ $0.objectValue != nil })
@@ -1026,6 +1067,7 @@ public enum ItemShapeDetector {
                             continue
                         }
                         var shown = column(name: pointer.tokens[1], pointer: pointer, samples: memberValues)
+                        if pointer.tokens.count == 3 { shown.label = label(for: pointer.tokens[1]) }
                         let splitsAThing = !ItemMemberPaths.isEnvelope(name) && !labelNames.contains(lower)
                         if splitsAThing, isVague(shown.label) { shown.label = qualified(shown.label, by: name) }
                         columns.append(shown)
@@ -1087,6 +1129,24 @@ public enum ItemShapeDetector {
         return distinct(kept.filter { column in !uuids.contains { $0.pointer == column.pointer } } + uuids)
     }
 
+    /// `pointers` (of one object's members, two tokens or three) in the order their members
+    /// first appear in that object over `items`.
+    private static func inEnvelopeOrder(_ pointers: [JSONPointer], of items: [JSONValue]) -> [JSONPointer] {
+        guard pointers.contains(where: { $0.tokens.count == 3 }), let name = pointers.first?.tokens[0] else {
+            return pointers
+        }
+        var position: [String: Int] = [:]
+        for item in items {
+            for member in item[name]?.objectValue?.keys ?? [] where position[member] == nil {
+                position[member] = position.count
+            }
+        }
+        return pointers.enumerated().sorted { left, right in
+            (position[left.element.tokens[1]] ?? Int.max, left.offset)
+                < (position[right.element.tokens[1]] ?? Int.max, right.offset)
+        }.map(\.element)
+    }
+
     /// The members of an object one level further down than ``ItemMemberPaths`` looks that
     /// holds only numbers, 2 to ``ItemExtractor/maxTextMembers`` of them, in nearly every item
     /// (a LoRaWAN uplink's `uplink_message/decoded_payload`: `temperature`, `humidity`,
@@ -1124,16 +1184,17 @@ public enum ItemShapeDetector {
     }
 
     /// Whether the member `name` has no value in any item looked at (`null`, absent, or an
-    /// empty object or list) and a
-    /// name that says nothing of what it will hold: a column of dashes tells a person
-    /// nothing (the item page still shows the member). A status, an outcome or a time by
-    /// its name is kept: a running CI run's `conclusion` and `completed_at` come later.
+    /// empty object, list or text) and a name that says nothing of what it will hold: a
+    /// column of dashes tells a person nothing (the item page still shows the member). A
+    /// status, an outcome or a time by its name is kept: a running CI run's `conclusion` and `completed_at` come later.
     private static func tellsNothingYet(_ name: String, samples: [JSONValue]) -> Bool {
-        // An empty object or list in every item (a Buildkite build's `env: {}`) says as much.
+        // An empty object, list or text in every item (a Buildkite build's `env: {}`, a Jira
+        // issue's `expand: ""`) says as much.
         let told = samples.filter { value in
             switch value {
             case .object(let members): !members.isEmpty
             case .array(let elements): !elements.isEmpty
+            case .string(let text): !text.isEmpty
             default: true
             }
         }
@@ -1422,6 +1483,14 @@ public enum ItemShapeDetector {
         if lower == "object", let first = samples.first?.stringValue, samples.allSatisfy({ $0.stringValue == first }) {
             return true
         }
+        // A serializer's or a vocabulary's marker: JSON.NET's and MongoDB Extended JSON's `$type`,
+        // `$id`, `$ref`; JSON-LD's `@context`, `@id`, `@type` (a weather.gov alert's
+        // `wx:Alert`); OData's `@odata.etag`. Not Logstash's `@timestamp`, which is the item's.
+        if lower.hasPrefix("$") || ["@context", "@id", "@type", "@graph"].contains(lower)
+            || lower.hasPrefix("@odata.")
+        {
+            return true
+        }
         // A member marked as the API's own (Jenkins' `_class`, HAL's `_links`, CouchDB's
         // `_rev`, Elasticsearch's `_index`; in two underscores, GraphQL's `__typename`,
         // Prometheus' internal labels, a target's `__address__` and `__scheme__`), but an
@@ -1452,7 +1521,9 @@ public enum ItemShapeDetector {
 
     /// Member names of a thing an item refers to that name it (an author's `login`), in
     /// order of preference: an object member with one shows as it.
-    public static let referenceNames = ["name", "login", "username", "display_name", "full_name", "title", "label"]
+    public static let referenceNames = [
+        "name", "login", "username", "display_name", "displayName", "full_name", "title", "label",
+    ]
 
     /// `columns` with each heading and name told apart from the ones before it: a repeated
     /// one, of a member one level down or more, is qualified by the object that holds it
@@ -1728,6 +1799,10 @@ public enum ItemShapeDetector {
         let texts = samples.compactMap(\.stringValue)
         guard texts.count == samples.count else { return .automatic }
         if HTMLPlainText.isHTML(at: JSONPointer(tokens: [name])) { return .html }
+        // Markup by its values (a Mastodon status's `content`: `<p>Hello <a …>#swift</a></p>`).
+        if texts.contains(where: { !$0.isEmpty }), texts.allSatisfy({ $0.isEmpty || HTMLPlainText.isMarkup($0) }) {
+            return .html
+        }
         if lower == "color" || lower == "colour", texts.allSatisfy(isJenkinsBall),
             var balls = ItemColumn.StatusTones(words: jenkinsBallTones)
         {
