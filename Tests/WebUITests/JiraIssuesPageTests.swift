@@ -9,7 +9,7 @@ import Testing
 /// type by their names, its times as times, filtered by status, over HTTP.
 @Suite(.timeLimit(.minutes(2)), .onThreadsOfItsOwn)
 struct JiraIssuesPageTests {
-    @Test("status coloured and filtered, assignee by name or a dash, created as a time, no empty expand column")
+    @Test("status coloured (In Progress busy) and filtered, assignee by name or a dash, created as a time, no empty expand column")
     func issuesPage() async throws {
         let statuses = ["To Do", "In Progress", "Done", "To Do", "Done"]
         let server = try TestServer(
@@ -30,6 +30,7 @@ struct JiraIssuesPageTests {
         let statusCells = cells("status", in: table)
         #expect(statusCells.count == statuses.count, "\(statusCells)")
         #expect(statusCells.contains { $0.contains("status-good") && $0.contains(">Done<") }, "\(statusCells)")
+        #expect(statusCells.contains { $0.contains("status-busy") && $0.contains(">In Progress<") }, "\(statusCells)")
         let assignees = cells("assignee", in: table)
         #expect(assignees.contains { $0.hasSuffix("|Person 1") }, "\(assignees)")
         #expect(!assignees.contains { $0.contains("field") }, "no object summarised: \(assignees)")

@@ -173,15 +173,16 @@ public struct ItemColumn: Sendable, Equatable {
             "unhealthy", "offline", "rejected", "cancelled", "canceled", "timed_out", "timeout", "outage", "fatal",
             "major_outage", "degraded", "unavailable", "unreachable", "firing", "triggered", "off track", "off_track",
         ]
-        /// Also an incident `acknowledged` (PagerDuty), a flight `boarding` or `delayed`, a
-        /// status page's milder states (Atlassian Statuspage: `degraded_performance`,
+        /// Also an issue `In Progress` or `In Review` (Jira's words), an incident
+        /// `acknowledged` (PagerDuty), a flight `boarding` or `delayed`, a status page's
+        /// milder states (Atlassian Statuspage: `degraded_performance`,
         /// `under_maintenance`, an incident `investigating` … `monitoring`) and a build that is
         /// `unstable` (Jenkins) or held for a person (`on_hold`, `blocked`), and a container
         /// `restarting`, `paused` or being removed (Docker).
         static let busy: Set<String> = [
-            "running", "pending", "queued", "in_progress", "in-progress", "building", "started", "starting",
-            "waiting", "scheduled", "deploying", "yellow", "warning", "warn", "partial_outage", "maintenance",
-            "created", "degraded_performance", "under_maintenance", "investigating", "identified", "monitoring",
+            "running", "pending", "queued", "in_progress", "in-progress", "in progress", "in review", "building",
+            "started", "starting", "waiting", "scheduled", "deploying", "yellow", "warning", "warn", "partial_outage",
+            "maintenance", "created", "degraded_performance", "under_maintenance", "investigating", "identified", "monitoring",
             "unstable", "on_hold", "blocked", "acknowledged", "boarding", "delayed", "at risk", "at_risk",
             "restarting", "paused", "removing",
         ]
