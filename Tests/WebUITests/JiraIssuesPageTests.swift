@@ -9,7 +9,9 @@ import Testing
 /// type by their names, its times as times, filtered by status, over HTTP.
 @Suite(.timeLimit(.minutes(2)), .onThreadsOfItsOwn)
 struct JiraIssuesPageTests {
-    @Test("status coloured (In Progress busy) and filtered, assignee by name or a dash, created as a time, no empty expand column")
+    @Test(
+        "status coloured (In Progress busy) and filtered, assignee by name or a dash, created as a time, no empty expand column"
+    )
     func issuesPage() async throws {
         let statuses = ["To Do", "In Progress", "Done", "To Do", "Done"]
         let server = try TestServer(

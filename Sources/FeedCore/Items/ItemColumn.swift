@@ -182,7 +182,8 @@ public struct ItemColumn: Sendable, Equatable {
         static let busy: Set<String> = [
             "running", "pending", "queued", "in_progress", "in-progress", "in progress", "in review", "building",
             "started", "starting", "waiting", "scheduled", "deploying", "yellow", "warning", "warn", "partial_outage",
-            "maintenance", "created", "degraded_performance", "under_maintenance", "investigating", "identified", "monitoring",
+            "maintenance", "created", "degraded_performance", "under_maintenance", "investigating", "identified",
+            "monitoring",
             "unstable", "on_hold", "blocked", "acknowledged", "boarding", "delayed", "at risk", "at_risk",
             "restarting", "paused", "removing",
         ]
