@@ -79,6 +79,24 @@ struct FeedStoreColumnsGainedTests {
         #expect(store.snapshot?.published.items.map(\.key) == ["db1", "db2"])
     }
 
+    @Test("a thing in an envelope, null in every item at first, is a column by its name once one has it")
+    func envelopedThingGained() throws {
+        let store = store()
+        func issues(_ assignee: String) -> String {
+            let issues = (0..<4).map { index in
+                #"""
+                {"id": "\#(index)", "key": "OPS-\#(index)",
+                 "fields": {"summary": "s\#(index)", "assignee": \#(index == 1 ? assignee : "null")}}
+                """#
+            }
+            return #"{"issues": [\#(issues.joined(separator: ","))]}"#
+        }
+        store.replaceDocument(try JSONValue(parsing: issues("null")))
+        #expect(!columns(store).contains { $0.hasPrefix("/fields/assignee") }, "\(columns(store))")
+        store.replaceDocument(try JSONValue(parsing: issues(#"{"displayName": "Ada", "active": true}"#)))
+        #expect(columns(store).contains("/fields/assignee/displayName"), "\(columns(store))")
+    }
+
     @Test("a reading again that would drop a column is not taken: columns only grow")
     func columnsNeverDrop() throws {
         let store = store()

@@ -33,6 +33,11 @@ struct ItemMemberWatchTests {
         #expect(try newMembers(watch, #"[{"op":"add","path":"/items/0/owner","value":"ana"}]"#) == ["/owner"])
         #expect(try newMembers(watch, #"[{"op":"add","path":"/items/1/meta/rack","value":7}]"#) == ["/meta/rack"])
         #expect(try newMembers(watch, #"[{"op":"add","path":"/items/1/meta/tags","value":[1]}]"#) == [])
+        // An object one level down (a Jira issue's assignee once it has one), but not a null.
+        #expect(try newMembers(watch, #"[{"op":"add","path":"/items/1/meta/lead","value":null}]"#) == [])
+        #expect(
+            try newMembers(watch, #"[{"op":"replace","path":"/items/1/meta/lead","value":{"name":"Ann"}}]"#)
+                == ["/meta/lead"])
         #expect(
             try newMembers(
                 watch, #"[{"op":"add","path":"/items/-","value":{"id":3,"load":0.5,"disk":{"free":9}}}]"#)

@@ -183,8 +183,7 @@ public struct ItemColumn: Sendable, Equatable {
             "running", "pending", "queued", "in_progress", "in-progress", "in progress", "in review", "building",
             "started", "starting", "waiting", "scheduled", "deploying", "yellow", "warning", "warn", "partial_outage",
             "maintenance", "created", "degraded_performance", "under_maintenance", "investigating", "identified",
-            "monitoring",
-            "unstable", "on_hold", "blocked", "acknowledged", "boarding", "delayed", "at risk", "at_risk",
+            "monitoring", "unstable", "on_hold", "blocked", "acknowledged", "boarding", "delayed", "at risk", "at_risk",
             "restarting", "paused", "removing",
         ]
 

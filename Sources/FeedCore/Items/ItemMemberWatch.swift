@@ -5,8 +5,10 @@
 /// gains it.
 ///
 /// A member is named relative to its item: one token for the item's own (`/duration`), two
-/// for a plain value one level down (`/status/phase`), as ``ItemMemberPaths`` reads them.
-/// Only values other than `null` count: a member that is `null` everywhere tells nothing yet.
+/// for a plain value or an object one level down (`/status/phase`; a Jira issue's
+/// `/fields/assignee` once it has one, which ``ItemMemberPaths/namedThings`` reads), as
+/// ``ItemMemberPaths`` reads them. Only values other than `null` count: a member that is
+/// `null` everywhere tells nothing yet.
 ///
 /// Invariants: ``names`` never shrinks and holds at most ``maxNames`` members; ``readings``
 /// counts the times the items were read again and never passes ``maxReadings``. Once either
@@ -82,12 +84,11 @@ public struct ItemMemberWatch: Sendable, Equatable {
             case 1:
                 let name = inside[inside.startIndex]
                 note(JSONPointer(tokens: [name]))
-                for (inner, member) in value.objectValue ?? [:]
-                where Self.counts(member) && ItemMemberPaths.isPlain(member) {
+                for (inner, member) in value.objectValue ?? [:] where Self.isWatched(inner: member) {
                     note(JSONPointer(tokens: [name, inner]))
                 }
             case 2:
-                if ItemMemberPaths.isPlain(value) { note(JSONPointer(tokens: Array(inside))) }
+                if Self.isWatched(inner: value) { note(JSONPointer(tokens: Array(inside))) }
             default:
                 continue
             }
@@ -126,14 +127,20 @@ public struct ItemMemberWatch: Sendable, Equatable {
     /// Whether a member's value says something: not `null`.
     private static func counts(_ value: JSONValue) -> Bool { !value.isNull }
 
+    /// Whether a value one level down is watched: a plain value other than `null`, or an
+    /// object (a thing that may name itself).
+    private static func isWatched(inner value: JSONValue) -> Bool {
+        counts(value) && (ItemMemberPaths.isPlain(value) || value.objectValue != nil)
+    }
+
     /// Calls `note` with each member of `item` that has a value: its own members, and the
-    /// plain members of those that are objects.
+    /// plain members and objects of those that are objects.
     private static func members(ofItem item: JSONValue, _ note: (JSONPointer) -> Void) {
         guard case .object(let members) = item else { return }
         for (name, value) in members where counts(value) {
             note(JSONPointer(tokens: [name]))
             guard case .object(let inner) = value else { continue }
-            for (innerName, innerValue) in inner where counts(innerValue) && ItemMemberPaths.isPlain(innerValue) {
+            for (innerName, innerValue) in inner where isWatched(inner: innerValue) {
                 note(JSONPointer(tokens: [name, innerName]))
             }
         }
