@@ -41,4 +41,53 @@ struct EnvelopeThingsTests {
         #expect(columns.contains { $0.pointer.description == "/fields/owner" }, "a text in one item: its own column")
         #expect(!columns.contains { $0.pointer.tokens.count == 3 }, "\(columns.map(\.pointer.description))")
     }
+
+    @Test("Azure DevOps' work items: keys in a namespace headed, formatted and filtered by their last part")
+    func azureWorkItems() throws {
+        let items = ["New", "Active", "Resolved", "Active", "Closed"].enumerated().map { index, state in
+            let assigned = index.isMultiple(of: 2) ? "null" : #"{"displayName": "Ada", "uniqueName": "ada@x"}"#
+            return #"""
+                {"id": \#(100 + index), "rev": 3, "url": "https://dev.azure.com/org/_apis/wit/workItems/\#(100 + index)",
+                 "fields": {"System.Title": "Checkout fails \#(index)", "System.State": "\#(state)",
+                            "System.AssignedTo": \#(assigned), "System.CreatedDate": "2026-11-2\#(index)T10:00:00.123Z",
+                            "Microsoft.VSTS.Common.Priority": \#(1 + index % 3)}}
+                """#
+        }
+        let reading = ItemShapeDetector.reading(
+            of: try JSONValue(parsing: #"{"count": 5, "value": [\#(items.joined(separator: ","))]}"#),
+            overrides: .init())
+        let columns = reading.profile.columns
+        let labels = Dictionary(uniqueKeysWithValues: columns.map { ($0.pointer.description, $0.label) })
+        #expect(labels["/fields/System.State"] == "State", "\(labels)")
+        #expect(labels["/fields/System.AssignedTo/displayName"] == "Assigned to", "\(labels)")
+        #expect(labels["/fields/System.CreatedDate"] == "Created date", "\(labels)")
+        let state = try #require(columns.first { $0.pointer.description == "/fields/System.State" })
+        #expect(state.format == .status(ItemColumn.StatusTones()))
+        #expect(reading.profile.fields[.section] == (try JSONPointer("/fields/System.State")), "\(reading.notes)")
+        #expect(labels["/url"] == nil, "an address through Azure's _apis is for programs: \(labels)")
+        // A part's name with one dot is no namespace.
+        #expect(ItemShapeDetector.label(for: "memory.rss_bytes").hasPrefix("Memory"))
+        #expect(ItemShapeDetector.label(for: "System.State") == "State")
+        #expect(ItemShapeDetector.shownFormat(named: "System.State", samples: [.string("Active")]) == state.format)
+    }
+
+    @Test("a Linear issue: an assignee that is someone or null shows by name; its state filters by its name")
+    func linearIssues() throws {
+        let nodes = ["Todo", "In Progress", "Done", "Todo", "In Progress", "Done"].enumerated().map { index, state in
+            #"""
+            {"id": "i\#(index)", "identifier": "ENG-\#(10 + index)", "title": "Fix \#(index)", "state": {"name": "\#(state)"},
+             "assignee": \#(index % 3 == 1 ? #"{"name": "Grace"}"# : "null"), "priority": \#(index % 4),
+             "team": "\#(index < 3 ? "core" : "web")"}
+            """#
+        }
+        let reading = ItemShapeDetector.reading(
+            of: try JSONValue(parsing: #"{"data": {"issues": {"nodes": [\#(nodes.joined(separator: ","))]}}}"#),
+            overrides: .init())
+        let columns = reading.profile.columns
+        let assignee = try #require(columns.first { $0.name == "assignee" }, "\(columns.map(\.name))")
+        #expect(assignee.pointer == (try JSONPointer("/assignee/name")))
+        #expect(assignee.label == "Assignee")
+        // Its state, by the name of the thing, before its team of fewer values.
+        #expect(reading.profile.fields[.section] == (try JSONPointer("/state/name")), "\(reading.notes)")
+    }
 }

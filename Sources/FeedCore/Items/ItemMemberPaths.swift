@@ -79,18 +79,23 @@ struct ItemMemberPaths {
         var found: [String: String] = [:]
         for (member, held) in values {
             guard held.allSatisfy({ $0.isNull || $0.objectValue != nil }) else { continue }
-            let objects = held.compactMap(\.objectValue)
-            guard !objects.isEmpty else { continue }
-            let naming = ItemShapeDetector.referenceNames.first { name in
-                let named = objects.filter { object in
-                    guard case .string(let text)? = object[name] else { return false }
-                    return !text.isEmpty
-                }
-                return named.count * 10 >= objects.count * 9
-            }
-            if let naming { found[member] = naming }
+            if let naming = namingMember(of: held.compactMap(\.objectValue)) { found[member] = naming }
         }
         return found
+    }
+
+    /// The member of ``ItemShapeDetector/referenceNames`` (the first in its order) that 9 in
+    /// 10 of `objects` hold as non-empty text: what they name themselves by; `nil` for none,
+    /// or no objects.
+    static func namingMember(of objects: [JSONObject]) -> String? {
+        guard !objects.isEmpty else { return nil }
+        return ItemShapeDetector.referenceNames.first { name in
+            let named = objects.filter { object in
+                guard case .string(let text)? = object[name] else { return false }
+                return !text.isEmpty
+            }
+            return named.count * 10 >= objects.count * 9
+        }
     }
 
     /// The items' own member names, in order of first appearance.

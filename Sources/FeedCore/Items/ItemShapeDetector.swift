@@ -950,9 +950,15 @@ public enum ItemShapeDetector {
         -> (pointer: JSONPointer, values: Int)?
     {
         guard items.count >= 4 else { return nil }
-        // A thing that names itself is filtered by its own name (a Jira issue's `status`).
+        // A thing that names itself is filtered by its own name (a Jira issue's
+        // `/fields/status/name`, a Linear issue's `/state/name`: `status`, `state`); a key in
+        // a namespace by its last part (Azure DevOps' `System.State`: `state`).
         func filterName(_ pointer: JSONPointer) -> String {
-            pointer.tokens.count == 3 ? pointer.tokens[1].lowercased() : pointer.memberName
+            let tokens = pointer.tokens
+            let name =
+                tokens.count >= 2 && referenceNames.contains(tokens[tokens.count - 1])
+                ? tokens[tokens.count - 2] : tokens.last ?? ""
+            return plainName(name).lowercased()
         }
         var candidates: [(pointer: JSONPointer, values: Int)] = []
         for pointer in paths.top + paths.nested + paths.namedThings where !except.contains(pointer) {
@@ -1082,6 +1088,19 @@ public enum ItemShapeDetector {
                 } else {
                     columns.append(column(name: name, pointer: own, samples: values))
                 }
+                continue
+            }
+            // An object in some items and `null` in the others that names itself (a Linear
+            // issue's `assignee`, `{"name": "Grace"}` or nobody): that one column, as when
+            // every item has one.
+            if inner.isEmpty, !ItemMemberPaths.isEnvelope(name), !labelNames.contains(name.lowercased()),
+                let naming = ItemMemberPaths.namingMember(of: values.compactMap(\.objectValue)),
+                values.allSatisfy({ $0.objectValue != nil })
+            {
+                let pointer = JSONPointer(tokens: [name, naming])
+                var shown = column(name: name, pointer: pointer, samples: samples(at: pointer))
+                shown.label = label(for: name)
+                columns.append(shown)
                 continue
             }
             // An array of objects with a yes-or-no or a count to tally (an ECS task's
@@ -1507,10 +1526,12 @@ public enum ItemShapeDetector {
     }
 
     /// Whether the URL `text`'s path goes through a versioned API to something (`/api/v3/checks/…`,
-    /// Healthchecks.io's, GitLab's `/api/v4/…`, Sentry's `/api/0/…`, Jira's `/rest/api/2/…`):
-    /// an address for programs. A health endpoint's `/api/health` is no such path.
+    /// Healthchecks.io's, GitLab's `/api/v4/…`, Sentry's `/api/0/…`, Jira's `/rest/api/2/…`) or
+    /// Azure DevOps' `/_apis/…`: an address for programs. A health endpoint's `/api/health` is no such path.
     private static func isVersionedAPIPath(_ text: String) -> Bool {
         let segments = text.split(separator: "?", maxSplits: 1).first?.split(separator: "/").dropFirst(2) ?? []
+        // Azure DevOps' `…/_apis/wit/workItems/100`.
+        if segments.dropLast().contains(where: { $0.lowercased() == "_apis" }) { return true }
         // `api`, its version, and something of it after them.
         return zip(segments, segments.dropFirst()).dropLast().contains { segment, next in
             guard segment.lowercased() == "api" else { return false }
@@ -1642,14 +1663,30 @@ public enum ItemShapeDetector {
         "com", "org", "net", "io", "dev", "app", "co", "edu", "gov", "sh", "cloud", "tech", "ai",
     ]
 
-    /// Whether `name` is a key in a reverse-DNS namespace: no space, and three dots or more,
-    /// or two beginning with a domain's root (``namespaceRoots``). Elasticsearch's
-    /// `pri.store.size` is words, not one.
+    /// Whether `name` is a key in a namespace: no space, and three dots or more, two
+    /// beginning with a domain's root (``namespaceRoots``), or one between two capitalised
+    /// words, the first of letters alone (Azure DevOps' `System.State`, .NET's way).
+    /// Elasticsearch's `pri.store.size` is words, not one; a part's `memory.rss_bytes` too.
     private static func isNamespacedKey(_ name: String) -> Bool {
         let dots = name.utf8.count { $0 == UInt8(ascii: ".") }
-        guard dots >= 2, !name.contains(" ") else { return false }
+        guard dots >= 1, !name.contains(" ") else { return false }
+        if dots == 1 {
+            let parts = name.utf8.split(separator: UInt8(ascii: "."), omittingEmptySubsequences: false)
+            func isCapital(_ byte: UInt8?) -> Bool { byte.map { (0x41...0x5A).contains($0) } ?? false }
+            return parts.count == 2 && isCapital(parts[0].first) && isCapital(parts[1].first)
+                && parts[0].allSatisfy { (0x41...0x5A).contains($0) || (0x61...0x7A).contains($0) }
+        }
         guard dots == 2 else { return true }
         return namespaceRoots.contains(name.prefix { $0 != "." }.lowercased())
+    }
+
+    /// `name` without its namespace (``isNamespacedKey(_:)``): `System.State` → `State`; any
+    /// other name as it is. What a name's format and a filter are chosen by.
+    static func plainName(_ name: String) -> String {
+        guard isNamespacedKey(name), let dot = name.lastIndex(of: "."), name.index(after: dot) < name.endIndex else {
+            return name
+        }
+        return String(name[name.index(after: dot)...])
     }
 
     /// A heading for the member `name`: its words, the first capitalised, a unit its
@@ -1745,7 +1782,9 @@ public enum ItemShapeDetector {
 
     /// The format a member's name and values suggest (``ItemColumn/Format/automatic`` when
     /// nothing more is known).
-    static func format(named name: String, samples: [JSONValue]) -> ItemColumn.Format {
+    static func format(named namespaced: String, samples: [JSONValue]) -> ItemColumn.Format {
+        // A key in a namespace by its last part (Azure DevOps' `System.State`: a status).
+        let name = plainName(namespaced)
         let lower = name.lowercased()
         func has(_ parts: String...) -> Bool { parts.contains { lower.contains($0) } }
         func ends(_ parts: String...) -> Bool { parts.contains { lower.hasSuffix($0) } }
