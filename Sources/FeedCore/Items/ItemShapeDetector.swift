@@ -540,8 +540,6 @@ public enum ItemShapeDetector {
         members.count >= minValues && members.values.allSatisfy(ItemMemberPaths.isPlain) && !saysAnError(members)
     }
 
-    /// Whether an object with `members` is an error sent in place of the feed
-    /// (`{"error": "rate limited", "code": 429, …}`, `{"status": 503, "message": …}`).
     /// Whether `members` say their own status: a member named for one (``statusFilterNames``)
     /// that is text.
     private static func statesItsStatus(_ members: JSONObject) -> Bool {
@@ -560,6 +558,8 @@ public enum ItemShapeDetector {
         }
     }
 
+    /// Whether an object with `members` is an error sent in place of the feed
+    /// (`{"error": "rate limited", "code": 429, …}`, `{"status": 503, "message": …}`).
     private static func saysAnError(_ members: JSONObject) -> Bool {
         let names = Set(members.keys.map { $0.lowercased() })
         return !names.isDisjoint(with: ["error", "errors", "fault", "exception", "error_message", "errormessage"])
@@ -944,8 +944,8 @@ public enum ItemShapeDetector {
     /// least 4 items, fewer values than items, in nearly every item: what a reader filters
     /// a table by (`?section=VALUE`). The item's own members first, then those one level
     /// down (a pod's `/status/phase`, a resource's `/attributes/status`), then an envelope's
-    /// things by the names they name themselves by (a Jira issue's `/fields/status/name`); one of
-    /// ``filterNames`` first, else the one with the fewest values.
+    /// things by the names they name themselves by (a Jira issue's `/fields/status/name`);
+    /// one of ``filterNames`` first, else the one with the fewest values.
     static func filterMember(of items: [JSONValue], paths: ItemMemberPaths, except: [JSONPointer?])
         -> (pointer: JSONPointer, values: Int)?
     {
@@ -1205,7 +1205,8 @@ public enum ItemShapeDetector {
     /// Whether the member `name` has no value in any item looked at (`null`, absent, or an
     /// empty object, list or text) and a name that says nothing of what it will hold: a
     /// column of dashes tells a person nothing (the item page still shows the member). A
-    /// status, an outcome or a time by its name is kept: a running CI run's `conclusion` and `completed_at` come later.
+    /// status, an outcome or a time by its name is kept: a running CI run's `conclusion` and
+    /// `completed_at` come later.
     private static func tellsNothingYet(_ name: String, samples: [JSONValue]) -> Bool {
         // An empty object, list or text in every item (a Buildkite build's `env: {}`, a Jira
         // issue's `expand: ""`) says as much.
@@ -1525,9 +1526,10 @@ public enum ItemShapeDetector {
         }
     }
 
-    /// Whether the URL `text`'s path goes through a versioned API to something (`/api/v3/checks/…`,
-    /// Healthchecks.io's, GitLab's `/api/v4/…`, Sentry's `/api/0/…`, Jira's `/rest/api/2/…`) or
-    /// Azure DevOps' `/_apis/…`: an address for programs. A health endpoint's `/api/health` is no such path.
+    /// Whether the URL `text`'s path goes through a versioned API to something
+    /// (`/api/v3/checks/…`, Healthchecks.io's, GitLab's `/api/v4/…`, Sentry's `/api/0/…`,
+    /// Jira's `/rest/api/2/…`) or Azure DevOps' `/_apis/…`: an address for programs. A
+    /// health endpoint's `/api/health` is no such path.
     private static func isVersionedAPIPath(_ text: String) -> Bool {
         let segments = text.split(separator: "?", maxSplits: 1).first?.split(separator: "/").dropFirst(2) ?? []
         // Azure DevOps' `…/_apis/wit/workItems/100`.
