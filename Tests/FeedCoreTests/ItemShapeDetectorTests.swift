@@ -1254,7 +1254,8 @@ struct ItemShapeDetectorTests {
             first.abstract == "The cache is warmer." && first.byline == "Ada Lovelace" && first.section == "release")
         #expect(first.thumbnail == "https://blog.example/2.png" && first.published == "2026-11-30T10:00:00Z")
         #expect(first.url == "https://blog.example/p/2")
-        #expect(items.last?.abstract == nil && items.last?.byline == nil, "a post without them")
+        // A post without a summary is summarised by its text.
+        #expect(items.last?.abstract == "First post." && items.last?.byline == nil, "a post without them")
 
         // Version 1.0: one `author`, whose name is the byline.
         let older = #"""
@@ -1265,6 +1266,34 @@ struct ItemShapeDetectorTests {
         #expect(version1.origin == .recognised && version1.profile.name == "json-feed", "\(version1.notes)")
         let post = ItemExtractor(profile: version1.profile).items(in: try JSONValue(parsing: older)).first
         #expect(post?.byline == "Grace Hopper")
+    }
+
+    @Test("a microblog's JSON Feed: posts without titles are titled by their text's first sentence")
+    func microblogJSONFeed() throws {
+        let text = #"""
+            {"version": "https://jsonfeed.org/version/1.1", "title": "Manton Reece",
+             "items": [
+               {"id": "https://micro.blog/m/2", "url": "https://m.example/2.html",
+                "content_html": "<p>Fixed the <a href=\"https://example.org\">sync bug</a>. Coffee &amp; code.</p>",
+                "date_published": "2026-11-30T10:00:00-05:00", "authors": [{"name": "Manton Reece"}]},
+               {"id": "https://micro.blog/m/1", "content_text": "A photo walk\nby the river", "summary": "Walk.",
+                "date_published": "2026-11-29T10:00:00-05:00"},
+               {"id": "https://micro.blog/m/0", "title": "A titled post", "content_text": "Its text. More of it."}]}
+            """#
+        let feed = try reading(text)
+        #expect(feed.origin == .recognised && feed.profile.name == "json-feed", "\(feed.notes)")
+        let items = ItemExtractor(profile: feed.profile).items(in: try JSONValue(parsing: text))
+        #expect(items.map(\.title) == ["Fixed the sync bug.", "A photo walk by the river", "A titled post"])
+        #expect(items.map(\.abstract) == ["Coffee & code.", "Walk.", "Its text. More of it."])
+        #expect(items.first?.byline == "Manton Reece")
+
+        // A title dropped (`--field title=`) stays dropped: the text does not stand in.
+        var overrides = ItemProfile.Overrides()
+        overrides.fields = [.init(field: .title, pointer: nil)]
+        let untitled = ItemExtractor(profile: overrides.applied(to: feed.profile)).items(
+            in: try JSONValue(parsing: text))
+        #expect(untitled.map(\.title) == [nil, nil, nil])
+        #expect(untitled.first?.abstract == "Fixed the sync bug. Coffee & code.")
     }
 
     @Test("Home Assistant's states: named by their friendly name, a sensor's reading is no filter value")

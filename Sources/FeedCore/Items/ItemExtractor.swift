@@ -153,6 +153,16 @@ public struct ItemExtractor: Sendable {
         item.section = text(.section)
         item.subsection = text(.subsection)
         item.abstract = text(.abstract)
+        if item.title == nil || item.abstract == nil, let body = body(of: element) {
+            // A post without a title (a microblog's) or without a summary, told by its text.
+            if item.title == nil, profile.fields[.title] != nil {
+                let titled = ItemText.titled(body)
+                item.title = titled.title
+                if item.abstract == nil, profile.fields[.abstract] != nil { item.abstract = titled.abstract }
+            } else if item.abstract == nil, profile.fields[.abstract] != nil {
+                item.abstract = ItemText.excerpt(body)
+            }
+        }
         item.byline = text(.byline)
         item.url = text(.url)
         item.published = text(.published)
@@ -168,6 +178,18 @@ public struct ItemExtractor: Sendable {
             item.marks = profile.marks.filter { $0.matches(element) }.map(\.label)
         }
         return item
+    }
+
+    /// The item's whole text: the first of the profile's ``ItemProfile/bodyPaths`` that
+    /// holds a text, as one line of plain text (``ItemText/body(_:isHTML:)``).
+    func body(of element: JSONValue) -> String? {
+        for pointer in profile.bodyPaths {
+            guard let raw = element.value(at: pointer)?.stringValue,
+                let body = ItemText.body(raw, isHTML: HTMLPlainText.isHTML(at: pointer))
+            else { continue }
+            return body
+        }
+        return nil
     }
 
     /// The item's id: the first usable value (a non-empty string, a number, or a non-empty

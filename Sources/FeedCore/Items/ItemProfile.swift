@@ -27,6 +27,12 @@ public struct ItemProfile: Sendable, Equatable {
     /// key path), in order: NYT items without a `uri` are keyed by their `url`. An item with
     /// an id at none of them is keyed by a hash of its JSON.
     public var fallbackKeyPaths: [JSONPointer]
+    /// Where an item's whole text is, in order (a JSON Feed post's `content_text`, then its
+    /// `content_html`): an item with nothing at its ``Field/title`` is titled by the text's
+    /// first sentence, one with nothing at its ``Field/abstract`` summarised by the text's
+    /// beginning (``ItemText``); a field the profile does not map stays empty. Empty: no
+    /// item is read for its text.
+    public var bodyPaths: [JSONPointer] = []
     /// The document's version number, for the guard; without one every change publishes.
     public var versionPath: JSONPointer?
     /// Field pointers, relative to an item.
@@ -77,8 +83,9 @@ public struct ItemProfile: Sendable, Equatable {
     public init(
         name: String, itemsPath: JSONPointer, keyPath: JSONPointer?, versionPath: JSONPointer?,
         fields: [Field: JSONPointer], fallbackKeyPaths: [JSONPointer] = [], layout: Layout = .news,
-        showsPlaceholder: Bool = true
+        showsPlaceholder: Bool = true, bodyPaths: [JSONPointer] = []
     ) {
+        self.bodyPaths = bodyPaths
         self.layout = layout
         self.showsPlaceholder = showsPlaceholder
         self.name = name
@@ -146,7 +153,8 @@ public struct ItemProfile: Sendable, Equatable {
             .title: pointer("/title"), .section: pointer("/tags/0"), .abstract: pointer("/summary"),
             .byline: pointer("/authors/0/name"), .url: pointer("/url"), .thumbnail: pointer("/image"),
             .published: pointer("/date_published"), .updated: pointer("/date_modified"),
-        ], fallbackKeyPaths: [pointer("/url")], showsPlaceholder: false)
+        ], fallbackKeyPaths: [pointer("/url")], showsPlaceholder: false,
+        bodyPaths: [pointer("/content_text"), pointer("/content_html")])
 
     /// A JSON Feed of version 1.0, whose post has one `author` (1.1's `authors` is a list):
     /// ``jsonFeed`` with that author's name as the byline. Recognised by its `version`.

@@ -1,0 +1,56 @@
+import Testing
+
+@testable import FeedCore
+
+/// A post's whole text as its title and its abstract, when the feed gives neither.
+@Suite struct ItemTextTests {
+    @Test("the first sentence titles, the rest summarises; one sentence alone has no abstract")
+    func firstSentence() {
+        let text = "Shipped the new sync today! It took three tries. More tomorrow."
+        let titled = ItemText.titled(text)
+        #expect(titled.title == "Shipped the new sync today!")
+        #expect(titled.abstract == "It took three tries. More tomorrow.")
+        #expect(ItemText.titled("Just one line.") == ("Just one line.", nil))
+        #expect(ItemText.titled("no end at all") == ("no end at all", nil))
+        // A full stop inside a number or a name ends no sentence.
+        #expect(ItemText.titled("Swift 6.3 is out. Try it.").title == "Swift 6.3 is out.")
+    }
+
+    @Test("a long first sentence is cut between words, and the abstract goes on from the cut")
+    func longSentence() throws {
+        let words = (1...60).map { "word\($0)" }
+        let text = words.joined(separator: " ") + "."
+        let titled = ItemText.titled(text)
+        #expect(titled.title.count <= ItemText.titleLimit, "\(titled.title.count)")
+        #expect(titled.title.hasSuffix("…"))
+        let shown = titled.title.dropLast().split(separator: " ").map(String.init)
+        #expect(shown == Array(words.prefix(shown.count)), "whole words, in order")
+        let abstract = try #require(titled.abstract)
+        #expect(abstract.hasPrefix("…" + words[shown.count] + " "), "\(abstract.prefix(40))")
+        #expect(abstract.count <= ItemText.abstractLimit)
+    }
+
+    @Test("an excerpt keeps a short text whole and cuts a long one between words")
+    func excerpt() {
+        #expect(ItemText.excerpt("Short.") == "Short.")
+        let long = String(repeating: "lorem ipsum ", count: 60)
+        let cut = ItemText.excerpt(long)
+        #expect(cut.count <= ItemText.abstractLimit && cut.hasSuffix("…"))
+        #expect(cut.dropLast().hasSuffix("lorem") || cut.dropLast().hasSuffix("ipsum"), "\(cut.suffix(12))")
+        // One word longer than the limit is cut where the limit falls.
+        let word = String(repeating: "a", count: 400)
+        #expect(ItemText.excerpt(word) == String(repeating: "a", count: ItemText.abstractLimit - 1) + "…")
+    }
+
+    @Test("the text is one line of plain text: markup read as text, white space folded")
+    func body() {
+        #expect(
+            ItemText.body("<p>Coffee &amp; <b>code</b>.</p>\n<p>Then sleep.</p>", isHTML: true)
+                == "Coffee & code. Then sleep.")
+        #expect(ItemText.body("<p>By its look</p>", isHTML: false) == "By its look")
+        #expect(ItemText.body("  two\n\nlines  ", isHTML: false) == "two lines")
+        #expect(ItemText.body("a < b and c > d", isHTML: false) == "a < b and c > d")
+        #expect(ItemText.body(" \n ", isHTML: false) == nil)
+        #expect(ItemText.body("<p></p>", isHTML: true) == nil)
+    }
+}
