@@ -1508,6 +1508,46 @@ struct ItemShapeDetectorTests {
         }
     }
 
+    @Test("a status of one value gives way to a named filter of several; alone, it is the filter")
+    func oneValueStatus() throws {
+        let levels = ["error", "warning", "fatal", "error", "warning"]
+        func issues(levels: [String]) -> String {
+            let each = levels.enumerated().map { index, level in
+                #"{"id": "\#(4000 + index)", "title": "TypeError \#(index)", "status": "unresolved", "level": "\#(level)"}"#
+            }
+            return "[\(each.joined(separator: ","))]"
+        }
+        let sentry = try reading(issues(levels: levels))
+        #expect(sentry.profile.fields[.section] == (try JSONPointer("/level")), "\(sentry.notes)")
+        // The same issues all of one level: the status, though of one value, is the filter.
+        let alike = try reading(issues(levels: Array(repeating: "error", count: levels.count)))
+        #expect(alike.profile.fields[.section] == (try JSONPointer("/status")), "\(alike.notes)")
+        // weather.gov's alerts: every one `Actual`, of three severities.
+        let alerts = ["Severe", "Moderate", "Minor", "Moderate"].enumerated().map { index, severity in
+            #"{"id": "urn:oid:\#(index)", "properties": {"headline": "Alert \#(index)", "status": "Actual", "severity": "\#(severity)"}}"#
+        }
+        let nws = try reading(#"{"type": "FeatureCollection", "features": [\#(alerts.joined(separator: ","))]}"#)
+        #expect(nws.profile.fields[.section] == (try JSONPointer("/properties/severity")), "\(nws.notes)")
+    }
+
+    @Test("a sentence with a number in it is no filter value: Docker's containers by their State, not their Status")
+    func countedSentences() throws {
+        let containers = [
+            ("running", "Up 2 hours (healthy)"), ("running", "Up 3 days"), ("exited", "Exited (1) 5 minutes ago"),
+            ("running", "Up 2 hours (healthy)"), ("restarting", "Restarting (1) 3 seconds ago"),
+        ].enumerated().map { index, container in
+            #"{"Id": "\#(index)abc", "Names": ["/app-\#(index)"], "State": "\#(container.0)", "Status": "\#(container.1)"}"#
+        }
+        let docker = try reading("[\(containers.joined(separator: ","))]")
+        #expect(docker.profile.fields[.section] == (try JSONPointer("/State")), "\(docker.notes)")
+        // Words without a number are values to filter by.
+        let worded = ["Up and healthy", "Up and healthy", "Down for maintenance", "Up and healthy"].enumerated().map {
+            #"{"name": "svc\#($0.offset)", "status": "\#($0.element)"}"#
+        }
+        let services = try reading("[\(worded.joined(separator: ","))]")
+        #expect(services.profile.fields[.section] == (try JSONPointer("/status")), "\(services.notes)")
+    }
+
     @Test("Sentry's issues: a level of error, warning or fatal is a status, fatal as bad as an error")
     func logLevels() throws {
         let issues = ["error", "warning", "fatal", "error"].enumerated().map { index, level in

@@ -945,7 +945,10 @@ public enum ItemShapeDetector {
     /// a table by (`?section=VALUE`). The item's own members first, then those one level
     /// down (a pod's `/status/phase`, a resource's `/attributes/status`), then an envelope's
     /// things by the names they name themselves by (a Jira issue's `/fields/status/name`);
-    /// one of ``filterNames`` first, else the one with the fewest values.
+    /// one of ``filterNames`` with two values or more first, then a status with one value
+    /// (every pod running: the other phases come later), else the one with the fewest
+    /// values. A reading (`"21.4"`) or a sentence with a number in it (Docker's `Up 2 hours
+    /// (healthy)`, which changes by the minute) is no value to filter by.
     static func filterMember(of items: [JSONValue], paths: ItemMemberPaths, except: [JSONPointer?])
         -> (pointer: JSONPointer, values: Int)?
     {
@@ -964,19 +967,17 @@ public enum ItemShapeDetector {
         for pointer in paths.top + paths.nested + paths.namedThings where !except.contains(pointer) {
             var values = Set<String>()
             var present = 0
-            var measured = false
+            var unfit = false
             for item in items {
                 guard let text = item.value(at: pointer)?.stringValue, !text.isEmpty, text.utf8.count <= 64 else {
                     continue
                 }
                 present += 1
                 values.insert(text)
-                // A reading as text (a Home Assistant sensor's state, `"21.4"`) is no value to
-                // filter by.
-                if isReading(text) { measured = true }
-                if values.count > 8 || measured { break }
+                if isReading(text) || isCountedSentence(text) { unfit = true }
+                if values.count > 8 || unfit { break }
             }
-            if measured { continue }
+            if unfit { continue }
             // A status may have one value in the first document (every pod running): the
             // others come, and the filter is decided once.
             let least = statusFilterNames.contains(filterName(pointer)) ? 1 : 2
@@ -985,9 +986,21 @@ public enum ItemShapeDetector {
             candidates.append((pointer, values.count))
         }
         for wanted in filterNames {
-            if let named = candidates.first(where: { filterName($0.pointer) == wanted }) { return named }
+            if let named = candidates.first(where: { filterName($0.pointer) == wanted && $0.values >= 2 }) {
+                return named
+            }
+        }
+        if let status = candidates.first(where: { statusFilterNames.contains(filterName($0.pointer)) }) {
+            return status
         }
         return candidates.min { $0.values < $1.values }
+    }
+
+    /// Whether `text` is a sentence with a number in it: three words or more, one a number
+    /// (`Up 2 hours (healthy)`, `Exited (1) 5 minutes ago`).
+    private static func isCountedSentence(_ text: String) -> Bool {
+        let words = text.split(separator: " ")
+        return words.count >= 3 && words.contains { word in word.contains { $0.isASCII && $0.isNumber } }
     }
 
     // MARK: - The columns
