@@ -30,6 +30,44 @@ struct EnvelopeThingsTests {
         #expect(reading.notes.contains { $0.contains("filter: /fields/status/name, 3 values") })
     }
 
+    @Test("a Jira issue is named by its summary, led by its key; its numeric id is last")
+    func jiraKeyFirst() throws {
+        let reading = ItemShapeDetector.reading(
+            of: try JSONValue(parsing: JiraSearch.text(statuses: ["To Do", "In Progress", "Done", "To Do"])),
+            overrides: .init())
+        #expect(reading.profile.keyPath == (try JSONPointer("/id")), "the id still keys the issue")
+        #expect(reading.profile.fields[.title] == (try JSONPointer("/fields/summary")))
+        let shown = reading.profile.columns.map(\.pointer.description)
+        #expect(shown.first == "/key", "\(shown)")
+        #expect(shown.last == "/id", "\(shown)")
+    }
+
+    @Test("a number for programs beside one people use goes last; alone, or beside a repeated one, it stays")
+    func numbersForPrograms() throws {
+        func shown(_ items: [String]) throws -> [String] {
+            ItemShapeDetector.reading(
+                of: try JSONValue(parsing: "[\(items.joined(separator: ","))]"), overrides: .init()
+            )
+            .profile.columns.map(\.pointer.description)
+        }
+        let sentry = try shown(
+            (0..<4).map {
+                #"{"id": "\#(4000 + $0)", "shortId": "BACKEND-\#(10 + $0)", "title": "Error \#($0)", "count": "\#($0)"}"#
+            })
+        #expect(sentry.last == "/id" && sentry.first == "/shortId", "\(sentry)")
+        let github = try shown(
+            (0..<4).map {
+                #"{"id": \#(1_296_269 + $0), "number": \#(42 + $0), "title": "Issue \#($0)", "state": "open"}"#
+            })
+        #expect(github.last == "/id", "\(github)")
+        let alone = try shown((0..<4).map { #"{"id": \#(7 + $0), "name": "host-\#($0)", "load": \#($0)}"# })
+        #expect(alone.first == "/id", "\(alone)")
+        let repeated = try shown((0..<4).map { #"{"id": \#(7 + $0), "number": 1, "name": "host-\#($0)"}"# })
+        #expect(repeated.first == "/id", "\(repeated)")
+        let words = try shown((0..<4).map { #"{"id": "a\#($0)", "key": "K-\#($0)", "name": "n\#($0)"}"# })
+        #expect(words.first == "/id", "an id that is not a number stays: \(words)")
+    }
+
     @Test("a thing that is a text in some item, or names itself in too few, is no named thing")
     func notNamedThings() throws {
         let mixed = #"""

@@ -1007,6 +1007,20 @@ struct ItemShapeDetectorTests {
         #expect(missing.notes.joined().contains("/prices holds nothing"), "\(missing.notes)")
     }
 
+    @Test("what is left, in seconds, by its name: a print's time left, a train's time to the station, a ttl")
+    func timeLeft() {
+        for name in ["printTimeLeft", "timeToStation", "time_remaining", "ttl"] {
+            #expect(
+                ItemShapeDetector.shownFormat(named: name, samples: [.int(5400), .int(95)]) == .duration(.seconds),
+                "\(name)")
+        }
+        // A moment, a count and a time of day by other names stay what they were.
+        #expect(ItemShapeDetector.shownFormat(named: "time", samples: [.int(1_764_410_000)]) == .relative)
+        #expect(ItemShapeDetector.shownFormat(named: "timeouts", samples: [.int(3)]) == .number)
+        #expect(
+            ItemShapeDetector.shownFormat(named: "printTimeLeft", samples: [.string("soon")]) != .duration(.seconds))
+    }
+
     @Test("formats from names and values: bytes, milliseconds, epochs, images, dates, statuses by their words")
     func formats() throws {
         let reading = try reading(

@@ -31,7 +31,7 @@ public enum ItemShapeDetector {
     /// Member names that name an item, in order of preference.
     static let titleNames = [
         "title", "display_title", "name", "headline", "label", "subject", "display_name", "full_name",
-        "friendly_name", "symbol", "repo", "repository", "host", "service", "project",
+        "friendly_name", "symbol", "repo", "repository", "host", "service", "project", "summary",
     ]
     /// Member names of a few values that make a filter, in order of preference: a health
     /// first (Elasticsearch's index `health`, green to red, before its `status`, open or
@@ -1158,7 +1158,40 @@ public enum ItemShapeDetector {
             let values = samples(at: column.pointer)
             return column.pointer != title && !values.isEmpty && values.allSatisfy { isUUID($0.stringValue ?? "") }
         }
-        return distinct(kept.filter { column in !uuids.contains { $0.pointer == column.pointer } } + uuids)
+        // So too a number that identifies the item for programs beside one that people use
+        // (``peopleKeyNames``).
+        let numbers = kept.filter { column in
+            column.pointer != title && isNumberForPrograms(column, among: kept, samples: { samples(at: $0) })
+        }
+        let last = uuids + numbers
+        return distinct(kept.filter { column in !last.contains { $0.pointer == column.pointer } } + last)
+    }
+
+    /// Names of a member by which people know an item, where a number for programs keys it:
+    /// a Jira issue's `key` (`OPS-101`, its `id` `10001`), Sentry's `shortId`, Linear's
+    /// `identifier`, a GitHub issue's `number` (`#42`, its `id` `1296269`), GitLab's `iid`.
+    static let peopleKeyNames: Set<String> = ["key", "shortid", "short_id", "identifier", "number", "iid"]
+
+    /// Whether `column` is an item's `id` of decimal digits beside another of `columns`
+    /// named as people know items (``peopleKeyNames``), with a value in every sampled item,
+    /// each its own.
+    private static func isNumberForPrograms(
+        _ column: ItemColumn, among columns: [ItemColumn], samples: (JSONPointer) -> [JSONValue]
+    ) -> Bool {
+        func isDecimal(_ value: JSONValue) -> Bool {
+            if value.int64Value != nil { return true }
+            guard let text = value.stringValue, !text.isEmpty else { return false }
+            return text.utf8.allSatisfy { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }
+        }
+        guard column.pointer.tokens.count == 1, column.pointer.memberName.lowercased() == "id" else { return false }
+        let ids = samples(column.pointer)
+        guard !ids.isEmpty, ids.allSatisfy(isDecimal) else { return false }
+        return columns.contains { other in
+            guard other.pointer.tokens.count == 1, peopleKeyNames.contains(other.pointer.memberName.lowercased())
+            else { return false }
+            let keys = samples(other.pointer).compactMap(ItemExtractor.text)
+            return keys.count == ids.count && Set(keys).count == keys.count
+        }
     }
 
     /// `pointers` (of one object's members, two tokens or three) in the order their members
@@ -1820,6 +1853,13 @@ public enum ItemShapeDetector {
                 return .duration(.milliseconds)
             }
             if ends("_s", "_sec", "_secs", "seconds", "duration", "elapsed", "uptime") { return .duration(.seconds) }
+            // What is left, in seconds: OctoPrint's `printTimeLeft`, TfL's `timeToStation`, a
+            // cache entry's `ttl`.
+            if has("timeleft", "time_left", "timeremaining", "time_remaining", "timetostation", "timetoarrival")
+                || lower == "ttl"
+            {
+                return .duration(.seconds)
+            }
             let epoch = samples.allSatisfy { ($0.doubleValue ?? 0) > 1e9 }
             // `updated` as USGS's GeoJSON sends it, milliseconds since 1970; a word of the
             // name that says when (a bike station's `last_reported`, Algolia's `created_at_i`).
