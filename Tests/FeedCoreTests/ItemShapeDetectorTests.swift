@@ -1522,6 +1522,29 @@ struct ItemShapeDetectorTests {
         }
     }
 
+    @Test("an array of texts is a list, each text an item keyed by itself, under the array's name if it says one")
+    func texts() throws {
+        let labels = try reading(#"{"status": "success", "data": ["node", "prometheus", "blackbox"]}"#)
+        #expect(labels.profile.itemsPath == (try JSONPointer("/data")), "\(labels.notes)")
+        #expect(labels.profile.itemsForm == .texts(valueMember: "value"))
+        #expect(labels.profile.columns.map(\.label) == ["Value"])
+        let catalog = try reading(#"{"repositories": ["acme/api", "acme/web", "library/nginx"]}"#)
+        #expect(catalog.profile.itemsForm == .texts(valueMember: "repositories"), "\(catalog.notes)")
+        #expect(catalog.profile.keyPath == (try JSONPointer("/repositories")))
+        #expect(catalog.profile.columns.map(\.label) == ["Repositories"])
+        let items = ItemExtractor(profile: catalog.profile).items(
+            in: try JSONValue(parsing: #"{"repositories": ["acme/api", "", 7, "acme/api", "acme/web"]}"#))
+        #expect(items.map(\.title) == ["acme/api", "acme/web"], "empty texts, other values and repeats left out")
+        let online = try reading(#"["alice", "bob", "carol"]"#)
+        #expect(online.profile.itemsPath == .root && online.profile.itemsForm == .texts(valueMember: "value"))
+        // A thing's values with a list among them are its values; ids alone are no list.
+        let thing = try reading(#"{"name": "web", "version": "1.2", "replicas": 3, "tags": ["a", "b"]}"#)
+        #expect(thing.profile.itemsForm != .texts(valueMember: "tags"), "\(thing.notes)")
+        let ids = try reading("[41, 42, 43]")
+        #expect(ids.origin == .undecided)
+        #expect(ids.notes.first?.contains("3 numbers, ids perhaps") == true, "\(ids.notes)")
+    }
+
     @Test("a status of one value gives way to a named filter of several; alone, it is the filter")
     func oneValueStatus() throws {
         let levels = ["error", "warning", "fatal", "error", "warning"]

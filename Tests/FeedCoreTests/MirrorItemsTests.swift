@@ -279,6 +279,28 @@ struct MirrorItemsTests {
         #expect(last.published.items.first?.raw["rates"] == .double(0.9344))
     }
 
+    @Test("a list of texts (Prometheus' label values): a text added adds an item, one removed removes it")
+    func textsFollowPatches() throws {
+        let store = FeedStore(configuration: .init(profile: .table, detection: ItemProfile.Overrides()), epoch: "t")
+        store.replaceDocument(
+            .object([
+                "status": .string("success"),
+                "data": .array([.string("node"), .string("prometheus"), .string("blackbox")]),
+            ]))
+        let profile = store.itemReading.profile
+        #expect(profile.itemsForm == .texts(valueMember: "value"), "\(store.itemReading.notes)")
+        #expect(profile.keyPath == (try JSONPointer("/value")))
+        let patches: [JSONPatch] = [
+            JSONPatch(operations: [.add(path: try JSONPointer("/data/-"), value: .string("postgres"))]),
+            JSONPatch(operations: [.replace(path: try JSONPointer("/status"), value: .string("success"))]),
+            JSONPatch(operations: [.remove(path: try JSONPointer("/data/1"))]),
+        ]
+        let (kinds, last) = try Self.applyAgainstFullComputation(patches, to: store, profile: profile)
+        #expect(kinds == [[.added], [], [.removed]], "\(kinds)")
+        #expect(last.published.items.map(\.key) == ["node", "blackbox", "postgres"])
+        #expect(last.published.items.map(\.title) == ["node", "blackbox", "postgres"])
+    }
+
     /// Applies `patches` to `store` in turn, each checked against the full computation
     /// (``expectItemsOfFullComputation(_:from:to:profile:at:)``); the kinds of item change
     /// each made, and the last snapshot.

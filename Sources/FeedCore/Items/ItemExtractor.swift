@@ -43,6 +43,7 @@ public struct ItemExtractor: Sendable {
         case .rows(let names, let header): Self.rows(of: collection, names: names, header: header)
         case .values(let nameMember, let valueMember):
             Self.valueItems(of: collection, nameMember: nameMember, valueMember: valueMember)
+        case .texts(let valueMember): Self.textItems(of: collection, valueMember: valueMember)
         }
     }
 
@@ -100,6 +101,17 @@ public struct ItemExtractor: Sendable {
             rows.append(.object(row))
         }
         return rows
+    }
+
+    /// The items of an array of texts (``ItemsForm/texts(valueMember:)``): each non-empty
+    /// text, in order, as an object of one member, the text under `valueMember`; other
+    /// values are left out. `nil` when `value` is not an array.
+    public static func textItems(of value: JSONValue?, valueMember: String) -> [JSONValue]? {
+        guard case .array(let elements)? = value else { return nil }
+        return elements.compactMap { element in
+            guard let text = element.stringValue, !text.isEmpty else { return nil }
+            return .object([valueMember: .string(text)])
+        }
     }
 
     /// The items of an object whose members are items: each member whose value is an

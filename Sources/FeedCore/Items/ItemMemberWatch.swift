@@ -120,7 +120,7 @@ public struct ItemMemberWatch: Sendable, Equatable {
     static func watches(_ form: ItemsForm) -> Bool {
         switch form {
         case .elements, .members: true
-        case .series, .rows, .values: false
+        case .series, .rows, .values, .texts: false
         }
     }
 

@@ -68,7 +68,7 @@ public struct ItemReading: Sendable, Equatable {
         let holdsItems =
             switch profile.itemsForm {
             case .elements: document.elements(at: profile.itemsPath) != nil
-            case .rows: document.value(at: profile.itemsPath)?.arrayValue != nil
+            case .rows, .texts: document.value(at: profile.itemsPath)?.arrayValue != nil
             case .members, .series, .values: document.value(at: profile.itemsPath)?.objectValue != nil
             }
         if holdsItems { return nil }

@@ -290,6 +290,8 @@ public enum ItemShapeDetector {
         var bestFacts: (pointer: JSONPointer, own: Int, count: Int, depth: Int, stated: Bool)?
         var unnamedRows: JSONPointer?
         var emptyArrays: [JSONPointer] = []
+        // An array of texts alone (Prometheus' label values, a registry's repositories).
+        var bestTexts: (pointer: JSONPointer, count: Int, depth: Int)?
         func visit(_ value: JSONValue, at pointer: JSONPointer, depth: Int, parent: JSONObject?) {
             switch value {
             case .array(let elements):
@@ -303,6 +305,11 @@ public enum ItemShapeDetector {
                     rowsTable(in: value, beside: parent, byPosition: true) != nil
                 {
                     unnamedRows = pointer
+                }
+                if objects.isEmpty, elements.count >= 2, elements.count > (bestTexts?.count ?? 0),
+                    elements.allSatisfy({ !($0.stringValue?.isEmpty ?? true) })
+                {
+                    bestTexts = (pointer, elements.count, depth)
                 }
                 if objects.isEmpty {
                     if elements.isEmpty { emptyArrays.append(pointer) }
@@ -441,6 +448,17 @@ public enum ItemShapeDetector {
                 : "items: the members of \(place(values.pointer)), each a name and a value (\(values.count))"
             return .found(values.pointer, items: items, form: form, note: note)
         }
+        // A list of texts, each an item (after named values: a thing's `tags` are one of its
+        // values).
+        if let texts = bestTexts {
+            let form = textsForm(at: texts.pointer)
+            let items = ItemExtractor.elements(of: document.value(at: texts.pointer), form: form) ?? []
+            let note =
+                texts.depth == 0
+                ? "items: the document, an array of \(texts.count) texts"
+                : "items: \(place(texts.pointer)), an array of \(texts.count) texts"
+            return .found(texts.pointer, items: items, form: form, note: note)
+        }
         if let rows = unnamedRows {
             return .missing(
                 "No items found: \(place(rows)) holds rows of values without names; --items-path \(rows) reads them, "
@@ -576,6 +594,15 @@ public enum ItemShapeDetector {
 
     /// Whether every member of `members`, at least `least` of them, is an object: an
     /// object whose members are items (`{"bitcoin": {…}, "ether": {…}}`).
+    /// How the texts of the array at `pointer` are items: each under the array's name
+    /// (`repositories`), or under `value` when that name says nothing of them (`data`,
+    /// `items`) or there is none (the document).
+    private static func textsForm(at pointer: JSONPointer) -> ItemsForm {
+        let name = pointer.tokens.last ?? ""
+        let vague = ["", "data", "items", "results", "result", "values", "value", "list", "entries", "elements"]
+        return .texts(valueMember: vague.contains(name.lowercased()) ? "value" : name)
+    }
+
     private static func isObjectOfObjects(_ members: JSONObject, least: Int) -> Bool {
         members.count >= least && members.values.allSatisfy { $0.objectValue != nil }
     }
@@ -595,7 +622,12 @@ public enum ItemShapeDetector {
         case .string?: return "a string"
         case .array(let elements)?:
             if elements.isEmpty { return "an empty array" }
-            return "an array of \(elements.count) element\(elements.count == 1 ? "" : "s") but no object"
+            let plural = elements.count == 1 ? "" : "s"
+            // Ids alone (Hacker News' `topstories`): each item is to be fetched by its id.
+            if elements.allSatisfy({ $0.int64Value != nil }) {
+                return "an array of \(elements.count) number\(plural), ids perhaps, but no object"
+            }
+            return "an array of \(elements.count) element\(plural) but no object"
         case .object(let members)?:
             if members.isEmpty { return "an empty object" }
             let names = members.keys.prefix(6).map { "\"\($0)\"" }

@@ -24,13 +24,17 @@ public enum ItemsForm: Sendable, Equatable {
     /// two members, its name under `nameMember` (its identity) and its value under
     /// `valueMember` (``ItemExtractor/valueItems(of:nameMember:valueMember:)``).
     case values(nameMember: String, valueMember: String)
+    /// An array of texts (`["web-1", "web-2"]`: Prometheus' label values, a registry's
+    /// repositories, who is online): each text is an item of one member, the text under
+    /// `valueMember`, which keys it (``ItemExtractor/textItems(of:valueMember:)``).
+    case texts(valueMember: String)
 
     /// The member each item carries its member's name under (``members(nameMember:)``,
     /// ``values(nameMember:valueMember:)``): the item's identity.
     public var nameMember: String? {
         switch self {
         case .members(let name), .values(let name, _): name
-        case .elements, .series, .rows: nil
+        case .elements, .series, .rows, .texts: nil
         }
     }
 

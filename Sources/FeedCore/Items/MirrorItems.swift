@@ -125,10 +125,10 @@ struct MirrorItems: Sendable {
             break
         case .members(let nameMember):
             return applyToMembers(patch, to: document, extractor: extractor, nameMember: nameMember)
-        case .series, .rows, .values:
+        case .series, .rows, .values, .texts:
             // Made by the extractor from plain values: a patch inside them gathers the
-            // items again (a series, a sheet or an object of values is short), one
-            // elsewhere changes no item.
+            // items again (a series, a sheet, an object of values or a list of texts is
+            // short), one elsewhere changes no item.
             let base = extractor.profile.itemsPath.tokens
             let touches = patch.operations.contains { operation in
                 switch operation {
