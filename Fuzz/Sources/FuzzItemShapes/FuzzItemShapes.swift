@@ -22,8 +22,10 @@ public func fuzzItemShapes(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
         invariant(!column.label.isEmpty || unnamed, "a column without a heading")
     }
     let items = ItemExtractor(profile: reading.profile).items(in: document)
-    if case .values = reading.profile.itemsForm {
-        invariant(!items.isEmpty, "named values found, none read")
+    switch reading.profile.itemsForm {
+    case .values: invariant(!items.isEmpty, "named values found, none read")
+    case .texts: invariant(!items.isEmpty, "a list of texts found, none read")
+    default: break
     }
     var keys = Set<String>()
     for item in items {
