@@ -44,4 +44,19 @@ struct HTMLPlainTextTests {
             #expect(!HTMLPlainText.isMarkup(text), "\(text)")
         }
     }
+
+    @Test("text sent escaped: a reference that reads and no tag; AT&T, a lone ampersand and markup are not")
+    func escapedText() {
+        #expect(HTMLPlainText.isEscaped("How do I use &quot;Sendable&quot;?"))
+        #expect(HTMLPlainText.isEscaped("Q&amp;A"))
+        #expect(HTMLPlainText.isEscaped("it&#39;s"))
+        #expect(HTMLPlainText.isEscaped("Vec&lt;T&gt; and a < b"))
+        #expect(!HTMLPlainText.isEscaped("AT&T"))
+        #expect(!HTMLPlainText.isEscaped("fish & chips; peas"))
+        #expect(!HTMLPlainText.isEscaped("a &bogus; reference"))
+        #expect(!HTMLPlainText.isEscaped("<p>Tom &amp; Jerry</p>"), "markup is read as markup")
+        #expect(HTMLPlainText.plain("Vec&lt;T&gt; &amp; a < b") == "Vec<T> & a < b")
+        #expect(HTMLPlainText.hasTag("x <b>y") && HTMLPlainText.hasTag("</x") && HTMLPlainText.hasTag("<!-- -->"))
+        #expect(!HTMLPlainText.hasTag("a < b") && !HTMLPlainText.hasTag("1<2") && !HTMLPlainText.hasTag("<"))
+    }
 }

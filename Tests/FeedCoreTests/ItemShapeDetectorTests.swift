@@ -1545,6 +1545,42 @@ struct ItemShapeDetectorTests {
         #expect(ids.notes.first?.contains("3 numbers, ids perhaps") == true, "\(ids.notes)")
     }
 
+    @Test("an API's own paths are for programs; a time named …_on is a moment near now")
+    func apiPathsAndTimesOn() throws {
+        let crates = ["serde", "tokio", "rand"].map { name in
+            #"""
+            {"id": "\#(name)", "name": "\#(name)", "downloads": 100, "created_on": "2026-11-30T10:00:00Z",
+             "links": {"owners": "/api/v1/crates/\#(name)/owners", "page": "/crates/\#(name)"}}
+            """#
+        }
+        let reading = try reading(#"{"crates": [\#(crates.joined(separator: ","))]}"#)
+        let shown = reading.profile.columns.map(\.pointer.description)
+        #expect(!shown.contains("/links/owners"), "\(shown)")
+        #expect(shown.contains("/links/page"), "a path that is no API's stays: \(shown)")
+        let created = try #require(reading.profile.columns.first { $0.name == "created_on" })
+        #expect(created.format == .relative)
+        #expect(
+            ItemShapeDetector.shownFormat(named: "activatedOn", samples: [.string("2026-11-30T10:00:00Z")]) == .relative
+        )
+        #expect(ItemShapeDetector.shownFormat(named: "Addon", samples: [.string("2026-11-30T10:00:00Z")]) == .date)
+    }
+
+    @Test("text sent escaped for HTML is a column of text read, a title read")
+    func escapedText() throws {
+        let questions = (0..<4).map { index in
+            #"{"question_id": \#(index), "title": "Use &quot;Sendable&quot; \#(index)", "tag": "a &lt; b"}"#
+        }
+        let text = #"{"items": [\#(questions.joined(separator: ","))]}"#
+        let found = try reading(text)
+        let title = try #require(found.profile.columns.first { $0.name == "title" })
+        #expect(title.format == .html, "\(found.notes)")
+        let items = ItemExtractor(profile: found.profile).items(in: try JSONValue(parsing: text))
+        #expect(items.first?.title == #"Use "Sendable" 0"#)
+        // A column with a tag in one item is no escaped text.
+        let mixed = try reading(#"[{"id": 1, "note": "Q&amp;A"}, {"id": 2, "note": "<b>x</b> y"}]"#)
+        #expect(mixed.profile.columns.first { $0.name == "note" }?.format != .html)
+    }
+
     @Test("a status of one value gives way to a named filter of several; alone, it is the filter")
     func oneValueStatus() throws {
         let levels = ["error", "warning", "fatal", "error", "warning"]

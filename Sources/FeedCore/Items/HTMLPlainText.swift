@@ -24,6 +24,35 @@ public enum HTMLPlainText {
         return text.contains("</")
     }
 
+    /// Whether `text` is plain text sent escaped for HTML (Stack Exchange's and Reddit's
+    /// titles: `How do I use &quot;Sendable&quot;?`, `Q&amp;A`): it holds a character
+    /// reference that reads as a character and no tag (a `<` before a letter, `/` or `!`),
+    /// so that ``plain(_:)`` only reads its references. `AT&T` and `a < b` are not.
+    public static func isEscaped(_ text: String) -> Bool {
+        guard text.utf8.contains(UInt8(ascii: "&")), !hasTag(text) else { return false }
+        var index = text.startIndex
+        while let ampersand = text[index...].firstIndex(of: "&") {
+            if reference(in: text, at: ampersand) != nil { return true }
+            index = text.index(after: ampersand)
+        }
+        return false
+    }
+
+    /// Whether `text` has a `<` before a letter, `/` or `!`: what ``plain(_:)`` would take
+    /// for a tag.
+    public static func hasTag(_ text: String) -> Bool {
+        var previousOpens = false
+        for byte in text.utf8 {
+            if previousOpens,
+                (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte) || byte == 0x2F || byte == 0x21
+            {
+                return true
+            }
+            previousOpens = byte == UInt8(ascii: "<")
+        }
+        return false
+    }
+
     /// The text of `html`: tags left out (and what is inside `script` and `style`), a
     /// paragraph's, a line break's or a list item's end as a space, character references
     /// read, runs of white space as one space, trimmed. Linear in `html`'s length.

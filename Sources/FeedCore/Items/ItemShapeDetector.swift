@@ -1597,19 +1597,25 @@ public enum ItemShapeDetector {
             return true
         }
         let texts = samples.compactMap(\.stringValue)
-        guard !texts.isEmpty, texts.count == samples.count, texts.allSatisfy(isHTTPURL) else { return false }
+        guard !texts.isEmpty, texts.count == samples.count else { return false }
+        // An API's address on its own server (crates.io's `links`: `/api/v1/crates/serde/owners`).
+        if texts.allSatisfy({ $0.hasPrefix("/") && !$0.hasPrefix("//") && isVersionedAPIPath(pathOf: $0) }) {
+            return true
+        }
+        guard texts.allSatisfy(isHTTPURL) else { return false }
         return texts.allSatisfy { text in
             let host = text.split(separator: "/", maxSplits: 2, omittingEmptySubsequences: true).dropFirst().first
-            return text.contains("{") || (host?.lowercased().hasPrefix("api.") ?? false) || isVersionedAPIPath(text)
+            return text.contains("{") || (host?.lowercased().hasPrefix("api.") ?? false)
+                || isVersionedAPIPath(pathOf: String(text.split(separator: "/").dropFirst(2).joined(separator: "/")))
         }
     }
 
-    /// Whether the URL `text`'s path goes through a versioned API to something
+    /// Whether the path `text` (a URL's past its host) goes through a versioned API to something
     /// (`/api/v3/checks/…`, Healthchecks.io's, GitLab's `/api/v4/…`, Sentry's `/api/0/…`,
     /// Jira's `/rest/api/2/…`) or Azure DevOps' `/_apis/…`: an address for programs. A
     /// health endpoint's `/api/health` is no such path.
-    private static func isVersionedAPIPath(_ text: String) -> Bool {
-        let segments = text.split(separator: "?", maxSplits: 1).first?.split(separator: "/").dropFirst(2) ?? []
+    private static func isVersionedAPIPath(pathOf text: String) -> Bool {
+        let segments = text.split(separator: "?", maxSplits: 1).first?.split(separator: "/") ?? []
         // Azure DevOps' `…/_apis/wit/workItems/100`.
         if segments.dropLast().contains(where: { $0.lowercased() == "_apis" }) { return true }
         // `api`, its version, and something of it after them.
@@ -1929,6 +1935,11 @@ public enum ItemShapeDetector {
         if texts.contains(where: { !$0.isEmpty }), texts.allSatisfy({ $0.isEmpty || HTMLPlainText.isMarkup($0) }) {
             return .html
         }
+        // Text sent escaped for HTML (Stack Exchange's titles, `&quot;Sendable&quot;`), with
+        // no tag in any item: shown with its references read.
+        if texts.contains(where: HTMLPlainText.isEscaped), !texts.contains(where: HTMLPlainText.hasTag) {
+            return .html
+        }
         if lower == "color" || lower == "colour", texts.allSatisfy(isJenkinsBall),
             var balls = ItemColumn.StatusTones(words: jenkinsBallTones)
         {
@@ -1967,9 +1978,10 @@ public enum ItemShapeDetector {
         // ``ItemColumn/localTimeOffset``).
         if texts.allSatisfy({ WallTime(localTime: $0, offsetSeconds: 0) != nil }) {
             // A moment near now, past or to come (a check's `next_ping`, "in 20 min").
+            // Cloudflare's `created_on`, `activated_on`; SharePoint's `createdOn`.
             let recent =
                 has("updated", "created", "modified", "time", "seen", "started", "finished", "last", "next")
-                || namesAMoment
+                || namesAMoment || ends("_on") || (name.hasSuffix("On") && name.dropLast(2).last?.isLowercase == true)
             return recent ? .relative : .date
         }
         return .automatic

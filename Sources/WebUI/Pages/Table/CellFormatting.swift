@@ -136,6 +136,13 @@ enum CellFormatting {
         return sign + "\(whole / 86_400) d \(whole % 86_400 / 3600) h"
     }
 
+    /// Whether `value` is Go's zero time, `0001-01-01T00:00:00Z` (with or without a
+    /// fraction or an offset), which Go's APIs send for a time that has not come (an
+    /// alert's `endsAt` while it fires).
+    static func isZeroTime(_ value: JSONValue) -> Bool {
+        value.stringValue?.hasPrefix("0001-01-01T00:00:00") ?? false
+    }
+
     /// A moment from RFC 3339 text or a number of seconds (or, past 10^11, milliseconds)
     /// since 1970, or, with `localTimeOffset` (seconds east of UTC), a date and time without
     /// a zone read there (``ItemColumn/localTimeOffset``); `nil` for anything else.

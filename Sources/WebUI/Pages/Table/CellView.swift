@@ -250,6 +250,8 @@ struct CellView {
             numeric = true
             return .plain(CellFormatting.duration(unit == .seconds ? number : number / 1000), full: nil)
         case .date, .relative:
+            // Go's zero time (an alert's `endsAt` while it fires): no time yet.
+            if CellFormatting.isZeroTime(value) { return .missing }
             guard let date = CellFormatting.date(value, localTimeOffset: localTimeOffset) else { break }
             return .time(date, relative: format == .relative)
         case .link:
