@@ -100,6 +100,30 @@ struct KioskPageTests {
 
     }
 
+    @Test("a tile's facts leave out a column of one value in every item while others are left to show")
+    func tileFactsSkipWhatSaysLittle() async throws {
+        let incidents = (0..<4).map { index in
+            JSONValue.object([
+                "id": .string("PT4KHL\(index)"), "type": .string("incident"), "title": .string("Fire \(index)"),
+                "status": .string(["triggered", "acknowledged", "resolved", "triggered"][index]),
+                "urgency": .string(index.isMultiple(of: 2) ? "high" : "low"), "incident_number": .int(Int64(1234 + index)),
+                "service": .string("Mail \(index % 2)"),
+            ])
+        }
+        let board = try TestServer(document: .object(["incidents": .array(incidents)]), detection: .init())
+        let type = try #require(board.store.itemReading.profile.columns.first { $0.name == "type" })
+        #expect(type.saysLittle, "\(board.store.itemReading.notes)")
+        let page = try await HTTPTestClient.get(port: board.port, "/kiosk").text
+        let facts = page.matches(of: /<dl class="tile-facts">(.*?)<\/dl>/).map { tile in
+            tile.output.1.matches(of: /data-col="([^"]+)"/).map { String($0.output.1) }
+        }
+        #expect(facts.count == incidents.count, "\(facts)")
+        #expect(facts.allSatisfy { $0.count == RowView.maxFacts && !$0.contains("type") }, "\(facts)")
+        // The table still shows it.
+        let table = try await HTTPTestClient.get(port: board.port, "/").text
+        #expect(table.contains(#"data-col="type""#))
+    }
+
     @Test(
         "in a browser: a tile shows the facts that fit below its lead whole, none cut off at its foot",
         .enabled(if: WebDriver.isAvailable, "needs chromium and chromedriver"))

@@ -284,6 +284,10 @@ public struct ItemColumn: Sendable, Equatable {
     /// (``ItemShapeDetector/shownFormat(named:samples:)``: `uptime` a duration, `unixtime` a
     /// time). `nil`: ``format`` for every value.
     public var formatNamedBy: JSONPointer?
+    /// Whether the items the column was found in (three or more) held one value here, the
+    /// same in each, that is no status (PagerDuty's `type: incident`): it tells one item
+    /// from another by nothing, and a kiosk tile shows it only when nothing else is left.
+    public var saysLittle = false
 
     /// A column named after its label (``slug(_:)``), unless `name` is given.
     public init(

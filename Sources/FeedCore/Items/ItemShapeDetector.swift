@@ -131,6 +131,16 @@ public enum ItemShapeDetector {
                 profile.columns[index].formatNamedBy = JSONPointer(tokens: [nameMember])
             }
         }
+        let sampled = located.items.prefix(sampledItems)
+        if sampled.count >= 3 {
+            for index in profile.columns.indices {
+                if case .status = profile.columns[index].format { continue }
+                let pointer = profile.columns[index].pointer
+                let first = sampled.first?.value(at: pointer)
+                profile.columns[index].saysLittle =
+                    first.map { !$0.isNull } == true && sampled.allSatisfy { $0.value(at: pointer) == first }
+            }
+        }
         if let (name, states) = stateWords(of: Array(located.items.prefix(sampledItems))) {
             for index in profile.columns.indices where profile.columns[index].name.lowercased() == name {
                 if case .status = profile.columns[index].format { profile.columns[index].format = .status(states) }

@@ -74,9 +74,12 @@ struct RowView {
                 && !(cell.isPlain && cell.text.isEmpty)
         }
         // Figures before words (a pod's containers ready and restarts before its namespace),
-        // each in column order; a status that calls for attention (a charge `failed`, a check
-        // `critical`, a job `pending`) first of all, wherever its column.
+        // each in column order, a column that says little last (``ItemColumn/saysLittle``); a
+        // status that calls for attention (a charge `failed`, a check `critical`, a job
+        // `pending`) first of all, wherever its column.
+        let little = Set(columns.filter(\.saysLittle).map(\.name))
         candidates = candidates.filter { $0.value != nil } + candidates.filter { $0.value == nil }
+        candidates = candidates.filter { !little.contains($0.name) } + candidates.filter { little.contains($0.name) }
         if let pressing = candidates.firstIndex(where: { $0.statusTone == .bad || $0.statusTone == .busy }) {
             candidates.insert(candidates.remove(at: pressing), at: 0)
         }
