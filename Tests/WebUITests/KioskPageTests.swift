@@ -106,8 +106,8 @@ struct KioskPageTests {
             JSONValue.object([
                 "id": .string("PT4KHL\(index)"), "type": .string("incident"), "title": .string("Fire \(index)"),
                 "status": .string(["triggered", "acknowledged", "resolved", "triggered"][index]),
-                "urgency": .string(index.isMultiple(of: 2) ? "high" : "low"), "incident_number": .int(Int64(1234 + index)),
-                "service": .string("Mail \(index % 2)"),
+                "urgency": .string(index.isMultiple(of: 2) ? "high" : "low"),
+                "incident_number": .int(Int64(1234 + index)), "service": .string("Mail \(index % 2)"),
             ])
         }
         let board = try TestServer(document: .object(["incidents": .array(incidents)]), detection: .init())
