@@ -1581,6 +1581,51 @@ struct ItemShapeDetectorTests {
         #expect(mixed.profile.columns.first { $0.name == "note" }?.format != .html)
     }
 
+    @Test("GitHub's commits: keyed by their sha, titled by their message's first line, its subject")
+    func commits() throws {
+        let commits = (0..<4).map { index in
+            let sha = String(repeating: String(index), count: 40)
+            return #"""
+                {"sha": "\#(sha)", "node_id": "C_\#(index)",
+                 "url": "https://api.github.com/repos/a/b/commits/\#(index)",
+                 "html_url": "https://github.com/a/b/commit/\#(index)",
+                 "commit": {"message": "Fix race \#(index)\n\nThe sender saw a stale cursor.", "url": "https://api.github.com/x/\#(index)",
+                            "comment_count": 0, "author": {"name": "Dev", "date": "2026-11-30T10:00:00Z"}},
+                 "author": {"login": "dev\#(index)", "id": \#(100 + index)}}
+                """#
+        }
+        let text = "[\(commits.joined(separator: ","))]"
+        let found = try reading(text)
+        #expect(found.profile.keyPath == (try JSONPointer("/sha")), "\(found.notes)")
+        #expect(found.profile.fields[.title] == (try JSONPointer("/commit/message")))
+        let items = ItemExtractor(profile: found.profile).items(in: try JSONValue(parsing: text))
+        #expect(items.map(\.title) == (0..<4).map { "Fix race \($0)" })
+    }
+
+    @Test("YouTube's search results: a snippet is an envelope, an id of ids keys them, etag and kind are for programs")
+    func youTubeSearch() throws {
+        let results = (0..<4).map { index in
+            #"""
+            {"kind": "youtube#searchResult", "etag": "e\#(index)x", "id": {"kind": "youtube#video", "videoId": "v\#(index)abc"},
+             "snippet": {"publishedAt": "2026-11-30T1\#(index):00:00Z", "title": "Talk \#(index)", "channelTitle": "Swift Talks"}}
+            """#
+        }
+        let found = try reading(
+            #"{"kind": "youtube#searchListResponse", "items": [\#(results.joined(separator: ","))]}"#)
+        #expect(found.profile.keyPath == (try JSONPointer("/id/videoId")), "\(found.notes)")
+        #expect(found.profile.fields[.title] == (try JSONPointer("/snippet/title")))
+        let shown = found.profile.columns.map(\.pointer.description)
+        #expect(!shown.contains("/etag") && !shown.contains("/kind") && !shown.contains("/id/kind"), "\(shown)")
+        #expect(shown.contains("/snippet/channelTitle") && shown.contains("/snippet/publishedAt"), "\(shown)")
+        // A kind that differs item by item, or has no `#`, is the item's own.
+        let kinds = try reading(
+            #"[{"id": 1, "kind": "a#b", "name": "x"}, {"id": 2, "kind": "c#d", "name": "y"}, {"id": 3, "kind": "a#b", "name": "z"}]"#
+        )
+        #expect(kinds.profile.columns.contains { $0.name == "kind" }, "\(kinds.notes)")
+        let pods = try reading(#"[{"id": 1, "kind": "Pod", "name": "x"}, {"id": 2, "kind": "Pod", "name": "y"}]"#)
+        #expect(pods.profile.columns.contains { $0.name == "kind" }, "\(pods.notes)")
+    }
+
     @Test("a status of one value gives way to a named filter of several; alone, it is the filter")
     func oneValueStatus() throws {
         let levels = ["error", "warning", "fatal", "error", "warning"]

@@ -156,7 +156,8 @@ public struct ItemExtractor: Sendable {
             let plain = HTMLPlainText.plain(text)
             return plain.isEmpty ? nil : plain
         }
-        item.title = text(.title)
+        // A title of several lines (a commit's message) is its first: its subject.
+        item.title = text(.title).map(Self.firstLine)
         // A match: both sides' names (`Lakers – Celtics`).
         if let title = item.title, let opponent = profile.titleOpponent,
             let other = Self.text(element.value(at: opponent))
@@ -191,6 +192,14 @@ public struct ItemExtractor: Sendable {
             item.marks = profile.marks.filter { $0.matches(element) }.map(\.label)
         }
         return item
+    }
+
+    /// The first line of `text` that holds more than white space, trimmed; `text` itself
+    /// when it is one line.
+    static func firstLine(_ text: String) -> String {
+        guard text.contains(where: \.isNewline) else { return text }
+        let line = text.split(whereSeparator: \.isNewline).first { !$0.allSatisfy(\.isWhitespace) }
+        return line.map { String($0.trimmingCharacters(in: .whitespaces)) } ?? text
     }
 
     /// The item's whole text: the first of the profile's ``ItemProfile/bodyPaths`` that

@@ -18,6 +18,7 @@ struct ItemMemberPaths {
     /// (an author's `id`) may not: it names something the item refers to.
     static let envelopeNames: Set<String> = [
         "metadata", "meta", "attributes", "properties", "node", "_source", "fields", "data", "record", "resource",
+        "snippet",
     ]
 
     /// The items' own members, as one-token pointers.

@@ -26,12 +26,12 @@
 public enum ItemShapeDetector {
     /// Member names that make a key, in order of preference.
     static let keyNames = [
-        "id", "key", "uuid", "guid", "uri", "url", "slug", "symbol", "name", "code", "ticker", "sku", "number",
+        "id", "key", "uuid", "guid", "uri", "sha", "url", "slug", "symbol", "name", "code", "ticker", "sku", "number",
     ]
     /// Member names that name an item, in order of preference.
     static let titleNames = [
         "title", "display_title", "name", "headline", "label", "subject", "display_name", "full_name",
-        "friendly_name", "symbol", "repo", "repository", "host", "service", "project", "summary",
+        "friendly_name", "symbol", "repo", "repository", "host", "service", "project", "summary", "message",
     ]
     /// Member names of a few values that make a filter, in order of preference: a health
     /// first (Elasticsearch's index `health`, green to red, before its `status`, open or
@@ -674,7 +674,8 @@ public enum ItemShapeDetector {
     /// A path whose value is a non-empty string or a whole number in every item, unique
     /// among them. In order: the item's own members named in ``keyNames``, then those
     /// ending in `id` or `key`; the same inside an envelope (``ItemMemberPaths/envelopeNames``:
-    /// a Kubernetes object's `/metadata/name`, a GraphQL edge's `/node/id`); then (only when
+    /// a Kubernetes object's `/metadata/name`, a GraphQL edge's `/node/id`); then an id in an
+    /// `id` object (a YouTube search result's `/id/videoId`); then (only when
     /// items do not arrive alone) an object named in ``labelNames``, different in each
     /// item; then (also only from 3 items on) a moment that is not an update time (a
     /// forecast's `dt`), and any other string member.
@@ -701,7 +702,9 @@ public enum ItemShapeDetector {
         }
         let own = paths.top
         let enveloped = paths.enveloped
-        for tier in [named(own, keyNames), idLike(own), named(enveloped, keyNames), idLike(enveloped)] {
+        // An `id` that is an object of ids (a YouTube search result's `id/videoId`).
+        let idObject = paths.nested.filter { $0.tokens[0] == "id" && $0.memberName.lowercased().hasSuffix("id") }
+        for tier in [named(own, keyNames), idLike(own), named(enveloped, keyNames), idLike(enveloped), idObject] {
             if let key = tier.first(where: isUnique) { return key }
         }
         guard !arriveAlone else { return nil }
@@ -753,6 +756,10 @@ public enum ItemShapeDetector {
         }
         for candidates in [paths.top, paths.enveloped] {
             if let pointer = named(candidates, titleNames).first(where: namesEach) { return pointer }
+        }
+        // A thing's message one level down (a GitHub commit's `commit/message`).
+        if let pointer = paths.nested.first(where: { $0.memberName == "message" && namesEach($0) }) {
+            return pointer
         }
         // WordPress' `title: {"rendered": "…"}`: a title sent as HTML.
         let rendered = paths.nested.filter { $0.tokens[1] == "rendered" }
@@ -1587,10 +1594,15 @@ public enum ItemShapeDetector {
         // A Kubernetes object's bookkeeping: the version the API server compares, its own
         // address, which fields each client manages.
         if ["resourceversion", "selflink", "managedfields"].contains(lower) { return true }
-        // Stripe's type marker, the same in every item (`"object": "charge"`).
-        if lower == "object", let first = samples.first?.stringValue, samples.allSatisfy({ $0.stringValue == first }) {
+        // Stripe's type marker, the same in every item (`"object": "charge"`); Google's
+        // (`"kind": "youtube#searchResult"`).
+        if lower == "object" || lower == "kind", let first = samples.first?.stringValue,
+            lower == "object" || first.contains("#"), samples.allSatisfy({ $0.stringValue == first })
+        {
             return true
         }
+        // A version tag for HTTP's caches (Google's and Azure's `etag`).
+        if lower == "etag" || lower == "_etag" { return true }
         // A serializer's or a vocabulary's marker: JSON.NET's and MongoDB Extended JSON's `$type`,
         // `$id`, `$ref`; JSON-LD's `@context`, `@id`, `@type` (a weather.gov alert's
         // `wx:Alert`); OData's `@odata.etag`. Not Logstash's `@timestamp`, which is the item's.
