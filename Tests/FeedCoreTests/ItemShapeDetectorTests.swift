@@ -1581,6 +1581,28 @@ struct ItemShapeDetectorTests {
         #expect(mixed.profile.columns.first { $0.name == "note" }?.format != .html)
     }
 
+    @Test("CoinMarketCap's listings: an object of one object shows its values, headed with the currency it is in")
+    func quoteInACurrency() throws {
+        let coins = [("Bitcoin", 96123.45), ("Ethereum", 3612.2), ("Solana", 231.5)].enumerated().map { index, coin in
+            #"""
+            {"id": \#(index + 1), "name": "\#(coin.0)", "cmc_rank": \#(index + 1),
+             "quote": {"USD": {"price": \#(coin.1), "percent_change_24h": -1.25, "market_cap": 1.9e12, "tvl": null}}}
+            """#
+        }
+        let found = try reading(#"{"status": {"error_code": 0}, "data": [\#(coins.joined(separator: ","))]}"#)
+        let columns = found.profile.columns
+        let price = try #require(columns.first { $0.pointer.description == "/quote/USD/price" }, "\(found.notes)")
+        #expect(price.label == "Price (USD)")
+        let change = try #require(columns.first { $0.pointer.description == "/quote/USD/percent_change_24h" })
+        #expect(change.format == .percent)
+        #expect(!columns.contains { $0.pointer.description == "/quote" }, "no summary of one field")
+        // Objects of one object by different names (one item priced in EUR) are no such thing.
+        let mixed = try reading(
+            #"[{"id": 1, "quote": {"USD": {"price": 1}}}, {"id": 2, "quote": {"EUR": {"price": 2}}}, {"id": 3, "quote": {"USD": {"price": 3}}}]"#
+        )
+        #expect(!mixed.profile.columns.contains { $0.pointer.tokens.count == 3 }, "\(mixed.notes)")
+    }
+
     @Test("GitHub's commits: keyed by their sha, titled by their message's first line, its subject")
     func commits() throws {
         let commits = (0..<4).map { index in

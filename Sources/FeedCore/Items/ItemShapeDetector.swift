@@ -1112,6 +1112,23 @@ public enum ItemShapeDetector {
                 columns.append(ItemColumn(label: label(for: name), pointer: rendered, format: format, name: name))
                 continue
             }
+            // An object of one object, by the same name in every item (CoinMarketCap's
+            // `quote: {"USD": {"price": …}}`): that object's plain values, each a column,
+            // headed with its name when that is a currency (`Price (USD)`).
+            if inner.isEmpty, let wrapped = loneObjectName(in: values) {
+                let currency = Currency(code: wrapped) != nil ? " (\(wrapped))" : ""
+                for member in plainMembers(of: values.compactMap { $0[wrapped] }) where columns.count < candidates {
+                    let pointer = JSONPointer(tokens: [name, wrapped, member])
+                    let memberValues = samples(at: pointer)
+                    if isForPrograms(member, samples: memberValues) || tellsNothingYet(member, samples: memberValues) {
+                        continue
+                    }
+                    var shown = column(name: member, pointer: pointer, samples: memberValues)
+                    shown.label += currency
+                    columns.append(shown)
+                }
+                continue
+            }
             if !inner.isEmpty, values.allSatisfy({ $0.objectValue != nil }) {
                 let lower = name.lowercased()
                 // A reference to a thing with an id may name it by its `summary` (PagerDuty's).
@@ -1241,6 +1258,32 @@ public enum ItemShapeDetector {
             let keys = samples(other.pointer).compactMap(ItemExtractor.text)
             return keys.count == ids.count && Set(keys).count == keys.count
         }
+    }
+
+    /// The name of the one member of each of `values`, the same in each, whose value is an
+    /// object (`USD` in CoinMarketCap's `{"USD": {"price": …}}`); `nil` when a value is not
+    /// such an object.
+    private static func loneObjectName(in values: [JSONValue]) -> String? {
+        var name: String?
+        for value in values {
+            guard let members = value.objectValue, members.count == 1, let only = members.keys.first,
+                members[only]?.objectValue != nil, name == nil || name == only
+            else { return nil }
+            name = only
+        }
+        return name
+    }
+
+    /// The names of the plain members of `objects`, in the order they first appear.
+    private static func plainMembers(of objects: [JSONValue]) -> [String] {
+        var names: [String] = []
+        var seen = Set<String>()
+        for object in objects {
+            for (member, value) in object.objectValue ?? [:] where ItemMemberPaths.isPlain(value) {
+                if seen.insert(member).inserted { names.append(member) }
+            }
+        }
+        return names
     }
 
     /// `pointers` (of one object's members, two tokens or three) in the order their members
