@@ -141,7 +141,7 @@ public enum ItemShapeDetector {
                     first.map { !$0.isNull } == true && sampled.allSatisfy { $0.value(at: pointer) == first }
             }
         }
-        if let (name, states) = stateWords(of: Array(located.items.prefix(sampledItems))) {
+        if let (name, states) = stateWords(of: Array(sampled)) {
             for index in profile.columns.indices where profile.columns[index].name.lowercased() == name {
                 if case .status = profile.columns[index].format { profile.columns[index].format = .status(states) }
             }
@@ -602,8 +602,6 @@ public enum ItemShapeDetector {
         return .values(nameMember: value == "name" ? "key" : "name", valueMember: value)
     }
 
-    /// Whether every member of `members`, at least `least` of them, is an object: an
-    /// object whose members are items (`{"bitcoin": {…}, "ether": {…}}`).
     /// How the texts of the array at `pointer` are items: each under the array's name
     /// (`repositories`), or under `value` when that name says nothing of them (`data`,
     /// `items`) or there is none (the document).
@@ -613,6 +611,8 @@ public enum ItemShapeDetector {
         return .texts(valueMember: vague.contains(name.lowercased()) ? "value" : name)
     }
 
+    /// Whether every member of `members`, at least `least` of them, is an object: an
+    /// object whose members are items (`{"bitcoin": {…}, "ether": {…}}`).
     private static func isObjectOfObjects(_ members: JSONObject, least: Int) -> Bool {
         members.count >= least && members.values.allSatisfy { $0.objectValue != nil }
     }
