@@ -1540,6 +1540,12 @@ struct ItemShapeDetectorTests {
         // A thing's values with a list among them are its values; ids alone are no list.
         let thing = try reading(#"{"name": "web", "version": "1.2", "replicas": 3, "tags": ["a", "b"]}"#)
         #expect(thing.profile.itemsForm != .texts(valueMember: "tags"), "\(thing.notes)")
+        // Given, even a list of one text, or one beside a larger list, is read.
+        var given = ItemProfile.Overrides()
+        given.itemsPath = try JSONPointer("/jobs")
+        let one = try reading(#"{"jobs": ["node"], "hosts": ["a", "b", "c"]}"#, given)
+        #expect(one.profile.itemsForm == .texts(valueMember: "jobs") && one.profile.itemsPath == given.itemsPath)
+        #expect(one.notes.first?.contains("as given") == true, "\(one.notes)")
         let ids = try reading("[41, 42, 43]")
         #expect(ids.origin == .undecided)
         #expect(ids.notes.first?.contains("3 numbers, ids perhaps") == true, "\(ids.notes)")

@@ -282,6 +282,14 @@ public enum ItemShapeDetector {
                     form: .rows(names: table.names, header: table.header),
                     note: "items: the rows of \(place(given)), as given (\(table.count))")
             }
+            if objects.isEmpty, let elements = value?.arrayValue, !elements.isEmpty,
+                elements.allSatisfy({ !($0.stringValue?.isEmpty ?? true) })
+            {
+                let form = textsForm(at: given)
+                return .found(
+                    given, items: ItemExtractor.elements(of: value, form: form) ?? [], form: form,
+                    note: "items: \(place(given)), as given, an array of \(elements.count) texts")
+            }
             guard !objects.isEmpty else {
                 return .missing("No items yet: \(place(given)) holds \(describe(value)).")
             }
