@@ -373,6 +373,12 @@ public enum ItemShapeDetector {
             }
         }
         visit(document, at: .root, depth: 0, parent: nil)
+        /// The items the extractor makes of what lies at `pointer`, laid out as `form`.
+        func read(_ pointer: JSONPointer, as form: ItemsForm, note: String) -> Location {
+            .found(
+                pointer, items: ItemExtractor.elements(of: document.value(at: pointer), form: form) ?? [], form: form,
+                note: note)
+        }
         // Where the most named values are, for a note that names them.
         let mostNamedValues: (pointer: JSONPointer, count: Int)? =
             if let facts = bestFacts, facts.count > bestValues?.count ?? 0 {
@@ -448,34 +454,28 @@ public enum ItemShapeDetector {
                         || facts.stated && !isCollectionOfCodes(document.value(at: values.pointer)))
             }) ?? true
         {
-            let form = valuesForm(at: facts.pointer)
-            let items = ItemExtractor.elements(of: document.value(at: facts.pointer), form: form) ?? []
-            let note =
-                "items: the named values of \(place(facts.pointer)), its small objects' too, each a name and a "
-                + "value (\(facts.count))"
-            return .found(facts.pointer, items: items, form: form, note: note)
+            return read(
+                facts.pointer, as: valuesForm(at: facts.pointer),
+                note: "items: the named values of \(place(facts.pointer)), its small objects' too, each a name and "
+                    + "a value (\(facts.count))")
         }
         // Named values (exchange rates, counters, settings): after an empty array, which
         // is where items will come (a page's `meta` of counts beside its empty `data`).
         if let values = bestValues {
-            let form = valuesForm(at: values.pointer)
-            let items = ItemExtractor.elements(of: document.value(at: values.pointer), form: form) ?? []
-            let note =
-                values.depth == 0
-                ? "items: the document's members, each a name and a value (\(values.count))"
-                : "items: the members of \(place(values.pointer)), each a name and a value (\(values.count))"
-            return .found(values.pointer, items: items, form: form, note: note)
+            return read(
+                values.pointer, as: valuesForm(at: values.pointer),
+                note: values.depth == 0
+                    ? "items: the document's members, each a name and a value (\(values.count))"
+                    : "items: the members of \(place(values.pointer)), each a name and a value (\(values.count))")
         }
         // A list of texts, each an item (after named values: a thing's `tags` are one of its
         // values).
         if let texts = bestTexts {
-            let form = textsForm(at: texts.pointer)
-            let items = ItemExtractor.elements(of: document.value(at: texts.pointer), form: form) ?? []
-            let note =
-                texts.depth == 0
-                ? "items: the document, an array of \(texts.count) texts"
-                : "items: \(place(texts.pointer)), an array of \(texts.count) texts"
-            return .found(texts.pointer, items: items, form: form, note: note)
+            return read(
+                texts.pointer, as: textsForm(at: texts.pointer),
+                note: texts.depth == 0
+                    ? "items: the document, an array of \(texts.count) texts"
+                    : "items: \(place(texts.pointer)), an array of \(texts.count) texts")
         }
         if let rows = unnamedRows {
             return .missing(
