@@ -53,4 +53,34 @@ import Testing
         #expect(ItemText.body(" \n ", isHTML: false) == nil)
         #expect(ItemText.body("<p></p>", isHTML: true) == nil)
     }
+
+    @Test("a post's text as paragraphs: HTML block by block, plain text at its blank lines")
+    func paragraphs() {
+        let html = """
+            <p>Deploys took <b>14</b> minutes.</p><h2>The fix</h2><ul><li>Key by the lockfile</li></ul>\
+            <p>One<br>line.<br> <br>Two &amp; more.</p><script>alert(1)</script><hr><p>&lt;script&gt;</p>
+            """
+        #expect(
+            ItemText.paragraphs(html, isHTML: true) == [
+                "Deploys took 14 minutes.", "The fix", "Key by the lockfile", "One line.", "Two & more.", "<script>",
+            ])
+        let text = "Walked to the harbour.\nThe fog was thick.\n\n  Coffee at six.  \r\n \n\n\nThird."
+        #expect(
+            ItemText.paragraphs(text, isHTML: false) == [
+                "Walked to the harbour. The fog was thick.", "Coffee at six.", "Third.",
+            ])
+        #expect(ItemText.paragraphs("<p> </p><div></div>", isHTML: true).isEmpty)
+        // The plain reading of the same HTML is the paragraphs run together.
+        #expect(HTMLPlainText.plain(html) == ItemText.paragraphs(html, isHTML: true).joined(separator: " "))
+    }
+
+    @Test("an item's paragraphs come from the first body path that holds text")
+    func paragraphsOfAnItem() throws {
+        let item: JSONValue = .object([
+            "content_text": .string(" \n "), "content_html": .string("<p>A</p><p>B</p>"),
+        ])
+        let paths = [try JSONPointer("/content_text"), try JSONPointer("/content_html")]
+        #expect(ItemText.paragraphs(of: item, at: paths) == ["A", "B"])
+        #expect(ItemText.paragraphs(of: item, at: []).isEmpty)
+    }
 }

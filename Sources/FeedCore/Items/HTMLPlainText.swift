@@ -57,9 +57,32 @@ public enum HTMLPlainText {
     /// paragraph's, a line break's or a list item's end as a space, character references
     /// read, runs of white space as one space, trimmed. Linear in `html`'s length.
     public static func plain(_ html: String) -> String {
+        read(html, breaksParagraphs: false).first ?? ""
+    }
+
+    /// The text of `html` as paragraphs, as ``plain(_:)`` reads it but for the end of a
+    /// block (a paragraph, a heading, a list item, a quotation, a `div`, a table row) and two
+    /// line breaks in a row, each of which ends a paragraph. Invariant: no paragraph is empty
+    /// or begins or ends with white space. Linear in `html`'s length.
+    public static func paragraphs(_ html: String) -> [String] {
+        read(html, breaksParagraphs: true)
+    }
+
+    /// Tags that end a block of text where they close.
+    private static let blockEnds: Set<Substring> = [
+        "/p", "/div", "/li", "/h1", "/h2", "/h3", "/h4", "/h5", "/h6", "/tr", "/blockquote", "/pre", "/ul", "/ol",
+        "/table", "/figure", "hr", "hr/",
+    ]
+
+    /// `html`'s text, one paragraph (``plain(_:)``) or each block's apart
+    /// (``paragraphs(_:)``).
+    private static func read(_ html: String, breaksParagraphs: Bool) -> [String] {
+        var paragraphs: [String] = []
         var out = ""
-        out.reserveCapacity(html.utf8.count)
+        out.reserveCapacity(breaksParagraphs ? 256 : html.utf8.count)
         var pendingSpace = false
+        // Line breaks since the last text: two in a row end a paragraph.
+        var breaks = 0
         func append(_ character: Character) {
             if character.isWhitespace {
                 pendingSpace = !out.isEmpty
@@ -67,7 +90,14 @@ public enum HTMLPlainText {
             }
             if pendingSpace { out.append(" ") }
             pendingSpace = false
+            breaks = 0
             out.append(character)
+        }
+        func endParagraph() {
+            if !out.isEmpty { paragraphs.append(out) }
+            out = ""
+            pendingSpace = false
+            breaks = 0
         }
         var index = html.startIndex
         var skippingUntil: String?
@@ -91,7 +121,13 @@ public enum HTMLPlainText {
                     if name == until { skippingUntil = nil }
                 } else if name == "script" || name == "style" {
                     skippingUntil = "/" + name
-                } else if ["br", "br/", "/p", "/div", "/li", "/h1", "/h2", "/h3", "/h4", "/tr", "/td"].contains(name) {
+                } else if breaksParagraphs, blockEnds.contains(name) {
+                    endParagraph()
+                } else if name == "br" || name == "br/" {
+                    append(" ")
+                    breaks += 1
+                    if breaksParagraphs, breaks == 2 { endParagraph() }
+                } else if ["/p", "/div", "/li", "/h1", "/h2", "/h3", "/h4", "/tr", "/td"].contains(name) {
                     append(" ")
                 }
                 index = html.index(after: close)
@@ -109,7 +145,8 @@ public enum HTMLPlainText {
             append(character)
             index = html.index(after: index)
         }
-        return out
+        endParagraph()
+        return paragraphs
     }
 
     /// The character that the reference starting at `start` (an `&`) stands for, and where

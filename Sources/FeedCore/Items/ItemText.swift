@@ -4,7 +4,7 @@
 ///
 /// Lengths are in characters (grapheme clusters); a text is cut only between words, and
 /// a cut is marked with `…`. The result is plain text, never markup.
-enum ItemText {
+public enum ItemText {
     /// The most characters of a title taken from the text.
     static let titleLimit = 120
     /// The most characters of an abstract taken from the text.
@@ -17,6 +17,37 @@ enum ItemText {
             isHTML || HTMLPlainText.isMarkup(raw)
             ? HTMLPlainText.plain(raw) : raw.split(whereSeparator: \.isWhitespace).joined(separator: " ")
         return text.isEmpty ? nil : text
+    }
+
+    /// `raw` as paragraphs of plain text: markup (`isHTML`, or by its look) read block by
+    /// block (``HTMLPlainText/paragraphs(_:)``), other text split at its blank lines; in
+    /// each, runs of white space as one space. Invariant: no paragraph is empty or begins or
+    /// ends with white space.
+    static func paragraphs(_ raw: String, isHTML: Bool) -> [String] {
+        if isHTML || HTMLPlainText.isMarkup(raw) { return HTMLPlainText.paragraphs(raw) }
+        var paragraphs: [String] = []
+        var lines: [Substring] = []
+        func endParagraph() {
+            let words = lines.flatMap { $0.split(whereSeparator: \.isWhitespace) }
+            if !words.isEmpty { paragraphs.append(words.joined(separator: " ")) }
+            lines.removeAll()
+        }
+        for line in raw.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline) {
+            if line.allSatisfy(\.isWhitespace) { endParagraph() } else { lines.append(line) }
+        }
+        endParagraph()
+        return paragraphs
+    }
+
+    /// The whole text of `item` as paragraphs (``paragraphs(_:isHTML:)``), from the first
+    /// of `paths` that holds text; empty when none does. What an item page shows of a post.
+    public static func paragraphs(of item: JSONValue, at paths: [JSONPointer]) -> [String] {
+        for pointer in paths {
+            guard let raw = item.value(at: pointer)?.stringValue else { continue }
+            let paragraphs = paragraphs(raw, isHTML: HTMLPlainText.isHTML(at: pointer))
+            if !paragraphs.isEmpty { return paragraphs }
+        }
+        return []
     }
 
     /// The text's first sentence as a title, and what follows it as an abstract (`nil` when

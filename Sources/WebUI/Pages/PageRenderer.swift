@@ -309,7 +309,9 @@ struct PageRenderer: Sendable {
                 TableDetailView(item, profile: profile, now: now), withTemplate: "detailTable") ?? ""
         }
         return templates.library.render(
-            DetailView(item, now: now, placeholder: placeholder, showsPlaceholder: profile.showsPlaceholder),
+            DetailView(
+                item, now: now, placeholder: placeholder, showsPlaceholder: profile.showsPlaceholder,
+                bodyPaths: profile.bodyPaths),
             withTemplate: "detail") ?? ""
     }
 

@@ -86,7 +86,19 @@ struct DetailView {
         let url: String
     }
 
+    /// One paragraph of a post's text, plain (escaped by the template like any value).
+    struct Paragraph {
+        let text: String
+    }
+
     let story: StoryView
+    /// The story's abstract above its meta, `nil` where the paragraphs below begin with it
+    /// (an abstract taken from the post's text): nothing is said twice.
+    let lede: String?
+    /// The post's whole text (a JSON Feed post's `content_html`), past what its title says.
+    let paragraphs: [Paragraph]
+    /// Stored, not computed: templates read stored values (TemplateValues.swift).
+    let hasBody: Bool
     /// The item's own JSON (`{{item.price}}`).
     let item: TemplateJSON
     let section: String?
@@ -101,9 +113,17 @@ struct DetailView {
     /// Stored, not computed: templates read stored values (TemplateValues.swift).
     let hasLinks: Bool
 
-    init(_ item: FeedItem, now: Date, placeholder: String, showsPlaceholder: Bool = true) {
+    /// The page of `item`; `bodyPaths` are where its profile finds a post's whole text
+    /// (``ItemProfile/bodyPaths``).
+    init(
+        _ item: FeedItem, now: Date, placeholder: String, showsPlaceholder: Bool = true,
+        bodyPaths: [JSONPointer] = []
+    ) {
         story = StoryView(item, now: now, placeholder: placeholder, showsPlaceholder: showsPlaceholder)
         self.item = TemplateJSON(item.raw)
+        let body = Self.body(ItemText.paragraphs(of: item.raw, at: bodyPaths), title: item.title)
+        (lede, paragraphs) = Self.lede(item.abstract, body: body)
+        hasBody = !paragraphs.isEmpty
         section = item.section
         subsection = item.subsection
         original = URLPolicy.safeURL(item.url)
@@ -126,6 +146,31 @@ struct DetailView {
         self.images = images
         links = item.related.compactMap { link in URLPolicy.safeURL(link.url).map { Link(text: link.text, url: $0) } }
         hasLinks = !links.isEmpty
+    }
+
+    /// `paragraphs` without the title they begin with: a title taken from a post's first
+    /// sentence (``ItemText``), or its beginning where it was cut (then `…` leads on).
+    static func body(_ paragraphs: [String], title: String?) -> [String] {
+        guard let title, let first = paragraphs.first else { return paragraphs }
+        let cut = title.hasSuffix("…")
+        let stem = cut ? String(title.dropLast()) : title
+        guard !stem.isEmpty, first.hasPrefix(stem) else { return paragraphs }
+        let rest = first.dropFirst(stem.count).drop(while: \.isWhitespace)
+        var body = paragraphs
+        if rest.isEmpty { body.removeFirst() } else { body[0] = (cut ? "…" : "") + rest }
+        return body
+    }
+
+    /// The lede and the paragraphs to show of `abstract` and `body`: the abstract alone when
+    /// the body is that one paragraph; the body alone when the abstract is its beginning
+    /// (an excerpt, or its paragraphs run together); both when they differ (a post's own
+    /// summary).
+    static func lede(_ abstract: String?, body: [String]) -> (String?, [Paragraph]) {
+        let paragraphs = body.map(Paragraph.init(text:))
+        guard let abstract else { return (nil, paragraphs) }
+        if body.isEmpty || body == [abstract] { return (abstract, []) }
+        let stem = abstract.hasSuffix("…") ? String(abstract.dropLast()) : abstract
+        return body.joined(separator: " ").hasPrefix(stem) ? (nil, paragraphs) : (abstract, paragraphs)
     }
 
     /// "22 Nov 2026, 14:59 UTC": unambiguous on the server; the page script shows the

@@ -5,10 +5,11 @@ extension Templates {
         <nav class="crumbs" aria-label="Breadcrumb"><a href="/">Latest</a>{{#section}} › <a href="{{story.sectionHref}}">{{section}}</a>{{/section}}{{#subsection}} › <span>{{subsection}}</span>{{/subsection}}</nav>
         <p class="gone" id="gone" hidden>This story has left the feed. What you see is its last version.</p>
         <h1 class="detail-title">{{story.title}}</h1>
-        {{#story.abstract}}<p class="lede">{{story.abstract}}</p>{{/story.abstract}}
+        {{#lede}}<p class="lede">{{lede}}</p>{{/lede}}
         <p class="meta">{{#story.byline}}<span class="byline">{{story.byline}}</span>{{/story.byline}}
         {{#published}}<span>Published <time datetime="{{publishedMachine}}" data-local>{{published}}</time></span>{{/published}}
         {{#updated}}<span>Updated <time datetime="{{updatedMachine}}" data-local>{{updated}}</time></span>{{/updated}}</p>
+        {{#hasBody}}<div class="detail-body">{{#paragraphs}}<p>{{text}}</p>{{/paragraphs}}</div>{{/hasBody}}
         {{#original}}<p class="original"><a class="button" href="{{original}}" rel="noopener noreferrer" target="_blank">Read the original article<span class="visually-hidden"> (opens in a new tab)</span></a></p>{{/original}}
         {{#images}}
         <figure class="figure">

@@ -172,6 +172,9 @@ extension DetailView: MustacheParent {
     func child(named name: String) -> Any? {
         switch name {
         case "story": self.story
+        case "lede": self.lede
+        case "paragraphs": self.paragraphs
+        case "hasBody": self.hasBody
         case "item": self.item
         case "section": self.section
         case "subsection": self.subsection
@@ -196,6 +199,15 @@ extension DetailView.Image: MustacheParent {
         case "credit": self.credit
         case "width": self.width
         case "height": self.height
+        default: nil
+        }
+    }
+}
+
+extension DetailView.Paragraph: MustacheParent {
+    func child(named name: String) -> Any? {
+        switch name {
+        case "text": self.text
         default: nil
         }
     }
