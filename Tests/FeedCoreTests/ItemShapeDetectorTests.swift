@@ -1609,7 +1609,7 @@ struct ItemShapeDetectorTests {
         #expect(!mixed.profile.columns.contains { $0.pointer.tokens.count == 3 }, "\(mixed.notes)")
     }
 
-    @Test("GitHub's commits: keyed by their sha, titled by their message's first line, its subject")
+    @Test("GitHub's commits: keyed by their sha, titled by their message's first line, dated when written")
     func commits() throws {
         let commits = (0..<4).map { index in
             let sha = String(repeating: String(index), count: 40)
@@ -1618,7 +1618,8 @@ struct ItemShapeDetectorTests {
                  "url": "https://api.github.com/repos/a/b/commits/\#(index)",
                  "html_url": "https://github.com/a/b/commit/\#(index)",
                  "commit": {"message": "Fix race \#(index)\n\nThe sender saw a stale cursor.", "url": "https://api.github.com/x/\#(index)",
-                            "comment_count": 0, "author": {"name": "Dev", "date": "2026-11-30T10:00:00Z"}},
+                            "comment_count": 0, "author": {"name": "Dev", "date": "2026-11-30T1\#(index):00:00Z"},
+                            "committer": {"name": "GitHub", "date": "2026-11-30T12:00:00Z"}},
                  "author": {"login": "dev\#(index)", "id": \#(100 + index)}}
                 """#
         }
@@ -1628,6 +1629,16 @@ struct ItemShapeDetectorTests {
         #expect(found.profile.fields[.title] == (try JSONPointer("/commit/message")))
         let items = ItemExtractor(profile: found.profile).items(in: try JSONValue(parsing: text))
         #expect(items.map(\.title) == (0..<4).map { "Fix race \($0)" })
+        // When it was written, two objects down, is a column: the first moment there.
+        let written = found.profile.columns.filter { $0.pointer.description.hasSuffix("/date") }
+        #expect(written.map(\.pointer.description) == ["/commit/author/date"], "\(found.notes)")
+        #expect(written.first?.label == "Author date")
+        // An object with a moment of its own shows that one, not one further down.
+        let own = try reading(
+            #"[{"id": "a", "build": {"started_at": "2026-11-30T10:00:00Z", "by": {"at": "2026-11-30T09:00:00Z"}}}, {"id": "b", "build": {"started_at": "2026-11-30T11:00:00Z", "by": {"at": "2026-11-30T08:00:00Z"}}}]"#
+        )
+        let shown = own.profile.columns.map(\.pointer.description)
+        #expect(shown.contains("/build/started_at") && !shown.contains("/build/by/at"), "\(shown)")
     }
 
     @Test("YouTube's search results: a snippet is an envelope, an id of ids keys them, etag and kind are for programs")

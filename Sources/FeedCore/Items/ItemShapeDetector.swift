@@ -1168,6 +1168,11 @@ public enum ItemShapeDetector {
                     for pointer in readings(in: name, of: sampled) where columns.count < candidates {
                         columns.append(column(name: pointer.tokens[2], pointer: pointer, samples: samples(at: pointer)))
                     }
+                    if let moment = moment(in: name, of: sampled), columns.count < candidates {
+                        var shown = column(name: moment.tokens[2], pointer: moment, samples: samples(at: moment))
+                        shown.label = qualified(shown.label, by: moment.tokens[1])
+                        columns.append(shown)
+                    }
                     // Arrays of objects inside it, tallied (a pod's `status.containerStatuses`).
                     for array in arraysOfObjects(in: name, of: sampled) {
                         columns.append(contentsOf: tallies(at: array, in: sampled))
@@ -1310,6 +1315,32 @@ public enum ItemShapeDetector {
             (position[left.element.tokens[1]] ?? Int.max, left.offset)
                 < (position[right.element.tokens[1]] ?? Int.max, right.offset)
         }.map(\.element)
+    }
+
+    /// The first moment one level further down in the object `name` of `items`, when that
+    /// object holds none of its own: a GitHub commit's `commit/author/date` (when it was
+    /// written), in an object that 9 in 10 items have and whose samples read as times.
+    private static func moment(in name: String, of items: [JSONValue]) -> JSONPointer? {
+        let objects = items.compactMap { $0[name]?.objectValue }
+        func isMoment(_ pointer: JSONPointer) -> Bool {
+            let values = items.compactMap { $0.value(at: pointer) }.filter { !$0.isNull }
+            guard values.count * 10 >= items.count * 9, values.allSatisfy({ $0.stringValue != nil }) else {
+                return false
+            }
+            let shown = format(named: pointer.memberName, samples: values)
+            return shown == .relative || shown == .date
+        }
+        guard let first = objects.first,
+            !first.keys.contains(where: { isMoment(JSONPointer(tokens: [name, $0])) })
+        else { return nil }
+        for (member, value) in first {
+            guard let inner = value.objectValue else { continue }
+            for innerName in inner.keys {
+                let pointer = JSONPointer(tokens: [name, member, innerName])
+                if isMoment(pointer) { return pointer }
+            }
+        }
+        return nil
     }
 
     /// The members of an object one level further down than ``ItemMemberPaths`` looks that
