@@ -1641,6 +1641,43 @@ struct ItemShapeDetectorTests {
         #expect(shown.contains("/build/started_at") && !shown.contains("/build/by/at"), "\(shown)")
     }
 
+    @Test("aviationstack's flights: keyed by the flight's code one level down; where each leg is, and when")
+    func flights() throws {
+        let flights = (0..<4).map { index in
+            #"""
+            {"flight_date": "2026-12-01", "flight_status": "\#(index < 2 ? "active" : "scheduled")",
+             "departure": {"airport": "Heathrow", "timezone": "Europe/London", "iata": "LHR", "terminal": "5",
+                           "gate": "C\#(index)", "delay": null, "scheduled": "2026-12-01T1\#(index):00:00+00:00",
+                           "estimated": "2026-12-01T1\#(index):05:00+00:00", "actual": null},
+             "arrival": {"airport": "John F Kennedy International", "iata": "JFK", "terminal": "7", "gate": null,
+                         "baggage": null, "delay": null, "scheduled": "2026-12-01T2\#(index):00:00+00:00",
+                         "estimated": null, "actual": null},
+             "airline": {"name": "British Airways", "iata": "BA", "icao": "BAW"},
+             "flight": {"number": "10\#(index)", "iata": "BA10\#(index)", "icao": "BAW10\#(index)", "codeshared": null},
+             "aircraft": null, "live": null}
+            """#
+        }
+        let text = #"{"pagination": {"limit": 100, "count": 4}, "data": [\#(flights.joined(separator: ","))]}"#
+        let found = try reading(text)
+        #expect(found.profile.keyPath == (try JSONPointer("/flight/iata")), "\(found.notes)")
+        let columns = found.profile.columns
+        func label(_ path: String) -> String? { columns.first { $0.pointer.description == path }?.label }
+        #expect(label("/departure/airport") == "Departure", "\(found.notes)")
+        #expect(label("/departure/scheduled") == "Departure scheduled", "\(found.notes)")
+        #expect(label("/arrival/airport") == "Arrival" && label("/arrival/scheduled") == "Arrival scheduled")
+        #expect(label("/flight/iata") == "Flight IATA" && label("/flight/number") == "Flight number")
+        #expect(label("/airline/name") == "Airline")
+        let items = ItemExtractor(profile: found.profile).items(in: try JSONValue(parsing: text))
+        #expect(items.map(\.key) == ["BA100", "BA101", "BA102", "BA103"])
+        // Of two items, or an id one level down (an author's), no such key: a hash.
+        let two = try reading(#"{"data": [\#(flights.prefix(2).joined(separator: ","))]}"#)
+        #expect(two.profile.keyPath == nil, "\(two.notes)")
+        let authored = try reading(
+            #"[{"text": "a", "author": {"id": "U1A"}}, {"text": "b", "author": {"id": "U2B"}}, {"text": "c", "author": {"id": "U3C"}}]"#
+        )
+        #expect(authored.profile.keyPath != (try JSONPointer("/author/id")), "\(authored.notes)")
+    }
+
     @Test("YouTube's search results: a snippet is an envelope, an id of ids keys them, etag and kind are for programs")
     func youTubeSearch() throws {
         let results = (0..<4).map { index in

@@ -686,7 +686,8 @@ public enum ItemShapeDetector {
     /// `id` object (a YouTube search result's `/id/videoId`); then (only when
     /// items do not arrive alone) an object named in ``labelNames``, different in each
     /// item; then (also only from 3 items on) a moment that is not an update time (a
-    /// forecast's `dt`), and any other string member.
+    /// forecast's `dt`), any other string member, and a code one level down (a flight's
+    /// `flight/iata`).
     static func key(of items: [JSONValue], paths: ItemMemberPaths, arriveAlone: Bool) -> JSONPointer? {
         func isUnique(_ pointer: JSONPointer) -> Bool {
             var seen = Set<String>()
@@ -745,10 +746,37 @@ public enum ItemShapeDetector {
                 return !ItemColumn.StatusTones.isStatusWord(text) && Double(text) == nil && !isReading(text)
             }
         }
-        return own.first { pointer in
+        if let key = own.first(where: { pointer in
             !moments.contains(pointer) && items.allSatisfy { $0.value(at: pointer)?.stringValue != nil }
                 && isUnique(pointer) && namesTwo(pointer)
+        }) {
+            return key
         }
+        // A code one level down, of letters and digits, in an object each of whose values is
+        // the item's own (a flight's `flight`: its `iata`, `BA117`, its `icao` and `number`),
+        // from 3 items on: better than a hash of the item, which changes with any of its
+        // values. Not a gate that differs by chance beside an airport all share, nor an id
+        // (an author's: another thing's).
+        guard items.count >= 3 else { return nil }
+        func identifies(_ object: String) -> Bool {
+            paths.nested.filter { $0.tokens[0] == object }.allSatisfy { pointer in
+                items.allSatisfy { $0.value(at: pointer)?.isNull ?? true } || isUnique(pointer)
+            }
+        }
+        return paths.nested.first { pointer in
+            !ItemMemberPaths.isEnvelope(pointer.tokens[0]) && !isIDName(pointer.memberName)
+                && items.allSatisfy { isCode($0.value(at: pointer)?.stringValue) } && isUnique(pointer)
+                && identifies(pointer.tokens[0])
+        }
+    }
+
+    /// Whether `text` is a short code of capital letters and digits, one of each at least
+    /// (`BA117`, `LHR2`), at most 12 characters.
+    private static func isCode(_ text: String?) -> Bool {
+        guard let text, (2...12).contains(text.utf8.count) else { return false }
+        let bytes = text.utf8
+        return bytes.allSatisfy { (0x30...0x39).contains($0) || (0x41...0x5A).contains($0) }
+            && bytes.contains { (0x30...0x39).contains($0) } && bytes.contains { (0x41...0x5A).contains($0) }
     }
 
     /// The path that names an item: one of ``titleNames``, the item's own before one in
@@ -1176,6 +1204,24 @@ public enum ItemShapeDetector {
                     // Arrays of objects inside it, tallied (a pod's `status.containerStatuses`).
                     for array in arraysOfObjects(in: name, of: sampled) {
                         columns.append(contentsOf: tallies(at: array, in: sampled))
+                    }
+                } else if let place = named(inner, placeNamingNames).first(where: { pointer in
+                    samples(at: pointer).filter { $0.stringValue != nil }.count * 10 >= values.count * 9
+                }) {
+                    // A large object that says where (a flight's `departure`, nine members, its
+                    // `airport` and when it is `scheduled`): that place, and its first time.
+                    var shown = column(name: name, pointer: place, samples: samples(at: place))
+                    shown.label = label(for: name)
+                    columns.append(shown)
+                    let moments = inner.filter { pointer in
+                        let format = column(name: pointer.tokens[1], pointer: pointer, samples: samples(at: pointer))
+                            .format
+                        return format == .relative || format == .date
+                    }
+                    if let moment = moments.first {
+                        var when = column(name: moment.tokens[1], pointer: moment, samples: samples(at: moment))
+                        when.label = qualified(when.label, by: name)
+                        columns.append(when)
                     }
                 } else {
                     columns.append(column(name: name, pointer: own, samples: values))
@@ -1730,6 +1776,10 @@ public enum ItemShapeDetector {
         }
     }
 
+    /// Member names of a place that a large object (too many members to show) says it is at:
+    /// a flight's `departure/airport`, a departure board's `stop`, a reading's `station`.
+    static let placeNamingNames = ["airport", "station", "stop", "venue", "city", "location", "place", "site"]
+
     /// Member names of a thing an item refers to that name it (an author's `login`), in
     /// order of preference: an object member with one shows as it.
     public static let referenceNames = [
@@ -1813,7 +1863,7 @@ public enum ItemShapeDetector {
         "user", "system", "sys", "idle", "iowait", "nice", "steal", "total", "used", "free", "available", "avail",
         "min", "max", "avg", "average", "mean", "median", "count", "sum", "value", "current", "speed", "gust",
         "deg", "limit", "remaining", "reset", "rx", "tx", "in", "out", "read", "write", "percent", "pct", "rate",
-        "p50", "p90", "p95", "p99", "open", "high", "low", "close", "last",
+        "p50", "p90", "p95", "p99", "open", "high", "low", "close", "last", "number", "code", "iata", "icao",
     ]
 
     /// Whether a column headed `label` needs its object's name to be understood
@@ -1945,7 +1995,7 @@ public enum ItemShapeDetector {
             "id", "uid", "url", "uri", "html", "api", "cpu", "gpu", "ram", "ip", "dns", "http", "tls", "tcp", "udp",
             "sla",
             "uuid", "sku", "ci", "os", "ui", "usd", "eur", "gbp", "jpy", "cny", "chf", "cad", "aud", "inr", "krw",
-            "btc", "eth", "vwap", "iid", "eui", "rssi", "snr", "ttl", "mac", "ssid",
+            "btc", "eth", "vwap", "iid", "eui", "rssi", "snr", "ttl", "mac", "ssid", "iata", "icao",
         ]
         let shown = lower.enumerated().map { index, word -> String in
             if word == "pct" || word == "percent" { return "%" }
