@@ -62,6 +62,34 @@ struct FeedStoreDetectionTests {
         #expect(store.snapshot?.published.items.map(\.key) == ["ACME"])
     }
 
+    @Test("items whose key comes to repeat are not shown, and the view says how many and why, until it is unique again")
+    func repeatedKeysAreSaid() throws {
+        let store = store()
+        store.replaceDocument(
+            try JSONValue(
+                parsing:
+                    #"{"quotes": [{"symbol":"ACME","price":1.5},{"symbol":"GLBX","price":2},{"symbol":"INIT","price":3}]}"#
+            ))
+        #expect(store.snapshot?.published.itemsProblem == nil)
+        // A patch gives a second quote the first one's symbol: one item fewer, said.
+        try store.apply(JSONPatch(parsing: #"[{"op":"replace","path":"/quotes/2/symbol","value":"ACME"}]"#))
+        var view = try #require(store.snapshot?.published)
+        #expect(view.items.map(\.key) == ["ACME", "GLBX"])
+        #expect(view.itemsProblem?.hasPrefix("1 item is not shown: it has the key (/symbol)") == true, "\(view)")
+        try store.apply(
+            JSONPatch(parsing: #"[{"op":"add","path":"/quotes/-","value":{"symbol":"GLBX","price":4}}]"#))
+        view = try #require(store.snapshot?.published)
+        #expect(view.itemsProblem?.hasPrefix("2 items are not shown") == true, "\(view.itemsProblem ?? "")")
+        // A whole new document with the same repeats says the same.
+        store.replaceDocument(
+            try JSONValue(parsing: #"{"quotes": [{"symbol":"ACME","price":1},{"symbol":"ACME","price":2}]}"#))
+        #expect(store.snapshot?.published.itemsProblem?.hasPrefix("1 item is not shown") == true)
+        // Unique again: every item, and nothing to say.
+        try store.apply(JSONPatch(parsing: #"[{"op":"replace","path":"/quotes/1/symbol","value":"ZETA"}]"#))
+        #expect(store.snapshot?.published.itemsProblem == nil)
+        #expect(store.snapshot?.published.items.map(\.key) == ["ACME", "ZETA"])
+    }
+
     @Test("items that are an object's members follow its patches: a member added, changed, removed, renamed")
     func membersFollowThePatches() throws {
         let store = store()

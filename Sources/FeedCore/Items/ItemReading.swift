@@ -63,8 +63,22 @@ public struct ItemReading: Sendable, Equatable {
     /// What the document holds at the profile's items path when that is not an array (an
     /// object, for items that are an object's members), in words (`nil`: the items are read
     /// from what is there). What a page says in place of a list that would be blank.
-    func problem(in document: MirrorDocument) -> String? {
+    ///
+    /// Else, when `hidden` items share their key with one before them (a key that was
+    /// unique when the items were read, and no longer is), that they are not shown, and
+    /// how to key them otherwise.
+    func problem(in document: MirrorDocument, hidden: Int = 0) -> String? {
         guard isDecided else { return notes.first }
+        if let unread = unread(in: document) { return unread }
+        guard hidden > 0 else { return nil }
+        let key = profile.keyPath.map { " (\($0.description))" } ?? ""
+        let counted = hidden == 1 ? "1 item is not shown: it has" : "\(hidden) items are not shown: each has"
+        return "\(counted) the key\(key) of an item before it. --key-path can name a member unique to each."
+    }
+
+    /// What the document holds at the items path, in words, when the items cannot be read
+    /// from it; `nil` when they can.
+    private func unread(in document: MirrorDocument) -> String? {
         let holdsItems =
             switch profile.itemsForm {
             case .elements: document.elements(at: profile.itemsPath) != nil

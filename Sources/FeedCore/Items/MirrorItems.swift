@@ -39,6 +39,10 @@ struct MirrorItems: Sendable {
     /// How many keys more than one element carries (then the first one is the item).
     private var repeatedKeys = 0
 
+    /// How many elements are objects whose key an element before them carries: not items,
+    /// so not shown (what a page says, so that none is lost unsaid).
+    var hiddenItems: Int { elements.count - nonObjects - items.count }
+
     /// The items of `document`, extracted in full.
     init(document: MirrorDocument, extractor: ItemExtractor) {
         elements = []

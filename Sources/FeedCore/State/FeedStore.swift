@@ -339,7 +339,7 @@ public final class FeedStore: Sendable {
             itemReading.isDecided ? nil : ItemShapeDetector.reading(of: document, overrides: overrides)
         }
         writeLock.withLock {
-            let (items, reading) = reader.withLockedValue { reader in
+            let (items, reading, hidden) = reader.withLockedValue { reader in
                 if let detected, !reader.reading.isDecided {
                     reader = ItemsReader(reading: detected)
                     if detected.origin == .found {
@@ -348,13 +348,13 @@ public final class FeedStore: Sendable {
                     }
                 }
                 reader.mirror = MirrorItems(document: .value(document), extractor: reader.extractor)
-                return (reader.mirror.items, reader.reading)
+                return (reader.mirror.items, reader.reading, reader.mirror.hiddenItems)
             }
             let epoch = epoch ?? self.epoch
             let published = PublishedView(
                 epoch: epoch, seq: seq, version: Self.version(of: .value(document), reading: reading), items: items,
                 previousSeq: nil, itemChanges: [], reading: reading,
-                itemsProblem: reading.problem(in: .value(document)))
+                itemsProblem: reading.problem(in: .value(document), hidden: hidden))
             let snapshot = FeedSnapshot(id: EventID(epoch: epoch, seq: seq), document: document, published: published)
             state.withLockedValue {
                 $0.epoch = epoch
@@ -570,7 +570,7 @@ public final class FeedStore: Sendable {
         let previous = snapshot
         let id = prepared.id ?? EventID(epoch: epoch, seq: (previous?.id.seq ?? 0) + 1)
         let seq = id.seq
-        let (items, mirrorChanges, reading) = reader.withLockedValue { reader in
+        let (items, mirrorChanges, reading, hidden) = reader.withLockedValue { reader in
             if let watch = prepared.memberWatch { reader.memberWatch = watch }
             if let detected = prepared.reading {
                 // Decided (or still not, with what this document holds instead), or widened:
@@ -583,19 +583,19 @@ public final class FeedStore: Sendable {
                 // Items read again are the same items: only those read differently changed.
                 return (
                     reader.mirror.items, widened ? ItemChange.between(before, reader.mirror.items) : changes,
-                    reader.reading
+                    reader.reading, reader.mirror.hiddenItems
                 )
             }
             let changes =
                 patch.map { reader.mirror.apply($0, to: document, extractor: reader.extractor) }
                 ?? reader.mirror.replaceAll(with: document, extractor: reader.extractor)
-            return (reader.mirror.items, changes, reader.reading)
+            return (reader.mirror.items, changes, reader.reading, reader.mirror.hiddenItems)
         }
         // Starting over: no view before this one, as for a first document.
         let previousView = prepared.startsOver ? nil : previous?.published
         let published = advancedView(
             from: previousView, mirrorSeq: prepared.startsOver ? nil : previous?.id.seq, document: document, id: id,
-            items: items, mirrorChanges: mirrorChanges, reading: reading)
+            items: items, hidden: hidden, mirrorChanges: mirrorChanges, reading: reading)
         let snapshot = FeedSnapshot(
             id: id, mirror: document, published: published, encodedByteCount: prepared.byteCount,
             encodedDocument: prepared.encodedDocument, chunks: chunkEncodings)
@@ -657,10 +657,11 @@ public final class FeedStore: Sendable {
     /// The version guard: the published view moves to `document` only when its version is
     /// greater than the published one, or when there is no version to compare. Its item
     /// changes are the mirror's for this change when the published view was the mirror
-    /// before it (`mirrorSeq`), else a diff against the published items.
+    /// before it (`mirrorSeq`), else a diff against the published items. `hidden` items
+    /// share their key with one before them (``MirrorItems/hiddenItems``): the view says so.
     private func advancedView(
         from previous: PublishedView?, mirrorSeq: UInt64?, document: MirrorDocument, id: EventID,
-        items: ChunkedArray<FeedItem>,
+        items: ChunkedArray<FeedItem>, hidden: Int,
         mirrorChanges: [ItemChange], reading: ItemReading
     ) -> PublishedView {
         let version = Self.version(of: document, reading: reading)
@@ -673,7 +674,7 @@ public final class FeedStore: Sendable {
             ? mirrorChanges : ItemChange.between(previous?.items ?? [], items)
         return PublishedView(
             epoch: id.epoch, seq: id.seq, version: version, items: items, previousSeq: previous?.seq,
-            itemChanges: changes, reading: reading, itemsProblem: reading.problem(in: document))
+            itemChanges: changes, reading: reading, itemsProblem: reading.problem(in: document, hidden: hidden))
     }
 }
 
