@@ -1641,6 +1641,25 @@ struct ItemShapeDetectorTests {
         #expect(shown.contains("/build/started_at") && !shown.contains("/build/by/at"), "\(shown)")
     }
 
+    @Test("Vercel's deployments: a whole number within a day of a moment in milliseconds is a moment; a count is not")
+    func momentsBesideMilliseconds() throws {
+        let deployments = (0..<3).map { index in
+            let created = 1_764_570_000_000 + index * 600_000
+            return #"""
+                {"uid": "dpl_\#(index)", "url": "web-\#(index).vercel.app", "created": \#(created),
+                 "ready": \#(created + 60_000), "state": "READY", "size": \#(1_000 + index),
+                 "market_cap": \#(1_342_525_352_344 + index)}
+                """#
+        }
+        let found = try reading(#"{"deployments": [\#(deployments.joined(separator: ","))]}"#)
+        func format(_ name: String) -> ItemColumn.Format? { found.profile.columns.first { $0.name == name }?.format }
+        #expect(format("created") == .relative && format("ready") == .relative, "\(found.notes)")
+        #expect(format("market_cap") == .number, "a figure nowhere near the moment stays a figure")
+        // Without a moment in milliseconds, the same number is a number.
+        let alone = try reading(#"[{"id": 1, "ready": 1764570060000}, {"id": 2, "ready": 1764570660000}]"#)
+        #expect(alone.profile.columns.first { $0.name == "ready" }?.format == .number, "\(alone.notes)")
+    }
+
     @Test("aviationstack's flights: keyed by the flight's code one level down; where each leg is, and when")
     func flights() throws {
         let flights = (0..<4).map { index in

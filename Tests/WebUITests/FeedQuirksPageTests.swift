@@ -61,4 +61,42 @@ struct FeedQuirksPageTests {
         // The item's own members below it are shown as the feed sent them.
         #expect(detail.contains("<dd>Using &amp;quot;Sendable&amp;quot;"))
     }
+
+    @Test("qBittorrent's torrents: seconds since 1970 named …_on are times, and -1 (not done yet) a dash")
+    func secondsSince1970AndNotYet() async throws {
+        let added = 1_764_500_000
+        let torrents = (0..<3).map { index in
+            #"""
+            {"hash": "\#(String(repeating: String(index), count: 40))", "name": "debian-13.\#(index).0.iso",
+             "state": "\#(index == 0 ? "uploading" : "downloading")", "added_on": \#(added + index * 60),
+             "completion_on": \#(index == 0 ? added + 3600 : -1)}
+            """#
+        }
+        let server = try TestServer(
+            document: try JSONValue(parsing: "[\(torrents.joined(separator: ","))]"), detection: .init())
+        let page = try await HTTPTestClient.get(port: server.port, "/").text
+        let addedCells = cells("added_on", in: page)
+        #expect(addedCells.count == 3, "\(addedCells)")
+        let machine = ISO8601DateFormatter().string(from: Date(timeIntervalSince1970: Double(added)))
+        #expect(addedCells.first?.contains(#"<time datetime="\#(machine)""#) == true, "\(addedCells)")
+        let done = cells("completion_on", in: page)
+        #expect(done.count == 3 && done.dropFirst().allSatisfy { $0 == "—" }, "\(done)")
+        #expect(done.first?.contains("<time datetime=") == true, "\(done)")
+    }
+
+    @Test("Jenkins' jobs: a duration beside moments in milliseconds is in milliseconds")
+    func millisecondDurations() async throws {
+        let jobs = (0..<3).map { index in
+            #"""
+            {"name": "service-\#(index)", "color": "blue",
+             "lastBuild": {"number": \#(100 + index), "timestamp": \#(1_764_570_000_000 + index * 60_000),
+                           "duration": \#(120_000 + index * 1_000)}}
+            """#
+        }
+        let server = try TestServer(
+            document: try JSONValue(parsing: #"{"jobs": [\#(jobs.joined(separator: ","))]}"#), detection: .init())
+        let page = try await HTTPTestClient.get(port: server.port, "/").text
+        let durations = cells("duration", in: page)
+        #expect(durations == ["2 min 0 s", "2 min 1 s", "2 min 2 s"], "\(durations)")
+    }
 }

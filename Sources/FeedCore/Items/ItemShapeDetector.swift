@@ -1276,6 +1276,7 @@ public enum ItemShapeDetector {
             }
         }
         columns = withMoney(columns, in: sampled, key: key)
+        columns = inMilliseconds(columns, in: sampled)
         let kept = fewest(columns.map { ($0, samples(at: $0.pointer)) }, keeping: [key, title].compactMap { $0 })
         // UUIDs (a Buildkite build's `id`), as wide as a sentence and read by no one, last,
         // unless they name the item.
@@ -1290,6 +1291,37 @@ public enum ItemShapeDetector {
         }
         let last = uuids + numbers
         return distinct(kept.filter { column in !last.contains { $0.pointer == column.pointer } } + last)
+    }
+
+    /// `columns` read in the units of a feed that writes its moments as milliseconds since
+    /// 1970 (Jenkins' `timestamp`, Vercel's `created`): a whole number within a day of such
+    /// a moment in every sampled item is a moment too (Vercel's `ready`; a market cap or a
+    /// count is nowhere near), and a duration named without a unit (Jenkins' `duration`,
+    /// `estimatedDuration`) is in milliseconds.
+    private static func inMilliseconds(_ columns: [ItemColumn], in sampled: [JSONValue]) -> [ItemColumn] {
+        let millisecondsSince1970: ClosedRange<Int64> = 1_000_000_000_000...9_999_999_999_999
+        let moment = columns.first { column in
+            guard column.format == .relative || column.format == .date else { return false }
+            let values = sampled.map { $0.value(at: column.pointer)?.int64Value }
+            return values.allSatisfy { $0.map(millisecondsSince1970.contains) ?? false }
+        }
+        guard let moment else { return columns }
+        let day: Int64 = 86_400_000
+        return columns.map { column in
+            var column = column
+            let name = column.pointer.memberName
+            if column.format == .duration(.seconds), name.hasSuffix("duration") || name.hasSuffix("elapsed") {
+                column.format = .duration(.milliseconds)
+            }
+            let nearMoment = sampled.allSatisfy { item in
+                guard let value = item.value(at: column.pointer)?.int64Value,
+                    let when = item.value(at: moment.pointer)?.int64Value
+                else { return false }
+                return millisecondsSince1970.contains(value) && abs(value - when) <= day
+            }
+            if column.format == .number, nearMoment { column.format = .relative }
+            return column
+        }
     }
 
     /// Names of a member by which people know an item, where a number for programs keys it:
@@ -2052,14 +2084,19 @@ public enum ItemShapeDetector {
             {
                 return .duration(.seconds)
             }
-            let epoch = samples.allSatisfy { ($0.doubleValue ?? 0) > 1e9 }
+            // Past 2001 in seconds, or no time yet (qBittorrent's `completion_on: -1`).
+            let epoch =
+                samples.allSatisfy { ($0.doubleValue ?? 0) > 1e9 || ($0.doubleValue ?? 1) <= 0 }
+                && samples.contains { ($0.doubleValue ?? 0) > 1e9 }
             // `updated` as USGS's GeoJSON sends it, milliseconds since 1970; a word of the
-            // name that says when (a bike station's `last_reported`, Algolia's `created_at_i`).
+            // name that says when (a bike station's `last_reported`, Algolia's `created_at_i`,
+            // qBittorrent's `added_on`).
             let momentNamed =
                 namesAMoment || lower == "ts" || lower == "dt"
                 || ends(
                     "time", "timestamp", "_ts", "date", "updated", "created", "modified", "seen", "started", "finished",
-                    "sunrise", "sunset")
+                    "sunrise", "sunset", "_on")
+                || (name.hasSuffix("On") && name.dropLast(2).last?.isLowercase == true)
                 || saysWhen(name)
             if epoch && momentNamed {
                 return .relative

@@ -138,9 +138,11 @@ enum CellFormatting {
 
     /// Whether `value` is Go's zero time, `0001-01-01T00:00:00Z` (with or without a
     /// fraction or an offset), which Go's APIs send for a time that has not come (an
-    /// alert's `endsAt` while it fires).
+    /// alert's `endsAt` while it fires), or a number of seconds since 1970 that is not
+    /// past 0 (qBittorrent's `completion_on: -1` for a download not done).
     static func isZeroTime(_ value: JSONValue) -> Bool {
-        value.stringValue?.hasPrefix("0001-01-01T00:00:00") ?? false
+        if let number = value.doubleValue { return number <= 0 }
+        return value.stringValue?.hasPrefix("0001-01-01T00:00:00") ?? false
     }
 
     /// A moment from RFC 3339 text or a number of seconds (or, past 10^11, milliseconds)
