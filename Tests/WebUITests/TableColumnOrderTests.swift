@@ -45,6 +45,32 @@ struct TableColumnOrderTests {
         #expect(try TablePageTests.tileLead(of: "ch_1", in: kiosk)?.column == "amount")
     }
 
+    @Test("GitHub's issues: titled first though a link and a number come before; their labels a list of names")
+    func issuesTitledFirstWithLabels() async throws {
+        let labels = [
+            #"[{"id": 1, "name": "bug", "color": "d73a4a"}]"#, "[]",
+            #"[{"id": 2, "name": "p1"}, {"id": 3, "name": "crash"}, {"id": 4, "name": "macros"}, {"id": 5, "name": "needs triage"}]"#,
+        ]
+        let issues = (0..<3).map { index in
+            #"""
+            {"url": "https://api.github.com/repos/a/b/issues/\#(index)", "html_url": "https://github.com/a/b/issues/\#(index)",
+             "id": \#(9000 + index), "number": \#(index), "title": "Crash \#(index)", "state": "open",
+             "labels": \#(labels[index]), "comments": \#(index), "created_at": "2026-11-30T10:00:00Z",
+             \#((0..<12).map { #""more\#($0)": "v\#($0)x\#(index)""# }.joined(separator: ", "))}
+            """#
+        }
+        let server = try TestServer(
+            document: try JSONValue(parsing: "[\(issues.joined(separator: ","))]"), detection: .init())
+        let table = try await HTTPTestClient.get(port: server.port, "/").text
+        let shown = Self.headings(table)
+        // More members than a table shows: the labels are among those kept.
+        #expect(shown.first == "title" && shown.contains("labels") && !shown.contains("more11"), "\(shown)")
+        let cells = table.matches(of: /<td class="[^"]*" data-col="labels"[^>]*>(.*?)<\/td>/).map {
+            String($0.output.1)
+        }
+        #expect(cells == ["bug", "none", "p1, crash, macros, needs triage"], "\(cells)")
+    }
+
     @Test("a status among the first three stays where the feed puts it")
     func earlyStatusStays() async throws {
         func build(_ id: Int, _ state: String) -> JSONValue {

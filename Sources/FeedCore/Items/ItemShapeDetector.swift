@@ -1721,7 +1721,9 @@ public enum ItemShapeDetector {
             if column.format != .series, !values.isEmpty,
                 values.allSatisfy({ $0.arrayValue != nil || $0.objectValue != nil })
             {
-                return 1
+                // Things that name themselves (a GitHub issue's `labels`, `bug, p1`) read as
+                // a list of names; other objects as a count.
+                return namesThings(values) ? 2 : 1
             }
             // The same value in every item (a GeoJSON feature's `type`, a job's `_class`)
             // tells nothing that sets one item apart; a status the same for all does.
@@ -1806,6 +1808,21 @@ public enum ItemShapeDetector {
             let version = next.lowercased().hasPrefix("v") ? next.dropFirst() : next[...]
             return !version.isEmpty && version.allSatisfy { $0.isASCII && $0.isNumber }
         }
+    }
+
+    /// Whether `values` are arrays of things that name themselves (``ItemMemberPaths/namingMember(of:)``:
+    /// a GitHub issue's `labels`, `[{"name": "bug", "color": "d73a4a"}]`), one thing in
+    /// one array at least.
+    private static func namesThings(_ values: [JSONValue]) -> Bool {
+        var things: [JSONObject] = []
+        for value in values {
+            guard let elements = value.arrayValue else { return false }
+            for element in elements where !element.isNull {
+                guard let object = element.objectValue else { return false }
+                things.append(object)
+            }
+        }
+        return ItemMemberPaths.namingMember(of: things) != nil
     }
 
     /// Member names of a place that a large object (too many members to show) says it is at:

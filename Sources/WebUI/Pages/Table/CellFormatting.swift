@@ -226,6 +226,11 @@ enum CellFormatting {
             if texts.count == elements.count, elements.count <= 3, texts.allSatisfy({ $0.count <= 24 }) {
                 return texts.joined(separator: ", ")
             }
+            // More, if short together (an issue's six labels).
+            let joined = texts.joined(separator: ", ")
+            if texts.count == elements.count, elements.count <= 8, joined.count <= 80 {
+                return joined
+            }
             if elements.count == 1, case .object(let members) = elements[0], members.count <= 3 {
                 let plain = members.values.compactMap(scalarText)
                 if plain.count == members.count, plain.allSatisfy({ $0.count <= 24 }) {

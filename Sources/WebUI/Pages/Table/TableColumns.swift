@@ -17,7 +17,8 @@ enum TableColumns {
 
     /// The columns in the order a table shows them (`/`, a board's list, the item page): the
     /// profile's (``columns(of:)``), but
-    /// - the column that names the item, found past the first three, comes first;
+    /// - the column that names the item, found past the first three or after a link, comes
+    ///   first;
     /// - a status the table is filtered by, found past the first three, comes right after the
     ///   column that names the item when that is one of the first three, else second (a pod's
     ///   `Phase` after its name, a charge's `Status` after its id, where a laptop's screen
@@ -37,10 +38,11 @@ enum TableColumns {
     }
 
     /// `columns` with the one that names the item first, when it is past the third (a
-    /// Buildkite build's `message`).
+    /// Buildkite build's `message`) or a link comes before it (a GitHub issue's `html_url`
+    /// before its `number` and `title`).
     private static func namingFirst(_ columns: [ItemColumn], _ profile: ItemProfile) -> [ItemColumn] {
         let link = linkColumn(of: columns, profile: profile)
-        guard link > 2 else { return columns }
+        guard link > 2 || columns.prefix(link).contains(where: { $0.format == .link }) else { return columns }
         var moved = columns
         moved.insert(moved.remove(at: link), at: 0)
         return moved
