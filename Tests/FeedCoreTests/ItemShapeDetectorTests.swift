@@ -1660,6 +1660,21 @@ struct ItemShapeDetectorTests {
         #expect(alone.profile.columns.first { $0.name == "ready" }?.format == .number, "\(alone.notes)")
     }
 
+    @Test("OpenWeather's clouds and Bitbucket's duration: a thing's one vague value is the thing's; a unit's 'in' goes")
+    func headingsOfOneValueAndUnits() throws {
+        let cities = (0..<3).map { index in
+            #"{"id": \#(index), "name": "City \#(index)", "clouds": {"all": \#(index * 20)}, "wind": {"speed": 4.\#(index), "deg": 240}}"#
+        }
+        let weather = try reading(#"{"cnt": 3, "list": [\#(cities.joined(separator: ","))]}"#)
+        func label(_ found: ItemReading, _ path: String) -> String? {
+            found.profile.columns.first { $0.pointer.description == path }?.label
+        }
+        #expect(label(weather, "/clouds/all") == "Clouds", "\(weather.notes)")
+        #expect(label(weather, "/wind/speed") == "Wind speed", "two values: each qualified, as before")
+        #expect(ItemShapeDetector.label(for: "duration_in_seconds", shownAs: .duration(.seconds)) == "Duration")
+        #expect(ItemShapeDetector.label(for: "uptime_seconds", shownAs: .duration(.seconds)) == "Uptime")
+    }
+
     @Test("aviationstack's flights: keyed by the flight's code one level down; where each leg is, and when")
     func flights() throws {
         let flights = (0..<4).map { index in

@@ -1190,7 +1190,11 @@ public enum ItemShapeDetector {
                         var shown = column(name: pointer.tokens[1], pointer: pointer, samples: memberValues)
                         if pointer.tokens.count == 3 { shown.label = label(for: pointer.tokens[1]) }
                         let splitsAThing = !ItemMemberPaths.isEnvelope(name) && !labelNames.contains(lower)
-                        if splitsAThing, isVague(shown.label) { shown.label = qualified(shown.label, by: name) }
+                        if splitsAThing, isVague(shown.label) {
+                            // The one vague value of a thing (OpenWeather's `clouds: {"all": 75}`)
+                            // is that thing's.
+                            shown.label = inner.count == 1 ? label(for: name) : qualified(shown.label, by: name)
+                        }
                         columns.append(shown)
                     }
                     for pointer in readings(in: name, of: sampled) where columns.count < candidates {
@@ -1901,7 +1905,10 @@ public enum ItemShapeDetector {
         guard let space = label.lastIndex(of: " "), units.contains(label[space...].dropFirst().lowercased()) else {
             return label
         }
-        return String(label[..<space])
+        // `duration_in_seconds` (Bitbucket's): `Duration`, not `Duration in`.
+        let rest = label[..<space]
+        if rest.hasSuffix(" in") { return String(rest.dropLast(3)) }
+        return String(rest)
     }
 
     /// Heading words that say little without their object's name: a host's `cpu/user` and
@@ -1912,7 +1919,7 @@ public enum ItemShapeDetector {
         "user", "system", "sys", "idle", "iowait", "nice", "steal", "total", "used", "free", "available", "avail",
         "min", "max", "avg", "average", "mean", "median", "count", "sum", "value", "current", "speed", "gust",
         "deg", "limit", "remaining", "reset", "rx", "tx", "in", "out", "read", "write", "percent", "pct", "rate",
-        "p50", "p90", "p95", "p99", "open", "high", "low", "close", "last", "number", "code", "iata", "icao",
+        "p50", "p90", "p95", "p99", "open", "high", "low", "close", "last", "number", "code", "iata", "icao", "all",
     ]
 
     /// Whether a column headed `label` needs its object's name to be understood
