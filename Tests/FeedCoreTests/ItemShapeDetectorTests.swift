@@ -1675,6 +1675,33 @@ struct ItemShapeDetectorTests {
         #expect(ItemShapeDetector.label(for: "uptime_seconds", shownAs: .duration(.seconds)) == "Uptime")
     }
 
+    @Test(
+        "CircleCI's pipelines titled by their commit's subject two objects down; Bitbucket's by their build number, not a UUID"
+    )
+    func titlesDeeperOrByNumber() throws {
+        let pipelines = (0..<3).map { index in
+            #"""
+            {"id": "\#(index)0000000-1111-2222-3333-444444444444", "number": \#(900 + index), "state": "created",
+             "vcs": {"branch": "main", "revision": "\#(String(repeating: String(index), count: 40))",
+                     "commit": {"subject": "Make it faster \#(index)", "body": ""}}}
+            """#
+        }
+        let circle = try reading(#"{"items": [\#(pipelines.joined(separator: ","))]}"#)
+        let subject = try JSONPointer("/vcs/commit/subject")
+        #expect(circle.profile.fields[.title] == subject, "\(circle.notes)")
+        #expect(circle.profile.columns.first?.pointer == subject, "the title is a column, first")
+        let builds = (0..<3).map { index in
+            #"""
+            {"uuid": "{\#(index)abcdef0-aaaa-bbbb-cccc-dddddddddddd}", "build_number": \#(300 + index),
+             "state": {"name": "COMPLETED"}, "created_on": "2026-12-01T0\#(index):00:00Z"}
+            """#
+        }
+        let bitbucket = try reading(#"{"values": [\#(builds.joined(separator: ","))]}"#)
+        #expect(bitbucket.profile.keyPath == (try JSONPointer("/uuid")), "\(bitbucket.notes)")
+        #expect(bitbucket.profile.fields[.title] == (try JSONPointer("/build_number")), "\(bitbucket.notes)")
+        #expect(bitbucket.profile.columns.last?.pointer == (try JSONPointer("/uuid")), "a UUID in braces goes last")
+    }
+
     @Test("aviationstack's flights: keyed by the flight's code one level down; where each leg is, and when")
     func flights() throws {
         let flights = (0..<4).map { index in

@@ -813,6 +813,44 @@ public enum ItemShapeDetector {
         if let home { return home }
         return namingMember(of: items, paths: paths, namesEach: namesEach)
             ?? readableID(of: items, paths: paths, namesEach: namesEach)
+            ?? deepTitle(of: items, namesEach: namesEach)
+            ?? peopleNumber(of: items, paths: paths, namesEach: namesEach)
+    }
+
+    /// Names that title an item from two objects down, in order of preference.
+    static let deepTitleNames = ["title", "subject", "message", "summary"]
+
+    /// A title two objects down, of ``deepTitleNames``, in objects that 9 in 10 items have
+    /// (a CircleCI pipeline's `vcs/commit/subject`, its commit's subject); `nil` for none.
+    private static func deepTitle(of items: [JSONValue], namesEach: (JSONPointer) -> Bool) -> JSONPointer? {
+        let sampled = items.prefix(sampledItems)
+        guard let first = sampled.first?.objectValue else { return nil }
+        for (outer, value) in first where !ItemMemberPaths.isEnvelope(outer) {
+            guard let object = value.objectValue,
+                sampled.filter({ $0[outer]?.objectValue != nil }).count * 10 >= sampled.count * 9
+            else { continue }
+            for (inner, innerValue) in object where innerValue.objectValue != nil {
+                for name in deepTitleNames {
+                    let pointer = JSONPointer(tokens: [outer, inner, name])
+                    if namesEach(pointer) { return pointer }
+                }
+            }
+        }
+        return nil
+    }
+
+    /// The number people know an item by (``peopleKeyNames``, or a name that ends in
+    /// `number`: Bitbucket's `build_number`), different in each item: a title better than
+    /// a UUID; `nil` for none.
+    private static func peopleNumber(
+        of items: [JSONValue], paths: ItemMemberPaths, namesEach: (JSONPointer) -> Bool
+    ) -> JSONPointer? {
+        paths.top.first { pointer in
+            let name = pointer.memberName
+            guard peopleKeyNames.contains(name) || name.hasSuffix("number") else { return false }
+            let numbers = items.compactMap { $0.value(at: pointer)?.int64Value }
+            return numbers.count == items.count && Set(numbers).count == numbers.count
+        }
     }
 
     /// The names of a match's two sides when every one of `items` is one: two members whose
@@ -981,6 +1019,7 @@ public enum ItemShapeDetector {
     /// Whether `text` looks like a digest or a UUID (6 or more hexadecimal digits, dashes
     /// between): a name for programs, not for people.
     private static func looksLikeAnID(_ text: String) -> Bool {
+        if isUUID(text) { return true }
         let digits = text.unicodeScalars.filter { $0 != "-" }
         return digits.count >= 6 && digits.allSatisfy { $0.properties.isASCIIHexDigit }
     }
@@ -1259,6 +1298,13 @@ public enum ItemShapeDetector {
                 continue
             }
             columns.append(column(name: name, pointer: own, samples: values))
+        }
+        // A title found deeper than columns look (a CircleCI pipeline's commit subject,
+        // `vcs/commit/subject`) is shown too, first: it names the item.
+        if let title, title.tokens.count > 2, !columns.contains(where: { $0.pointer == title }),
+            let name = title.tokens.last
+        {
+            columns.insert(column(name: name, pointer: title, samples: samples(at: title)), at: 0)
         }
         // A column that says again what names the item (a Kubernetes pod's `generateName`,
         // `web-7d9f8b6c5-`, before its `name`) tells nothing; nor does a moment's twin in
@@ -1697,7 +1743,9 @@ public enum ItemShapeDetector {
     /// Whether `text` is a UUID (`5f2c0000-1b2a-4c3d-9e8f-0a1b2c3d4e5f`): 32 hexadecimal
     /// digits in groups of 8, 4, 4, 4 and 12.
     private static func isUUID(_ text: String) -> Bool {
-        let groups = text.utf8.split(separator: UInt8(ascii: "-"), omittingEmptySubsequences: false)
+        // Bitbucket writes its UUIDs in braces: `{0b9a…}`.
+        let bare = text.hasPrefix("{") && text.hasSuffix("}") ? text.utf8.dropFirst().dropLast() : text.utf8[...]
+        let groups = bare.split(separator: UInt8(ascii: "-"), omittingEmptySubsequences: false)
         return groups.map(\.count) == [8, 4, 4, 4, 12] && groups.allSatisfy { $0.allSatisfy(isHexDigit) }
     }
 
