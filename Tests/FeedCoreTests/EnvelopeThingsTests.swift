@@ -20,7 +20,7 @@ struct EnvelopeThingsTests {
                 "/fields/summary", "/fields/status/name", "/fields/priority/name", "/fields/assignee/displayName",
                 "/fields/created", "/fields/issuetype/name",
             ])
-        #expect(shown.map(\.label) == ["Summary", "Status", "Priority", "Assignee", "Created", "Issuetype"])
+        #expect(shown.map(\.label) == ["Summary", "Status", "Priority", "Assignee", "Created", "Issue type"])
         let status = try #require(columns.first { $0.pointer.description == "/fields/status/name" })
         #expect(status.format == .status(ItemColumn.StatusTones()))
         let created = try #require(columns.first { $0.pointer.description == "/fields/created" })
@@ -40,6 +40,13 @@ struct EnvelopeThingsTests {
         let shown = reading.profile.columns.map(\.pointer.description)
         #expect(shown.first == "/key", "\(shown)")
         #expect(shown.last == "/id", "\(shown)")
+        // Jira's names run together in lower case are headed as words.
+        for (name, heading) in [
+            ("issuetype", "Issue type"), ("duedate", "Due date"), ("resolutiondate", "Resolution date"),
+            ("timespent", "Time spent"), ("hostname", "Hostname"),
+        ] {
+            #expect(ItemShapeDetector.label(for: name) == heading, "\(name)")
+        }
     }
 
     @Test("a number for programs beside one people use goes last; alone, or beside a repeated one, it stays")

@@ -2033,6 +2033,16 @@ public enum ItemShapeDetector {
         return String(name[name.index(after: dot)...])
     }
 
+    /// Words some APIs run together in lower case, apart: Jira's `issuetype`, `duedate`,
+    /// `resolutiondate`, `timespent` (its fields' names as its API sends them).
+    static let runTogether: [String: [String]] = [
+        "issuetype": ["issue", "type"], "duedate": ["due", "date"], "resolutiondate": ["resolution", "date"],
+        "timespent": ["time", "spent"], "timeestimate": ["time", "estimate"],
+        "timeoriginalestimate": ["original", "estimate"], "aggregatetimespent": ["time", "spent"],
+        "workratio": ["work", "ratio"], "lastviewed": ["last", "viewed"], "fixversions": ["fix", "versions"],
+        "statuscategorychangedate": ["status", "changed"],
+    ]
+
     /// A heading for the member `name`: its words, the first capitalised, a unit its
     /// format shows dropped, common abbreviations in capitals: `change_pct` → `Change %`,
     /// `duration_s` → `Duration`, `started_at` → `Started`, `html_url` → `HTML URL`,
@@ -2062,7 +2072,7 @@ public enum ItemShapeDetector {
             previous = character
         }
         if !word.isEmpty { words.append(word) }
-        var lower = words.map { $0.lowercased() }
+        var lower = words.flatMap { word in runTogether[word.lowercased()] ?? [word.lowercased()] }
         // OpenWeather's and others' moment of a reading.
         if lower == ["dt"] { return "Time" }
         // A unit or a zone the cells show (`date_gmt` → `Date`).
