@@ -62,6 +62,42 @@ struct FeedStoreDetectionTests {
         #expect(store.snapshot?.published.items.map(\.key) == ["ACME"])
     }
 
+    @Test("a reading found from an append stream's first event is read again, once, from enough events")
+    func appendStreamSettles() throws {
+        var overrides = ItemProfile.Overrides()
+        overrides.itemsArriveAlone = true
+        let store = FeedStore(configuration: .init(profile: .table, detection: overrides), epoch: "settle1")
+        let levels = ["info", "warn", "error", "info", "info", "error", "warn", "info", "error"]
+        func event(_ index: Int) -> String {
+            #"{"id": "evt_\#(index)", "service": "svc\#(index % 3)", "level": "\#(levels[index])", "message": "job \#(index % 2)"}"#
+        }
+        store.replaceDocument(try JSONValue(parsing: #"{"items": [\#(event(0))]}"#))
+        let first = try #require(store.snapshot?.published.reading)
+        #expect(first.profile.keyPath == (try JSONPointer("/id")))
+        #expect(first.profile.fields[.section] == nil, "one event: no filter")
+        #expect(first.profile.fields[.title] == (try JSONPointer("/service")), "one event: any text names it")
+        for index in 1..<ItemReading.settlingItems {
+            try store.apply(
+                JSONPatch(parsing: #"[{"op": "add", "path": "/items/0", "value": \#(event(index))}]"#))
+        }
+        let settled = try #require(store.snapshot?.published)
+        #expect(settled.reading?.profile.keyPath == (try JSONPointer("/id")), "the same key: the same items")
+        #expect(
+            settled.reading?.profile.fields[.section] == (try JSONPointer("/level")), "\(settled.reading?.notes ?? [])")
+        #expect(settled.reading?.profile.fields[.title] != (try JSONPointer("/service")), "a service names no event")
+        #expect(settled.reading?.notes.last == "read again from \(ItemReading.settlingItems) items")
+        #expect(settled.items.count == ItemReading.settlingItems)
+        let level = settled.reading?.profile.columns.first { $0.pointer.description == "/level" }
+        if case .status? = level?.format {
+        } else {
+            Issue.record("a log's level is a status: \(String(describing: level))")
+        }
+        // Once: a ninth event reads nothing again.
+        try store.apply(JSONPatch(parsing: #"[{"op": "add", "path": "/items/0", "value": \#(event(8))}]"#))
+        #expect(store.snapshot?.published.reading?.notes.last == settled.reading?.notes.last)
+        #expect(store.snapshot?.published.reading?.profile == settled.reading?.profile)
+    }
+
     @Test("items whose key comes to repeat are not shown, and the view says how many and why, until it is unique again")
     func repeatedKeysAreSaid() throws {
         let store = store()

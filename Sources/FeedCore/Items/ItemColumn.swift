@@ -166,12 +166,14 @@ public struct ItemColumn: Sendable, Equatable {
             "completed", "complete", "active", "online", "ready", "open", "merged", "approved", "available",
             "resolved", "operational", "fixed", "on time", "on_time", "landed", "arrived", "on track", "on_track",
         ]
-        /// Also an alert that is `firing` (Prometheus), an incident `triggered` (PagerDuty) and
-        /// a goal `off track` (good: `on track`; busy: `at risk`).
+        /// Also an alert that is `firing` (Prometheus), an incident `triggered` (PagerDuty), a
+        /// goal `off track` (good: `on track`; busy: `at risk`) and a weather alert `severe` or
+        /// `extreme` (the National Weather Service's; busy: `moderate`).
         static let bad: Set<String> = [
             "failed", "fail", "failure", "failing", "error", "errored", "broken", "down", "red", "critical",
             "unhealthy", "offline", "rejected", "cancelled", "canceled", "timed_out", "timeout", "outage", "fatal",
             "major_outage", "degraded", "unavailable", "unreachable", "firing", "triggered", "off track", "off_track",
+            "severe", "extreme",
         ]
         /// Also an issue `In Progress` or `In Review` (Jira's words), an incident
         /// `acknowledged` (PagerDuty), a flight `boarding` or `delayed`, a status page's
@@ -184,7 +186,7 @@ public struct ItemColumn: Sendable, Equatable {
             "started", "starting", "waiting", "scheduled", "deploying", "yellow", "warning", "warn", "partial_outage",
             "maintenance", "created", "degraded_performance", "under_maintenance", "investigating", "identified",
             "monitoring", "unstable", "on_hold", "blocked", "acknowledged", "boarding", "delayed", "at risk", "at_risk",
-            "restarting", "paused", "removing",
+            "restarting", "paused", "removing", "moderate",
         ]
 
         /// The tones of a flag (`true`, `false`) whose name says a state (a host's `up`, a

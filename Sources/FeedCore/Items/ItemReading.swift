@@ -60,6 +60,25 @@ public struct ItemReading: Sendable, Equatable {
             ])
     }
 
+    /// How many items a found reading is sure of: one worked out from fewer (an append
+    /// stream's first event, where any member is unique and every value one of a kind) is
+    /// read again, once, when the feed holds this many (``settled(by:items:)``).
+    public static let settlingItems = 8
+
+    /// `reading`, worked out again from `items` items, when it reads the same items as this
+    /// found reading (the same path, form and key, so every item keeps its identity and its
+    /// address): its title, filter and columns, chosen from enough items (a log's `message`
+    /// titles it, not its `service`; its `level` filters it). `nil` otherwise, or when
+    /// nothing changed. The reading returned says why in its last note.
+    func settled(by reading: ItemReading, items: Int) -> ItemReading? {
+        let (old, new) = (profile, reading.profile)
+        guard origin == .found, reading.origin == .found, old.itemsPath == new.itemsPath,
+            old.itemsForm == new.itemsForm, old.keyPath == new.keyPath, old != new
+        else { return nil }
+        return ItemReading(
+            profile: new, origin: .found, notes: reading.notes + ["read again from \(items) items"])
+    }
+
     /// What the document holds at the profile's items path when that is not an array (an
     /// object, for items that are an object's members), in words (`nil`: the items are read
     /// from what is there). What a page says in place of a list that would be blank.

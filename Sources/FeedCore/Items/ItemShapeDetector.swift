@@ -99,7 +99,9 @@ public enum ItemShapeDetector {
                 "a match: titled \(sides.home) – \(sides.away)"
                     + (profile.scores.map { ", scored \($0.home) – \($0.away)" } ?? ""))
         }
-        if !overrides.itemsArriveAlone,
+        // Items that arrive alone are filtered once there are enough of them to tell a few
+        // values that recur (a log's `level`) from any text (``ItemReading/settlingItems``).
+        if !overrides.itemsArriveAlone || located.items.count >= ItemReading.settlingItems,
             let filter = filterMember(of: located.items, paths: paths, except: [profile.keyPath, title])
         {
             profile.fields[.section] = filter.pointer
@@ -2123,9 +2125,14 @@ public enum ItemShapeDetector {
     /// `completed`, its `conclusion` how (GitHub; `result` in Jenkins and Azure DevOps).
     public static let outcomeNames: Set<String> = ["conclusion", "result", "outcome", "verdict"]
 
+    /// Names of how grave an event is: a log's `level` (`info`, `warn`, `error`), an alert's
+    /// `severity` (`warning`, `critical`), shown in the tones of their words.
+    static let gravityNames: Set<String> = ["level", "loglevel", "log_level", "severity"]
+
     /// Names of a member whose text is a status word, whatever its values so far: a state
-    /// (``statusFilterNames``) or an outcome (``outcomeNames``).
-    static let statusNames = statusFilterNames.union(outcomeNames)
+    /// (``statusFilterNames``), an outcome (``outcomeNames``) or a gravity
+    /// (``gravityNames``).
+    static let statusNames = statusFilterNames.union(outcomeNames).union(gravityNames)
 
     /// The status format of a member named `lower` (lower-case): a `phase` is a Kubernetes
     /// object's, and one that is `Running` is well, not busy.
@@ -2254,7 +2261,8 @@ public enum ItemShapeDetector {
             // Cloudflare's `created_on`, `activated_on`; SharePoint's `createdOn`.
             let recent =
                 has("updated", "created", "modified", "time", "seen", "started", "finished", "last", "next")
-                || namesAMoment || ends("_on") || (name.hasSuffix("On") && name.dropLast(2).last?.isLowercase == true)
+                || lower == "ts" || namesAMoment || ends("_on")
+                || (name.hasSuffix("On") && name.dropLast(2).last?.isLowercase == true)
             return recent ? .relative : .date
         }
         return .automatic

@@ -90,6 +90,10 @@ public final class FeedStore: Sendable {
         /// The members the items have shown, while the reading is a found one that can
         /// still gain columns; `nil` otherwise.
         var memberWatch: ItemMemberWatch?
+        /// How many items the found reading was worked out from; `nil` for a given reading.
+        /// Below ``ItemReading/settlingItems``, the reading is read again once the items are
+        /// that many (``ItemReading/settled(by:)``).
+        var readFrom: Int?
 
         init(reading: ItemReading) {
             self.reading = reading
@@ -489,6 +493,8 @@ public final class FeedStore: Sendable {
         var reading: ItemReading?
         /// What the store's member watch becomes with this change; `nil`: as it is.
         var memberWatch: ItemMemberWatch?
+        /// How many items the change's ``reading`` was worked out from.
+        var readFrom: Int?
 
         init(
             base: FeedSnapshot?, document: MirrorDocument, patch: JSONPatch?, byteCount: Int, upstreamChanges: Int = 1,
@@ -533,20 +539,38 @@ public final class FeedStore: Sendable {
     /// read again, and the reading taken when it only adds columns.
     private func readItems(of prepared: inout Prepared, overrides: ItemProfile.Overrides) {
         // Per change, only what the watch needs; the whole reading when the items gained a member.
-        let (decided, watch, itemsPath, form) = reader.withLockedValue {
-            ($0.reading.isDecided, $0.memberWatch, $0.reading.profile.itemsPath, $0.reading.profile.itemsForm)
+        let (decided, watch, itemsPath, form, readFrom) = reader.withLockedValue {
+            (
+                $0.reading.isDecided, $0.memberWatch, $0.reading.profile.itemsPath, $0.reading.profile.itemsForm,
+                $0.readFrom
+            )
+        }
+        let document = prepared.document
+        func itemCount(at path: JSONPointer, _ form: ItemsForm) -> Int {
+            ItemExtractor.elements(of: document.value(at: path), form: form)?.count ?? 0
         }
         guard decided else {
-            let found = ItemShapeDetector.reading(of: prepared.document.json, overrides: overrides)
+            let found = ItemShapeDetector.reading(of: document.json, overrides: overrides)
             prepared.reading = found
             if found.origin == .found {
                 prepared.memberWatch = ItemMemberWatch(
-                    itemsOf: prepared.document.value(at: found.profile.itemsPath), form: found.profile.itemsForm)
+                    itemsOf: document.value(at: found.profile.itemsPath), form: found.profile.itemsForm)
+                prepared.readFrom = itemCount(at: found.profile.itemsPath, found.profile.itemsForm)
             }
             return
         }
+        // Found from a few items (an append stream's first event): read again, once, from
+        // enough of them.
+        if let readFrom, readFrom < ItemReading.settlingItems {
+            let count = itemCount(at: itemsPath, form)
+            if count >= ItemReading.settlingItems {
+                let again = ItemShapeDetector.reading(of: document.json, overrides: overrides)
+                prepared.reading = reader.withLockedValue { $0.reading }.settled(by: again, items: count)
+                prepared.readFrom = count
+                if prepared.reading != nil { return }
+            }
+        }
         guard var watch else { return }
-        let document = prepared.document
         let gained =
             if let patch = prepared.patch {
                 watch.newMembers(in: patch, itemsPath: itemsPath, form: form) { document.value(at: $0) }
@@ -572,6 +596,7 @@ public final class FeedStore: Sendable {
         let seq = id.seq
         let (items, mirrorChanges, reading, hidden) = reader.withLockedValue { reader in
             if let watch = prepared.memberWatch { reader.memberWatch = watch }
+            if let readFrom = prepared.readFrom { reader.readFrom = readFrom }
             if let detected = prepared.reading {
                 // Decided (or still not, with what this document holds instead), or widened:
                 // read every item afresh with the profile found.
