@@ -8,6 +8,26 @@ import Testing
 @Suite("Cell formatting")
 struct CellFormattingTests {
 
+    @Test("ports as docker ps and kubectl write them; things that name themselves listed, up to eight")
+    func portsAndNames() throws {
+        let docker = try JSONValue(
+            parsing:
+                #"[{"IP": "0.0.0.0", "PrivatePort": 80, "PublicPort": 8080, "Type": "tcp"}, {"PrivatePort": 443, "Type": "tcp"}]"#
+        )
+        #expect(CellFormatting.summary(docker) == "8080→80/tcp, 443/tcp")
+        let service = try JSONValue(
+            parsing:
+                #"[{"name": "http", "port": 80, "targetPort": 8080, "protocol": "TCP"}, {"name": "dns", "port": 53, "targetPort": 53, "protocol": "UDP"}]"#
+        )
+        #expect(CellFormatting.summary(service) == "80→8080/TCP, 53/UDP")
+        let labels = try JSONValue(
+            parsing:
+                #"[{"name": "bug"}, {"name": "p1"}, {"name": "crash"}, {"name": "macros"}, {"name": "needs triage"}]"#)
+        #expect(CellFormatting.summary(labels) == "bug, p1, crash, macros, needs triage")
+        // Objects that are neither are counted.
+        #expect(CellFormatting.summary(try JSONValue(parsing: #"[{"a": 1, "b": 2}, {"a": 3, "b": 4}]"#)) == "2 items")
+    }
+
     @Test("times in micro- and nanoseconds are moments; an array's nulls are no values")
     func epochUnitsAndNulls() throws {
         let seconds = 1_796_000_000.0

@@ -182,6 +182,30 @@ enum CellFormatting {
 
     /// The text an object names itself by (its first member of
     /// ``ItemShapeDetector/referenceNames`` that is non-empty text); `nil` for anything else.
+    /// A port mapping as `docker ps` writes one: Docker's `{"PublicPort": 8080,
+    /// "PrivatePort": 80, "Type": "tcp"}` as `8080→80/tcp`, one not published as `80/tcp`;
+    /// a Kubernetes service's `{"port": 80, "targetPort": 8080, "protocol": "TCP"}` as
+    /// `80→8080/TCP`. `nil` for any other value.
+    static func portText(_ value: JSONValue) -> String? {
+        guard case .object(let members) = value else { return nil }
+        func port(_ names: String...) -> String? {
+            for name in names {
+                switch members[name] {
+                case .int(let number)?: return String(number)
+                case .string(let text)? where !text.isEmpty && text.count <= 16: return text
+                default: continue
+                }
+            }
+            return nil
+        }
+        let outside = port("PublicPort", "publicPort", "public_port", "port", "hostPort", "published")
+        let inside = port("PrivatePort", "privatePort", "private_port", "targetPort", "containerPort", "target")
+        guard let shown = inside ?? outside, inside != nil || members["port"] != nil else { return nil }
+        let protocolName = ["Type", "protocol", "Protocol"].lazy.compactMap { members[$0]?.stringValue }.first
+        let mapped = if let outside, let inside, outside != inside { outside + "→" + inside } else { shown }
+        return protocolName.map { mapped + "/" + $0 } ?? mapped
+    }
+
     private static func reference(_ value: JSONValue) -> String? {
         guard case .object(let members) = value else { return nil }
         for name in ItemShapeDetector.referenceNames {
@@ -222,7 +246,7 @@ enum CellFormatting {
             // A `null` among them is no value (Datadog's `unit: [{"name": "percent"}, null]`).
             let elements = all.filter { !$0.isNull }
             if elements.isEmpty { return "none" }
-            let texts = elements.compactMap { scalarText($0) ?? reference($0) }
+            let texts = elements.compactMap { scalarText($0) ?? portText($0) ?? reference($0) }
             if texts.count == elements.count, elements.count <= 3, texts.allSatisfy({ $0.count <= 24 }) {
                 return texts.joined(separator: ", ")
             }
