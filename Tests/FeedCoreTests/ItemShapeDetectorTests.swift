@@ -1702,6 +1702,43 @@ struct ItemShapeDetectorTests {
         #expect(bitbucket.profile.columns.last?.pointer == (try JSONPointer("/uuid")), "a UUID in braces goes last")
     }
 
+    @Test("weather.gov's forecast: a quantity with its unit is one column; no time filters the periods")
+    func forecastQuantities() throws {
+        let names = ["Tonight", "Wednesday", "Wednesday Night", "Thursday", "Thursday Night"]
+        let periods = names.enumerated().map { index, name in
+            #"""
+            {"number": \#(index + 1), "name": "\#(name)", "endTime": "2026-12-0\#(2 + index / 2)T06:00:00-05:00",
+             "temperature": \#(38 + index), "probabilityOfPrecipitation": {"unitCode": "wmoUnit:percent", "value": \#(index == 1 ? "null" : String(index * 10))},
+             "dewpoint": {"unitCode": "wmoUnit:degC", "value": \#(index).5}, "shortForecast": "Sunny"}
+            """#
+        }
+        let found = try reading(
+            #"{"type": "Feature", "properties": {"periods": [\#(periods.joined(separator: ","))]}}"#)
+        #expect(found.profile.fields[.section] == nil, "\(found.notes)")
+        let columns = found.profile.columns
+        let rain = columns.first { $0.pointer.description == "/probabilityOfPrecipitation/value" }
+        #expect(rain?.label == "Probability of precipitation" && rain?.format == .percent, "\(found.notes)")
+        let dew = columns.first { $0.pointer.description == "/dewpoint/value" }
+        #expect(dew?.label == "Dewpoint (°C)" && dew?.format == .number, "\(found.notes)")
+        #expect(!columns.contains { $0.pointer.tokens.last == "unitCode" }, "the unit is in the heading, not a column")
+    }
+
+    @Test("a share of the way done from 0 to 1 is a fraction; a count of 0 or 1 is not")
+    func sharesDone() throws {
+        let torrents = try reading(
+            #"[{"id": 1, "name": "a", "percentDone": 1, "progress": 0.42}, {"id": 2, "name": "b", "percentDone": 0.37, "progress": 1}, {"id": 3, "name": "c", "percentDone": 0, "progress": 0}]"#
+        )
+        func format(_ found: ItemReading, _ name: String) -> ItemColumn.Format? {
+            found.profile.columns.first { $0.name == name }?.format
+        }
+        #expect(format(torrents, "percentDone") == .fraction && format(torrents, "progress") == .fraction)
+        let counts = try reading(
+            #"[{"id": 1, "completed": 1}, {"id": 2, "completed": 0}, {"id": 3, "completed": 1}, {"id": 4, "completed": 0}]"#
+        )
+        #expect(format(counts, "completed") != .fraction, "\(counts.notes)")
+        #expect(ItemColumn.Format(name: "fraction") == .fraction && ItemColumn.Format.fraction.name == "fraction")
+    }
+
     @Test("aviationstack's flights: keyed by the flight's code one level down; where each leg is, and when")
     func flights() throws {
         let flights = (0..<4).map { index in

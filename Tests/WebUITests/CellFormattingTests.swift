@@ -8,6 +8,14 @@ import Testing
 @Suite("Cell formatting")
 struct CellFormattingTests {
 
+    @Test("a share as a percentage to a tenth, whole ones without it")
+    func fractions() {
+        #expect(CellFormatting.fraction(0.371) == "37.1 %")
+        #expect(CellFormatting.fraction(1) == "100 %")
+        #expect(CellFormatting.fraction(0) == "0 %")
+        #expect(CellFormatting.fraction(0.05) == "5 %")
+    }
+
     @Test("ports as docker ps and kubectl write them; things that name themselves listed, up to eight")
     func portsAndNames() throws {
         let docker = try JSONValue(

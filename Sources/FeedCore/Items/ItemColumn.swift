@@ -14,6 +14,9 @@ public struct ItemColumn: Sendable, Equatable {
         case number
         /// A number that is already a percentage: `1.234` shows as `1.23 %`.
         case percent
+        /// A share from 0 to 1 (Transmission's `percentDone`, qBittorrent's `progress`):
+        /// `0.37` shows as `37 %`.
+        case fraction
         /// A count of bytes in binary units (`1.5 MiB`).
         case bytes
         /// A length of time in ``DurationUnit`` (`3 min 12 s`).
@@ -51,7 +54,8 @@ public struct ItemColumn: Sendable, Equatable {
         /// The names `--column` takes after the pointer (`:number`); `status` may carry its own
         /// words (`status(passed=good,failed=bad)`).
         public static let names = [
-            "text", "number", "percent", "bytes", "duration", "duration-ms", "date", "relative", "link", "image",
+            "text", "number", "percent", "fraction", "bytes", "duration", "duration-ms", "date", "relative", "link",
+            "image",
             "status", "flag", "series", "html", "money", "money-minor", "count(MEMBER)", "sum(MEMBER)",
         ]
 
@@ -61,6 +65,7 @@ public struct ItemColumn: Sendable, Equatable {
             case "text": self = .text
             case "number": self = .number
             case "percent": self = .percent
+            case "fraction": self = .fraction
             case "bytes": self = .bytes
             case "duration": self = .duration(.seconds)
             case "duration-ms": self = .duration(.milliseconds)
@@ -93,6 +98,7 @@ public struct ItemColumn: Sendable, Equatable {
             case .text: "text"
             case .number: "number"
             case .percent: "percent"
+            case .fraction: "fraction"
             case .bytes: "bytes"
             case .duration(.seconds): "duration"
             case .duration(.milliseconds): "duration-ms"
@@ -113,7 +119,7 @@ public struct ItemColumn: Sendable, Equatable {
         /// Whether values of this format are numbers, right-aligned in tabular figures.
         public var isNumeric: Bool {
             switch self {
-            case .number, .percent, .bytes, .duration, .series, .money, .tally: true
+            case .number, .percent, .fraction, .bytes, .duration, .series, .money, .tally: true
             default: false
             }
         }

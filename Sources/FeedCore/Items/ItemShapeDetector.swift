@@ -1100,7 +1100,8 @@ public enum ItemShapeDetector {
                 }
                 present += 1
                 values.insert(text)
-                if isReading(text) || isCountedSentence(text) { unfit = true }
+                // A moment is no group (a forecast's `endTime`, shared by a day and its night).
+                if isReading(text) || isCountedSentence(text) || WallTime(feedTime: text) != nil { unfit = true }
                 if values.count > 8 || unfit { break }
             }
             if unfit { continue }
@@ -1204,6 +1205,13 @@ public enum ItemShapeDetector {
                     shown.label += currency
                     columns.append(shown)
                 }
+                continue
+            }
+            // A quantity with its unit (the National Weather Service's
+            // `{"unitCode": "wmoUnit:percent", "value": 20}`): one column, the unit in its
+            // heading or its format.
+            if let quantity = quantity(in: name, inner: inner, samples: samples) {
+                columns.append(quantity)
                 continue
             }
             if !inner.isEmpty, values.allSatisfy({ $0.objectValue != nil }) {
@@ -1374,6 +1382,33 @@ public enum ItemShapeDetector {
             if column.format == .number, nearMoment { column.format = .relative }
             return column
         }
+    }
+
+    /// The column of a quantity sent with its unit, WMO's way (the National Weather
+    /// Service's `probabilityOfPrecipitation: {"unitCode": "wmoUnit:percent", "value": 20}`,
+    /// `temperature: {"unitCode": "wmoUnit:degC", "value": 5.2, "qualityControl": "V"}`):
+    /// its value under the object's name, a percentage as one, another unit in the heading
+    /// (`Temperature (°C)`); `nil` when `inner`, the object's plain members, are not such.
+    private static func quantity(
+        in name: String, inner: [JSONPointer], samples: (JSONPointer) -> [JSONValue]
+    ) -> ItemColumn? {
+        let members = Set(inner.map { $0.tokens[1] })
+        guard members.contains("unitCode"), members.contains("value"),
+            members.isSubset(of: ["unitCode", "value", "qualityControl", "minValue", "maxValue"])
+        else { return nil }
+        let value = JSONPointer(tokens: [name, "value"])
+        let units = Set(samples(JSONPointer(tokens: [name, "unitCode"])).compactMap(\.stringValue))
+        guard units.count == 1, let code = units.first else { return nil }
+        let unit = String(code.split(separator: ":").last ?? "")
+        let shown: [String: String] = [
+            "degC": "°C", "degF": "°F", "km_h-1": "km/h", "m_s-1": "m/s", "degree_(angle)": "°", "Pa": "Pa", "m": "m",
+            "mm": "mm", "km": "km",
+        ]
+        if unit == "percent" {
+            return ItemColumn(label: label(for: name), pointer: value, format: .percent, name: name)
+        }
+        let heading = label(for: name) + (shown[unit].map { " (\($0))" } ?? " (\(unit))")
+        return ItemColumn(label: heading, pointer: value, format: .number, name: name)
     }
 
     /// Names of a member by which people know an item, where a number for programs keys it:
@@ -2160,6 +2195,15 @@ public enum ItemShapeDetector {
             return .automatic
         }
         if samples.allSatisfy({ $0.doubleValue != nil }) {
+            // A share of the way done, from 0 to 1 (Transmission's `percentDone`,
+            // qBittorrent's `progress`): shown as a percentage. Without `percent` in its name,
+            // only when some share is a fraction: a `completed` of 0 or 1 is a count.
+            if has("done", "progress", "complete"), !has("date", "time", "_at"),
+                samples.allSatisfy({ (0...1).contains($0.doubleValue ?? -1) }),
+                has("percent") || samples.contains(where: { $0.int64Value == nil })
+            {
+                return .fraction
+            }
             if has("pct", "percent", "ratio_pc") || lower.hasSuffix("%") { return .percent }
             if ends("bytes", "_size", "size") && samples.allSatisfy({ $0.int64Value != nil }) { return .bytes }
             if ends("_ms", "millis", "_msec") || name.hasSuffix("Ms") {

@@ -105,6 +105,14 @@ enum CellFormatting {
         return (number < 0 && text != "0.00" ? "−" : "") + text + " %"
     }
 
+    /// A share from 0 to 1 as a percentage to a tenth, whole ones without it: `0.371` →
+    /// `37.1 %`, `1` → `100 %`.
+    static func fraction(_ share: Double) -> String {
+        let tenths = (share * 1000).rounded() / 10
+        let text = tenths == tenths.rounded() ? String(Int64(tenths)) : String(format: "%.1f", tenths)
+        return text + " %"
+    }
+
     /// Bytes in binary units: `512 B`, `1.5 KiB`, `230 MiB`.
     static func bytes(_ number: Double) -> String {
         let units = ["B", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB"]

@@ -232,6 +232,10 @@ struct CellView {
             guard let number = number ?? value.stringValue.flatMap(ItemShapeDetector.writtenNumber) else { break }
             numeric = true
             return .plain(CellFormatting.percent(number), full: nil)
+        case .fraction:
+            guard let number = number ?? value.stringValue.flatMap(ItemShapeDetector.writtenNumber) else { break }
+            numeric = true
+            return .plain(CellFormatting.fraction(number), full: nil)
         case .money(let units):
             guard let amount = number ?? value.stringValue.flatMap(ItemShapeDetector.writtenNumber) else { break }
             numeric = true
