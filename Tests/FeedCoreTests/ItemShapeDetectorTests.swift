@@ -1739,6 +1739,34 @@ struct ItemShapeDetectorTests {
         #expect(ItemColumn.Format(name: "fraction") == .fraction && ItemColumn.Format.fraction.name == "fraction")
     }
 
+    @Test(
+        "conditions as Kubernetes lists them: a Ready column where the status holds none of its own; the format by name"
+    )
+    func conditions() throws {
+        func node(_ index: Int, _ ready: String) -> String {
+            #"{"metadata": {"name": "n\#(index)"}, "status": {"conditions": [{"type": "DiskPressure", "status": "False"}, {"type": "Ready", "status": "\#(ready)"}], "nodeInfo": {"kubeletVersion": "v1"}}}"#
+        }
+        let nodes = try reading(#"{"items": [\#(node(0, "True")), \#(node(1, "False")), \#(node(2, "Unknown"))]}"#)
+        let ready = nodes.profile.columns.first { $0.format == .condition("Ready") }
+        #expect(ready?.pointer == (try JSONPointer("/status/conditions")) && ready?.label == "Ready", "\(nodes.notes)")
+        let items = try JSONValue(parsing: node(1, "False"))
+        #expect(
+            ItemCondition.status(in: items.value(at: try JSONPointer("/status/conditions")), type: "Ready") == "False")
+        // Conditions of their own, at the top: the same.
+        let own = try reading(
+            #"[{"name": "a", "conditions": [{"type": "Available", "status": "True"}]}, {"name": "b", "conditions": [{"type": "Available", "status": "False"}]}]"#
+        )
+        #expect(own.profile.columns.contains { $0.format == .condition("Available") }, "\(own.notes)")
+        // A status with plain members of its own (a pod's phase) shows those.
+        let pods = try reading(
+            #"[{"name": "p0", "status": {"phase": "Running", "conditions": [{"type": "Ready", "status": "True"}]}}, {"name": "p1", "status": {"phase": "Pending", "conditions": [{"type": "Ready", "status": "False"}]}}]"#
+        )
+        #expect(!pods.profile.columns.contains { $0.format == .condition("Ready") }, "\(pods.notes)")
+        #expect(ItemColumn.Format(name: "condition(Ready)") == .condition("Ready"))
+        #expect(ItemColumn.Format.condition("Ready").name == "condition(Ready)")
+        #expect(ItemColumn.Format(name: "condition()") == nil)
+    }
+
     @Test("aviationstack's flights: keyed by the flight's code one level down; where each leg is, and when")
     func flights() throws {
         let flights = (0..<4).map { index in

@@ -50,6 +50,10 @@ public struct ItemColumn: Sendable, Equatable {
         /// One value read across the objects of an array (``ItemTally``): how many say yes,
         /// of how many (`1/2`), or the sum of their numbers.
         case tally(ItemTally)
+        /// The condition of the type named, in an array of conditions (``ItemCondition``: a
+        /// Kubernetes node's `Ready`): `True` shows the type's name, good; `False` `Not ready`,
+        /// bad; anything else as it is, busy.
+        case condition(String)
 
         /// The names `--column` takes after the pointer (`:number`); `status` may carry its own
         /// words (`status(passed=good,failed=bad)`).
@@ -57,6 +61,7 @@ public struct ItemColumn: Sendable, Equatable {
             "text", "number", "percent", "fraction", "bytes", "duration", "duration-ms", "date", "relative", "link",
             "image",
             "status", "flag", "series", "html", "money", "money-minor", "count(MEMBER)", "sum(MEMBER)",
+            "condition(TYPE)",
         ]
 
         /// The format named `name` (one of ``names``; `status(WORD=TONE,…)` too), or `nil`.
@@ -82,6 +87,12 @@ public struct ItemColumn: Sendable, Equatable {
             default:
                 if let tally = ItemTally(name: name) {
                     self = .tally(tally)
+                    return
+                }
+                if name.hasPrefix("condition("), name.hasSuffix(")"), name.count > 11 {
+                    let type = String(name.dropFirst(10).dropLast())
+                    guard !type.contains("("), !type.contains(")") else { return nil }
+                    self = .condition(type)
                     return
                 }
                 guard name.hasPrefix("status("), name.hasSuffix(")"),
@@ -113,6 +124,7 @@ public struct ItemColumn: Sendable, Equatable {
             case .money(.whole): "money"
             case .money(.minor): "money-minor"
             case .tally(let tally): tally.name
+            case .condition(let type): "condition(\(type))"
             }
         }
 

@@ -279,6 +279,13 @@ struct CellView {
             return .status(shown: CellFormatting.statusWords(word, tones: tones), tones.tone(of: word))
         case .text:
             return text(CellFormatting.scalarText(value) ?? CellFormatting.summary(value))
+        case .condition(let type):
+            guard let status = ItemCondition.status(in: value, type: type) else { break }
+            switch status {
+            case "True": return .status(shown: type, .good)
+            case "False": return .status(shown: "Not " + ItemShapeDetector.label(for: type).lowercased(), .bad)
+            default: return .status(shown: status, .busy)
+            }
         case .series, .tally:
             // Shown by the caller when it is one (``ItemSeries``, ``ItemTally``); anything
             // else as it is.

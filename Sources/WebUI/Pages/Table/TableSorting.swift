@@ -23,6 +23,11 @@ enum TableSorting {
                 keyed.append((tally.of(value).map { .number($0.value) }, index, item))
                 continue
             }
+            // A condition (a node's `Ready`) sorts by its status: `False` before `True`.
+            if case .condition(let type) = column.format {
+                keyed.append((ItemCondition.status(in: value, type: type).map { .text($0.lowercased()) }, index, item))
+                continue
+            }
             keyed.append((key(value, at: pointer, in: item.raw), index, item))
         }
         keyed.sort { a, b in
