@@ -1670,6 +1670,13 @@ struct ItemShapeDetectorTests {
             found.profile.columns.first { $0.pointer.description == path }?.label
         }
         #expect(label(weather, "/clouds/all") == "Clouds", "\(weather.notes)")
+        // Among more members than a table shows, a lone small thing's texts stay (its weather).
+        let many = (0..<3).map { index in
+            let more = (0..<14).map { #""m\#($0)": "v\#($0)-\#(index)""# }.joined(separator: ", ")
+            return #"{"id": \#(index), "weather": [{"id": 800, "main": "Clear", "icon": "01d"}], \#(more)}"#
+        }
+        let crowded = try reading("[\(many.joined(separator: ","))]")
+        #expect(label(crowded, "/weather") == "Weather", "\(crowded.notes)")
         #expect(label(weather, "/wind/speed") == "Wind speed", "two values: each qualified, as before")
         #expect(ItemShapeDetector.label(for: "duration_in_seconds", shownAs: .duration(.seconds)) == "Duration")
         #expect(ItemShapeDetector.label(for: "uptime_seconds", shownAs: .duration(.seconds)) == "Uptime")

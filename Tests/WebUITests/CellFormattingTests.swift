@@ -32,6 +32,10 @@ struct CellFormattingTests {
             parsing:
                 #"[{"name": "bug"}, {"name": "p1"}, {"name": "crash"}, {"name": "macros"}, {"name": "needs triage"}]"#)
         #expect(CellFormatting.summary(labels) == "bug, p1, crash, macros, needs triage")
+        // A lone small thing by its texts, its id and icon left out (OpenWeather's weather).
+        let weather = try JSONValue(
+            parsing: #"[{"id": 800, "main": "Clear", "description": "clear sky", "icon": "01d"}]"#)
+        #expect(CellFormatting.summary(weather) == "Clear, clear sky")
         // Objects that are neither are counted.
         #expect(CellFormatting.summary(try JSONValue(parsing: #"[{"a": 1, "b": 2}, {"a": 3, "b": 4}]"#)) == "2 items")
     }

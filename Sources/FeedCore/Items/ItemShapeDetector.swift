@@ -1845,8 +1845,14 @@ public enum ItemShapeDetector {
                 values.allSatisfy({ $0.arrayValue != nil || $0.objectValue != nil })
             {
                 // Things that name themselves (a GitHub issue's `labels`, `bug, p1`) read as
-                // a list of names; other objects as a count.
-                return namesThings(values) ? 2 : 1
+                // a list of names, a lone small thing as its texts (OpenWeather's `weather`,
+                // `Clear, clear sky`); other objects as a count.
+                let loneThings = values.allSatisfy { value in
+                    guard let elements = value.arrayValue, elements.count == 1, let only = elements[0].objectValue
+                    else { return false }
+                    return loneThingTexts(only) != nil
+                }
+                return namesThings(values) || loneThings ? 2 : 1
             }
             // The same value in every item (a GeoJSON feature's `type`, a job's `_class`)
             // tells nothing that sets one item apart; a status the same for all does.
@@ -1931,6 +1937,29 @@ public enum ItemShapeDetector {
             let version = next.lowercased().hasPrefix("v") ? next.dropFirst() : next[...]
             return !version.isEmpty && version.allSatisfy { $0.isASCII && $0.isNumber }
         }
+    }
+
+    /// The texts of a lone small thing in an array, as a cell shows it (OpenWeather's
+    /// `weather: [{"id": 800, "main": "Clear", "description": "clear sky", "icon": "01d"}]`:
+    /// `Clear`, `clear sky`): its plain values but ids and icons, one to three of them, each
+    /// of 24 characters at most; `nil` when it is not such a thing.
+    public static func loneThingTexts(_ object: JSONObject) -> [String]? {
+        var texts: [String] = []
+        for (name, value) in object {
+            let lower = name.lowercased()
+            if isIDName(name) || ["icon", "image", "url", "href"].contains(lower) { continue }
+            let text: String
+            switch value {
+            case .string(let string): text = string
+            case .int(let number): text = String(number)
+            case .double(let number): text = JSONValue.double(number).serializedString()
+            case .bool(let flag): text = flag ? "yes" : "no"
+            default: return nil
+            }
+            guard text.count <= 24 else { return nil }
+            texts.append(text)
+        }
+        return (1...3).contains(texts.count) ? texts : nil
     }
 
     /// Whether `values` are arrays of things that name themselves (``ItemMemberPaths/namingMember(of:)``:

@@ -263,11 +263,10 @@ enum CellFormatting {
             if texts.count == elements.count, elements.count <= 8, joined.count <= 80 {
                 return joined
             }
-            if elements.count == 1, case .object(let members) = elements[0], members.count <= 3 {
-                let plain = members.values.compactMap(scalarText)
-                if plain.count == members.count, plain.allSatisfy({ $0.count <= 24 }) {
-                    return plain.joined(separator: ", ")
-                }
+            if elements.count == 1, case .object(let members) = elements[0],
+                let texts = ItemShapeDetector.loneThingTexts(members)
+            {
+                return texts.joined(separator: ", ")
             }
             return elements.count == 1 ? "1 item" : "\(elements.count) items"
         case .object(let members):
