@@ -1744,6 +1744,12 @@ struct ItemShapeDetectorTests {
         )
         #expect(format(counts, "completed") != .fraction, "\(counts.notes)")
         #expect(ItemColumn.Format(name: "fraction") == .fraction && ItemColumn.Format.fraction.name == "fraction")
+        // Time taken (Strava's activities): a duration in seconds.
+        let activities = try reading(
+            #"[{"id": 1, "name": "Run", "moving_time": 3120, "elapsed_time": 3300}, {"id": 2, "name": "Ride", "moving_time": 5400, "elapsed_time": 6000}]"#
+        )
+        #expect(format(activities, "moving_time") == .duration(.seconds), "\(activities.notes)")
+        #expect(format(activities, "elapsed_time") == .duration(.seconds), "\(activities.notes)")
     }
 
     @Test(

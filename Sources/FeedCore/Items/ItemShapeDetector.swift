@@ -2280,6 +2280,10 @@ public enum ItemShapeDetector {
             {
                 return .duration(.seconds)
             }
+            // Time taken, in seconds: Strava's `elapsed_time` and `moving_time`.
+            if has("elapsed", "moving_time", "movingtime"), samples.allSatisfy({ ($0.doubleValue ?? 0) < 1e9 }) {
+                return .duration(.seconds)
+            }
             // Past 2001 in seconds, or no time yet (qBittorrent's `completion_on: -1`).
             let epoch =
                 samples.allSatisfy { ($0.doubleValue ?? 0) > 1e9 || ($0.doubleValue ?? 1) <= 0 }
