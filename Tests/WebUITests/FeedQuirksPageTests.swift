@@ -99,4 +99,23 @@ struct FeedQuirksPageTests {
         let durations = cells("duration", in: page)
         #expect(durations == ["2 min 0 s", "2 min 1 s", "2 min 2 s"], "\(durations)")
     }
+
+    @Test("an uptime check's HTTP status codes: words in the tones of their class, not figures")
+    func httpStatusCodes() async throws {
+        let codes = [200, 503, 301, 404]
+        let checks = codes.enumerated().map { index, code in
+            #"{"url": "https://example.com/\#(index)", "status_code": \#(code), "response_ms": \#(index * 10)}"#
+        }
+        let server = try TestServer(
+            document: try JSONValue(parsing: "[\(checks.joined(separator: ","))]"), detection: .init())
+        let page = try await HTTPTestClient.get(port: server.port, "/").text
+        let shown = page.matches(
+            of:
+                /<td class="cell status status-([a-z]+)" data-col="status_code"><span class="status-word">([0-9]+)<\/span>/
+        ).map { "\($0.output.2)=\($0.output.1)" }
+        #expect(shown == ["200=good", "503=bad", "301=neutral", "404=busy"], "\(shown)")
+        // A status of small numbers (UptimeRobot's `2`) is no HTTP code: a number.
+        let tones = ItemColumn.StatusTones.httpCodes
+        #expect(tones.tone(of: "2") == .neutral && tones.tone(of: "502") == .bad)
+    }
 }

@@ -164,8 +164,23 @@ public struct ItemColumn: Sendable, Equatable {
         /// What a word (lower-cased) is shown as, when not as itself in words (a Jenkins
         /// ball's `blue_anime` as "building"); the value itself is unchanged.
         public var shown: [String: String] = [:]
+        /// Whether its words are HTTP status codes (an uptime check's `status_code`):
+        /// `2xx` good, `3xx` neutral, `4xx` busy, `5xx` bad, shown as the code.
+        public var readsHTTPCodes = false
 
         public init() {}
+
+        /// The tones of HTTP status codes (``readsHTTPCodes``).
+        public static var httpCodes: StatusTones {
+            var tones = StatusTones()
+            tones.readsHTTPCodes = true
+            return tones
+        }
+
+        /// Whether `code` is an HTTP status code, `100` to `599`.
+        public static func isHTTPCode(_ code: String) -> Bool {
+            code.utf8.count == 3 && Int(code).map { (100...599).contains($0) } == true
+        }
 
         /// Reads `WORD=TONE,WORD=TONE`; `nil` when a pair is not one or a tone is unknown.
         public init?(words: String) {
@@ -263,6 +278,14 @@ public struct ItemColumn: Sendable, Equatable {
         public func tone(of word: String) -> Tone {
             let lower = word.lowercased()
             if let tone = given[lower] { return tone }
+            if readsHTTPCodes, Self.isHTTPCode(lower) {
+                switch lower.first {
+                case "2": return .good
+                case "4": return .busy
+                case "5": return .bad
+                default: return .neutral
+                }
+            }
             if Self.good.contains(lower) { return .good }
             if Self.bad.contains(lower) { return .bad }
             if Self.busy.contains(lower) { return .busy }

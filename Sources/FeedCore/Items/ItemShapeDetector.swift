@@ -2258,6 +2258,17 @@ public enum ItemShapeDetector {
             return .automatic
         }
         if samples.allSatisfy({ $0.doubleValue != nil }) {
+            // An HTTP status code (an uptime check's `status_code`, a request log's `status`
+            // of whole numbers from 100 to 599): a status in the tones of its class.
+            let httpNamed =
+                [
+                    "status_code", "statuscode", "http_status", "httpstatus", "response_code", "responsecode",
+                    "http_code",
+                ]
+                .contains(lower) || (statusFilterNames.contains(lower) && lower != "phase")
+            if httpNamed, samples.allSatisfy({ $0.int64Value.map { (100...599).contains($0) } ?? false }) {
+                return .status(.httpCodes)
+            }
             // A share of the way done, from 0 to 1 (Transmission's `percentDone`,
             // qBittorrent's `progress`): shown as a percentage. Without `percent` in its name,
             // only when some share is a fraction: a `completed` of 0 or 1 is a count.

@@ -268,11 +268,13 @@ struct CellView {
             guard let word = CellFormatting.scalarText(value) else { break }
             // A reading in a state's place (a sensor's `78`, `"21.4"`) is a number, not a word;
             // a flag's `1` is a word.
-            if let number, tones.shown[word] == nil {
+            // An HTTP status code is a word (`503`, bad).
+            let isCode = tones.readsHTTPCodes && ItemColumn.StatusTones.isHTTPCode(word)
+            if let number, tones.shown[word] == nil, !isCode {
                 numeric = true
                 return .plain(CellFormatting.grouped(value, number), full: nil)
             }
-            if ItemShapeDetector.isReading(word) {
+            if ItemShapeDetector.isReading(word), !isCode {
                 numeric = true
                 return .plain(word, full: nil)
             }
