@@ -16,7 +16,9 @@ struct PostPageTests {
           "content_html": "<p>Deploys took <b>14</b> minutes.</p><p>The cache &amp; the runners.</p><script>alert(1)</script><p>&lt;img src=x onerror=alert(2)&gt;</p>"},
          {"id": "https://ana.example/2", "url": "https://ana.example/2",
           "content_text": "Walked to the harbour at dawn. The fog was thick.\n\nCoffee at the kiosk.\n\nThird."},
-         {"id": "https://ana.example/3", "url": "https://ana.example/3", "content_html": "<p>Short note. Nothing else.</p>"}
+         {"id": "https://ana.example/3", "url": "https://ana.example/3", "content_html": "<p>Short note. Nothing else.</p>"},
+         {"id": "https://ana.example/4", "url": "https://ana.example/4", "title": "Swift 6",
+          "content_text": "Swift 6 is out.\n\nUpgrade soon."}
         ]}
         """#
 
@@ -53,5 +55,8 @@ struct PostPageTests {
         #expect(walked.paragraphs == ["The fog was thick.", "Coffee at the kiosk.", "Third."], "\(walked.paragraphs)")
         let short = try await post(server, id: "https://ana.example/3")
         #expect(short.lede == "Nothing else." && short.paragraphs.isEmpty, "\(short)")
+        // A title of the post's own is not cut from its text, though the text begins with it.
+        let titled = try await post(server, id: "https://ana.example/4")
+        #expect(titled.paragraphs == ["Swift 6 is out.", "Upgrade soon."], "\(titled)")
     }
 }

@@ -816,7 +816,7 @@ public enum ItemShapeDetector {
         return namingMember(of: items, paths: paths, namesEach: namesEach)
             ?? readableID(of: items, paths: paths, namesEach: namesEach)
             ?? deepTitle(of: items, namesEach: namesEach)
-            ?? peopleNumber(of: items, paths: paths, namesEach: namesEach)
+            ?? peopleNumber(of: items, paths: paths)
     }
 
     /// Names that title an item from two objects down, in order of preference.
@@ -844,9 +844,7 @@ public enum ItemShapeDetector {
     /// The number people know an item by (``peopleKeyNames``, or a name that ends in
     /// `number`: Bitbucket's `build_number`), different in each item: a title better than
     /// a UUID; `nil` for none.
-    private static func peopleNumber(
-        of items: [JSONValue], paths: ItemMemberPaths, namesEach: (JSONPointer) -> Bool
-    ) -> JSONPointer? {
+    private static func peopleNumber(of items: [JSONValue], paths: ItemMemberPaths) -> JSONPointer? {
         paths.top.first { pointer in
             let name = pointer.memberName
             guard peopleKeyNames.contains(name) || name.hasSuffix("number") else { return false }

@@ -92,7 +92,7 @@ public final class FeedStore: Sendable {
         var memberWatch: ItemMemberWatch?
         /// How many items the found reading was worked out from; `nil` for a given reading.
         /// Below ``ItemReading/settlingItems``, the reading is read again once the items are
-        /// that many (``ItemReading/settled(by:)``).
+        /// that many (``ItemReading/settled(by:items:)``).
         var readFrom: Int?
 
         init(reading: ItemReading) {

@@ -302,6 +302,15 @@ struct PageRenderer: Sendable {
             withTemplate: "kioskStory") ?? ""
     }
 
+    /// Whether `item` has a title of its own at the profile's title field, not one taken
+    /// from its text (``ItemText``).
+    private static func hasOwnTitle(_ item: FeedItem, _ profile: ItemProfile) -> Bool {
+        guard let pointer = profile.fields[.title], let title = item.raw.value(at: pointer)?.stringValue else {
+            return false
+        }
+        return !title.allSatisfy(\.isWhitespace)
+    }
+
     /// The detail article of one item: a story, or an item's values and fields.
     func detailFragment(_ item: FeedItem, profile: ItemProfile, now: Date) -> String {
         if profile.layout == .table {
@@ -311,7 +320,9 @@ struct PageRenderer: Sendable {
         return templates.library.render(
             DetailView(
                 item, now: now, placeholder: placeholder, showsPlaceholder: profile.showsPlaceholder,
-                bodyPaths: profile.bodyPaths),
+                bodyPaths: profile.bodyPaths,
+                titledByText: !profile.bodyPaths.isEmpty && !Self.hasOwnTitle(item, profile)
+            ),
             withTemplate: "detail") ?? ""
     }
 

@@ -114,14 +114,16 @@ struct DetailView {
     let hasLinks: Bool
 
     /// The page of `item`; `bodyPaths` are where its profile finds a post's whole text
-    /// (``ItemProfile/bodyPaths``).
+    /// (``ItemProfile/bodyPaths``); `titledByText`: its title was taken from that text (a
+    /// post without a title of its own), so the text does not say it again.
     init(
         _ item: FeedItem, now: Date, placeholder: String, showsPlaceholder: Bool = true,
-        bodyPaths: [JSONPointer] = []
+        bodyPaths: [JSONPointer] = [], titledByText: Bool = false
     ) {
         story = StoryView(item, now: now, placeholder: placeholder, showsPlaceholder: showsPlaceholder)
         self.item = TemplateJSON(item.raw)
-        let body = Self.body(ItemText.paragraphs(of: item.raw, at: bodyPaths), title: item.title)
+        let text = ItemText.paragraphs(of: item.raw, at: bodyPaths)
+        let body = titledByText ? Self.body(text, title: item.title) : text
         (lede, paragraphs) = Self.lede(item.abstract, body: body)
         hasBody = !paragraphs.isEmpty
         section = item.section
