@@ -14,6 +14,8 @@ struct CellFormattingTests {
         #expect(CellFormatting.fraction(1) == "100 %")
         #expect(CellFormatting.fraction(0) == "0 %")
         #expect(CellFormatting.fraction(0.05) == "5 %")
+        // A `--column`'s fraction of any size is written, never a crash.
+        #expect(CellFormatting.fraction(1e300).hasSuffix(" %"))
     }
 
     @Test("ports as docker ps and kubectl write them; things that name themselves listed, up to eight")
@@ -36,6 +38,8 @@ struct CellFormattingTests {
         let weather = try JSONValue(
             parsing: #"[{"id": 800, "main": "Clear", "description": "clear sky", "icon": "01d"}]"#)
         #expect(CellFormatting.summary(weather) == "Clear, clear sky")
+        // A host and its port are an address, no mapping.
+        #expect(CellFormatting.summary(try JSONValue(parsing: #"[{"host": "db1", "port": 5432}]"#)) == "db1, 5432")
         // Objects that are neither are counted.
         #expect(CellFormatting.summary(try JSONValue(parsing: #"[{"a": 1, "b": 2}, {"a": 3, "b": 4}]"#)) == "2 items")
     }

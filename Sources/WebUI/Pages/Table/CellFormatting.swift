@@ -109,6 +109,7 @@ enum CellFormatting {
     /// `37.1 %`, `1` → `100 %`.
     static func fraction(_ share: Double) -> String {
         let tenths = (share * 1000).rounded() / 10
+        guard tenths.isFinite, tenths.magnitude < 1e15 else { return String(format: "%.0f", share * 100) + " %" }
         let text = tenths == tenths.rounded() ? String(Int64(tenths)) : String(format: "%.1f", tenths)
         return text + " %"
     }
@@ -208,8 +209,9 @@ enum CellFormatting {
         }
         let outside = port("PublicPort", "publicPort", "public_port", "port", "hostPort", "published")
         let inside = port("PrivatePort", "privatePort", "private_port", "targetPort", "containerPort", "target")
-        guard let shown = inside ?? outside, inside != nil || members["port"] != nil else { return nil }
         let protocolName = ["Type", "protocol", "Protocol"].lazy.compactMap { members[$0]?.stringValue }.first
+        // A `port` alone beside a host is an address, not a mapping.
+        guard let shown = inside ?? outside, inside != nil || protocolName != nil else { return nil }
         let mapped = if let outside, let inside, outside != inside { outside + "→" + inside } else { shown }
         return protocolName.map { mapped + "/" + $0 } ?? mapped
     }
