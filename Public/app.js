@@ -205,6 +205,14 @@
     if (targets.length === 0) return;
     var content = type === "items" || type === "item" || type === "gone";
     if (content && id && last && !newer(id, last)) return;
+    // A page rendered before feedweb held any document was laid out for no items; the
+    // first items may be read in another layout (a table's tiles, not stories), so the
+    // page is rendered again, once, now that they are here.
+    if (type === "items" && body.hasAttribute("data-waiting") && hasEntries(data)) {
+      body.removeAttribute("data-waiting");
+      window.location.reload();
+      return;
+    }
     applied.push({ type: type, id: id, at: Date.now(), via: via || "stream", view: data.view });
     if (applied.length > 200) applied.shift();
     targets.forEach(function (cell) {
@@ -229,6 +237,11 @@
         if (window.console) console.warn("feedweb: a frame listener failed", error);
       }
     });
+  }
+
+  // Whether an `items` frame brings any entry (a whole order, or new ones for the top).
+  function hasEntries(data) {
+    return (Array.isArray(data.order) && data.order.length > 0) || (Array.isArray(data.prepend) && data.prepend.length > 0);
   }
 
   // Who else hears of each frame this page applies (Public/board.js: attention).
@@ -446,8 +459,8 @@
       refreshTimes(fresh);
       return;
     }
-    // A board's cells have no badge of their own: the board's banner takes the kind and
-    // label of theirs (a badge or a kiosk's banner alike).
+    // A board's cells have no badge of their own: the board's banner takes the kind,
+    // label and upstream's problem of theirs (a badge or a kiosk's banner alike).
     var banner = cell.root !== document ? document.getElementById("status") : null;
     var kind = /\b(?:badge|board-status)-([a-z]+)\b/.exec(fresh.className);
     if (!banner || !kind) return;
@@ -455,6 +468,11 @@
     var label = banner.querySelector(".badge-label");
     var freshLabel = fresh.querySelector(".badge-label");
     if (label && freshLabel && label.textContent !== freshLabel.textContent) label.textContent = freshLabel.textContent;
+    var problem = banner.querySelector(".badge-problem");
+    var freshProblem = fresh.querySelector(".badge-problem");
+    if (problem && !freshProblem) problem.remove();
+    else if (freshProblem && !problem) banner.appendChild(freshProblem);
+    else if (problem && freshProblem && problem.textContent !== freshProblem.textContent) problem.textContent = freshProblem.textContent;
   }
 
   // /stats: whole parts (charts drawn on the server as SVG, the ticker) swapped by id.
@@ -506,9 +524,12 @@
     var stale = Date.now() - disconnectedAt > 10000;
     var kind = stale ? "stale" : "reconnecting";
     var hhmm = new Date(disconnectedAt).toTimeString().slice(0, 5);
-    status.className = status.className.replace(/\b(badge|board-status)-(live|connecting|reconnecting|stale)\b/g, "$1-" + kind);
+    status.className = status.className.replace(/\b(badge|board-status)-(live|connecting|failing|reconnecting|stale)\b/g, "$1-" + kind);
     var label = status.querySelector(".badge-label");
     if (label) label.textContent = stale ? "Stale since " + hhmm : "Reconnecting…";
+    // What upstream did last is not news while feedweb itself cannot be reached.
+    var problem = status.querySelector(".badge-problem");
+    if (problem) problem.remove();
   }
 
   // ---- Holding the stream (the leader, or a page on its own) --------------------------

@@ -443,6 +443,61 @@ struct PollModeTests {
         #expect(!page.contains("streaming cost more than polling") && !page.contains("New stories"))
     }
 
+    @Test(
+        "in a browser: a wrong URL's board says what the API answered; once it answers, the board is laid out for its items",
+        .enabled(if: WebDriver.isAvailable, "needs chromium and chromedriver"))
+    func aBoardOpenedBeforeTheFirstAnswer() async throws {
+        let answers = NIOLockedValueBox(false)
+        func build(_ n: Int) -> JSONValue {
+            let status = n == 2 ? "failed" : "passed"
+            return .object([
+                "id": .int(Int64(400 + n)), "branch": .string("fix-\(n)"), "status": .string(status),
+                "duration_s": .int(Int64(60 * n)),
+            ])
+        }
+        let builds = JSONValue.object(["builds": .array((1...3).map(build))])
+        let server = try await ScriptedSSEServer.start { _ in
+            answers.withLockedValue { $0 }
+                ? .status(200, headers: [("Content-Type", "application/json")], body: builds.serializedString())
+                : .status(404, body: "no such API")
+        }
+        defer { server.shutdownNow() }
+        let feedweb = try await FeedwebProcess(arguments: [
+            "--poll", server.url("/api/builds"), "--interval", "0.2", "--max-backoff", "0.3",
+        ])
+        defer { feedweb.kill() }
+        try await WebDriver.withSession(windowWidth: 1280, windowHeight: 720) { browser in
+            try await browser.open("http://127.0.0.1:\(feedweb.port)/board?v=list&v=kiosk")
+            let banner = "var s = document.getElementById('status'); var p = s && s.querySelector('.badge-problem');"
+            #expect(
+                try await browser.waitFor(
+                    banner
+                        + "return s.classList.contains('board-status-failing') && !!p && /HTTP 404/.test(p.textContent)",
+                    seconds: 10))
+            try await browser.execute("window.__beforeTheAnswer = true")
+
+            answers.withLockedValue { $0 = true }
+            // Reloaded once for the items (the marker is gone), then a table and its tiles.
+            let laidOut = """
+                var cells = document.querySelectorAll('.bd-cell');
+                if (window.__beforeTheAnswer || cells.length !== 2) return false;
+                var table = cells[0].shadowRoot, kiosk = cells[1].shadowRoot;
+                return cells[0].dataset.spec === 'table' && table.querySelectorAll('tr.row').length === 3
+                  && kiosk.querySelectorAll('.board-tiles > .tile').length === 3
+                  && document.getElementById('status').classList.contains('board-status-live')
+                  && !document.body.hasAttribute('data-waiting');
+                """
+            let shown = try await browser.waitFor(laidOut, seconds: 15)
+            let state = try await browser.execute(
+                "return document.body.outerHTML.slice(0, 400) + ' marker=' + window.__beforeTheAnswer")
+            #expect(shown, "\(state)")
+            #expect(
+                try await browser.execute("return document.getElementById('status').querySelector('.badge-problem')")
+                    == .null, "no problem once live")
+        }
+        #expect(await feedweb.stop()?.status == 0)
+    }
+
     @Test("an unreachable API: /readyz 503 with the error, and retries")
     func unreachable() async throws {
         let feedweb = try await FeedwebProcess(arguments: [

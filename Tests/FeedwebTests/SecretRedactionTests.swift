@@ -38,11 +38,14 @@ struct SecretRedactionTests {
         return feedweb.log + feedweb.standardOutput + ready + shown
     }
 
-    /// What `/inspect` shows (the page, and its first frame on the page stream) and what
-    /// `/api/changes` gives, all in one text.
+    /// What `/inspect` shows (the page, and its first frame on the page stream), what
+    /// `/api/changes` gives, and what the list and the kiosk say of upstream (their badges
+    /// carry its last error), all in one text.
     static func shownToOperators(port: UInt16) async throws -> String {
         let page = try await HTTPTestClient.get(port: port, "/inspect")
         #expect(page.status == 200)
+        let list = try await HTTPTestClient.get(port: port, "/").text
+        let kiosk = try await HTTPTestClient.get(port: port, "/kiosk").text
         let stream = try await SSETestClient(port: port, path: "/events/page?v=inspect")
         defer { stream.close() }
         let frames = try await stream.events(for: 1.0).map(\.data).joined(separator: "\n")
@@ -51,7 +54,7 @@ struct SecretRedactionTests {
         let epoch = (state.headers["etag"] ?? "\"x-1\"").trimmingCharacters(in: CharacterSet(charactersIn: "\""))
             .split(separator: "-").dropLast().joined(separator: "-")
         let changes = try await HTTPTestClient.get(port: port, "/api/changes?since=\(epoch)-1").text
-        return page.text + frames + changes
+        return page.text + frames + changes + list + kiosk
     }
 
     @Test("SSE: connected, redirected, refused with 503, reconnected: no secret in the log or /readyz")

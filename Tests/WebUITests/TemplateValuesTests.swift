@@ -62,11 +62,13 @@ import Testing
         let badge = PageRenderer.BadgeView(kind: "live", label: "Live")
         Self.check(badge)
         Self.check(
+            PageRenderer.BadgeView(kind: "failing", label: "Upstream failing", problem: "upstream answered HTTP 404"))
+        Self.check(
             PageRenderer.KioskContext(
                 title: "kiosk", stream: "kiosk", past: Self.banner, section: "World", badge: badge, stories: [],
                 emptyText: "empty", nowMachine: "m",
                 nowText: "t", assetVersion: "v1", brand: "Board", isTable: false, tiles: [], tileCount: 0,
-                attention: 0))
+                attention: 0, waiting: true))
         Self.check(PageRenderer.BadgeContext(badge: badge, updatedMachine: "m", updatedText: "t"))
         let cell = PageRenderer.BoardCellView(
             name: "kiosk:World", spec: "kiosk:World", pageClass: "page-kiosk", main: "m")
@@ -74,7 +76,8 @@ import Testing
         Self.check(
             PageRenderer.BoardContext(
                 title: "board", brand: "Board", badge: badge, columns: 2, cellCount: 1, cells: [cell], rotate: "30",
-                attention: 8, shift: "on", dim: "22:00-07:00", isTable: false, assetVersion: "v1"))
+                attention: 8, shift: "on", dim: "22:00-07:00", isTable: false, assetVersion: "v1",
+                waiting: true))
     }
 
     static let banner = PageRenderer.PastBanner(
@@ -95,7 +98,7 @@ import Testing
                 past: Self.banner, navLatest: true,
                 navStats: false,
                 badge: PageRenderer.BadgeView(kind: "live", label: "Live"), updatedMachine: "m", updatedText: "t",
-                main: "<main>", footer: "feedweb", assetVersion: "v1"))
+                main: "<main>", footer: "feedweb", assetVersion: "v1", waiting: true))
     }
 
     @Test func tableValuesAnswerEveryField() throws {
@@ -117,7 +120,7 @@ import Testing
         let view = try #require(store.snapshot?.published)
         let table = TableView(
             view: view, profile: reading.profile, query: TableQuery(sort: ItemSort(column: "price", descending: true)),
-            unfilteredHeading: "All", waiting: false, now: now)
+            unfilteredHeading: "All", waitingText: nil, now: now)
         Self.check(table)
         #expect(!table.columns.isEmpty && !table.rows.isEmpty && table.hasSections)
         for head in table.columns { Self.check(head) }

@@ -50,7 +50,8 @@ struct WebHandlers: Sendable {
     ///   - shards: the shards the programs' streams are spread over, as the server that
     ///     serves these handlers makes them (``Shard/shards(of:for:)``); `nil`: handlers
     ///     without a server, one shard without a sender.
-    ///   - inspect: whether `/inspect` is on (`--inspect`).
+    ///   - inspect: whether `/inspect` is on (`--inspect`), and with it whether the pages'
+    ///     badge says upstream's error in its words.
     ///   - title: the board's name (`--title`).
     ///   - templates: the templates pages are rendered from (`--templates`).
     ///   - allowedOrigins: the origins whose pages may read the streams and the API
@@ -78,7 +79,8 @@ struct WebHandlers: Sendable {
         let renderer = PageRenderer(assetVersion: staticFiles.version, brand: title, templates: templates.current)
         let errors = ErrorResponses(renderer: renderer, htmlHeaders: htmlHeaders, jsonHeaders: jsonHeaders)
         self.errors = errors
-        let badges = StatusBadgeSource(store: store, restoredAt: restoredAt, upstreamStatus: upstreamStatus)
+        let badges = StatusBadgeSource(
+            store: store, restoredAt: restoredAt, showsProblem: inspect, upstreamStatus: upstreamStatus)
         let assets = StaticAssets(files: staticFiles, securityHeaders: security, errors: errors)
         self.assets = assets
 

@@ -32,6 +32,8 @@ extension PageRenderer {
         let dim: String
         let isTable: Bool
         let assetVersion: String
+        /// Rendered before feedweb held any document (``Frame/waiting``).
+        let waiting: Bool
     }
 
     /// What a cell's view is rendered from: the published view, the badge, the `/stats`
@@ -56,11 +58,11 @@ extension PageRenderer {
         }
         let context = BoardContext(
             title: query.cells.map(\.name).joined(separator: " · ") + " · " + brand + " board", brand: brand,
-            badge: BadgeView(kind: sources.badge.kind.rawValue, label: sources.badge.label),
+            badge: BadgeView(sources.badge),
             columns: query.columns, cellCount: cells.count, cells: cells,
             rotate: query.rotation.map(String.init).joined(separator: ","), attention: query.attention,
             shift: query.shift ? "on" : "off", dim: query.dim ?? "", isTable: profile.layout == .table,
-            assetVersion: assetVersion)
+            assetVersion: assetVersion, waiting: sources.view == nil)
         return Array((templates.library.render(context, withTemplate: "board") ?? "").utf8)
     }
 

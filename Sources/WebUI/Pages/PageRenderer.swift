@@ -52,11 +52,27 @@ struct PageRenderer: Sendable {
         let main: String
         let footer: String
         let assetVersion: String
+        /// Whether the page was rendered before feedweb held any document: the page script
+        /// reloads it when the first items come, which may be read in another layout.
+        let waiting: Bool
     }
 
+    /// The badge as the templates read it: its kind (a class), its words, and what went
+    /// wrong upstream (``StatusBadge/problem``).
     struct BadgeView {
         let kind: String
         let label: String
+        let problem: String?
+
+        init(kind: String, label: String, problem: String? = nil) {
+            self.kind = kind
+            self.label = label
+            self.problem = problem
+        }
+
+        init(_ badge: StatusBadge) {
+            self.init(kind: badge.kind.rawValue, label: badge.label, problem: badge.problem)
+        }
     }
 
     struct SectionLink {
@@ -91,7 +107,7 @@ struct PageRenderer: Sendable {
         let showsPlaceholder = view?.profile.showsPlaceholder ?? true
         let context = ListContext(
             heading: section ?? "Latest",
-            countText: Self.countText(items.count, layout: .news),
+            countText: view == nil ? "" : Self.countText(items.count, layout: .news),
             section: section,
             sections: sectionNames.map {
                 SectionLink(name: $0, href: "/?section=" + StoryView.queryEscape($0), current: $0 == section)
@@ -101,14 +117,14 @@ struct PageRenderer: Sendable {
             },
             hasSections: !sectionNames.isEmpty,
             emptyText: view == nil
-                ? "Waiting for the first document from upstream…"
+                ? badge.waitingText
                 : (section == nil ? "The feed has no stories right now." : "No stories in this section right now.")
         )
         let main = templates.library.render(context, withTemplate: "list") ?? ""
         return page(
             title: (section ?? "Latest") + " · " + brand, bodyClass: "page-list",
             stream: "list", navLatest: section == nil, badge: badge, updated: view?.publishedAt, main: main,
-            source: source, past: past)
+            source: source, past: past, waiting: view == nil)
     }
 
     /// `/` for items that are not news (``ItemProfile/Layout/table``): one page of the table
@@ -120,12 +136,12 @@ struct PageRenderer: Sendable {
     ) -> [UInt8] {
         let context = TableView(
             view: view, profile: profile, query: query, unfilteredHeading: brand == "feedweb" ? "All items" : brand,
-            waiting: view == nil, now: now)
+            waitingText: view == nil ? badge.waitingText : nil, now: now)
         let main = templates.library.render(context, withTemplate: "table") ?? ""
         return page(
             title: (query.section == nil ? "" : context.heading + " · ") + brand, bodyClass: "page-list page-table",
             stream: query.spec, navLatest: query.section == nil, badge: badge, updated: view?.publishedAt,
-            main: main, source: source, past: past, layout: .table)
+            main: main, source: source, past: past, layout: .table, waiting: view == nil)
     }
 
     struct KioskStoryView {
@@ -151,6 +167,8 @@ struct PageRenderer: Sendable {
         let tileCount: Int
         /// Seconds a marked item is shown full screen unless the URL says (`--attention`).
         let attention: Int
+        /// Rendered before feedweb held any document (``Frame/waiting``).
+        let waiting: Bool
     }
 
     struct KioskTileView {
@@ -190,7 +208,7 @@ struct PageRenderer: Sendable {
             title: (section.map { $0 + " · " } ?? "") + brand + " kiosk",
             stream: past == nil ? "kiosk" : "", past: past,
             section: section,
-            badge: BadgeView(kind: badge.kind.rawValue, label: badge.label),
+            badge: BadgeView(badge),
             stories: isTable
                 ? []
                 : items.enumerated().map { index, item in
@@ -205,7 +223,7 @@ struct PageRenderer: Sendable {
             nowText: now.formatted(Date.ISO8601FormatStyle().time(includingFractionalSeconds: false)).prefix(5)
                 .description,
             assetVersion: assetVersion, brand: brand, isTable: isTable, tiles: tiles, tileCount: tiles.count,
-            attention: attention)
+            attention: attention, waiting: view == nil && past == nil)
         return Array((templates.library.render(context, withTemplate: "kiosk") ?? "").utf8)
     }
 
@@ -336,7 +354,7 @@ struct PageRenderer: Sendable {
     func badgeFragment(_ badge: StatusBadge, updated: Date?, now: Date) -> String {
         templates.library.render(
             BadgeContext(
-                badge: BadgeView(kind: badge.kind.rawValue, label: badge.label),
+                badge: BadgeView(badge),
                 updatedMachine: updated.map(RelativeTime.machine),
                 updatedText: updated.map { RelativeTime.describeSeconds($0, now: now) }),
             withTemplate: "badge") ?? ""
@@ -346,7 +364,7 @@ struct PageRenderer: Sendable {
     func kioskStatusFragment(_ badge: StatusBadge) -> String {
         templates.library.render(
             BadgeContext(
-                badge: BadgeView(kind: badge.kind.rawValue, label: badge.label), updatedMachine: nil, updatedText: nil),
+                badge: BadgeView(badge), updatedMachine: nil, updatedText: nil),
             withTemplate: "kioskStatus") ?? ""
     }
 
@@ -368,22 +386,23 @@ struct PageRenderer: Sendable {
     }
 
     /// The page frame around `main`. A page of the past (`past`) has no stream and no live
-    /// badge: its banner says which moment it shows.
+    /// badge: its banner says which moment it shows. `waiting`: `main` shows that feedweb
+    /// holds no document yet (``Frame/waiting``).
     func page(
         title: String, bodyClass: String, stream: String, navLatest: Bool, navStats: Bool = false, badge: StatusBadge,
         updated: Date?, main: String, source: String, showBadge: Bool = true, past: PastBanner? = nil,
-        layout: ItemProfile.Layout = .news
+        layout: ItemProfile.Layout = .news, waiting: Bool = false
     ) -> [UInt8] {
         let frame = Frame(
             title: title, brand: brand, listLabel: layout == .table ? "Items" : "Latest", isTable: layout == .table,
             bodyClass: bodyClass, stream: past == nil ? stream : "", past: past, navLatest: navLatest,
             navStats: navStats,
-            badge: BadgeView(kind: showBadge && past == nil ? badge.kind.rawValue : "hidden", label: badge.label),
+            badge: showBadge && past == nil ? BadgeView(badge) : BadgeView(kind: "hidden", label: badge.label),
             updatedMachine: updated.map(RelativeTime.machine),
             updatedText: updated.map { RelativeTime.describeSeconds($0, now: Date()) },
             main: main,
             footer: source.isEmpty ? "feedweb" : "feedweb · source: \(source)",
-            assetVersion: assetVersion)
+            assetVersion: assetVersion, waiting: waiting && past == nil)
         return Array((templates.library.render(frame, withTemplate: "layout") ?? "").utf8)
     }
 }

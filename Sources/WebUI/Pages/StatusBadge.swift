@@ -1,11 +1,13 @@
 import FeedCore
 import Foundation
 
-/// The upstream status as a page shows it: live, connecting, reconnecting, or stale since
-/// a time. Part of every page's cache key, so a page is re-rendered when it changes.
+/// The upstream status as a page shows it: live, connecting, failing (no document yet and
+/// upstream's last answer an error), reconnecting, or stale since a time; while not
+/// connected, with what went wrong in words. Part of every page's cache key, so a page is
+/// re-rendered when it changes.
 struct StatusBadge: Hashable, Sendable {
     enum Kind: String, Sendable {
-        case live, connecting, reconnecting, stale
+        case live, connecting, failing, reconnecting, stale
     }
 
     /// How long a broken connection shows "reconnecting" before it shows "stale".
@@ -15,28 +17,53 @@ struct StatusBadge: Hashable, Sendable {
     /// Since when the state holds (for stale: the last moment data was known fresh), to
     /// the second.
     let since: Date?
+    /// Upstream's last error, as ``UpstreamStatus/lastError`` says it (URLs redacted), while
+    /// upstream is not connected; `nil` while connected, before any attempt failed, or where
+    /// the pages are not to say it (`--inspect off`).
+    let problem: String?
 
-    init(kind: Kind, since: Date?) {
+    init(kind: Kind, since: Date?, problem: String? = nil) {
         self.kind = kind
         self.since = since.map { Date(timeIntervalSince1970: $0.timeIntervalSince1970.rounded(.down)) }
+        self.problem = problem
     }
 
-    init(status: UpstreamStatus, hasDocument: Bool, restoredAt: Date?, now: Date) {
+    /// The badge for `status`; `showsProblem` false keeps upstream's error off the pages
+    /// (the kind still says that it fails).
+    init(status: UpstreamStatus, hasDocument: Bool, restoredAt: Date?, now: Date, showsProblem: Bool = true) {
         if status.isConnected && hasDocument {
             self.init(kind: .live, since: status.connectedSince)
             return
         }
+        // The error stays set through the next attempt's `connecting`, so a badge does not
+        // flicker with every retry; it is the newest failure of this outage, since an
+        // outage begins with one.
+        let error = status.isConnected ? nil : status.lastError
+        let problem = showsProblem ? error : nil
         guard hasDocument else {
-            self.init(kind: .connecting, since: nil)
+            self.init(kind: error == nil ? .connecting : .failing, since: nil, problem: problem)
             return
         }
         let lastFresh = status.lastEventAt ?? restoredAt
         if let lastFresh, now.timeIntervalSince(lastFresh) < Self.staleAfter,
             restoredAt == nil || status.lastEventAt != nil
         {
-            self.init(kind: .reconnecting, since: lastFresh)
+            self.init(kind: .reconnecting, since: lastFresh, problem: problem)
         } else {
-            self.init(kind: .stale, since: lastFresh)
+            self.init(kind: .stale, since: lastFresh, problem: problem)
+        }
+    }
+
+    /// What a list or table says while feedweb holds no document: that it waits, or why
+    /// nothing came yet.
+    var waitingText: String {
+        switch (kind, problem) {
+        case (.failing, let problem?):
+            return "No document from upstream yet: " + problem + ". feedweb tries again until it answers."
+        case (.failing, nil):
+            return "No document from upstream yet: its answers fail. feedweb tries again until it answers."
+        default:
+            return "Waiting for the first document from upstream…"
         }
     }
 
@@ -45,6 +72,7 @@ struct StatusBadge: Hashable, Sendable {
         switch kind {
         case .live: return "Live"
         case .connecting: return "Connecting…"
+        case .failing: return "Upstream failing"
         case .reconnecting: return "Reconnecting…"
         case .stale:
             guard let since else { return "Stale" }

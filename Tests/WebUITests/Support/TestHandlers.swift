@@ -22,13 +22,14 @@ final class TestHandlers: Sendable {
     /// now, under the source name `test`. With `detection`, `profile` is not used: the
     /// store reads items as it finds them in the first document with items. With `server`,
     /// the programs' streams are sharded as a server of that configuration shards them,
-    /// senders included (``TestServer``); without, one shard, with no sender.
+    /// senders included (``TestServer``); without, one shard, with no sender. `inspect` is
+    /// `--inspect`.
     init(
         document: JSONValue?, profile: ItemProfile = .nytNewswire,
         publicDirectory: String = TestHandlers.publicDirectory,
         frameAncestors: String = "'self'", maxQueuedBytesPerClient: Int = 1 << 20,
         detection: ItemProfile.Overrides? = nil, allowedOrigins: AllowedOrigins = .none,
-        server: HTTPServer.Configuration? = nil
+        server: HTTPServer.Configuration? = nil, inspect: Bool = true
     ) {
         store = FeedStore(configuration: .init(profile: profile, detection: detection))
         if let document { store.replaceDocument(document) }
@@ -46,7 +47,7 @@ final class TestHandlers: Sendable {
         handlers = WebHandlers(
             store: store, demo: nil, staticFiles: staticFiles, frameAncestors: frameAncestors, sourceLabel: "test",
             maxQueuedBytesPerClient: maxQueuedBytesPerClient, restoredAt: nil,
-            shards: Shard.shards(of: store, for: server), allowedOrigins: allowedOrigins,
+            shards: Shard.shards(of: store, for: server), inspect: inspect, allowedOrigins: allowedOrigins,
             upstreamStatus: { status.withLockedValue { $0 } })
         router = handlers.router
     }

@@ -39,7 +39,7 @@ struct TableView {
     let hasPages: Bool
 
     init(
-        view: PublishedView?, profile: ItemProfile, query: TableQuery, unfilteredHeading: String, waiting: Bool,
+        view: PublishedView?, profile: ItemProfile, query: TableQuery, unfilteredHeading: String, waitingText: String?,
         now: Date
     ) {
         let columns = TableColumns.shown(of: profile)
@@ -48,7 +48,7 @@ struct TableView {
         let sorted = query.effectiveSort(columns: columns, profile: profile)
         let filterColumn = TableColumns.filterColumn(of: columns, profile: profile)
         heading = query.section.map { CellFormatting.filterValue($0, of: filterColumn) } ?? unfilteredHeading
-        countText = PageRenderer.countText(total, layout: .table)
+        countText = view == nil ? "" : PageRenderer.countText(total, layout: .table)
         filterLabel = filterColumn?.label ?? profile.fields[.section]?.tokens.last ?? "Filter"
         section = query.section
         allHref = query.href {
@@ -79,8 +79,8 @@ struct TableView {
         self.rows = rows.map { RowView($0, columns: columns, linkColumn: linkColumn, now: now) }
         problem = view?.itemsProblem
         hasProblem = problem != nil
-        if waiting {
-            emptyText = "Waiting for the first document from upstream…"
+        if let waitingText {
+            emptyText = waitingText
         } else if query.section != nil {
             emptyText = "No items with this value right now."
         } else {

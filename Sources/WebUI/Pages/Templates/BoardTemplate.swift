@@ -23,7 +23,7 @@ extension Templates {
         <script src="/static/attention.js?v={{assetVersion}}" defer></script>
         <script src="/static/app.js?v={{assetVersion}}" defer></script>
         </head>
-        <body class="page-board" data-stream="board" data-cols="{{columns}}" data-rotate="{{rotate}}" data-attention="{{attention}}" data-shift="{{shift}}" data-dim="{{dim}}">
+        <body class="page-board" data-stream="board" data-cols="{{columns}}" data-rotate="{{rotate}}" data-attention="{{attention}}" data-shift="{{shift}}" data-dim="{{dim}}"{{#waiting}} data-waiting{{/waiting}}>
         {{>kioskStatus}}
         <main class="bd-grid" id="board" data-cols="{{columns}}" data-cells="{{cellCount}}">
         {{#cells}}<section class="bd-cell" data-view="{{name}}" data-spec="{{spec}}" aria-label="{{name}}">

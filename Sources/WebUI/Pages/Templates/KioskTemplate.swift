@@ -17,7 +17,7 @@ extension Templates {
         <script src="/static/attention.js?v={{assetVersion}}" defer></script>
         <script src="/static/app.js?v={{assetVersion}}" defer></script>
         </head>
-        <body class="page-kiosk" data-stream="{{stream}}" data-section="{{section}}" data-attention="{{attention}}">
+        <body class="page-kiosk" data-stream="{{stream}}" data-section="{{section}}" data-attention="{{attention}}"{{#waiting}} data-waiting{{/waiting}}>
         {{^past}}{{>kioskStatus}}{{/past}}{{#past}}{{>pastBanner}}{{/past}}
         <main class="board" id="main">
         <header class="board-head">
@@ -52,10 +52,12 @@ extension Templates {
 
         """#
 
-    /// The kiosk's connection banner: invisible while live, unmissable when stale.
+    /// The kiosk's connection banner: invisible while live, unmissable when stale or
+    /// failing, with what went wrong upstream.
     static let kioskStatus = #"""
         <div class="board-status board-status-{{badge.kind}}" id="status" role="status" aria-live="assertive">
         <span class="badge-dot" aria-hidden="true"></span><span class="badge-label">{{badge.label}}</span>
+        {{#badge.problem}}<span class="badge-problem">{{badge.problem}}</span>{{/badge.problem}}
         </div>
         """#
 }

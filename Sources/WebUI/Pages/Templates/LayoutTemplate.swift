@@ -13,7 +13,7 @@ extension Templates {
         {{#isTable}}<script src="/static/cells.js?v={{assetVersion}}" defer></script>{{/isTable}}
         <script src="/static/app.js?v={{assetVersion}}" defer></script>
         </head>
-        <body class="{{bodyClass}}" data-stream="{{stream}}">
+        <body class="{{bodyClass}}" data-stream="{{stream}}"{{#waiting}} data-waiting{{/waiting}}>
         <a class="skip" href="#main">Skip to content</a>
         <header class="masthead">
         <div class="masthead-inner">
@@ -43,10 +43,12 @@ extension Templates {
         <p class="past-banner" id="past" role="note">As of <time datetime="{{timeMachine}}" data-clock>{{timeText}}</time> <span class="past-id">(change {{id}})</span> — <a href="{{liveHref}}">back to live</a></p>
         """#
 
-    /// The upstream status badge; swapped whole by the page script.
+    /// The upstream status badge, with what went wrong upstream while it is not connected;
+    /// swapped whole by the page script.
     static let badge = #"""
         <p class="badge badge-{{badge.kind}}" id="status" role="status" aria-live="polite">
         <span class="badge-dot" aria-hidden="true"></span><span class="badge-label">{{badge.label}}</span>
+        {{#badge.problem}}<span class="badge-problem" title="{{badge.problem}}">{{badge.problem}}</span>{{/badge.problem}}
         {{#updatedMachine}}<span class="badge-updated">updated <time datetime="{{updatedMachine}}" data-relative="seconds">{{updatedText}}</time></span>{{/updatedMachine}}
         </p>
         """#

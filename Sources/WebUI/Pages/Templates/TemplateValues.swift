@@ -24,6 +24,7 @@ extension PageRenderer.Frame: MustacheParent {
         case "main": self.main
         case "footer": self.footer
         case "assetVersion": self.assetVersion
+        case "waiting": self.waiting
         default: nil
         }
     }
@@ -46,6 +47,7 @@ extension PageRenderer.BadgeView: MustacheParent {
         switch name {
         case "kind": self.kind
         case "label": self.label
+        case "problem": self.problem
         default: nil
         }
     }
@@ -116,6 +118,7 @@ extension PageRenderer.KioskContext: MustacheParent {
         case "tiles": self.tiles
         case "tileCount": self.tileCount
         case "attention": self.attention
+        case "waiting": self.waiting
         default: nil
         }
     }
@@ -541,6 +544,7 @@ extension PageRenderer.BoardContext: MustacheParent {
         case "dim": self.dim
         case "isTable": self.isTable
         case "assetVersion": self.assetVersion
+        case "waiting": self.waiting
         default: nil
         }
     }
