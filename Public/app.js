@@ -219,7 +219,7 @@
       try {
         if (type === "items") {
           applyItems(cell, data);
-          fitFacts(cell.root);
+          fit(cell.root);
         }
         else if (type === "item") applyItem(cell, data);
         else if (type === "gone") applyGone(cell);
@@ -265,6 +265,42 @@
     });
   }
 
+  // A board's table (a cell's root) shows what fits the cell, whole, with no scrollbar:
+  // the columns past the last that fits are left out (from the right: the first say
+  // most), the rows that would be cut at the cell's foot hidden. `data-columns-left-out`
+  // on the table says how many columns are not shown. (Classes, not a style element:
+  // the pages' Content-Security-Policy allows no inline style.)
+  function fitTable(root) {
+    if (root === document || !root.querySelector) return;
+    var table = byId(root, "items-table");
+    var scroll = table && table.closest(".table-scroll");
+    if (!scroll || !table.tHead || !table.tHead.rows.length) return;
+    var rows = Array.prototype.slice.call(table.rows);
+    root.querySelectorAll("#items-table .is-left-out").forEach(function (c) { c.classList.remove("is-left-out"); });
+    var columns = table.tHead.rows[0].cells.length;
+    var shown = columns;
+    while (shown > 1 && table.scrollWidth > scroll.clientWidth + 1) {
+      shown -= 1;
+      rows.forEach(function (row) {
+        if (row.cells[shown]) row.cells[shown].classList.add("is-left-out");
+      });
+    }
+    table.setAttribute("data-columns-left-out", String(columns - shown));
+    // Measured with every row shown, then the rows past the foot hidden at once (hiding
+    // them only shortens the table: the rows above stay where they were measured).
+    var body = table.tBodies[0] ? Array.prototype.slice.call(table.tBodies[0].rows) : [];
+    body.forEach(function (row) { row.classList.remove("is-clipped"); });
+    var foot = scroll.getBoundingClientRect().bottom;
+    var clipped = body.filter(function (row) { return row.getBoundingClientRect().bottom > foot + 1; });
+    clipped.forEach(function (row) { row.classList.add("is-clipped"); });
+  }
+
+  // What is fitted to the screen in `root`: a tile's facts, a board's table.
+  function fit(root) {
+    fitFacts(root);
+    fitTable(root);
+  }
+
   function fragment(html) {
     var template = document.createElement("template");
     template.innerHTML = html.trim();
@@ -272,12 +308,14 @@
   }
 
   // Whether two entries show the same thing (ignoring our own state classes/attributes,
-  // the cell marks of Public/cells.js and the facts fitFacts hid among them).
+  // the cell marks of Public/cells.js, the facts fitFacts hid among them and the rows
+  // fitTable hid).
   function sameContent(a, b) {
     function normal(el) {
       var copy = el.cloneNode(true);
-      copy.classList.remove("is-new", "is-updated", "is-featured");
+      copy.classList.remove("is-new", "is-updated", "is-featured", "is-clipped");
       copy.querySelectorAll("[data-armed]").forEach(function (n) { n.removeAttribute("data-armed"); });
+      copy.querySelectorAll(".is-left-out").forEach(function (n) { n.classList.remove("is-left-out"); });
       copy.querySelectorAll(".tile-facts > [hidden]").forEach(function (n) { n.hidden = false; });
       if (window.feedwebCells && window.feedwebCells.strip) window.feedwebCells.strip(copy);
       return copy.outerHTML;
@@ -1173,12 +1211,12 @@
     armImages(root);
     refreshTimes(root);
     localizeTimes(root);
-    fitFacts(root);
+    fit(root);
   });
   var fitting = 0;
   window.addEventListener("resize", function () {
     clearTimeout(fitting);
-    fitting = setTimeout(function () { eachRoot(fitFacts); }, 150);
+    fitting = setTimeout(function () { eachRoot(fit); }, 150);
   });
   setInterval(function () {
     eachRoot(refreshTimes);

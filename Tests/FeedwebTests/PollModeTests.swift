@@ -498,6 +498,78 @@ struct PollModeTests {
         #expect(await feedweb.stop()?.status == 0)
     }
 
+    /// `count` builds of twelve members each, build `n` `status` failed when `failed`.
+    static func wideBuilds(_ count: Int, failed: Int? = nil) -> JSONValue {
+        func build(_ n: Int) -> JSONValue {
+            let members: JSONObject = [
+                "id": .int(Int64(5000 + n)), "pipeline": .string("deploy-service-number-\(n)"),
+                "status": .string(n == failed ? "failed" : "passed"), "branch": .string("feature/long-branch-\(n)"),
+                "commit": .string(String(repeating: "abcdef", count: 2) + "\(n)"), "author": .string("author-\(n)"),
+                "duration_s": .int(Int64(30 + n)), "queued_s": .int(Int64(n)),
+                "runner": .string("runner-pool-\(n % 3)"),
+                "stage": .string("integration-tests"), "retries": .int(Int64(n % 2)),
+                "url": .string("https://ci.example/builds/\(5000 + n)"),
+            ]
+            return .object(members)
+        }
+        return .object(["builds": .array((1...count).map(build))])
+    }
+
+    @Test(
+        "in a browser: a board's table shows what fits its cell, whole: no scrollbar, columns left out from the right, no row cut",
+        .enabled(if: WebDriver.isAvailable, "needs chromium and chromedriver"))
+    func aBoardsTableFitsItsCell() async throws {
+        let answer = NIOLockedValueBox(Self.wideBuilds(30))
+        let (server, feedweb) = try await polling(answer, at: "/api/builds")
+        defer { server.shutdownNow() }
+        defer { feedweb.kill() }
+        // What the table of the cell shows: the columns and rows not hidden, and whether
+        // anything spills out of the cell or scrolls.
+        let measure = """
+            var root = document.querySelector('.bd-cell').shadowRoot;
+            var cell = document.querySelector('.bd-cell').getBoundingClientRect();
+            var table = root.getElementById('items-table'), scroll = table.closest('.table-scroll');
+            function shown(el) { return getComputedStyle(el).display !== 'none'; }
+            var heads = Array.prototype.filter.call(table.tHead.rows[0].cells, shown).map(function (c) { return c.dataset.col; });
+            var rows = Array.prototype.filter.call(table.tBodies[0].rows, shown);
+            var outside = rows.filter(function (r) { var b = r.getBoundingClientRect(); return b.bottom > cell.bottom + 1 || b.right > cell.right + 1; });
+            return { heads: heads, all: table.tHead.rows[0].cells.length, rows: rows.length,
+              outside: outside.length, leftOut: table.getAttribute('data-columns-left-out'),
+              scrolls: scroll.scrollWidth > scroll.clientWidth + 1 || scroll.scrollHeight > scroll.clientHeight + 1,
+              first: rows.length ? rows[0].id : '' };
+            """
+        try await WebDriver.withSession(windowWidth: 1280, windowHeight: 720) { browser in
+            try await browser.open("http://127.0.0.1:\(feedweb.port)/board?v=list&v=kiosk")
+            #expect(try await browser.waitFor("return document.body.dataset.streamState === 'open'", seconds: 10))
+            let fitted = try await browser.execute(measure)
+            let heads = fitted["heads"]?.arrayValue?.compactMap(\.stringValue) ?? []
+            let all = Int(fitted["all"]?.int64Value ?? 0)
+            let rows = fitted["rows"]?.int64Value ?? 0
+            #expect(all >= 12 && heads.count >= 2 && heads.count < all, "some columns left out: \(fitted)")
+            #expect(fitted["leftOut"]?.stringValue == String(all - heads.count), "\(fitted)")
+            #expect(rows >= 3 && rows < 30, "the rows that fit: \(fitted)")
+            #expect(fitted["outside"] == .int(0) && fitted["scrolls"] == .bool(false), "\(fitted)")
+
+            // A change: the row comes again, and the table still fits, with the same columns.
+            answer.withLockedValue { $0 = Self.wideBuilds(30, failed: 1) }
+            #expect(
+                try await browser.waitFor(
+                    "var r = document.querySelector('.bd-cell').shadowRoot.querySelector('#items-table tbody tr');"
+                        + "return !!r && /failed/.test(r.textContent);", seconds: 10))
+            let again = try await browser.execute(measure)
+            #expect(again["heads"] == fitted["heads"] && again["rows"] == fitted["rows"], "\(again)")
+            #expect(again["outside"] == .int(0) && again["scrolls"] == .bool(false), "\(again)")
+
+            // The same table on its own page keeps every column (it scrolls there).
+            try await browser.open("http://127.0.0.1:\(feedweb.port)/")
+            let page = try await browser.execute(
+                "return Array.prototype.filter.call(document.querySelectorAll('#items-table th'),"
+                    + " function (c) { return getComputedStyle(c).display !== 'none'; }).length")
+            #expect(page == .int(Int64(all)), "\(page)")
+        }
+        #expect(await feedweb.stop()?.status == 0)
+    }
+
     @Test("an unreachable API: /readyz 503 with the error, and retries")
     func unreachable() async throws {
         let feedweb = try await FeedwebProcess(arguments: [
