@@ -55,7 +55,14 @@ struct StateFileRestoreTests {
         }
         let stopped = await running.stop(signal: SIGTERM)
         #expect(stopped?.status == 0)
-        #expect((stopped?.seconds ?? 99) < 2)
+        // Within 2 s by feedweb's own clock, from the signal to its last line, and on its
+        // own (not ended by the watchdog at 1.9 s); the exit as this test process sees it
+        // carries the test's own scheduling beside the whole suite (2.17 s once, with
+        // Chromium tests running), so it is held to 3 s.
+        let said = try #require(running.log.firstMatch(of: /feedweb stopped in ([0-9.]+) s/)?.1, "\(running.log)")
+        #expect((Double(said) ?? 99) < 2, "\(said) s")
+        #expect(!running.log.contains("did not finish within"), "a clean stop, not the watchdog's")
+        #expect((stopped?.seconds ?? 99) < 3)
         let saved = try StateFile.decode(Array(try Data(contentsOf: URL(fileURLWithPath: path))))
         #expect(saved.document == Self.second)
         #expect(etag.hasSuffix("-\(saved.seq)\""), "the saved sequence is the served one")
