@@ -52,6 +52,38 @@ enum HTTPUpstream {
         }
     }
 
+    /// How long an error answer's body is waited for, for its reason: the next attempt is
+    /// not held up by a body that trickles.
+    static let reasonWait: Duration = .seconds(2)
+
+    /// What the body of `response`, an error answer (``PollingProtocol/wantsReason(status:)``),
+    /// says went wrong (``UpstreamAnswerReason``, the request's secrets redacted), and the
+    /// bytes read; no reason when it says nothing in words, is larger than
+    /// ``UpstreamAnswerReason/maxBodyBytes`` or takes longer than ``reasonWait``.
+    static func reason(of response: HTTPClientResponse, session: UpstreamSession) async -> (
+        reason: String?, bytes: Int
+    ) {
+        let body = await withTaskGroup(of: [UInt8]?.self) { group in
+            group.addTask {
+                guard let buffer = try? await response.body.collect(upTo: UpstreamAnswerReason.maxBodyBytes) else {
+                    return nil
+                }
+                return Array(buffer.readableBytesView)
+            }
+            group.addTask {
+                try? await Task.sleep(for: reasonWait)
+                return nil
+            }
+            let first = await group.next() ?? nil
+            group.cancelAll()
+            return first
+        }
+        guard let body else { return (nil, 0) }
+        let reason = UpstreamAnswerReason.reason(
+            in: body, contentType: response.headers.first(name: "Content-Type"), secrets: session.endpoint.secrets)
+        return (reason, body.count)
+    }
+
     /// A duration as NIO's `TimeAmount`, between 1 ns and one year (no overflow for huge
     /// values).
     static func timeAmount(_ duration: Duration) -> TimeAmount {

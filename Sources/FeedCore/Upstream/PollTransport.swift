@@ -56,9 +56,16 @@ struct PollTransport: HTTPTransport {
                 body = Array(buffer.readableBytesView)
                 session.publish(.received(bytes: UInt64(body.count)))
             }
+            var reason: String?
+            if PollingProtocol.wantsReason(status: code) {
+                let said = await HTTPUpstream.reason(of: response, session: session)
+                reason = said.reason
+                session.publish(.received(bytes: UInt64(said.bytes)))
+            }
             let received = MonotonicTime.now()
             let headers = response.headers.map { (name: $0.name, value: $0.value) }
-            let answer = PollingProtocol.interpret(status: code, headers: headers, body: body, sent: sent)
+            let answer = PollingProtocol.interpret(
+                status: code, headers: headers, body: body, sent: sent, reason: reason)
             let arrival = UpstreamArrival(received: received, parsed: MonotonicTime.now())
             switch answer {
             case .notModified:

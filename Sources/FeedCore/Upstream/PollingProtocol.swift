@@ -40,6 +40,12 @@ public enum PollingProtocol {
         (200..<300).contains(status) && status != 204
     }
 
+    /// Whether an answer with `status` is an error whose body may say why (4xx, 5xx): read
+    /// up to ``UpstreamAnswerReason/maxBodyBytes``.
+    public static func wantsReason(status: Int) -> Bool {
+        (400..<600).contains(status)
+    }
+
     /// The request headers: `Accept: application/json` (unless configured), the validators
     /// as `If-None-Match` and `If-Modified-Since`, then every configured header in order.
     public static func requestHeaders(
@@ -58,10 +64,12 @@ public enum PollingProtocol {
     }
 
     /// What the answer `status`, `headers`, `body` to a request that sent `sent` means.
-    /// `body` is only looked at when ``wantsBody(status:)``. Redirects never get here:
-    /// ``UpstreamRedirects`` follows them first.
+    /// `body` is only looked at when ``wantsBody(status:)``; an error's `reason` (what its
+    /// body says, ``HTTPUpstream/reason(of:session:)``) is said after its status. Redirects
+    /// never get here: ``UpstreamRedirects`` follows them first.
     public static func interpret(
-        status: Int, headers: [(name: String, value: String)], body: [UInt8], sent: Validators
+        status: Int, headers: [(name: String, value: String)], body: [UInt8], sent: Validators,
+        reason: String? = nil
     ) -> Answer {
         func header(_ name: String) -> String? {
             headers.first { $0.name.lowercased() == name }?.value
@@ -84,7 +92,7 @@ public enum PollingProtocol {
                 return .failure("upstream's answer is not JSON\(type): \(error)")
             }
         default:
-            return .failure("upstream answered HTTP \(status)")
+            return .failure("upstream answered HTTP \(status)" + (reason.map { ": " + $0 } ?? ""))
         }
     }
 

@@ -53,7 +53,10 @@ struct SSETransport: HTTPTransport {
                 try await read(response.body, session: session)
                 throw UpstreamError.endOfStream
             default:
-                throw UpstreamError.httpStatus(code)
+                guard PollingProtocol.wantsReason(status: code) else { throw UpstreamError.httpStatus(code) }
+                let (reason, bytes) = await HTTPUpstream.reason(of: response, session: session)
+                session.publish(.received(bytes: UInt64(bytes)))
+                throw UpstreamError.httpStatus(code, reason: reason)
             }
         } catch {
             return TransportFailure.outcome(of: error, url: redirects.url)

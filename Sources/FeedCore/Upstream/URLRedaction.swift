@@ -5,9 +5,10 @@ import Foundation
 public enum URLRedaction {
     /// Query parameter names that hold secrets when a name contains one of them
     /// (case-insensitive): `api-key`, `apikey`, `token`, `access_token`, `X-Sd-Token`,
-    /// `secret`, `password`, `auth`, …
+    /// `secret`, `password`, `auth`, OpenWeather's `appid`, …
     static let secretNameParts = [
         "key", "token", "secret", "password", "passwd", "pwd", "auth", "signature", "sig", "credential", "session",
+        "appid", "jwt",
     ]
 
     /// `url` fit to show, log and store: without user name and password, and with the value
@@ -33,12 +34,18 @@ public enum URLRedaction {
             pair -> String in
             guard let equals = pair.firstIndex(of: "=") else { return String(pair) }
             let rawName = pair[..<equals]
-            let name = (String(rawName).removingPercentEncoding ?? String(rawName)).lowercased()
-            let secret = secretNameParts.contains { name.contains($0) }
-            return secret ? rawName + "=REDACTED" : String(pair)
+            let name = String(rawName).removingPercentEncoding ?? String(rawName)
+            return isSecretName(name) ? rawName + "=REDACTED" : String(pair)
         }
         text.replaceSubrange(queryStart..<queryEnd, with: query.joined(separator: "&"))
         return text
+    }
+
+    /// Whether a query parameter named `name` (decoded) holds a secret: its name contains
+    /// one of ``secretNameParts``.
+    static func isSecretName(_ name: String) -> Bool {
+        let lowered = name.lowercased()
+        return secretNameParts.contains { lowered.contains($0) }
     }
 
     /// `text` (an error message from a library, say) with every URL in it redacted as

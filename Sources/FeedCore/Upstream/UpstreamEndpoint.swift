@@ -50,6 +50,34 @@ public struct UpstreamEndpoint: Sendable {
         self.headers = headers
     }
 
+    /// What no message may show, longest first: the URL's user name and password, the
+    /// values of its query parameters whose names suggest a secret (as ``URLRedaction``
+    /// redacts them), and every configured header's value of four characters or more with
+    /// each word of it of eight or more (the token of `Authorization: Bearer TOKEN`, not the
+    /// word `Bearer`). Worked out when a message needs it, not kept.
+    public var secrets: [String] {
+        var found: [String] = []
+        if let components = URLComponents(url: url, resolvingAgainstBaseURL: false) {
+            found += [
+                components.user, components.password, components.percentEncodedUser,
+                components.percentEncodedPassword,
+            ].compactMap { $0 }
+            for item in components.queryItems ?? [] where URLRedaction.isSecretName(item.name) {
+                if let value = item.value { found.append(value) }
+            }
+            for item in components.percentEncodedQueryItems ?? [] {
+                if let value = item.value, URLRedaction.isSecretName(item.name.removingPercentEncoding ?? item.name) {
+                    found.append(value)
+                }
+            }
+        }
+        for header in headers where header.value.count >= 4 {
+            found.append(header.value)
+            found += header.value.split(separator: " ").map(String.init).filter { $0.count >= 8 }
+        }
+        return Array(Set(found.filter { !$0.isEmpty })).sorted { $0.count > $1.count }
+    }
+
     /// The transport `url`'s scheme asks for (`ws`/`wss`: a WebSocket; anything else:
     /// HTTP, checked later).
     public static func transport(of url: String) -> Transport {

@@ -4,8 +4,9 @@
 /// password, an API key or a header value (URLs are redacted, see
 /// ``URLRedaction/redacted(_:)``), nor a file path from inside a library.
 public enum UpstreamError: Error, CustomStringConvertible, Equatable {
-    /// Upstream answered a status that is not 2xx (nor a followed redirect).
-    case httpStatus(Int)
+    /// Upstream answered a status that is not 2xx (nor a followed redirect), with what its
+    /// body says went wrong (``UpstreamAnswerReason``; `nil`: nothing).
+    case httpStatus(Int, reason: String? = nil)
     /// Upstream answered 204 No Content: it asks clients to stop.
     case noContent
     /// The response is not `text/event-stream`.
@@ -49,7 +50,8 @@ public enum UpstreamError: Error, CustomStringConvertible, Equatable {
 
     public var description: String {
         switch self {
-        case .httpStatus(let code): return "upstream answered HTTP \(code)"
+        case .httpStatus(let code, let reason):
+            return "upstream answered HTTP \(code)" + (reason.map { ": " + $0 } ?? "")
         case .noContent: return "upstream answered 204 No Content (asked clients to stop)"
         case .wrongContentType(let type):
             return
