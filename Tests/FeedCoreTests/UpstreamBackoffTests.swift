@@ -176,7 +176,8 @@ struct UpstreamBackoffTests {
             try await server.waitForRequests(2)
             try await upstream.waitUntil("the document") { upstream.document != nil }
             let status = upstream.status
-            #expect(status.lastError == "upstream answered HTTP \(code)")
+            // The status, then what the (plain-text) body says (UpstreamAnswerReasonTests).
+            #expect(status.lastError == "upstream answered HTTP \(code): nope")
             let lastErrorAt = try #require(status.lastErrorAt)
             #expect(lastErrorAt > began && lastErrorAt <= Date(), "the error's time is this test's")
             #expect(status.reconnects == 1)
