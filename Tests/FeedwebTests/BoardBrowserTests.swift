@@ -392,6 +392,35 @@ struct BoardBrowserTests {
         await upstream.shutdown()
     }
 
+    /// A third of a TV is not a TV: the news list and /stats in a cell are laid out by the
+    /// cell's width (style.css's media queries see the whole screen, and gave each title a
+    /// few pixels: one letter a line).
+    @Test func aNewsListInAThirdOfATVIsLaidOutForItsCell() async throws {
+        let (_, feedweb) = try await Self.start()
+        defer { feedweb.kill() }
+        try await WebDriver.withSession(windowWidth: 1920, windowHeight: 1080) { browser in
+            try await browser.open("http://127.0.0.1:\(feedweb.port)/board?v=list&v=kiosk&v=stats&cols=3")
+            #expect(try await browser.waitFor("return document.body.dataset.streamState === 'open'", seconds: 5))
+            let widths = try await browser.execute(
+                Self.cell
+                    + """
+                    function share(view, selector) {
+                      var root = cell(view);
+                      var width = root.host.getBoundingClientRect().width;
+                      return Array.prototype.map.call(root.querySelectorAll(selector), function (el) {
+                        return Math.round(100 * el.getBoundingClientRect().width / width);
+                      });
+                    }
+                    return { titles: share('list', '.story-title'), ticker: share('stats', '.ticker-title') };
+                    """)
+            let titles = widths["titles"]?.arrayValue?.compactMap(\.int64Value) ?? []
+            let ticker = widths["ticker"]?.arrayValue?.compactMap(\.int64Value) ?? []
+            #expect(titles.count >= 5, "\(widths)")
+            #expect(titles.allSatisfy { $0 >= 45 }, "each title at least 45 % of its cell's width: \(widths)")
+            #expect(ticker.count == 1 && ticker.allSatisfy { $0 >= 60 }, "\(widths)")
+        }
+    }
+
     @Test func theShiftAndTheDimComeAtTheTimesOfTheClock() async throws {
         let (upstream, feedweb) = try await Self.start()
         defer { feedweb.kill() }
