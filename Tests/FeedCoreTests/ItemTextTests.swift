@@ -83,4 +83,20 @@ import Testing
         #expect(ItemText.paragraphs(of: item, at: paths) == ["A", "B"])
         #expect(ItemText.paragraphs(of: item, at: []).isEmpty)
     }
+
+    @Test("blocks say what each was: headings, list items (numbered in an ol, nested lists their own), paragraphs")
+    func blocksAndTheirKinds() {
+        let blocks = HTMLPlainText.blocks(
+            "Intro<h2>Head</h2>text<ol><li>one</li><li>two<ul><li>inner</li></ul></li></ol></ul><li>stray</li>"
+                + "<script><ol><li>no</li></ol></script><p>end</p>")
+        #expect(
+            blocks == [
+                TextBlock(.paragraph, "Intro"), TextBlock(.heading, "Head"), TextBlock(.paragraph, "text"),
+                TextBlock(.numberedItem, "one"), TextBlock(.numberedItem, "two"), TextBlock(.listItem, "inner"),
+                TextBlock(.listItem, "stray"), TextBlock(.paragraph, "end"),
+            ], "\(blocks)")
+        let html = "<p>a <b>b</b></p><h3>c</h3><ul><li>d</li></ul>"
+        #expect(HTMLPlainText.paragraphs(html) == HTMLPlainText.blocks(html).map(\.text))
+        #expect(HTMLPlainText.plain(html) == "a b c d", "the one-line reading is as it was")
+    }
 }

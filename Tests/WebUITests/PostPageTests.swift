@@ -59,4 +59,30 @@ struct PostPageTests {
         let titled = try await post(server, id: "https://ana.example/4")
         #expect(titled.paragraphs == ["Swift 6 is out.", "Upgrade soon."], "\(titled)")
     }
+
+    @Test("a post's headings are headings and its lists lists, bulleted or numbered, in the post's order, escaped")
+    func headingsAndLists() async throws {
+        let feed = #"""
+            {"version": "https://jsonfeed.org/version/1.1", "title": "Ana's notes", "items": [
+             {"id": "https://ana.example/5", "url": "https://ana.example/5", "title": "Cache keys",
+              "content_html": "<p>Why.</p><h2>The fix &amp; <i>why</i></h2><ul><li>Key by <b>lockfile</b></li><li>&lt;script&gt;</li></ul>Then:<ol><li>Build</li><li>Ship</li></ol><p>Done.</p>"},
+             {"id": "https://ana.example/6", "url": "https://ana.example/6", "title": "Other", "content_html": "<p>One.</p><p>Two.</p>"}
+            ]}
+            """#
+        let server = try TestServer(document: try JSONValue(parsing: feed), detection: .init())
+        let api = try await HTTPTestClient.get(port: server.port, "/api/items").text
+        let items = try #require(try JSONValue(parsing: api).arrayValue)
+        let key = try #require(items.first { $0["title"]?.stringValue == "Cache keys" }?["key"]?.stringValue)
+        let page = try await HTTPTestClient.get(port: server.port, "/items/\(key)").text
+        let body = try #require(
+            page.firstMatch(of: /<div class="detail-body">(.*?)<\/div>/).map { String($0.output.1) })
+        // Each block by its element, in order: the tags feedweb writes, the post's words as text.
+        let blocks = body.matches(of: /<(p|h3|ul|ol|li)>([^<]*)/).map { "\($0.output.1):\($0.output.2)" }
+        #expect(
+            blocks == [
+                "p:Why.", "h3:The fix &amp; why", "ul:", "li:Key by lockfile", "li:&lt;script&gt;", "p:Then:", "ol:",
+                "li:Build", "li:Ship", "p:Done.",
+            ], "\(body)")
+        #expect(!body.contains("<b>") && !body.contains("<i>") && !body.contains("<h2>"), "no markup of the post's own")
+    }
 }

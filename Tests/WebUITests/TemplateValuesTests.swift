@@ -58,6 +58,12 @@ import Testing
         #expect(!detail.images.isEmpty && !detail.links.isEmpty)
         for image in detail.images { Self.check(image) }
         for link in detail.links { Self.check(link) }
+        let blocks = DetailView.Paragraph.grouping([
+            TextBlock(.heading, "h"), TextBlock(.paragraph, "p"), TextBlock(.numberedItem, "1"),
+        ])
+        for block in blocks { Self.check(block) }
+        for item in blocks.flatMap(\.items) { Self.check(item) }
+        #expect(blocks.count == 3 && blocks[2].isNumbered && blocks[2].items.count == 1)
         Self.check(PageRenderer.KioskStoryView(story: story, featured: true))
         let badge = PageRenderer.BadgeView(kind: "live", label: "Live")
         Self.check(badge)

@@ -57,7 +57,7 @@ public enum HTMLPlainText {
     /// paragraph's, a line break's or a list item's end as a space, character references
     /// read, runs of white space as one space, trimmed. Linear in `html`'s length.
     public static func plain(_ html: String) -> String {
-        read(html, breaksParagraphs: false).first ?? ""
+        read(html, breaksParagraphs: false).first?.text ?? ""
     }
 
     /// The text of `html` as paragraphs, as ``plain(_:)`` reads it but for the end of a
@@ -65,8 +65,21 @@ public enum HTMLPlainText {
     /// line breaks in a row, each of which ends a paragraph. Invariant: no paragraph is empty
     /// or begins or ends with white space. Linear in `html`'s length.
     public static func paragraphs(_ html: String) -> [String] {
+        read(html, breaksParagraphs: true).map(\.text)
+    }
+
+    /// ``paragraphs(_:)`` with what each block was: a heading (`h1` … `h6`), a list's item
+    /// (`li`; numbered in an `ol`) or a paragraph. A heading or an item that opens after
+    /// text begins a block of its own.
+    public static func blocks(_ html: String) -> [TextBlock] {
         read(html, breaksParagraphs: true)
     }
+
+    /// Tags that open a block of a kind of its own.
+    private static let blockStarts: [Substring: TextBlock.Kind] = [
+        "h1": .heading, "h2": .heading, "h3": .heading, "h4": .heading, "h5": .heading, "h6": .heading,
+        "li": .listItem,
+    ]
 
     /// Tags that end a block of text where they close.
     private static let blockEnds: Set<Substring> = [
@@ -74,10 +87,13 @@ public enum HTMLPlainText {
         "/table", "/figure", "hr", "hr/",
     ]
 
-    /// `html`'s text, one paragraph (``plain(_:)``) or each block's apart
-    /// (``paragraphs(_:)``).
-    private static func read(_ html: String, breaksParagraphs: Bool) -> [String] {
-        var paragraphs: [String] = []
+    /// `html`'s text, one paragraph (``plain(_:)``) or each block's apart, with its kind
+    /// (``blocks(_:)``).
+    private static func read(_ html: String, breaksParagraphs: Bool) -> [TextBlock] {
+        var paragraphs: [TextBlock] = []
+        var kind = TextBlock.Kind.paragraph
+        // The lists open around the text, innermost last: numbered (`ol`) or not.
+        var lists: [Bool] = []
         var out = ""
         out.reserveCapacity(breaksParagraphs ? 256 : html.utf8.count)
         var pendingSpace = false
@@ -94,10 +110,11 @@ public enum HTMLPlainText {
             out.append(character)
         }
         func endParagraph() {
-            if !out.isEmpty { paragraphs.append(out) }
+            if !out.isEmpty { paragraphs.append(TextBlock(kind, out)) }
             out = ""
             pendingSpace = false
             breaks = 0
+            kind = .paragraph
         }
         var index = html.startIndex
         var skippingUntil: String?
@@ -117,12 +134,20 @@ public enum HTMLPlainText {
                 }
                 let tag = html[html.index(after: index)..<close].lowercased()
                 let name = tag.prefix { $0.isLetter || $0.isNumber || $0 == "/" }
+                if skippingUntil == nil, name == "ol" || name == "ul" {
+                    lists.append(name == "ol")
+                } else if skippingUntil == nil, name == "/ol" || name == "/ul" {
+                    _ = lists.popLast()
+                }
                 if let until = skippingUntil {
                     if name == until { skippingUntil = nil }
                 } else if name == "script" || name == "style" {
                     skippingUntil = "/" + name
                 } else if breaksParagraphs, blockEnds.contains(name) {
                     endParagraph()
+                } else if breaksParagraphs, let starts = blockStarts[name] {
+                    endParagraph()
+                    kind = starts == .listItem && lists.last == true ? .numberedItem : starts
                 } else if name == "br" || name == "br/" {
                     append(" ")
                     breaks += 1

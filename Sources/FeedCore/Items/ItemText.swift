@@ -24,12 +24,18 @@ public enum ItemText {
     /// each, runs of white space as one space. Invariant: no paragraph is empty or begins or
     /// ends with white space.
     static func paragraphs(_ raw: String, isHTML: Bool) -> [String] {
-        if isHTML || HTMLPlainText.isMarkup(raw) { return HTMLPlainText.paragraphs(raw) }
-        var paragraphs: [String] = []
+        blocks(raw, isHTML: isHTML).map(\.text)
+    }
+
+    /// ``paragraphs(_:isHTML:)`` with what each block was (``HTMLPlainText/blocks(_:)``);
+    /// every block of a text that is not markup is a paragraph.
+    static func blocks(_ raw: String, isHTML: Bool) -> [TextBlock] {
+        if isHTML || HTMLPlainText.isMarkup(raw) { return HTMLPlainText.blocks(raw) }
+        var paragraphs: [TextBlock] = []
         var lines: [Substring] = []
         func endParagraph() {
             let words = lines.flatMap { $0.split(whereSeparator: \.isWhitespace) }
-            if !words.isEmpty { paragraphs.append(words.joined(separator: " ")) }
+            if !words.isEmpty { paragraphs.append(TextBlock(.paragraph, words.joined(separator: " "))) }
             lines.removeAll()
         }
         for line in raw.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline) {
@@ -42,10 +48,16 @@ public enum ItemText {
     /// The whole text of `item` as paragraphs (``paragraphs(_:isHTML:)``), from the first
     /// of `paths` that holds text; empty when none does. What an item page shows of a post.
     public static func paragraphs(of item: JSONValue, at paths: [JSONPointer]) -> [String] {
+        blocks(of: item, at: paths).map(\.text)
+    }
+
+    /// ``paragraphs(of:at:)`` with what each block was: a heading, a list's item, a
+    /// paragraph.
+    public static func blocks(of item: JSONValue, at paths: [JSONPointer]) -> [TextBlock] {
         for pointer in paths {
             guard let raw = item.value(at: pointer)?.stringValue else { continue }
-            let paragraphs = paragraphs(raw, isHTML: HTMLPlainText.isHTML(at: pointer))
-            if !paragraphs.isEmpty { return paragraphs }
+            let blocks = blocks(raw, isHTML: HTMLPlainText.isHTML(at: pointer))
+            if !blocks.isEmpty { return blocks }
         }
         return []
     }

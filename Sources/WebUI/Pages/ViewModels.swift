@@ -86,8 +86,60 @@ struct DetailView {
         let url: String
     }
 
-    /// One paragraph of a post's text, plain (escaped by the template like any value).
+    /// One block of a post's text, plain (escaped by the template like any value): a
+    /// paragraph, a heading, or a list (its items, in order; consecutive items of the post
+    /// of one kind are one list), numbered or not.
     struct Paragraph {
+        /// The paragraph's or the heading's text; empty for a list.
+        let text: String
+        let isHeading: Bool
+        let isList: Bool
+        let isNumbered: Bool
+        let items: [ListItem]
+
+        init(_ block: TextBlock) {
+            text = block.text
+            isHeading = block.kind == .heading
+            isList = false
+            isNumbered = false
+            items = []
+        }
+
+        init(list: [ListItem], numbered: Bool) {
+            text = ""
+            isHeading = false
+            isList = true
+            isNumbered = numbered
+            items = list
+        }
+
+        /// `blocks` as the page shows them: each list item joins the list before it when
+        /// that list is of its kind.
+        static func grouping(_ blocks: [TextBlock]) -> [Paragraph] {
+            var paragraphs: [Paragraph] = []
+            var list: [ListItem] = []
+            var numbered = false
+            func endList() {
+                if !list.isEmpty { paragraphs.append(Paragraph(list: list, numbered: numbered)) }
+                list = []
+            }
+            for block in blocks {
+                let item = block.kind == .listItem || block.kind == .numberedItem
+                if !item || (block.kind == .numberedItem) != numbered { endList() }
+                guard item else {
+                    paragraphs.append(Paragraph(block))
+                    continue
+                }
+                numbered = block.kind == .numberedItem
+                list.append(ListItem(text: block.text))
+            }
+            endList()
+            return paragraphs
+        }
+    }
+
+    /// One item of a list in a post's text.
+    struct ListItem {
         let text: String
     }
 
@@ -122,7 +174,7 @@ struct DetailView {
     ) {
         story = StoryView(item, now: now, placeholder: placeholder, showsPlaceholder: showsPlaceholder)
         self.item = TemplateJSON(item.raw)
-        let text = ItemText.paragraphs(of: item.raw, at: bodyPaths)
+        let text = ItemText.blocks(of: item.raw, at: bodyPaths)
         let body = titledByText ? Self.body(text, title: item.title) : text
         (lede, paragraphs) = Self.lede(item.abstract, body: body)
         hasBody = !paragraphs.isEmpty
@@ -152,14 +204,14 @@ struct DetailView {
 
     /// `paragraphs` without the title they begin with: a title taken from a post's first
     /// sentence (``ItemText``), or its beginning where it was cut (then `…` leads on).
-    static func body(_ paragraphs: [String], title: String?) -> [String] {
+    static func body(_ paragraphs: [TextBlock], title: String?) -> [TextBlock] {
         guard let title, let first = paragraphs.first else { return paragraphs }
         let cut = title.hasSuffix("…")
         let stem = cut ? String(title.dropLast()) : title
-        guard !stem.isEmpty, first.hasPrefix(stem) else { return paragraphs }
-        let rest = first.dropFirst(stem.count).drop(while: \.isWhitespace)
+        guard !stem.isEmpty, first.text.hasPrefix(stem) else { return paragraphs }
+        let rest = first.text.dropFirst(stem.count).drop(while: \.isWhitespace)
         var body = paragraphs
-        if rest.isEmpty { body.removeFirst() } else { body[0] = (cut ? "…" : "") + rest }
+        if rest.isEmpty { body.removeFirst() } else { body[0] = TextBlock(first.kind, (cut ? "…" : "") + rest) }
         return body
     }
 
@@ -167,12 +219,13 @@ struct DetailView {
     /// the body is that one paragraph; the body alone when the abstract is its beginning
     /// (an excerpt, or its paragraphs run together); both when they differ (a post's own
     /// summary).
-    static func lede(_ abstract: String?, body: [String]) -> (String?, [Paragraph]) {
-        let paragraphs = body.map(Paragraph.init(text:))
+    static func lede(_ abstract: String?, body: [TextBlock]) -> (String?, [Paragraph]) {
+        let paragraphs = Paragraph.grouping(body)
         guard let abstract else { return (nil, paragraphs) }
-        if body.isEmpty || body == [abstract] { return (abstract, []) }
+        let texts = body.map(\.text)
+        if texts.isEmpty || texts == [abstract] { return (abstract, []) }
         let stem = abstract.hasSuffix("…") ? String(abstract.dropLast()) : abstract
-        return body.joined(separator: " ").hasPrefix(stem) ? (nil, paragraphs) : (abstract, paragraphs)
+        return texts.joined(separator: " ").hasPrefix(stem) ? (nil, paragraphs) : (abstract, paragraphs)
     }
 
     /// "22 Nov 2026, 14:59 UTC": unambiguous on the server; the page script shows the

@@ -9,7 +9,7 @@ extension Templates {
         <p class="meta">{{#story.byline}}<span class="byline">{{story.byline}}</span>{{/story.byline}}
         {{#published}}<span>Published <time datetime="{{publishedMachine}}" data-local>{{published}}</time></span>{{/published}}
         {{#updated}}<span>Updated <time datetime="{{updatedMachine}}" data-local>{{updated}}</time></span>{{/updated}}</p>
-        {{#hasBody}}<div class="detail-body">{{#paragraphs}}<p>{{text}}</p>{{/paragraphs}}</div>{{/hasBody}}
+        {{#hasBody}}<div class="detail-body">{{#paragraphs}}{{#isHeading}}<h3>{{text}}</h3>{{/isHeading}}{{#isList}}{{#isNumbered}}<ol>{{/isNumbered}}{{^isNumbered}}<ul>{{/isNumbered}}{{#items}}<li>{{text}}</li>{{/items}}{{#isNumbered}}</ol>{{/isNumbered}}{{^isNumbered}}</ul>{{/isNumbered}}{{/isList}}{{^isHeading}}{{^isList}}<p>{{text}}</p>{{/isList}}{{/isHeading}}{{/paragraphs}}</div>{{/hasBody}}
         {{#original}}<p class="original"><a class="button" href="{{original}}" rel="noopener noreferrer" target="_blank">Read the original article<span class="visually-hidden"> (opens in a new tab)</span></a></p>{{/original}}
         {{#images}}
         <figure class="figure">

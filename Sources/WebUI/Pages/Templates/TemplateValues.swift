@@ -211,6 +211,19 @@ extension DetailView.Paragraph: MustacheParent {
     func child(named name: String) -> Any? {
         switch name {
         case "text": self.text
+        case "isHeading": self.isHeading
+        case "isList": self.isList
+        case "isNumbered": self.isNumbered
+        case "items": self.items
+        default: nil
+        }
+    }
+}
+
+extension DetailView.ListItem: MustacheParent {
+    func child(named name: String) -> Any? {
+        switch name {
+        case "text": self.text
         default: nil
         }
     }
