@@ -53,6 +53,13 @@ public func fuzzItemShapes(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
             // Text read as HTML comes out no longer than it went in.
             let plain = HTMLPlainText.plain(text)
             invariant(plain.unicodeScalars.count <= text.unicodeScalars.count, "HTML's text longer than the HTML")
+            // Its blocks (a post's page): none empty or bounded by white space, none longer.
+            for block in HTMLPlainText.blocks(text) {
+                invariant(
+                    !block.text.isEmpty && block.text.first?.isWhitespace == false
+                        && block.text.last?.isWhitespace == false, "an empty or untrimmed block")
+                invariant(block.text.unicodeScalars.count <= text.unicodeScalars.count, "a block longer than the HTML")
+            }
         }
     }
     // A watch of the items' members finds nothing new in the same items.
