@@ -342,6 +342,17 @@ struct PollModeTests {
             let names = parts.last.map { $0.split(separator: ",").map { $0.lowercased() } } ?? []
             #expect(names.contains("conclusion") && names.contains("status"), "its values: \(shown)")
             #expect(!names.contains("id") && !names.contains("name"), "no id, no title twice: \(shown)")
+            // The screen takes the failure's tone: its label in the red of the failed status.
+            let tones = try await browser.execute(
+                overlay
+                    + """
+                    var root = el.shadowRoot;
+                    var word = root.querySelector('dd.status-bad .status-word');
+                    return [getComputedStyle(root.querySelector('.bd-attention-label')).color,
+                      word ? getComputedStyle(word).color : 'none'];
+                    """)
+            let colours = tones.arrayValue?.compactMap(\.stringValue) ?? []
+            #expect(colours.count == 2 && colours[0] == colours[1], "\(tones)")
         }
         #expect(await feedweb.stop()?.status == 0)
     }
