@@ -276,6 +276,9 @@
     var scroll = table && table.closest(".table-scroll");
     if (!scroll || !table.tHead || !table.tHead.rows.length) return;
     var rows = Array.prototype.slice.call(table.rows);
+    // Measured from scratch: every row and every column shown.
+    var body = table.tBodies[0] ? Array.prototype.slice.call(table.tBodies[0].rows) : [];
+    body.forEach(function (row) { row.classList.remove("is-clipped"); });
     root.querySelectorAll("#items-table .is-left-out").forEach(function (c) { c.classList.remove("is-left-out"); });
     var columns = table.tHead.rows[0].cells.length;
     var shown = columns;
@@ -286,10 +289,8 @@
       });
     }
     table.setAttribute("data-columns-left-out", String(columns - shown));
-    // Measured with every row shown, then the rows past the foot hidden at once (hiding
-    // them only shortens the table: the rows above stay where they were measured).
-    var body = table.tBodies[0] ? Array.prototype.slice.call(table.tBodies[0].rows) : [];
-    body.forEach(function (row) { row.classList.remove("is-clipped"); });
+    // The rows past the foot hidden at once (hiding them only shortens the table: the rows
+    // above stay where they were measured).
     var foot = scroll.getBoundingClientRect().bottom;
     var clipped = body.filter(function (row) { return row.getBoundingClientRect().bottom > foot + 1; });
     clipped.forEach(function (row) { row.classList.add("is-clipped"); });
@@ -1213,6 +1214,15 @@
     localizeTimes(root);
     fit(root);
   });
+  // A cell's stylesheets (linked again in its shadow root) may arrive after the script
+  // ran, and the fonts after them: what fits is measured again then.
+  eachRoot(function (root) {
+    if (root === document || !root.querySelectorAll) return;
+    root.querySelectorAll('link[rel="stylesheet"]').forEach(function (link) {
+      if (!link.sheet) link.addEventListener("load", function () { fit(root); });
+    });
+  });
+  if (document.fonts && document.fonts.ready) document.fonts.ready.then(function () { eachRoot(fit); });
   var fitting = 0;
   window.addEventListener("resize", function () {
     clearTimeout(fitting);

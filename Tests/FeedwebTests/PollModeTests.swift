@@ -560,6 +560,11 @@ struct PollModeTests {
             #expect(fitted["leftOut"]?.stringValue == String(all - heads.count), "\(fitted)")
             #expect(rows >= 3 && rows < 30, "the rows that fit: \(fitted)")
             #expect(fitted["outside"] == .int(0) && fitted["scrolls"] == .bool(false), "\(fitted)")
+            // Fitted again (as on a resize): measured from scratch, the same columns and rows.
+            try await browser.execute("window.dispatchEvent(new Event('resize'))")
+            try await Task.sleep(for: .milliseconds(400))
+            let refitted = try await browser.execute(measure)
+            #expect(refitted["heads"] == fitted["heads"] && refitted["rows"] == fitted["rows"], "\(refitted)")
 
             // A change: the row comes again, and the table still fits, with the same columns.
             answer.withLockedValue { $0 = Self.wideBuilds(30, failed: 1) }
