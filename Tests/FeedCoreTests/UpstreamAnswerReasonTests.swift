@@ -113,4 +113,30 @@ struct UpstreamAnswerReasonTests {
         #expect(slow.status.lastError == "upstream answered HTTP 500")
         #expect(ContinuousClock.now - started < .seconds(8), "not held up by the body")
     }
+
+    @Test("a feed given the wrong way names the option that reads it: an SSE stream polled, a JSON API streamed")
+    func theWrongWay() async throws {
+        let server = try await ScriptedSSEServer.start { request in
+            request.path == "/stream"
+                ? .events(SSEText.event("data", data: "{}"), ending: .stayOpen)
+                : .status(200, headers: [("Content-Type", "application/json")], body: "{}")
+        }
+        defer { server.shutdownNow() }
+        let started = ContinuousClock.now
+        let polled = try UpstreamHarness(
+            configuration: .init(url: server.url("/stream"), maxBackoff: .milliseconds(200)),
+            kind: .poll(interval: .milliseconds(100)))
+        polled.start()
+        try await polled.waitForStatus("the stream refused", timeout: .seconds(10)) { $0.lastError != nil }
+        _ = await polled.stop()
+        #expect(polled.status.lastError?.hasSuffix("(an SSE feed is read with --upstream URL)") == true)
+        #expect(ContinuousClock.now - started < .seconds(5), "said before reading a body that never ends")
+        let streamed = try UpstreamHarness(
+            configuration: .init(url: server.url("/api"), maxBackoff: .milliseconds(200)), kind: .document)
+        streamed.start()
+        try await streamed.waitForStatus("the API refused", timeout: .seconds(10)) { $0.lastError != nil }
+        _ = await streamed.stop()
+        #expect(streamed.status.lastError?.hasSuffix("(a JSON API is polled: --poll URL)") == true)
+        #expect(PollingProtocol.unreadable(contentType: "application/json") == nil)
+    }
 }

@@ -47,6 +47,9 @@ struct PollTransport: HTTPTransport {
                     .polled(status: code, bytes: UInt64(body.count), requestedAt: requestedAt, at: Date()))
             }
             if PollingProtocol.wantsBody(status: code) {
+                if let why = PollingProtocol.unreadable(contentType: response.headers.first(name: "Content-Type")) {
+                    return .ended(.unusableAnswer(why))
+                }
                 let buffer: ByteBuffer
                 do {
                     buffer = try await response.body.collect(upTo: maxBodyBytes)

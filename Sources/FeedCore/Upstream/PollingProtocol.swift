@@ -40,6 +40,14 @@ public enum PollingProtocol {
         (200..<300).contains(status) && status != 204
     }
 
+    /// Why an answer of Content-Type `contentType` cannot be a document before its body is
+    /// read: an SSE stream (whose body never ends) given to `--poll`. `nil`: read it.
+    public static func unreadable(contentType: String?) -> String? {
+        guard let contentType, contentType.lowercased().hasPrefix("text/event-stream") else { return nil }
+        return "upstream answered an event stream (Content-Type \(String(contentType.prefix(100)))), not a JSON"
+            + " document (an SSE feed is read with --upstream URL)"
+    }
+
     /// Whether an answer with `status` is an error whose body may say why (4xx, 5xx): read
     /// up to ``UpstreamAnswerReason/maxBodyBytes``.
     public static func wantsReason(status: Int) -> Bool {

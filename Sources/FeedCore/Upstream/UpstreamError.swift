@@ -54,8 +54,11 @@ public enum UpstreamError: Error, CustomStringConvertible, Equatable {
             return "upstream answered HTTP \(code)" + (reason.map { ": " + $0 } ?? "")
         case .noContent: return "upstream answered 204 No Content (asked clients to stop)"
         case .wrongContentType(let type):
+            // A JSON API given as an SSE feed: say how it is read.
+            let hint = type?.lowercased().contains("json") == true ? " (a JSON API is polled: --poll URL)" : ""
             return
                 "upstream answered Content-Type \(type.map { String($0.prefix(100)) } ?? "(none)"), not text/event-stream"
+                + hint
         case .redirectWithoutLocation(let status): return "upstream answered redirect \(status) without a Location"
         case .tooManyRedirects: return "more than 5 redirects"
         case .invalidURL(let url): return "not an absolute http(s) URL: \(URLRedaction.redacted(url))"
