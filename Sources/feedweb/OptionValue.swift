@@ -51,7 +51,12 @@ enum OptionValue {
         let schemes =
             transport == nil && checked == .http
             ? "http(s) or ws(s)" : (checked == .http ? "http or https" : "ws or wss")
-        throw Problem("'\(URLRedaction.redacted(text))' is not an absolute \(schemes) URL")
+        // A host without a scheme (`api.example/v1`, `127.0.0.1:8070/quotes`): the URL meant.
+        let scheme = checked == .http ? "http://" : "ws://"
+        let meant =
+            !text.contains("://") && UpstreamEndpoint.problem(withURL: scheme + text, transport: checked) == nil
+            ? "; did you mean '\(URLRedaction.redacted(scheme + text))'?" : ""
+        throw Problem("'\(URLRedaction.redacted(text))' is not an absolute \(schemes) URL" + meant)
     }
 
     static func pointer(_ text: String) throws(Problem) -> JSONPointer {

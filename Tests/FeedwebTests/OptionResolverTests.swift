@@ -83,6 +83,12 @@ struct OptionResolverTests {
         BadCase(arguments: ["--upstream", "ws:///no-host"], expected: ["--upstream:", "ws or wss"]),
         BadCase(
             arguments: ["--poll", "ws://127.0.0.1:9/x"], expected: ["--poll:", "not an absolute http or https URL"]),
+        BadCase(
+            arguments: ["--poll", "127.0.0.1:8070/quotes?api_key=SECRET"],
+            expected: [
+                "--poll:",
+                "not an absolute http or https URL; did you mean 'http://127.0.0.1:8070/quotes?api_key=REDACTED'?",
+            ]),
         BadCase(arguments: ["--mark", "New user"], expected: ["--mark: 'New user' has no ':/pointer'"]),
         BadCase(arguments: ["--playlist", "lobby"], expected: ["--playlist: 'lobby' has no '='"]),
         BadCase(arguments: ["--playlist", "lo by=v=list"], expected: ["--playlist: 'lo by' is not a name"]),
