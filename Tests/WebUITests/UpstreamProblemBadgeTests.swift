@@ -47,6 +47,12 @@ struct UpstreamProblemBadgeTests {
         #expect(
             empty.text.contains("No document from upstream yet: " + HTMLText.escaped(Self.hostileError)), "\(empty)")
         #expect(HTMLText.element(withID: "count", in: list.text)?.text == "", "no count of items not yet read")
+        // Nor does the page stream count them ("0 stories" of a feed that may not be news).
+        let stream = try await SSETestClient(port: server.port, path: "/events/page?view=list")
+        defer { stream.close() }
+        let first = try JSONValue(parsing: try await stream.expectNext("items").data)
+        let count = first["count"]?.stringValue
+        #expect(count == nil || count == "", "\(first)")
 
         // The next attempt under way: the error it follows is still said (no flicker).
         server.setStatus { $0.phase = .connecting }

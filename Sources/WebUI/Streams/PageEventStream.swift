@@ -256,8 +256,8 @@ final class PageEventStream: Sendable {
                 broadcaster.broadcast(SSEEncoder.event(type: "reload", data: "items")) { $0.dialect == .feedweb }
                 return
             }
-            let profile = state.view?.profile ?? .nytNewswire
-            let table = TableFrame(profile: profile)
+            let table = TableFrame(view: state.view)
+            let profile = table.profile
             let changes: [ItemChange]
             if !viewChanged {
                 changes = []
@@ -458,8 +458,8 @@ final class PageEventStream: Sendable {
     private func wholeFrame(of channel: Channel, _ state: State, id: String) -> PageFrame {
         let now = Date()
         var parts: [PageFrame.Part] = []
-        let profile = state.view?.profile ?? .nytNewswire
-        let table = TableFrame(profile: profile)
+        let table = TableFrame(view: state.view)
+        let profile = table.profile
         var unrendered: [FeedItem] = []
         switch channel {
         case .list, .kiosk:
@@ -529,16 +529,25 @@ final class PageEventStream: Sendable {
     }
 
     /// What rendering a frame's fragments needs of the view's profile, worked out once
-    /// per frame: the profile, and for a table its columns and the one linking each row.
+    /// per frame: the profile, and for a table its columns and the one linking each row;
+    /// whether there is a view to count the entries of (none before the first document:
+    /// no "0 stories" of a feed that may not be news).
     struct TableFrame {
         let profile: ItemProfile
         let columns: [ItemColumn]
         let linkColumn: Int
+        let counts: Bool
 
-        init(profile: ItemProfile) {
-            self.profile = profile
+        init(view: PublishedView?) {
+            profile = view?.profile ?? .nytNewswire
             columns = TableColumns.shown(of: profile)
             linkColumn = TableColumns.linkColumn(of: columns, profile: profile)
+            counts = view != nil
+        }
+
+        /// What a page says of `count` entries ("" with no view).
+        func countText(_ count: Int) -> String {
+            counts ? PageRenderer.countText(count, layout: profile.layout) : ""
         }
     }
 
@@ -593,7 +602,7 @@ final class PageEventStream: Sendable {
         return .entries(
             PageFrame.Entries(
                 page: Self.entriesPage(channel), order: .delta(prepend: prepend, remove: remove), html: html,
-                count: PageRenderer.countText(count, layout: table.profile.layout), notice: notice ?? "",
+                count: table.countText(count), notice: notice ?? "",
                 edit: .delta(prepend: prepend, remove: remove, changed: html.map(\.id)),
                 marks: Self.marks(of: render, changes: changes)))
     }
@@ -629,7 +638,7 @@ final class PageEventStream: Sendable {
         return .entries(
             PageFrame.Entries(
                 page: Self.entriesPage(channel), order: .whole(order), html: html,
-                count: PageRenderer.countText(count ?? items.count, layout: table.profile.layout),
+                count: table.countText(count ?? items.count),
                 notice: notice ?? "", edit: edit, marks: marks))
     }
 
