@@ -20,7 +20,10 @@ struct UpstreamAnswerReasonTests {
                 #"{"error":{"code":403,"message":"The caller does not have permission","status":"PERMISSION_DENIED"}}"#,
                 "The caller does not have permission"
             ),
-            (#"{"error":"invalid_client","error_description":"Client authentication failed"}"#, "invalid_client"),
+            (
+                #"{"error":"invalid_client","error_description":"Client authentication failed"}"#,
+                "Client authentication failed"
+            ),
             (#"{"type":"about:blank","title":"Not Found","status":404,"detail":"No build 42"}"#, "No build 42"),
             (
                 #"{"errors":[{"message":"Field 'x' doesn't exist on type 'Query'"}]}"#,

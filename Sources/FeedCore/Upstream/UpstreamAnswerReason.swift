@@ -15,12 +15,13 @@ public enum UpstreamAnswerReason {
     /// The most characters of a reason.
     static let maxCharacters = 160
     /// JSON members that hold an API's own words for an error, in the order they are looked
-    /// for: `message` (GitHub, OpenWeather, most), `error` (a string, or an object with a
-    /// `message`: Google's APIs), `error_description` (OAuth), `detail` and `title` (RFC
-    /// 9457 problem details), `errors` (an array of strings or of objects with a `message`:
-    /// GraphQL, Stripe's), `status_message` (TMDB), `Message` (AWS), `reason`, `description`.
+    /// for: `message` (GitHub, OpenWeather, most), `error_description` (OAuth's words, before
+    /// its `error` code), `error` (a string, or an object with a `message`: Google's APIs),
+    /// `detail` and `title` (RFC 9457 problem details), `errors` (an array of strings or of
+    /// objects with a `message`: GraphQL, Stripe's), `status_message` (TMDB), `Message`
+    /// (AWS), `reason`, `description`.
     static let members = [
-        "message", "error", "error_description", "detail", "title", "errors", "status_message", "Message", "reason",
+        "message", "error_description", "error", "detail", "title", "errors", "status_message", "Message", "reason",
         "description",
     ]
 
