@@ -206,7 +206,9 @@ public final class Broadcaster<Channel: Hashable & Sendable, State: Sendable>: S
         var caughtUp: Set<ObjectIdentifier> = []
         for (channel, clients) in members {
             guard let bytes = encode(channel, state), !bytes.isEmpty else { continue }
+            var ahead = StreamPrefetcher(clients.keys)
             for (id, client) in clients where caughtUp.isEmpty || !caughtUp.contains(id) {
+                ahead.advance()
                 guard queuing.queue(bytes, to: client) == .full, let catchUp else { continue }
                 var event: [UInt8] = []
                 for channel in subscribed[id]?.channels ?? [] {

@@ -1,7 +1,7 @@
 import CMicroHTTPD
 import FeedCore
 import Glibc
-import NIOConcurrencyHelpers
+import Synchronization
 
 /// One client of an SSE endpoint: its ``StreamStateMachine`` behind a lock, and the side
 /// effects the machine asks for, carried out after the lock is released.
@@ -23,22 +23,26 @@ public final class StreamConnection: @unchecked Sendable {
     /// registration); where it stands among WebUI's locks is written once, at
     /// `Broadcaster.lock`. A leaf: while it is held bytes are queued or taken, and nothing
     /// else is called but `shutdown(2)` of a dropped client's socket (``Effect``).
-    private let lock = NIOLock()
+    ///
+    /// A `Mutex`, stored in the object beside what it guards, not an `NIOLock`, whose
+    /// mutex is a heap object of its own: a fan-out then finds a client's lock and state in
+    /// the lines ``prefetch(_:)`` loads, not a second cold object per client per event.
+    private let lock = Mutex<Void>(())
     private var machine: StreamStateMachine
+    /// The sender the connection is handed to once libmicrohttpd has sent the first bytes;
+    /// `nil`: libmicrohttpd sends everything (an HTTP/1.0 client, or no sender).
+    private var sender: StreamSender?
+    /// The stream's token in its sender's records: touched only by the sender's thread
+    /// (no lock), 0 until adopted.
+    var senderToken: UInt64 = 0
     private var connection: ConnectionHandle?
     /// Set by the server when the request starts; handed back once by ``finish()``.
     private var onEnd: (@Sendable () -> Void)?
     private var hangupRegistration: HangupRegistration?
-    /// The sender the connection is handed to once libmicrohttpd has sent the first bytes;
-    /// `nil`: libmicrohttpd sends everything (an HTTP/1.0 client, or no sender).
-    private var sender: StreamSender?
     /// How a stream the front door opened ends, once its sender lets go of it (`clean`:
     /// after its last chunk, so the final one is due); `nil` for libmicrohttpd's streams,
     /// and once called.
     private var directEnding: (@Sendable (_ clean: Bool) -> Void)?
-    /// The stream's token in its sender's records: touched only by the sender's thread
-    /// (no lock), 0 until adopted.
-    var senderToken: UInt64 = 0
 
     /// The stream's socket in the server's ``HangupWatcher``.
     struct HangupRegistration {
@@ -61,6 +65,21 @@ public final class StreamConnection: @unchecked Sendable {
         self.machine = StreamStateMachine(maxQueuedBytes: maxQueuedBytes)
     }
 
+    /// Starts loading into the cache the stream whose ``ObjectIdentifier`` is `id`: the
+    /// object's first ``prefetchedBytes``, which hold what a fan-out and a sender's pass
+    /// touch (the lock, the machine with its queue, the sender and its token: declared
+    /// first). Returns at once; any `id` will do, even a freed stream's.
+    ///
+    /// A fan-out to thousands of clients finds each one's stream cold: its lines were last
+    /// touched an event ago, 100 ms and megabytes of other clients back. Asked for a few
+    /// clients ahead, the loads overlap instead of stalling the loop one client at a time.
+    static func prefetch(_ id: ObjectIdentifier) {
+        feedweb_prefetch_lines(UnsafeRawPointer(bitPattern: UInt(bitPattern: id)), prefetchedBytes / 64)
+    }
+
+    /// The bytes of a stream object ``prefetch(_:)`` loads.
+    static let prefetchedBytes: Int32 = 256
+
     /// How `/inspect` sees a stream now.
     struct Observation: Sendable, Equatable {
         let openedAt: WallTime
@@ -74,7 +93,7 @@ public final class StreamConnection: @unchecked Sendable {
 
     /// The stream now, as `/inspect` lists it.
     func observe(now: UInt64) -> Observation {
-        lock.withLock {
+        lock.withLock { _ in
             Observation(
                 openedAt: openedAt, label: label, pendingBytes: machine.pendingBytes, waiting: machine.waiting(now: now)
             )
@@ -83,17 +102,17 @@ public final class StreamConnection: @unchecked Sendable {
 
     /// Names the client (a page stream's screens) for `/inspect`.
     func setLabel(_ text: String) {
-        lock.withLock { label = text }
+        lock.withLock { _ in label = text }
     }
 
     /// The stream's state.
     public var currentState: StreamState {
-        lock.withLock { machine.state }
+        lock.withLock { _ in machine.state }
     }
 
     /// Bytes queued and not yet sent.
     public var pendingBytes: Int {
-        lock.withLock { machine.pendingBytes }
+        lock.withLock { _ in machine.pendingBytes }
     }
 
     /// Binds the stream to its libmicrohttpd connection; `onEnd` runs once when the
@@ -103,7 +122,7 @@ public final class StreamConnection: @unchecked Sendable {
         _ connection: ConnectionHandle, socket: Int32, sender: StreamSender? = nil,
         onEnd: @escaping @Sendable () -> Void
     ) {
-        lock.withLock {
+        lock.withLock { _ in
             self.connection = connection
             self.sender = sender
             self.onEnd = onEnd
@@ -119,7 +138,7 @@ public final class StreamConnection: @unchecked Sendable {
         socket: Int32, sender: StreamSender, onEnd: @escaping @Sendable () -> Void,
         ending: @escaping @Sendable (_ clean: Bool) -> Void
     ) {
-        lock.withLock { () -> Effect in
+        lock.withLock { (_: inout Void) -> Effect in
             self.sender = sender
             self.onEnd = onEnd
             self.directEnding = ending
@@ -128,7 +147,7 @@ public final class StreamConnection: @unchecked Sendable {
     }
 
     func setHangupRegistration(token: UInt64, fd: Int32) {
-        lock.withLock { hangupRegistration = HangupRegistration(token: token, fd: fd) }
+        lock.withLock { _ in hangupRegistration = HangupRegistration(token: token, fd: fd) }
     }
 
     /// Queues `bytes` for sending; if they would pass the bound, drops the client (and
@@ -147,7 +166,7 @@ public final class StreamConnection: @unchecked Sendable {
         StreamEnqueueResult, Effect
     ) {
         if bytes.isEmpty { return (.queued, Effect(stream: self)) }
-        return lock.withLock {
+        return lock.withLock { _ in
             let (result, action) = machine.enqueue(bytes, report: whenFull == .report, now: now)
             return (result, makeEffect(action))
         }
@@ -169,7 +188,7 @@ public final class StreamConnection: @unchecked Sendable {
     /// ``catchUp(with:)`` for a fan-out: the action is returned, for the caller to carry
     /// out once it holds no lock. `now` is read by the caller.
     func catchUpDeferringEffect(with bytes: [UInt8], now: UInt64) -> (Bool, Effect) {
-        lock.withLock {
+        lock.withLock { _ in
             let (caughtUp, action) = machine.catchUp(with: bytes, now: now)
             return (caughtUp, makeEffect(action))
         }
@@ -187,7 +206,7 @@ public final class StreamConnection: @unchecked Sendable {
     /// action is returned, for the caller to carry out once it has released that lock.
     /// `now` (``MonotonicTime/now()``) is read by the caller before it takes that lock.
     func enqueueDeferringEffect(contentsOf chunks: [[UInt8]], now: UInt64) -> (Bool, Effect) {
-        lock.withLock {
+        lock.withLock { _ in
             let (queued, action) = machine.enqueue(contentsOf: chunks, now: now)
             return (queued, makeEffect(action))
         }
@@ -195,7 +214,7 @@ public final class StreamConnection: @unchecked Sendable {
 
     /// Ends the stream cleanly after what is queued has been sent.
     public func close() {
-        lock.withLock { makeEffect(machine.close()) }.perform()
+        lock.withLock { _ in makeEffect(machine.close()) }.perform()
     }
 
     /// Drops the client if it has had bytes waiting for more than `nanoseconds` without
@@ -204,7 +223,7 @@ public final class StreamConnection: @unchecked Sendable {
     /// `now` is read by the caller before it takes this stream's lock, so the daemon thread
     /// may have recorded progress after it: that stream is not stalled.
     public func dropIfStalled(olderThan nanoseconds: UInt64, now: UInt64) -> Bool {
-        let (dropped, effect) = lock.withLock {
+        let (dropped, effect) = lock.withLock { _ in
             let (dropped, action) = machine.dropIfStalled(olderThan: nanoseconds, now: now)
             return (dropped, makeEffect(action))
         }
@@ -215,7 +234,7 @@ public final class StreamConnection: @unchecked Sendable {
     /// The client hung up (seen by the server's ``HangupWatcher``): frees the queue and
     /// makes libmicrohttpd close the connection now, even while it is suspended.
     func peerClosed() {
-        lock.withLock { makeEffect(machine.peerClosed()) }.perform()
+        lock.withLock { _ in makeEffect(machine.peerClosed()) }.perform()
     }
 
     /// An action of the machine with what carrying it out needs of the stream's bindings,
@@ -305,7 +324,7 @@ public final class StreamConnection: @unchecked Sendable {
     /// ``finish()`` (which runs before libmicrohttpd closes the socket) cannot pass between
     /// the check and the call.
     private func shutDownUnlessFinished() {
-        lock.withLock {
+        lock.withLock { _ in
             guard connection != nil, machine.socket >= 0 else { return }
             shutdown(machine.socket, Int32(SHUT_RDWR))
         }
@@ -316,13 +335,13 @@ public final class StreamConnection: @unchecked Sendable {
     /// The socket to write to, once, right after libmicrohttpd handed the connection over;
     /// `nil` when it was not handed over or has been taken already.
     func takeAdoption() -> Int32? {
-        lock.withLock { machine.takeAdoption() }
+        lock.withLock { _ in machine.takeAdoption() }
     }
 
     /// The sender takes the stream off its ready list and, with `maxBytes`, takes queued
     /// chunks up to that many bytes (at least one) to write: one lock for both.
     func visit(takingUpTo maxBytes: Int?) -> StreamStateMachine.SenderWork {
-        lock.withLock { machine.visit(takingUpTo: maxBytes) }
+        lock.withLock { _ in machine.visit(takingUpTo: maxBytes) }
     }
 
     /// The sender wrote `bytes` of the chunk it took, as the kernel reported `now`;
@@ -330,7 +349,7 @@ public final class StreamConnection: @unchecked Sendable {
     /// go back on the sender's ready list and returns whether the sender must put it there
     /// (`false`: already there).
     func didSend(bytes: Int, blocked: Bool, reschedule: Bool, now: UInt64) -> Bool {
-        lock.withLock { machine.didSend(bytes: bytes, blocked: blocked, reschedule: reschedule, now: now) }
+        lock.withLock { _ in machine.didSend(bytes: bytes, blocked: blocked, reschedule: reschedule, now: now) }
     }
 
     /// The sender lets go of the stream, to end: cleanly when it finished its last chunk,
@@ -340,7 +359,7 @@ public final class StreamConnection: @unchecked Sendable {
     /// nothing if the stream is not a sender's.
     func handBack(shutdown shutDown: Bool) {
         let (effect, ending, clean) = lock.withLock {
-            () -> (Effect, (@Sendable (Bool) -> Void)?, Bool) in
+            (_: inout Void) -> (Effect, (@Sendable (Bool) -> Void)?, Bool) in
             defer { sender = nil }
             if let ending = directEnding {
                 directEnding = nil
@@ -362,7 +381,8 @@ public final class StreamConnection: @unchecked Sendable {
     /// the stream.
     func read(into buffer: UnsafeMutablePointer<CChar>, capacity: Int) -> Int {
         let now = MonotonicTime.now()
-        let (decision, connection) = lock.withLock { () -> (StreamStateMachine.ReaderDecision, ConnectionHandle?) in
+        let (decision, connection) = lock.withLock {
+            (_: inout Void) -> (StreamStateMachine.ReaderDecision, ConnectionHandle?) in
             let decision = machine.read(capacity: capacity, now: now) { bytes, offset in
                 guard let base = bytes.baseAddress else { return }
                 UnsafeMutableRawPointer(buffer + offset).copyMemory(from: base, byteCount: bytes.count)
@@ -379,7 +399,7 @@ public final class StreamConnection: @unchecked Sendable {
         case .suspend:
             guard let connection else { return Int(MHD_CONTENT_READER_END_WITH_ERROR) }
             MHD_suspend_connection(connection.pointer)
-            lock.withLock { makeEffect(machine.suspended()) }.perform()
+            lock.withLock { _ in makeEffect(machine.suspended()) }.perform()
             return 0
         }
     }
@@ -388,7 +408,7 @@ public final class StreamConnection: @unchecked Sendable {
     /// what ``attach(_:socket:sender:onEnd:)`` and ``setHangupRegistration(token:fd:)``
     /// left, for the server to run and undo.
     func finish() -> (onEnd: (@Sendable () -> Void)?, hangup: HangupRegistration?) {
-        lock.withLock {
+        lock.withLock { _ in
             machine.finish()
             connection = nil
             sender = nil

@@ -212,7 +212,7 @@ final class StreamSender: @unchecked Sendable {
                 continue
             }
             guard stillRunning || !batch.isEmpty || writes.hasWritesInFlight else { return }
-            for stream in batch { service(stream) }
+            serviceAll(batch)
             flush()
             // Sleep only when nothing was ready; else just collect socket events.
             let timeout: Int32 = batch.isEmpty ? (stillRunning ? -1 : 10) : 0
@@ -249,6 +249,18 @@ final class StreamSender: @unchecked Sendable {
         pass.reset()
         frames.removeAll(keepingCapacity: true)
         lastFrame = nil
+    }
+
+    /// Services each stream of a pass's ready list, its stream and then its record asked
+    /// for some places ahead (``StreamPrefetcher``): a fan-out's clients are cold.
+    private func serviceAll(_ batch: [StreamConnection]) {
+        var ahead = StreamPrefetcher(batch.lazy.map(ObjectIdentifier.init))
+        let recordDistance = StreamPrefetcher<[ObjectIdentifier]>.distance / 2
+        for index in batch.indices {
+            ahead.advance()
+            if index + recordDistance < batch.count { records.prefetch(batch[index + recordDistance].senderToken) }
+            service(batch[index])
+        }
     }
 
     /// Does what `stream` needs now: adopt it, write its queue, or hand it back.
@@ -412,6 +424,13 @@ final class StreamSender: @unchecked Sendable {
         private static func generation(_ token: UInt64) -> UInt32 { UInt32(truncatingIfNeeded: token >> 32) }
 
         func contains(_ token: UInt64) -> Bool { self[token] != nil }
+
+        /// Starts loading `token`'s record into the cache (see ``StreamConnection/prefetch(_:)``).
+        func prefetch(_ token: UInt64) {
+            let slot = Self.slot(token)
+            guard slot < slots.count, let record = slots[slot].record else { return }
+            feedweb_prefetch_lines(Unmanaged.passUnretained(record).toOpaque(), 2)
+        }
 
         /// Every record held.
         var all: [Record] { slots.compactMap(\.record) }

@@ -1,5 +1,3 @@
-import DequeModule
-
 /// What one SSE client's stream is, and what must happen to it: the bytes queued for it,
 /// who writes them (libmicrohttpd, or a ``StreamSender``), and the suspend/resume
 /// handshake with libmicrohttpd. A plain value without I/O: each event returns the
@@ -22,6 +20,8 @@ import DequeModule
 ///   queue (one event always fits).
 /// - Queued chunks are shared `[UInt8]` buffers: an event encoded once is referenced, not
 ///   copied, by every client's queue.
+/// - A client that keeps up has its one queued event in the machine itself (``ChunkQueue``):
+///   queuing and taking it allocate nothing, and an idle client holds no queue storage.
 struct StreamStateMachine {
     /// The bound on unsent bytes before the client is dropped.
     let maxQueuedBytes: Int
@@ -32,7 +32,7 @@ struct StreamStateMachine {
     private(set) var hasSender = false
     private var wakeAfterSuspend = false
     private var scheduled = false
-    private var queue = Deque<[UInt8]>()
+    private var queue = ChunkQueue()
     private var headOffset = 0
     private var queuedBytes = 0
     /// Bytes the sender has taken from the queue and not yet seen written (stalls count
@@ -108,7 +108,7 @@ struct StreamStateMachine {
     /// all of it), keeping the part of an event already partly sent.
     mutating func catchUp(with bytes: [UInt8], now: UInt64) -> (Bool, Action) {
         guard state == .open else { return (false, .none) }
-        var kept = Deque<[UInt8]>()
+        var kept = ChunkQueue()
         var keptBytes = 0
         if headOffset > 0, let head = queue.first {
             kept.append(head)
@@ -211,16 +211,13 @@ struct StreamStateMachine {
             }
             written += count
             if count == available {
-                queue.removeFirst()
+                _ = queue.popFirst()
                 headOffset = 0
             } else {
                 headOffset += count
             }
         }
         queuedBytes -= written
-        // An idle client keeps no queue storage (64 B of RSS each at 10,000 clients); the
-        // next event allocates it again, once per client per event.
-        if queue.isEmpty { queue = Deque() }
         waitingSince = queuedBytes > 0 ? now : nil
         return .bytes(written)
     }
@@ -245,7 +242,7 @@ struct StreamStateMachine {
     /// libmicrohttpd completed the request: nothing more is sent or called.
     mutating func finish() {
         state = .finished
-        queue = Deque()
+        queue.removeAll()
         queuedBytes = 0
         inFlightBytes = 0
         connection = .none
@@ -276,13 +273,12 @@ struct StreamStateMachine {
         var rest: [[UInt8]] = []
         var count = first.count
         while let next = queue.first, count + next.count <= maxBytes {
-            queue.removeFirst()
+            _ = queue.popFirst()
             rest.append(next)
             count += next.count
         }
         queuedBytes -= count
         inFlightBytes = count
-        if queue.isEmpty { queue = Deque() }
         // A closing stream comes back once more to be handed back after its last chunk.
         return .send(
             TakenChunks(first: first, rest: rest), byteCount: count, more: queuedBytes > 0 || state == .closing)
