@@ -527,26 +527,53 @@
     });
   }
 
-  // /inspect: its parts swapped by id; the document tree keeps what the reader folded and
-  // unfolded (by each node's JSON Pointer), so a live feed does not undo it.
+  // /inspect: its parts swapped by id, the document tree whole (`inspect-tree`) or only the
+  // nodes a change touched (`jt-…`); the tree keeps what the reader folded and unfolded
+  // (by each node's JSON Pointer), so a live feed does not undo it.
   function applyInspect(cell, data) {
     if (!data.html || typeof data.html !== "object") return;
-    var tree = byId(cell.root, "inspect-tree");
+    var redrawn = Object.keys(data.html).filter(function (id) {
+      return id === "inspect-tree" || id.indexOf("jt-") === 0;
+    });
     var folds = {};
-    if (tree && data.html["inspect-tree"]) {
-      tree.querySelectorAll("details[data-path]").forEach(function (el) {
-        if (el.dataset.touched) folds[el.dataset.path] = el.open;
+    var tree = byId(cell.root, "inspect-tree");
+    if (tree && redrawn.length) {
+      tree.querySelectorAll("details[data-touched]").forEach(function (el) {
+        folds[el.dataset.path] = el.open;
       });
     }
     applyFragments(cell, data);
-    tree = byId(cell.root, "inspect-tree");
-    if (!tree) return;
-    tree.querySelectorAll("details[data-path]").forEach(function (el) {
-      var path = el.dataset.path;
-      if (Object.prototype.hasOwnProperty.call(folds, path)) {
-        el.open = folds[path];
-        el.dataset.touched = "1";
-      }
+    applyRows(cell, data.rows);
+    redrawn.forEach(function (id) {
+      var el = byId(cell.root, id);
+      if (!el) return;
+      el.querySelectorAll("details[data-path]").forEach(function (details) {
+        var path = details.dataset.path;
+        if (Object.prototype.hasOwnProperty.call(folds, path)) {
+          details.open = folds[path];
+          details.dataset.touched = "1";
+        }
+      });
+    });
+  }
+
+  // Rows of a table body edited in place (/inspect's event log): `remove` by id, `prepend`
+  // put on top in order.
+  function applyRows(cell, rows) {
+    if (!rows || typeof rows !== "object") return;
+    (rows.remove || []).forEach(function (id) {
+      var el = byId(cell.root, id);
+      if (el) el.remove();
+    });
+    var container = typeof rows.into === "string" ? byId(cell.root, rows.into) : null;
+    if (!container) return;
+    var top = container.firstChild;
+    (rows.prepend || []).forEach(function (html) {
+      var row = typeof html === "string" ? fragment(html) : null;
+      if (!row) return;
+      container.insertBefore(row, top);
+      refreshTimes(row);
+      localizeTimes(row);
     });
   }
 

@@ -125,12 +125,7 @@ struct DialectBrowserTests {
         let upstream = try await LiveFeedUpstream(document: NewswireFeed.document(stories: [5, 4, 3, 2, 1]))
         // The site first (its origin is what feedweb allows), its page once feedweb listens.
         let page = NIOLockedValueBox("")
-        let site = try await ScriptedSSEServer.start { request in
-            request.path.hasPrefix("/datastar.js")
-                ? .status(200, headers: [("Content-Type", "text/javascript; charset=utf-8")], body: datastar)
-                : .status(
-                    200, headers: [("Content-Type", "text/html; charset=utf-8")], body: page.withLockedValue { $0 })
-        }
+        let site = try await Self.datastarSite(datastar, page: page)
         let feedweb = try await FeedwebProcess(
             arguments: ["--upstream", upstream.url, "--allow-origin", Self.origin(of: site)])
         defer {
@@ -146,6 +141,17 @@ struct DialectBrowserTests {
         try await WebDriver.withSession { browser in
             try await browser.open(site.url("/datastar.html"))
             try await Self.showsTheListAndAChange(browser, upstream: upstream, library: "Datastar", log: feedweb.log)
+        }
+    }
+
+    /// A site of its own for a Datastar page (which needs `unsafe-eval`, refused by
+    /// feedweb's own pages' CSP): `/datastar.js`, and `page` on any other path.
+    static func datastarSite(_ datastar: String, page: NIOLockedValueBox<String>) async throws -> ScriptedSSEServer {
+        try await ScriptedSSEServer.start { request in
+            request.path.hasPrefix("/datastar.js")
+                ? .status(200, headers: [("Content-Type", "text/javascript; charset=utf-8")], body: datastar)
+                : .status(
+                    200, headers: [("Content-Type", "text/html; charset=utf-8")], body: page.withLockedValue { $0 })
         }
     }
 
@@ -203,6 +209,104 @@ struct DialectBrowserTests {
             }
             await site.shutdown()
             await upstream.shutdown()
+        }
+    }
+
+    /// A page of the user's own with `/inspect`'s parts, on `--public-dir`, live in `dialect`
+    /// through `script` (its `<script>` tags) and `stream` (the element that opens the stream).
+    static func inspectPage(scripts: String, stream: String) -> String {
+        """
+        <!doctype html><html lang="en"><head><meta charset="utf-8"><title>inspect</title>
+        <meta name="htmx-config" content='{"includeIndicatorStyles": false}'>
+        \(scripts)</head><body>\(stream)
+        <div id="inspect-items"></div><div id="inspect-tree"></div><section id="inspect-events"></section>
+        <section id="inspect-exchanges"></section><section id="inspect-screens"></section><p id="status"></p>
+        </main></body></html>
+        """
+    }
+
+    @Test(
+        "htmx and Datastar pages of /inspect's parts: the tree redrawn line by line and the log row by row stay what /inspect shows",
+        .enabled(
+            if: ClientLibraries.htmx != nil && ClientLibraries.datastar != nil, "needs htmx and Datastar from PyPI"))
+    func inspectParts() async throws {
+        let htmx = try #require(ClientLibraries.htmx)
+        let datastar = try String(contentsOf: try #require(ClientLibraries.datastar), encoding: .utf8)
+        // htmx's page on --public-dir; Datastar's, which needs `unsafe-eval` (refused by
+        // feedweb's own pages' CSP), on a site of its own that feedweb allows.
+        let publicDir = try ScratchDirectory("dialect-inspect")
+        let files = FileManager.default
+        try files.copyItem(at: htmx.htmx, to: publicDir.url.appendingPathComponent("htmx-2.js"))
+        try files.copyItem(at: htmx.sse, to: publicDir.url.appendingPathComponent("hx-sse-2.js"))
+        try Self.inspectPage(
+            scripts:
+                "<script src=\"/static/htmx-2.js\" defer></script><script src=\"/static/hx-sse-2.js\" defer></script>",
+            stream:
+                "<main hx-ext=\"sse\" sse-connect=\"/events/page?v=inspect&dialect=htmx\" sse-swap=\"feedweb\" hx-swap=\"none\">"
+        ).write(toFile: publicDir.file("htmx-inspect.html"), atomically: true, encoding: .utf8)
+        let page = NIOLockedValueBox("")
+        let site = try await Self.datastarSite(datastar, page: page)
+        defer { Task { await site.shutdown() } }
+
+        let upstream = try await LiveFeedUpstream(document: NewswireFeed.document(stories: [5, 4, 3, 2, 1]))
+        let feedweb = try await FeedwebProcess(arguments: [
+            "--upstream", upstream.url, "--public-dir", publicDir.path, "--allow-origin", Self.origin(of: site),
+        ])
+        defer {
+            feedweb.kill()
+            Task { await upstream.shutdown() }
+        }
+        page.withLockedValue {
+            $0 = Self.inspectPage(
+                scripts: "<script type=\"module\" src=\"/datastar.js\"></script>",
+                stream:
+                    "<main data-init=\"@get('http://127.0.0.1:\(feedweb.port)/events/page?v=inspect&dialect=datastar', {openWhenHidden: true})\">"
+            )
+        }
+        let port = feedweb.port
+        try await FeedwebProbe.waitUntilReady(port: port)
+        // The page's tree read back as JSON, and its log's event ids, newest first.
+        let readPage =
+            InspectTests.treeReader + """
+                var root = document.querySelector('#inspect-tree-root > li');
+                var rows = Array.prototype.map.call(
+                  document.querySelectorAll('#inspect-events-rows > tr.inspect-event'), function (r) { return r.dataset.id; });
+                return JSON.stringify({ tree: root ? read(root) : null, rows: rows.join(' ') });
+                """
+        for (library, url) in [
+            ("htmx", "http://127.0.0.1:\(port)/static/htmx-inspect.html"),
+            ("Datastar", site.url("/datastar-inspect.html")),
+        ] {
+            try await WebDriver.withSession { browser in
+                try await browser.open(url)
+                #expect(
+                    try await browser.waitFor("return !!document.getElementById('inspect-tree-root')", seconds: 10),
+                    "\(library): the tree is shown")
+                // Each kind of change, the page following each before the next.
+                for n in 0..<14 {
+                    try await upstream.scriptedChange(n)
+                    try await FeedwebProbe.waitForState(upstream.document, port: port)
+                    let (_, id) = try await FeedwebProbe.state(port: port)
+                    _ = try await browser.waitFor(
+                        "return (document.getElementById('inspect-document-id') || {dataset: {}}).dataset.id === '\(id)'",
+                        seconds: 5)
+                }
+                let (document, _) = try await FeedwebProbe.state(port: port)
+                let listed = try await InspectTests.eventRows(port: port).map(\.id).joined(separator: " ")
+                var shown: JSONValue = .null
+                let same = try? await Eventually.check("\(library)'s page to show the document", within: 5) {
+                    let text = try await browser.execute(readPage).stringValue ?? ""
+                    shown = try JSONValue(parsing: Array(text.utf8))
+                    return shown["tree"] == document && shown["rows"]?.stringValue == listed
+                }
+                #expect(
+                    same != nil,
+                    "\(library): the page shows \(shown.serializedString().prefix(600)), /inspect lists \(listed)")
+                let errors = try await browser.consoleMessages().filter {
+                    $0.level == "SEVERE" && !$0.message.contains("/favicon.ico")
+                }
+                #expect(errors.isEmpty, "\(library): \(errors.map(\.message))")
+            }
         }
     }
 }

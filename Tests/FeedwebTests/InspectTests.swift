@@ -5,7 +5,8 @@ import Testing
 
 /// `/inspect`, against the real binary: in headless Chromium, the live tree is
 /// the document `/api/state` serves and a new event shows in the log within 100 ms of
-/// reaching feedweb, its waterfall in order; with 1,000 `/events` clients its last socket
+/// reaching feedweb, its waterfall in order; changes redrawn line by line and row by row
+/// leave the tree the document and the log /inspect's, and keep what the reader unfolded; with 1,000 `/events` clients its last socket
 /// write is within 5 ms of the last client's reading of it; a client that stops reading
 /// (SIGSTOP) is marked stalled within 5 s and leaves the list when it goes; `--inspect off`
 /// is 404.
@@ -29,6 +30,24 @@ struct InspectTests {
         guard let end = text[start.upperBound...].firstIndex(of: "\"") else { return nil }
         return String(text[start.upperBound..<end])
     }
+
+    /// A page script's `read(li)`: the tree read back from the node `li`, every node's type
+    /// and key, every scalar's JSON text.
+    static let treeReader = """
+        function read(li) {
+          var type = li.dataset.type;
+          if (type === 'object' || type === 'array') {
+            var list = li.querySelector(':scope > details > ul');
+            var children = Array.prototype.filter.call(list.children, function (c) { return c.dataset.type; });
+            if (type === 'array') return children.map(read);
+            var object = {};
+            children.forEach(function (c) { object[c.dataset.key] = read(c); });
+            return object;
+          }
+          return JSON.parse(li.querySelector(':scope > .j-val').textContent);
+        }
+
+        """
 
     /// The `/events` group's clients and stalled clients, from `/inspect`.
     static func eventsGroup(port: UInt16) async throws -> (clients: Int, stalled: Int)? {
@@ -64,26 +83,11 @@ struct InspectTests {
             let (document, id) = try await FeedwebProbe.state(port: port)
             #expect(
                 try await browser.waitFor(
-                    "return document.getElementById('inspect-tree').dataset.id === '\(id)'", seconds: 5),
+                    "return document.getElementById('inspect-document-id').dataset.id === '\(id)'", seconds: 5),
                 "the tree shows change \(id)")
-            // The tree read back: every node's type and key, every scalar's JSON text.
-            let tree = try await browser.execute(
-                """
-                function read(li) {
-                  var type = li.dataset.type;
-                  if (type === 'object' || type === 'array') {
-                    var list = li.querySelector(':scope > details > ul');
-                    var children = Array.prototype.filter.call(list.children, function (c) { return c.dataset.type; });
-                    if (type === 'array') return children.map(read);
-                    var object = {};
-                    children.forEach(function (c) { object[c.dataset.key] = read(c); });
-                    return object;
-                  }
-                  return JSON.parse(li.querySelector(':scope > .j-val').textContent);
-                }
-                var root = document.querySelector('#inspect-tree-root > li');
-                return JSON.stringify(read(root));
-                """)
+            let readTree =
+                Self.treeReader + "return JSON.stringify(read(document.querySelector('#inspect-tree-root > li')));"
+            let tree = try await browser.execute(readTree)
             let shown = try JSONValue(parsing: Array((tree.stringValue ?? "").utf8))
             #expect(shown == document, "the tree is the document")
             #expect(
@@ -120,7 +124,31 @@ struct InspectTests {
                 let lag = (seenAt.doubleValue ?? 0) - Double(arrivedAt.microseconds) / 1000
                 #expect(lag < 100, "event \(newID) listed \(lag) ms after it reached feedweb")
             }
+            // A fold the reader opened stays open when a change redraws the list around it.
+            let fold = "document.querySelector('#inspect-tree details[data-path=\"/results/1\"]')"
+            #expect(try await browser.execute("return \(fold).open") == .bool(false), "folded at first")
+            try await browser.execute("\(fold).querySelector(':scope > summary').click()")
+            try await upstream.scriptedChange(0)  // a story on top: /results is redrawn
+            try await FeedwebProbe.waitForState(upstream.document, port: port)
+            let (_, addedID) = try await FeedwebProbe.state(port: port)
+            #expect(
+                try await browser.waitFor(
+                    "return document.getElementById('inspect-document-id').dataset.id === '\(addedID)'", seconds: 5))
+            #expect(try await browser.execute("return \(fold).open") == .bool(true), "the reader's fold is kept")
+            // Those changes came as the lines they touched and the rows of their events
+            // alone: the tree still reads back as the document, the log as /inspect lists it.
+            let (after, _) = try await FeedwebProbe.state(port: port)
+            let treeAfter = try await browser.execute(readTree)
+            #expect(
+                try JSONValue(parsing: Array((treeAfter.stringValue ?? "").utf8)) == after, "the tree is the document")
             let rows = try await Self.eventRows(port: port)
+            let listed = rows.map(\.id).joined(separator: " ")
+            #expect(
+                try await browser.waitFor(
+                    """
+                    return Array.prototype.map.call(document.querySelectorAll('#inspect-events-rows > tr.inspect-event'),
+                      function (row) { return row.dataset.id; }).join(' ') === '\(listed)'
+                    """, seconds: 5), "the page's log is /inspect's")
             #expect(rows.count >= 50)
             for row in rows.prefix(20) {
                 let known = row.stages.compactMap { $0 }

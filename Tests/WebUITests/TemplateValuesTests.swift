@@ -186,7 +186,7 @@ import Testing
             snapshot: change.snapshot, eventsVersion: 1, events: [event], exchangesVersion: 1,
             exchanges: [UpstreamExchange(kind: .connect, startedAt: Date(), status: 200, bytes: 10, error: "x")],
             screens: screens)
-        let view = InspectView(frame, parts: (true, true, true, true), now: Date())
+        let view = InspectView(frame, parts: .all, now: Date())
         Self.check(view)
         for row in view.events { Self.check(row) }
         for row in view.exchanges { Self.check(row) }

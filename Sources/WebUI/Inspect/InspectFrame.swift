@@ -17,15 +17,42 @@ struct InspectFrame: Sendable {
     /// The templates in use, and the last reload's failure (shown with the document).
     var templates = TemplateStatus()
 
-    /// Which parts differ from `previous` (all of them when there is none).
-    func changes(since previous: InspectFrame?) -> (tree: Bool, events: Bool, exchanges: Bool, screens: Bool) {
-        guard let previous else { return (true, true, true, true) }
-        return (
-            previous.snapshot?.id != snapshot?.id || previous.templates != templates,
-            previous.eventsVersion != eventsVersion,
-            previous.exchangesVersion != exchangesVersion, previous.screens != screens
-        )
+    /// What of `/inspect` differs from `previous` (everything when there is none).
+    func changes(since previous: InspectFrame?) -> InspectParts {
+        guard let previous else { return .all }
+        let documentMoved = previous.snapshot?.id != snapshot?.id
+        return InspectParts(
+            items: documentMoved || previous.templates != templates,
+            tree: documentMoved ? JSONTreeChange.between(previous.snapshot?.document, snapshot?.document) : nil,
+            events: previous.templates != templates
+                ? .whole
+                : previous.eventsVersion == eventsVersion
+                    ? nil
+                    : InspectEventsChange.between(
+                        previous.events, events, ownTemplate: templates.replaced.contains("inspectEvents")),
+            exchanges: previous.exchangesVersion != exchangesVersion,
+            screens: previous.screens != screens)
     }
+}
+
+/// The parts of `/inspect` a frame redraws, each by its element id.
+struct InspectParts: Sendable, Equatable {
+    /// How items are read, the templates and the document's id (`#inspect-items`).
+    var items: Bool
+    /// The document's tree (`nil`: unchanged).
+    var tree: JSONTreeChange?
+    /// The event log (`nil`: unchanged).
+    var events: InspectEventsChange?
+    /// Upstream's exchanges (`#inspect-exchanges`).
+    var exchanges: Bool
+    /// The connected screens (`#inspect-screens`).
+    var screens: Bool
+
+    /// Every part, the tree whole: a new page's first frame.
+    static let all = InspectParts(items: true, tree: .whole, events: .whole, exchanges: true, screens: true)
+
+    /// Whether nothing is redrawn.
+    var isEmpty: Bool { !items && tree == nil && events == nil && !exchanges && !screens }
 }
 
 /// Where the page streams take an ``InspectFrame`` from when one is needed outside a

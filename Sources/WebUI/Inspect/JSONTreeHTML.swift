@@ -5,8 +5,9 @@ import FeedCore
 /// updates, by path).
 ///
 /// Every node is an `<li>` with `data-type` (`object`, `array`, `string`, `number`,
-/// `boolean`, `null`) and `data-key` (its member name, or its index); a container's
-/// `<details>` carries `data-path` (its JSON Pointer). A scalar's `.j-val` text is its JSON
+/// `boolean`, `null`), `data-key` (its member name, or its index) and an id made from its
+/// JSON Pointer (``id(of:)``: the page stream redraws a node alone by it,
+/// ``JSONTreeChange``); a container's `<details>` carries `data-path` (the pointer). A scalar's `.j-val` text is its JSON
 /// text, exactly as `/api/state` writes it, so the tree reads back as the document. Every
 /// name and string is escaped. Past ``maxNodes`` nodes the rest of each container is
 /// counted (`.j-more`) and the root says `data-truncated`.
@@ -29,12 +30,53 @@ enum JSONTreeHTML {
         return out
     }
 
+    /// Whether `document` is drawn whole: at most ``maxNodes`` nodes, so nothing is
+    /// counted instead of drawn and each container's drawing depends on itself alone.
+    static func isWhole(_ document: JSONValue) -> Bool {
+        var budget = maxNodes
+        return fits(document, budget: &budget)
+    }
+
+    private static func fits(_ value: JSONValue, budget: inout Int) -> Bool {
+        budget -= 1
+        guard budget >= 0 else { return false }
+        switch value {
+        case .object(let members):
+            for member in members.values where !fits(member, budget: &budget) { return false }
+        case .array(let elements):
+            for element in elements where !fits(element, budget: &budget) { return false }
+        default:
+            break
+        }
+        return true
+    }
+
+    /// The `<li>` of the node at `path` in a document that ``isWhole(_:)``, as
+    /// ``render(_:)`` draws it there (the fragment a page swaps in by ``id(of:)``).
+    static func render(node value: JSONValue, at path: JSONPointer) -> String {
+        var budget = Int.max
+        var truncated = false
+        var out = ""
+        node(
+            value, key: path.lastToken, path: path, depth: path.tokens.count, budget: &budget,
+            truncated: &truncated, into: &out)
+        return out
+    }
+
+    /// The element id of the node at `path`: `jt-` and the 64-bit FNV-1a hash of the
+    /// pointer's text in hex (16 digits), the same for the same pointer in every frame.
+    static func id(of path: JSONPointer) -> String {
+        let hash = StaticFiles.fnv1a(Array(path.description.utf8))
+        let hex = String(hash, radix: 16)
+        return "jt-" + String(repeating: "0", count: 16 - hex.count) + hex
+    }
+
     private static func node(
         _ value: JSONValue, key: String?, path: JSONPointer, depth: Int, budget: inout Int, truncated: inout Bool,
         into out: inout String
     ) {
         budget -= 1
-        out += "<li data-type=\"" + value.typeName + "\""
+        out += "<li id=\"" + id(of: path) + "\" data-type=\"" + value.typeName + "\""
         if let key {
             out += " data-key=\""
             HTMLEscaping.escape(key, into: &out)

@@ -77,7 +77,10 @@ struct InspectView {
     let templatesFailure: String?
 
     // The tree.
+    /// The document's id (`EPOCH-SEQ`; "" before the first).
     let treeID: String
+    var hasDocument: Bool { !treeID.isEmpty }
+    /// The whole tree, when this view draws it (else "").
     let tree: String
     var hasTree: Bool { !tree.isEmpty }
 
@@ -101,8 +104,9 @@ struct InspectView {
     let showings: [ShowingsRow]
     var hasShowings: Bool { !showings.isEmpty }
 
-    /// The view of `frame`, drawing only `parts` (the others stay empty).
-    init(_ frame: InspectFrame, parts: (tree: Bool, events: Bool, exchanges: Bool, screens: Bool), now: Date) {
+    /// The view of `frame`, drawing only `parts` (the others stay empty; the tree only when
+    /// it is redrawn whole).
+    init(_ frame: InspectFrame, parts: InspectParts, now: Date) {
         (itemsOrigin, itemsNotes, itemsProblem) = Self.items(frame.snapshot?.published)
         let templates = frame.templates
         templatesText =
@@ -117,8 +121,8 @@ struct InspectView {
             "The last reload failed and the templates in use were kept: \($0)"
         }
         treeID = frame.snapshot?.id.description ?? ""
-        tree = parts.tree ? frame.snapshot.map { JSONTreeHTML.render($0.document) } ?? "" : ""
-        events = parts.events ? frame.events.reversed().map(Self.eventRow) : []
+        tree = parts.tree == .whole ? frame.snapshot.map { JSONTreeHTML.render($0.document) } ?? "" : ""
+        events = parts.events == .whole ? frame.events.reversed().map(Self.eventRow) : []
         exchanges = parts.exchanges ? frame.exchanges.reversed().map { Self.exchangeRow($0, now: now) } : []
         if parts.screens {
             pages = frame.screens.pageStreams.map { Self.pageRow($0, now: now) }
@@ -154,7 +158,7 @@ struct InspectView {
         return (origin, notes, reading.origin == .undecided ? nil : view.itemsProblem)
     }
 
-    private static func eventRow(_ event: InspectedEvent) -> EventRow {
+    static func eventRow(_ event: InspectedEvent) -> EventRow {
         let stages = event.stages
         let offsets = stages.offsets
         return EventRow(
@@ -241,7 +245,7 @@ struct InspectView {
 extension PageRenderer {
     /// `/inspect`.
     func inspect(frame: InspectFrame, badge: StatusBadge, source: String, now: Date) -> [UInt8] {
-        let view = InspectView(frame, parts: (true, true, true, true), now: now)
+        let view = InspectView(frame, parts: .all, now: now)
         let main = templates.library.render(view, withTemplate: "inspect") ?? ""
         return page(
             title: "Inspect · " + brand, bodyClass: "page-inspect", stream: "inspect", navLatest: false, badge: badge,
@@ -249,26 +253,52 @@ extension PageRenderer {
             layout: frame.snapshot?.published.profile.layout ?? .news)
     }
 
-    /// The parts of `/inspect` that changed (`parts`), by element id.
-    func inspectFragments(
-        _ frame: InspectFrame, parts: (tree: Bool, events: Bool, exchanges: Bool, screens: Bool), now: Date
-    ) -> [(id: String, html: String)] {
-        var fragments: [(id: String, html: String)] = []
+    /// The parts of `/inspect` that changed (`parts`), by element id: a tree redrawn in
+    /// part is one fragment per node (``JSONTreeHTML/id(of:)``), a log redrawn in part its
+    /// rows (``Templates/inspectEvent``).
+    func inspectFragments(_ frame: InspectFrame, parts: InspectParts, now: Date) -> (
+        fragments: [PageFrame.Fragment], rows: PageFrame.Rows?
+    ) {
+        var fragments: [PageFrame.Fragment] = []
+        var rows: PageFrame.Rows?
         let view = InspectView(frame, parts: parts, now: now)
-        if parts.tree {
-            fragments.append(("inspect-items", templates.library.render(view, withTemplate: "inspectItems") ?? ""))
-            fragments.append(("inspect-tree", templates.library.render(view, withTemplate: "inspectTree") ?? ""))
-        }
-        if parts.events {
-            fragments.append(("inspect-events", templates.library.render(view, withTemplate: "inspectEvents") ?? ""))
-        }
-        if parts.exchanges {
+        func part(_ id: String, _ template: String) {
             fragments.append(
-                ("inspect-exchanges", templates.library.render(view, withTemplate: "inspectExchanges") ?? ""))
+                PageFrame.Fragment(id: id, html: templates.library.render(view, withTemplate: template) ?? ""))
         }
-        if parts.screens {
-            fragments.append(("inspect-screens", templates.library.render(view, withTemplate: "inspectScreens") ?? ""))
+        if parts.items { part("inspect-items", "inspectItems") }
+        switch parts.tree {
+        case .whole:
+            part("inspect-tree", "inspectTree")
+        case .nodes(let paths):
+            guard let document = frame.snapshot?.document else { break }
+            for path in paths {
+                guard let value = document.value(at: path) else { continue }
+                fragments.append(
+                    PageFrame.Fragment(id: JSONTreeHTML.id(of: path), html: JSONTreeHTML.render(node: value, at: path)))
+            }
+        case nil:
+            break
         }
-        return fragments
+        switch parts.events {
+        case .whole:
+            part("inspect-events", "inspectEvents")
+        case .rows(let change):
+            var byID: [EventID: InspectedEvent] = [:]
+            for event in frame.events { byID[event.id] = event }
+            func row(_ id: EventID) -> PageFrame.Fragment? {
+                guard let event = byID[id] else { return nil }
+                let html = templates.library.render(InspectView.eventRow(event), withTemplate: "inspectEvent") ?? ""
+                return PageFrame.Fragment(id: "ie-" + id.description, html: html)
+            }
+            rows = PageFrame.Rows(
+                container: "inspect-events-rows", prepend: change.added.compactMap(row),
+                remove: change.removed.map { "ie-" + $0.description }, replace: change.updated.compactMap(row))
+        case nil:
+            break
+        }
+        if parts.exchanges { part("inspect-exchanges", "inspectExchanges") }
+        if parts.screens { part("inspect-screens", "inspectScreens") }
+        return (fragments, rows)
     }
 }

@@ -238,7 +238,7 @@ final class PageEventStream: Sendable {
             let statsChanged = previous?.stats?.endIndex != state.stats?.endIndex
             let tickerChanged = previous?.ticker != state.ticker
             let inspectChanged = state.inspect.map { $0.changes(since: previous?.inspect) }
-            let inspectMoved = inspectChanged.map { $0.tree || $0.events || $0.exchanges || $0.screens } ?? false
+            let inspectMoved = inspectChanged.map { !$0.isEmpty } ?? false
             guard viewChanged || badgeChanged || statsChanged || tickerChanged || inspectMoved else { return }
             let now = Date()
             let id = (state.view?.id ?? EventID(epoch: epoch, seq: 0)).description
@@ -385,8 +385,12 @@ final class PageEventStream: Sendable {
     func subscribe(
         _ stream: StreamConnection, views: [Subscription], dialect: PageDialect = .feedweb, reload: String? = nil
     ) {
-        // `/inspect`'s first frame is taken here, outside the broadcaster's lock (it reads
-        // the broadcasters' clients).
+        // `/inspect`'s first frame is the last one published, when there is one: the next
+        // frames redraw what changed since it (``InspectParts``), so a page must start from
+        // it, not from a newer one (rows put on top twice, a line changed and back never
+        // redrawn). When none was (no page showed `/inspect`), the next frame is whole, and
+        // the first is taken here, outside the broadcaster's lock (it reads the
+        // broadcasters' clients).
         let inspect = views.contains { $0.channel == .inspect } ? inspectSource.frame() : nil
         broadcaster.subscribe(stream, to: views.map { Key($0.channel, dialect) }) { state in
             var first = [DocumentEvents.retry()]
@@ -405,7 +409,7 @@ final class PageEventStream: Sendable {
                         dialect.events(
                             PageFrame(view: view.channel.spec, id: current.description, parts: [.status(badge)])))
                 } else {
-                    first.append(wholeState(of: key, state, inspect: inspect))
+                    first.append(wholeState(of: key, state, inspect: state.inspect ?? inspect))
                 }
             }
             return first
@@ -428,7 +432,7 @@ final class PageEventStream: Sendable {
             let now = Date()
             var parts: [PageFrame.Part] = []
             if let frame = inspect ?? state.inspect,
-                let part = self.inspect(frame, parts: (true, true, true, true), now: now)
+                let part = self.inspect(frame, parts: .all, now: now)
             {
                 parts.append(part)
             }
@@ -724,13 +728,12 @@ final class PageEventStream: Sendable {
     }
 
     /// The parts of `/inspect` that changed, by element id (`nil`: none).
-    private func inspect(
-        _ frame: InspectFrame, parts: (tree: Bool, events: Bool, exchanges: Bool, screens: Bool), now: Date
-    ) -> PageFrame.Part? {
-        let fragments = renderer.inspectFragments(frame, parts: parts, now: now)
-        guard !fragments.isEmpty else { return nil }
-        countRenders(fragments.count)
-        return .inspect(fragments.map { PageFrame.Fragment(id: $0.0, html: $0.1) })
+    private func inspect(_ frame: InspectFrame, parts: InspectParts, now: Date) -> PageFrame.Part? {
+        let (fragments, rows) = renderer.inspectFragments(frame, parts: parts, now: now)
+        let rendered = fragments.count + (rows.map { $0.prepend.count + $0.replace.count } ?? 0)
+        guard !fragments.isEmpty || rows?.isEmpty == false else { return nil }
+        countRenders(rendered)
+        return .inspect(fragments, rows: rows)
     }
 
     /// The status badge as `channel`'s view shows it (the kiosk's banner, or the badge).

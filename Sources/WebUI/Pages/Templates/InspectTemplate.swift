@@ -20,14 +20,16 @@ extension Templates {
         </div>
         """#
 
-    /// How items are read from the document: the profile and why.
+    /// The document's id, how items are read from it (the profile and why) and the
+    /// templates.
     static let inspectItems = #"""
-        <div class="inspect-items" id="inspect-items"><h3>Items</h3><p>{{itemsOrigin}}</p>{{#itemsNotes.first}}<ul>{{#itemsNotes}}<li>{{.}}</li>{{/itemsNotes}}</ul>{{/itemsNotes.first}}{{#itemsProblem}}<p class="notice">{{itemsProblem}}</p>{{/itemsProblem}}<h3>Templates</h3><p id="inspect-templates">{{templatesText}}</p>{{#templatesFailure}}<p class="notice" id="inspect-templates-failure">{{templatesFailure}}</p>{{/templatesFailure}}{{#templatesWarnings.first}}<ul class="inspect-warnings">{{#templatesWarnings}}<li>{{.}}</li>{{/templatesWarnings}}</ul>{{/templatesWarnings.first}}</div>
+        <div class="inspect-items" id="inspect-items"><p class="inspect-note" id="inspect-document-id" data-id="{{treeID}}">{{#hasDocument}}As of change <span class="mono">{{treeID}}</span>.{{/hasDocument}}</p><h3>Items</h3><p>{{itemsOrigin}}</p>{{#itemsNotes.first}}<ul>{{#itemsNotes}}<li>{{.}}</li>{{/itemsNotes}}</ul>{{/itemsNotes.first}}{{#itemsProblem}}<p class="notice">{{itemsProblem}}</p>{{/itemsProblem}}<h3>Templates</h3><p id="inspect-templates">{{templatesText}}</p>{{#templatesFailure}}<p class="notice" id="inspect-templates-failure">{{templatesFailure}}</p>{{/templatesFailure}}{{#templatesWarnings.first}}<ul class="inspect-warnings">{{#templatesWarnings}}<li>{{.}}</li>{{/templatesWarnings}}</ul>{{/templatesWarnings.first}}</div>
         """#
 
-    /// The document as a tree.
+    /// The document as a tree, drawn whole (a change redraws only the nodes it touched,
+    /// by their ids: ``JSONTreeChange``).
     static let inspectTree = #"""
-        <div class="inspect-tree" id="inspect-tree" data-id="{{treeID}}">{{#hasTree}}{{{tree}}}{{/hasTree}}{{^hasTree}}<p class="inspect-empty">No document yet.</p>{{/hasTree}}</div>
+        <div class="inspect-tree" id="inspect-tree">{{#hasTree}}{{{tree}}}{{/hasTree}}{{^hasTree}}<p class="inspect-empty">No document yet.</p>{{/hasTree}}</div>
         """#
 
     /// The last events, newest first, each with its waterfall.
@@ -36,10 +38,17 @@ extension Templates {
         <h2 id="inspect-events-heading">Events <span class="inspect-note">the last {{eventCapacity}}, newest first; µs after the read that carried each</span></h2>
         {{#hasEvents}}<div class="table-scroll"><table class="inspect-table">
         <thead><tr><th>id</th><th>type</th><th>ops</th><th>bytes</th><th>arrived</th>{{#stageNames}}<th>{{.}}</th>{{/stageNames}}<th>waterfall</th></tr></thead>
-        <tbody>{{#events}}<tr class="inspect-event" data-id="{{id}}" data-stages-ns="{{stagesNanos}}" data-arrived="{{arrivedMachine}}"><td class="mono">{{id}}</td><td>{{kind}}</td><td>{{operations}}</td><td>{{bytes}}</td><td><time datetime="{{arrivedMachine}}">{{arrivedText}}</time></td>{{#stages}}<td class="num">{{.}}</td>{{/stages}}<td>{{{waterfall}}}</td></tr>
+        <tbody id="inspect-events-rows">{{#events}}{{>inspectEvent}}
         {{/events}}</tbody></table></div>{{/hasEvents}}
         {{^hasEvents}}<p class="inspect-empty">No event yet.</p>{{/hasEvents}}
         </section>
+        """#
+
+    /// One event of the log, its row's id `ie-` and the event's: a new event's row is put
+    /// on top of `#inspect-events-rows` alone, and a row whose stages filled in is swapped
+    /// by its id (``InspectEventsChange``).
+    static let inspectEvent = #"""
+        <tr class="inspect-event" id="ie-{{id}}" data-id="{{id}}" data-stages-ns="{{stagesNanos}}" data-arrived="{{arrivedMachine}}"><td class="mono">{{id}}</td><td>{{kind}}</td><td>{{operations}}</td><td>{{bytes}}</td><td><time datetime="{{arrivedMachine}}">{{arrivedText}}</time></td>{{#stages}}<td class="num">{{.}}</td>{{/stages}}<td>{{{waterfall}}}</td></tr>
         """#
 
     /// Upstream's last exchanges, newest first.

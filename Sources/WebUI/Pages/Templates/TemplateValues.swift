@@ -324,6 +324,7 @@ extension InspectView: MustacheParent {
         case "templatesWarnings": self.templatesWarnings
         case "templatesFailure": self.templatesFailure
         case "treeID": self.treeID
+        case "hasDocument": self.hasDocument
         case "tree": self.tree
         case "hasTree": self.hasTree
         case "eventCapacity": self.eventCapacity

@@ -11,7 +11,8 @@ enum Templates {
         ("kioskTile", kioskTile), ("detailTable", detailTable), ("stats", stats), ("statsTicker", statsTicker),
         ("statsSummary", statsSummary), ("statsChart", statsChart), ("statsEvents", statsEvents),
         ("inspect", inspect), ("inspectItems", inspectItems), ("inspectTree", inspectTree),
-        ("inspectEvents", inspectEvents), ("inspectExchanges", inspectExchanges), ("inspectScreens", inspectScreens),
+        ("inspectEvents", inspectEvents), ("inspectEvent", inspectEvent), ("inspectExchanges", inspectExchanges),
+        ("inspectScreens", inspectScreens),
         ("board", board),
     ]
 

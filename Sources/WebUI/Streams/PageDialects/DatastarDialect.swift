@@ -10,6 +10,8 @@
 /// - entries put in: `selector #stories` + `mode prepend` (new on top), or
 ///   `selector #item-KEY` + `mode after` (after the entry above, for a reordering);
 /// - a whole list (a new connection's first frame): `selector #stories` + `mode inner`;
+/// - `/inspect`'s new event rows: `selector #inspect-events-rows` + `mode prepend` (rows
+///   that left the log removed as entries are, rows that changed swapped as below);
 /// - the count: `selector #count` + `mode inner`, its text;
 /// - last, everything that replaces the element of its own id (changed entries, the
 ///   badge, the item's `#detail`, `/stats` parts, the `#problem` and `#gone` notices): one
@@ -74,8 +76,22 @@ enum DatastarDialect {
                 outer += html
             case .gone(let text):
                 outer += DialectHTML.gone(text)
-            case .stats(let fragments), .inspect(let fragments):
+            case .stats(let fragments):
                 for fragment in fragments { outer += fragment.html }
+            case .inspect(let fragments, let rows):
+                for fragment in fragments { outer += fragment.html }
+                if let rows {
+                    for id in rows.remove {
+                        patches.append(Patch(selector: DialectHTML.selector(id: id), mode: "remove", elements: ""))
+                    }
+                    if !rows.prepend.isEmpty {
+                        patches.append(
+                            Patch(
+                                selector: DialectHTML.selector(id: rows.container), mode: "prepend",
+                                elements: rows.prepend.map(\.html).joined()))
+                    }
+                    for row in rows.replace { outer += row.html }
+                }
             }
         }
         if !outer.isEmpty { patches.append(Patch(selector: nil, mode: nil, elements: outer)) }

@@ -39,8 +39,17 @@ enum FeedwebDialect {
                 bytes += event("gone", frame)
             case .stats(let fragments):
                 bytes += event("stats", frame, ["html": object(fragments)])
-            case .inspect(let fragments):
-                bytes += event("inspect", frame, ["html": object(fragments)])
+            case .inspect(let fragments, let rows):
+                // Rows swapped by id are fragments like any other; rows put on top and
+                // removed are said in `rows`.
+                var members: JSONObject = ["html": object(fragments + (rows?.replace ?? []))]
+                if let rows, !rows.prepend.isEmpty || !rows.remove.isEmpty {
+                    members["rows"] = .object([
+                        "into": .string(rows.container), "prepend": .array(rows.prepend.map { .string($0.html) }),
+                        "remove": .array(rows.remove.map { .string($0) }),
+                    ])
+                }
+                bytes += event("inspect", frame, members)
             case .status(let html):
                 bytes += event("status", frame, ["html": .string(html)])
             }

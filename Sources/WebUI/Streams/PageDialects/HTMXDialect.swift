@@ -15,6 +15,8 @@ import FeedCore
 ///   any swap but outerHTML it inserts the element's children, not the element);
 /// - a removed entry: `<div id="item-KEY" hx-swap-oob="delete"></div>`;
 /// - a whole list (a new connection's first event): `hx-swap-oob="innerHTML:#stories"`;
+/// - `/inspect`'s event log, row by row: removed, put on top
+///   (`afterbegin:#inspect-events-rows`) or swapped, as an entry's table rows are;
 /// - the count: `<span id="count" hx-swap-oob="innerHTML">`; the table's `#problem`
 ///   and the item's `#gone` notices whole.
 /// Table rows are wrapped in `<template>` (a `<tr>` outside a table would be dropped by the
@@ -39,8 +41,11 @@ enum HTMXDialect {
             case .entries(let entries): self.entries(entries, put: put)
             case .detail(let html), .status(let html): put(swapped(html))
             case .gone(let text): put(swapped(DialectHTML.gone(text)))
-            case .stats(let fragments), .inspect(let fragments):
+            case .stats(let fragments):
                 for fragment in fragments { put(swapped(fragment.html)) }
+            case .inspect(let fragments, let rows):
+                for fragment in fragments { put(swapped(fragment.html)) }
+                if let rows { self.rows(rows, put: put) }
             }
         }
         guard !body.isEmpty else { return [] }
@@ -51,6 +56,21 @@ enum HTMXDialect {
     /// `html` marked to replace the element of its root's id.
     static func swapped(_ html: String) -> String {
         DialectHTML.adding("hx-swap-oob=\"true\"", toRootOf: html)
+    }
+
+    /// Table rows edited in place, each wrapped in a `<template>`: removed
+    /// (`hx-swap-oob="delete"`), put on top (a `<tbody>` with `afterbegin:` the container),
+    /// swapped by id.
+    private static func rows(_ rows: PageFrame.Rows, put: (String) -> Void) {
+        for id in rows.remove {
+            put("<template><tr id=\"\(HTMLEscaping.escape(id))\" hx-swap-oob=\"delete\"></tr></template>")
+        }
+        if !rows.prepend.isEmpty {
+            let swap = HTMLEscaping.escape("afterbegin:" + DialectHTML.selector(id: rows.container))
+            put(
+                "<template><tbody hx-swap-oob=\"\(swap)\">" + rows.prepend.map(\.html).joined() + "</tbody></template>")
+        }
+        for row in rows.replace { put("<template>" + swapped(row.html) + "</template>") }
     }
 
     private static func entries(_ entries: PageFrame.Entries, put: (String) -> Void) {

@@ -24,10 +24,26 @@ struct PageFrame: Sendable {
         case gone(String)
         /// Parts of `/stats` (each its element, whole).
         case stats([Fragment])
-        /// Parts of `/inspect`.
-        case inspect([Fragment])
+        /// Parts of `/inspect`: elements swapped whole, and the event log's rows.
+        case inspect([Fragment], rows: Rows?)
         /// The status badge, `#status`, whole.
         case status(String)
+    }
+
+    /// Rows of a table body edited in place (`/inspect`'s event log): some put on top,
+    /// some removed, some swapped by id.
+    struct Rows: Sendable {
+        /// The `<tbody>`'s id.
+        let container: String
+        /// Rows to put on top, in this order (top first).
+        let prepend: [Fragment]
+        /// Ids of rows to remove.
+        let remove: [String]
+        /// Rows to swap by their ids.
+        let replace: [Fragment]
+
+        /// Whether it changes no row.
+        var isEmpty: Bool { prepend.isEmpty && remove.isEmpty && replace.isEmpty }
     }
 
     /// A frame of a view's entries (`#stories`'s children).
