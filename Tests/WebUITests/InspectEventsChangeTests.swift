@@ -30,6 +30,29 @@ struct InspectEventsChangeTests {
         #expect(InspectEventsChange.between(old, new, ownTemplate: true) == .whole)
     }
 
+    @Test("a frame's log: row by row with the built-in templates, whole with a row or log template of the user's own")
+    func ownTemplates() {
+        func frame(_ events: [InspectedEvent], version: UInt64, replaced: [String]) -> InspectFrame {
+            var frame = InspectFrame(
+                snapshot: nil, eventsVersion: version, events: events, exchangesVersion: 0, exchanges: [],
+                screens: ScreenList(pageStreams: [], morePageStreams: 0, groups: [], showings: []))
+            frame.templates.replaced = replaced
+            return frame
+        }
+        let before = (1...3).map { Self.event($0) }
+        let after = (1...4).map { Self.event($0) }
+        for (replaced, expected) in [
+            ([], InspectEventsChange.rows(.init(added: [EventID(epoch: "ep", seq: 4)]))),
+            (["inspectEvent"], .whole), (["story", "inspectEvents"], .whole),
+        ] as [([String], InspectEventsChange)] {
+            let parts = frame(after, version: 2, replaced: replaced).changes(
+                since: frame(before, version: 1, replaced: replaced))
+            #expect(parts.events == expected, "replacing \(replaced)")
+        }
+        #expect(
+            frame(before, version: 1, replaced: []).changes(since: frame(before, version: 1, replaced: [])).isEmpty)
+    }
+
     static let frame = PageFrame(
         view: "inspect", id: "ep-6",
         parts: [

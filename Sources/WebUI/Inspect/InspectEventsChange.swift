@@ -19,9 +19,9 @@ enum InspectEventsChange: Sendable, Equatable {
     }
 
     /// What redraws the log of `old` as the log of `new` (both oldest first): ``whole`` when
-    /// either is empty (the table comes or goes) or the log is drawn by a template of the
-    /// user's own (`inspectEvents` replaced: its rows may not be where the page stream
-    /// puts them).
+    /// either is empty (the table comes or goes) or the log is drawn by templates of the
+    /// user's own (`inspectEvents` or `inspectEvent` replaced: its rows may not be where
+    /// the page stream puts them, nor have the ids it swaps and removes them by).
     static func between(_ old: [InspectedEvent], _ new: [InspectedEvent], ownTemplate: Bool) -> InspectEventsChange {
         guard !old.isEmpty, !new.isEmpty, !ownTemplate else { return .whole }
         var before: [EventID: Stages] = [:]

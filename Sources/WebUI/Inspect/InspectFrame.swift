@@ -29,7 +29,8 @@ struct InspectFrame: Sendable {
                 : previous.eventsVersion == eventsVersion
                     ? nil
                     : InspectEventsChange.between(
-                        previous.events, events, ownTemplate: templates.replaced.contains("inspectEvents")),
+                        previous.events, events,
+                        ownTemplate: templates.replaced.contains { $0 == "inspectEvents" || $0 == "inspectEvent" }),
             exchanges: previous.exchangesVersion != exchangesVersion,
             screens: previous.screens != screens)
     }
