@@ -7,10 +7,10 @@ import FeedCore
 /// Every node is an `<li>` with `data-type` (`object`, `array`, `string`, `number`,
 /// `boolean`, `null`), `data-key` (its member name, or its index) and an id made from its
 /// JSON Pointer (``id(of:)``: the page stream redraws a node alone by it,
-/// ``JSONTreeChange``); a container's `<details>` carries `data-path` (the pointer). A scalar's `.j-val` text is its JSON
-/// text, exactly as `/api/state` writes it, so the tree reads back as the document. Every
-/// name and string is escaped. Past ``maxNodes`` nodes the rest of each container is
-/// counted (`.j-more`) and the root says `data-truncated`.
+/// ``JSONTreeChange``); a container's `<details>` carries `data-path` (the pointer). A
+/// scalar's `.j-val` text is its JSON text, exactly as `/api/state` writes it, so the tree
+/// reads back as the document. Every name and string is escaped. Past ``maxNodes`` nodes
+/// the rest of each container is counted (`.j-more`) and the root says `data-truncated`.
 enum JSONTreeHTML {
     /// The most nodes drawn.
     static let maxNodes = 5000
