@@ -6,7 +6,10 @@
 # round by round, each measurement with fresh processes:
 #   feedweb        BIN on sseupstream.py, clients on /events (only `patch` events timed)
 #   feedweb@PATH   the same with the binary at PATH (two builds in the same rounds)
-#   nchan-anchor   nginx + nchan with ../shared/ssefan/nginx-anchor.conf.in, 2 workers
+#   nchan-anchor   nginx + nchan with ../shared/ssefan/nginx-anchor.conf.in, 2 workers, fed
+#                  ssepub.py's messages of PUB_SIZE bytes (512)
+#   nchan-anchor/PUB_SIZE=B   the same with messages of B bytes, e.g. 1922: as many bytes
+#                  per event at the clients as feedweb's patches from sseupstream.py (1,948)
 #   nchan-bench    nginx + nchan as `make bench` starts it (lib.sh start_nchan), same feeder
 #   nchan-bench/VAR=VALUE,…   the same with lib.sh's NCHAN_* tunings set (values without
 #                  spaces), e.g.
@@ -120,7 +123,7 @@ measure() { # SERVER N TAG
       c0=$(cpu_ticks $pids)
       clients "$sub" "$n" "$tag"
       for _ in $(seq 1 300); do [ -e "$out/$tag.ready" ] && break; sleep 0.1; done
-      python3 "$kit/ssepub.py" --url "$pub" --rate "$rate" --duration "$secs" --size 512 --concurrency 8 --json \
+      python3 "$kit/ssepub.py" --url "$pub" --rate "$rate" --duration "$secs" --size "${PUB_SIZE:-512}" --concurrency 8 --json \
         --quiet >"$out/$tag-pub.json" 2>&1 &
       track $!
       wait "$FAN_PID"
@@ -137,7 +140,7 @@ for round in $(seq "$rounds"); do
       echo "== round $round N=$n $server $(QUIET_WAIT=60 wait_quiet)"
       # A variant's tunings (VAR=VALUE, no spaces) hold for its measurement only.
       tunings=()
-      [[ $server == nchan-bench/* ]] && IFS=',' read -ra tunings <<<"${server#*/}"
+      [[ $server == nchan-*/* ]] && IFS=',' read -ra tunings <<<"${server#*/}"
       for assignment in "${tunings[@]}"; do export "${assignment%%=*}=${assignment#*=}"; done
       measure "$server" "$n" "${server//\//+}-$n-r$round"
       for assignment in "${tunings[@]}"; do unset "${assignment%%=*}"; done
