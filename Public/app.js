@@ -289,11 +289,39 @@
       });
     }
     table.setAttribute("data-columns-left-out", String(columns - shown));
+    // What was left out is said under the table: a screen nobody touches cannot scroll to
+    // it. Shown before the rows are measured, since its line takes from their height.
+    var note = leftOutNote(scroll);
+    var names = Array.prototype.slice.call(table.tHead.rows[0].cells, shown).map(columnLabel);
+    note.hidden = false;
+    note.textContent = names.length ? "Not shown: " + names.join(", ") : "";
     // The rows past the foot hidden at once (hiding them only shortens the table: the rows
     // above stay where they were measured).
     var foot = scroll.getBoundingClientRect().bottom;
     var clipped = body.filter(function (row) { return row.getBoundingClientRect().bottom > foot + 1; });
     clipped.forEach(function (row) { row.classList.add("is-clipped"); });
+    var more = clipped.length ? clipped.length + (clipped.length === 1 ? " more row" : " more rows") : "";
+    note.textContent = [more, note.textContent].filter(Boolean).join(" · ");
+    // Hidden when nothing was left out: the rows only gain the line.
+    note.hidden = !note.textContent;
+  }
+
+  // The line under a board's table that says what it leaves out (made once, after the
+  // table's scroll box).
+  function leftOutNote(scroll) {
+    var note = scroll.nextElementSibling;
+    if (note && note.classList.contains("table-left-out")) return note;
+    note = document.createElement("p");
+    note.className = "table-left-out";
+    scroll.insertAdjacentElement("afterend", note);
+    return note;
+  }
+
+  // A column's name as its heading shows it, without the sort arrow.
+  function columnLabel(th) {
+    var copy = th.cloneNode(true);
+    copy.querySelectorAll(".sort-arrow").forEach(function (arrow) { arrow.remove(); });
+    return copy.textContent.trim() || th.getAttribute("data-col") || "";
   }
 
   // What is fitted to the screen in `root`: a tile's facts, a board's table.

@@ -544,7 +544,13 @@ struct PollModeTests {
             var heads = Array.prototype.filter.call(table.tHead.rows[0].cells, shown).map(function (c) { return c.dataset.col; });
             var rows = Array.prototype.filter.call(table.tBodies[0].rows, shown);
             var outside = rows.filter(function (r) { var b = r.getBoundingClientRect(); return b.bottom > cell.bottom + 1 || b.right > cell.right + 1; });
+            function label(c) { var a = c.cloneNode(true); a.querySelectorAll('.sort-arrow').forEach(function (x) { x.remove(); }); return a.textContent.trim(); }
+            var hiddenHeads = Array.prototype.filter.call(table.tHead.rows[0].cells, function (c) { return !shown(c); }).map(label);
+            var note = root.querySelector('.table-left-out'), box = note && note.getBoundingClientRect();
             return { heads: heads, all: table.tHead.rows[0].cells.length, rows: rows.length,
+              hiddenHeads: hiddenHeads, hiddenRows: table.tBodies[0].rows.length - rows.length,
+              note: note && shown(note) ? note.textContent : null,
+              noteInside: !!box && box.bottom <= cell.bottom + 1 && box.right <= cell.right + 1 && box.height > 0,
               outside: outside.length, leftOut: table.getAttribute('data-columns-left-out'),
               scrolls: scroll.scrollWidth > scroll.clientWidth + 1 || scroll.scrollHeight > scroll.clientHeight + 1,
               first: rows.length ? rows[0].id : '' };
@@ -560,6 +566,15 @@ struct PollModeTests {
             #expect(fitted["leftOut"]?.stringValue == String(all - heads.count), "\(fitted)")
             #expect(rows >= 3 && rows < 30, "the rows that fit: \(fitted)")
             #expect(fitted["outside"] == .int(0) && fitted["scrolls"] == .bool(false), "\(fitted)")
+            // What was left out is said under the table, inside the cell: the hidden rows'
+            // count and the hidden columns' names, as their headings show them.
+            let hiddenHeads = fitted["hiddenHeads"]?.arrayValue?.compactMap(\.stringValue) ?? []
+            let hiddenRows = fitted["hiddenRows"]?.int64Value ?? 0
+            #expect(hiddenHeads.count == all - heads.count, "\(fitted)")
+            let more = hiddenRows == 0 ? [] : ["\(hiddenRows) more row\(hiddenRows == 1 ? "" : "s")"]
+            let said = (more + ["Not shown: " + hiddenHeads.joined(separator: ", ")]).joined(separator: " · ")
+            #expect(fitted["note"]?.stringValue == said, "\(fitted)")
+            #expect(fitted["noteInside"] == .bool(true), "\(fitted)")
             // Fitted again (as on a resize): measured from scratch, the same columns and rows.
             try await browser.execute("window.dispatchEvent(new Event('resize'))")
             try await Task.sleep(for: .milliseconds(400))
