@@ -293,15 +293,17 @@
     // it. Shown before the rows are measured, since its line takes from their height.
     var note = leftOutNote(scroll);
     var names = Array.prototype.slice.call(table.tHead.rows[0].cells, shown).map(columnLabel);
+    var notShown = names.length ? "Not shown: " + names.join(", ") : "";
+    // Measured with its line there, text or not: rows hidden below may still add a count.
     note.hidden = false;
-    note.textContent = names.length ? "Not shown: " + names.join(", ") : "";
+    note.textContent = notShown || "\u00a0";
     // The rows past the foot hidden at once (hiding them only shortens the table: the rows
     // above stay where they were measured).
     var foot = scroll.getBoundingClientRect().bottom;
     var clipped = body.filter(function (row) { return row.getBoundingClientRect().bottom > foot + 1; });
     clipped.forEach(function (row) { row.classList.add("is-clipped"); });
     var more = clipped.length ? clipped.length + (clipped.length === 1 ? " more row" : " more rows") : "";
-    note.textContent = [more, note.textContent].filter(Boolean).join(" · ");
+    note.textContent = [more, notShown].filter(Boolean).join(" · ");
     // Hidden when nothing was left out: the rows only gain the line.
     note.hidden = !note.textContent;
   }

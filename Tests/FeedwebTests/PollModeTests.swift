@@ -526,6 +526,30 @@ struct PollModeTests {
         return .object(["builds": .array((1...count).map(build))])
     }
 
+    /// What the table of a board's first cell shows: the columns and rows not hidden, what
+    /// the line under it says, and whether anything spills out of the cell or scrolls.
+    static let measureBoardTable = """
+        var root = document.querySelector('.bd-cell').shadowRoot;
+        var cell = document.querySelector('.bd-cell').getBoundingClientRect();
+        var table = root.getElementById('items-table'), scroll = table.closest('.table-scroll');
+        function shown(el) { return getComputedStyle(el).display !== 'none'; }
+        var heads = Array.prototype.filter.call(table.tHead.rows[0].cells, shown).map(function (c) { return c.dataset.col; });
+        var rows = Array.prototype.filter.call(table.tBodies[0].rows, shown);
+        var outside = rows.filter(function (r) { var b = r.getBoundingClientRect(); return b.bottom > cell.bottom + 1 || b.right > cell.right + 1; });
+        var foot = scroll.getBoundingClientRect().bottom;
+        var cut = rows.filter(function (r) { return r.getBoundingClientRect().bottom > foot + 1; });
+        function label(c) { var a = c.cloneNode(true); a.querySelectorAll('.sort-arrow').forEach(function (x) { x.remove(); }); return a.textContent.trim(); }
+        var hiddenHeads = Array.prototype.filter.call(table.tHead.rows[0].cells, function (c) { return !shown(c); }).map(label);
+        var note = root.querySelector('.table-left-out'), box = note && note.getBoundingClientRect();
+        return { heads: heads, all: table.tHead.rows[0].cells.length, rows: rows.length,
+          hiddenHeads: hiddenHeads, hiddenRows: table.tBodies[0].rows.length - rows.length,
+          note: note && shown(note) ? note.textContent : null,
+          noteInside: !!box && box.bottom <= cell.bottom + 1 && box.right <= cell.right + 1 && box.height > 0,
+          outside: outside.length, cut: cut.length, leftOut: table.getAttribute('data-columns-left-out'),
+          scrolls: scroll.scrollWidth > scroll.clientWidth + 1 || scroll.scrollHeight > scroll.clientHeight + 1,
+          first: rows.length ? rows[0].id : '' };
+        """
+
     @Test(
         "in a browser: a board's table shows what fits its cell, whole: no scrollbar, columns left out from the right, no row cut",
         .enabled(if: WebDriver.isAvailable, "needs chromium and chromedriver"))
@@ -534,31 +558,10 @@ struct PollModeTests {
         let (server, feedweb) = try await polling(answer, at: "/api/builds")
         defer { server.shutdownNow() }
         defer { feedweb.kill() }
-        // What the table of the cell shows: the columns and rows not hidden, and whether
-        // anything spills out of the cell or scrolls.
-        let measure = """
-            var root = document.querySelector('.bd-cell').shadowRoot;
-            var cell = document.querySelector('.bd-cell').getBoundingClientRect();
-            var table = root.getElementById('items-table'), scroll = table.closest('.table-scroll');
-            function shown(el) { return getComputedStyle(el).display !== 'none'; }
-            var heads = Array.prototype.filter.call(table.tHead.rows[0].cells, shown).map(function (c) { return c.dataset.col; });
-            var rows = Array.prototype.filter.call(table.tBodies[0].rows, shown);
-            var outside = rows.filter(function (r) { var b = r.getBoundingClientRect(); return b.bottom > cell.bottom + 1 || b.right > cell.right + 1; });
-            function label(c) { var a = c.cloneNode(true); a.querySelectorAll('.sort-arrow').forEach(function (x) { x.remove(); }); return a.textContent.trim(); }
-            var hiddenHeads = Array.prototype.filter.call(table.tHead.rows[0].cells, function (c) { return !shown(c); }).map(label);
-            var note = root.querySelector('.table-left-out'), box = note && note.getBoundingClientRect();
-            return { heads: heads, all: table.tHead.rows[0].cells.length, rows: rows.length,
-              hiddenHeads: hiddenHeads, hiddenRows: table.tBodies[0].rows.length - rows.length,
-              note: note && shown(note) ? note.textContent : null,
-              noteInside: !!box && box.bottom <= cell.bottom + 1 && box.right <= cell.right + 1 && box.height > 0,
-              outside: outside.length, leftOut: table.getAttribute('data-columns-left-out'),
-              scrolls: scroll.scrollWidth > scroll.clientWidth + 1 || scroll.scrollHeight > scroll.clientHeight + 1,
-              first: rows.length ? rows[0].id : '' };
-            """
         try await WebDriver.withSession(windowWidth: 1280, windowHeight: 720) { browser in
             try await browser.open("http://127.0.0.1:\(feedweb.port)/board?v=list&v=kiosk")
             #expect(try await browser.waitFor("return document.body.dataset.streamState === 'open'", seconds: 10))
-            let fitted = try await browser.execute(measure)
+            let fitted = try await browser.execute(Self.measureBoardTable)
             let heads = fitted["heads"]?.arrayValue?.compactMap(\.stringValue) ?? []
             let all = Int(fitted["all"]?.int64Value ?? 0)
             let rows = fitted["rows"]?.int64Value ?? 0
@@ -574,11 +577,11 @@ struct PollModeTests {
             let more = hiddenRows == 0 ? [] : ["\(hiddenRows) more row\(hiddenRows == 1 ? "" : "s")"]
             let said = (more + ["Not shown: " + hiddenHeads.joined(separator: ", ")]).joined(separator: " · ")
             #expect(fitted["note"]?.stringValue == said, "\(fitted)")
-            #expect(fitted["noteInside"] == .bool(true), "\(fitted)")
+            #expect(fitted["noteInside"] == .bool(true) && fitted["cut"] == .int(0), "\(fitted)")
             // Fitted again (as on a resize): measured from scratch, the same columns and rows.
             try await browser.execute("window.dispatchEvent(new Event('resize'))")
             try await Task.sleep(for: .milliseconds(400))
-            let refitted = try await browser.execute(measure)
+            let refitted = try await browser.execute(Self.measureBoardTable)
             #expect(refitted["heads"] == fitted["heads"] && refitted["rows"] == fitted["rows"], "\(refitted)")
 
             // A change: the row comes again, and the table still fits, with the same columns.
@@ -587,7 +590,7 @@ struct PollModeTests {
                 try await browser.waitFor(
                     "var r = document.querySelector('.bd-cell').shadowRoot.querySelector('#items-table tbody tr');"
                         + "return !!r && /failed/.test(r.textContent);", seconds: 10))
-            let again = try await browser.execute(measure)
+            let again = try await browser.execute(Self.measureBoardTable)
             #expect(again["heads"] == fitted["heads"] && again["rows"] == fitted["rows"], "\(again)")
             #expect(again["outside"] == .int(0) && again["scrolls"] == .bool(false), "\(again)")
 
@@ -597,6 +600,34 @@ struct PollModeTests {
                 "return Array.prototype.filter.call(document.querySelectorAll('#items-table th'),"
                     + " function (c) { return getComputedStyle(c).display !== 'none'; }).length")
             #expect(page == .int(Int64(all)), "\(page)")
+        }
+        #expect(await feedweb.stop()?.status == 0)
+    }
+
+    @Test(
+        "in a browser: a board's table whose columns all fit says how many rows are past the cell's foot",
+        .enabled(if: WebDriver.isAvailable, "needs chromium and chromedriver"))
+    func aBoardsNarrowTableSaysHowManyRowsItHides() async throws {
+        let builds: [JSONValue] = (1...40).map { n in
+            .object(["id": .int(Int64(700 + n)), "status": .string(n % 5 == 0 ? "failed" : "passed")])
+        }
+        let answer = NIOLockedValueBox(JSONValue.object(["builds": .array(builds)]))
+        let (server, feedweb) = try await polling(answer, at: "/api/builds")
+        defer { server.shutdownNow() }
+        defer { feedweb.kill() }
+        try await WebDriver.withSession(windowWidth: 1280, windowHeight: 720) { browser in
+            try await browser.open("http://127.0.0.1:\(feedweb.port)/board?v=list&v=kiosk")
+            #expect(try await browser.waitFor("return document.body.dataset.streamState === 'open'", seconds: 10))
+            let fitted = try await browser.execute(Self.measureBoardTable)
+            let hiddenRows = fitted["hiddenRows"]?.int64Value ?? 0
+            #expect(
+                fitted["hiddenHeads"]?.arrayValue?.isEmpty == true && fitted["leftOut"] == .string("0"), "\(fitted)")
+            #expect(hiddenRows > 0 && (fitted["rows"]?.int64Value ?? 0) >= 3, "\(fitted)")
+            #expect(fitted["note"]?.stringValue == "\(hiddenRows) more rows", "\(fitted)")
+            // The line's own height was counted: no row shown is cut, the line is in the cell.
+            #expect(fitted["outside"] == .int(0) && fitted["cut"] == .int(0), "\(fitted)")
+            #expect(fitted["scrolls"] == .bool(false), "\(fitted)")
+            #expect(fitted["noteInside"] == .bool(true), "\(fitted)")
         }
         #expect(await feedweb.stop()?.status == 0)
     }
