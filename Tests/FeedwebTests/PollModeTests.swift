@@ -555,12 +555,7 @@ struct PollModeTests {
         .enabled(if: WebDriver.isAvailable, "needs chromium and chromedriver"))
     func aBoardsTableFitsItsCell() async throws {
         let answer = NIOLockedValueBox(Self.wideBuilds(30))
-        let (server, feedweb) = try await polling(answer, at: "/api/builds")
-        defer { server.shutdownNow() }
-        defer { feedweb.kill() }
-        try await WebDriver.withSession(windowWidth: 1280, windowHeight: 720) { browser in
-            try await browser.open("http://127.0.0.1:\(feedweb.port)/board?v=list&v=kiosk")
-            #expect(try await browser.waitFor("return document.body.dataset.streamState === 'open'", seconds: 10))
+        try await onABoard(answer) { browser, feedweb in
             let fitted = try await browser.execute(Self.measureBoardTable)
             let heads = fitted["heads"]?.arrayValue?.compactMap(\.stringValue) ?? []
             let all = Int(fitted["all"]?.int64Value ?? 0)
@@ -601,7 +596,6 @@ struct PollModeTests {
                     + " function (c) { return getComputedStyle(c).display !== 'none'; }).length")
             #expect(page == .int(Int64(all)), "\(page)")
         }
-        #expect(await feedweb.stop()?.status == 0)
     }
 
     @Test(
@@ -612,12 +606,7 @@ struct PollModeTests {
             .object(["id": .int(Int64(700 + n)), "status": .string(n % 5 == 0 ? "failed" : "passed")])
         }
         let answer = NIOLockedValueBox(JSONValue.object(["builds": .array(builds)]))
-        let (server, feedweb) = try await polling(answer, at: "/api/builds")
-        defer { server.shutdownNow() }
-        defer { feedweb.kill() }
-        try await WebDriver.withSession(windowWidth: 1280, windowHeight: 720) { browser in
-            try await browser.open("http://127.0.0.1:\(feedweb.port)/board?v=list&v=kiosk")
-            #expect(try await browser.waitFor("return document.body.dataset.streamState === 'open'", seconds: 10))
+        try await onABoard(answer) { browser, _ in
             let fitted = try await browser.execute(Self.measureBoardTable)
             let hiddenRows = fitted["hiddenRows"]?.int64Value ?? 0
             #expect(
@@ -628,6 +617,21 @@ struct PollModeTests {
             #expect(fitted["outside"] == .int(0) && fitted["cut"] == .int(0), "\(fitted)")
             #expect(fitted["scrolls"] == .bool(false), "\(fitted)")
             #expect(fitted["noteInside"] == .bool(true), "\(fitted)")
+        }
+    }
+
+    /// `answer`, polled at `/api/builds`, on a board of a list and a kiosk in a 1280×720
+    /// browser: `body` runs once the board's stream is open; feedweb must then stop cleanly.
+    func onABoard(
+        _ answer: NIOLockedValueBox<JSONValue>, _ body: (WebDriver, FeedwebProcess) async throws -> Void
+    ) async throws {
+        let (server, feedweb) = try await polling(answer, at: "/api/builds")
+        defer { server.shutdownNow() }
+        defer { feedweb.kill() }
+        try await WebDriver.withSession(windowWidth: 1280, windowHeight: 720) { browser in
+            try await browser.open("http://127.0.0.1:\(feedweb.port)/board?v=list&v=kiosk")
+            #expect(try await browser.waitFor("return document.body.dataset.streamState === 'open'", seconds: 10))
+            try await body(browser, feedweb)
         }
         #expect(await feedweb.stop()?.status == 0)
     }
