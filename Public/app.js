@@ -265,11 +265,13 @@
     });
   }
 
-  // A board's table (a cell's root) shows what fits the cell, whole, with no scrollbar:
-  // the columns past the last that fits are left out (from the right: the first say
-  // most), the rows that would be cut at the cell's foot hidden. `data-columns-left-out`
-  // on the table says how many columns are not shown. (Classes, not a style element:
-  // the pages' Content-Security-Policy allows no inline style.)
+  // A board's table (a cell's root) shows what fits the cell, whole, with no scrollbar.
+  // Columns are left out from the right, but the one that names the item and the
+  // statuses last (a build's state says more on a wall than its branch); rows that would
+  // be cut at the cell's foot are hidden, calm ones before those that call for attention
+  // (a failed build, a pending pod stays in view, in its place among the rows kept).
+  // `data-columns-left-out` on the table says how many columns are not shown. (Classes,
+  // not a style element: the pages' Content-Security-Policy allows no inline style.)
   function fitTable(root) {
     if (root === document || !root.querySelector) return;
     var table = byId(root, "items-table");
@@ -280,32 +282,91 @@
     var body = table.tBodies[0] ? Array.prototype.slice.call(table.tBodies[0].rows) : [];
     body.forEach(function (row) { row.classList.remove("is-clipped"); });
     root.querySelectorAll("#items-table .is-left-out").forEach(function (c) { c.classList.remove("is-left-out"); });
-    var columns = table.tHead.rows[0].cells.length;
-    var shown = columns;
-    while (shown > 1 && table.scrollWidth > scroll.clientWidth + 1) {
-      shown -= 1;
+    var heads = Array.prototype.slice.call(table.tHead.rows[0].cells);
+    var order = heads.map(function (th, index) { return { index: index, rank: columnRank(body, index) }; });
+    order.sort(function (a, b) { return a.rank - b.rank || b.index - a.index; });
+    var leftOut = [];
+    while (leftOut.length < heads.length - 1 && table.scrollWidth > scroll.clientWidth + 1) {
+      var column = order[leftOut.length].index;
+      leftOut.push(column);
       rows.forEach(function (row) {
-        if (row.cells[shown]) row.cells[shown].classList.add("is-left-out");
+        if (row.cells[column]) row.cells[column].classList.add("is-left-out");
       });
     }
-    table.setAttribute("data-columns-left-out", String(columns - shown));
+    table.setAttribute("data-columns-left-out", String(leftOut.length));
     // What was left out is said under the table: a screen nobody touches cannot scroll to
     // it. Shown before the rows are measured, since its line takes from their height.
     var note = leftOutNote(scroll);
-    var names = Array.prototype.slice.call(table.tHead.rows[0].cells, shown).map(columnLabel);
+    var names = heads.filter(function (th, index) { return leftOut.indexOf(index) >= 0; }).map(columnLabel);
     var notShown = names.length ? "Not shown: " + names.join(", ") : "";
     // Measured with its line there, text or not: rows hidden below may still add a count.
     note.hidden = false;
     note.textContent = notShown || "\u00a0";
-    // The rows past the foot hidden at once (hiding them only shortens the table: the rows
-    // above stay where they were measured).
-    var foot = scroll.getBoundingClientRect().bottom;
-    var clipped = body.filter(function (row) { return row.getBoundingClientRect().bottom > foot + 1; });
-    clipped.forEach(function (row) { row.classList.add("is-clipped"); });
-    var more = clipped.length ? clipped.length + (clipped.length === 1 ? " more row" : " more rows") : "";
-    note.textContent = [more, notShown].filter(Boolean).join(" · ");
+    var hidden = hideRowsPastFoot(body, scroll.getBoundingClientRect().bottom);
+    note.textContent = [hiddenRowsText(hidden), notShown].filter(Boolean).join(" · ");
     // Hidden when nothing was left out: the rows only gain the line.
     note.hidden = !note.textContent;
+  }
+
+  // How long a board's table keeps column `index` as its cell narrows: 2 for the one that
+  // names the item (it links to the item's page), 1 for a status, 0 for the rest.
+  function columnRank(body, index) {
+    var rank = 0;
+    for (var r = 0; r < body.length && rank < 2; r++) {
+      var cell = body[r].cells[index];
+      if (!cell) continue;
+      if (cell.querySelector(".row-link")) rank = 2;
+      else if (cell.classList.contains("status")) rank = 1;
+    }
+    return rank;
+  }
+
+  // How much a row calls for attention: 2 when a status in it is bad (a failed build), 1
+  // when busy (a pending pod), else 0.
+  function pressing(row) {
+    return row.querySelector("td.status-bad:not(.is-left-out)") ? 2
+      : row.querySelector("td.status-busy:not(.is-left-out)") ? 1 : 0;
+  }
+
+  // Hides the rows of `body` that would end past `foot` (px, in the viewport), as many as
+  // that, the calm ones first: the rows kept are those that call for attention most, then
+  // the first, each in its place. The rows hidden, in order.
+  function hideRowsPastFoot(body, foot) {
+    var room = body.filter(function (row) { return row.getBoundingClientRect().bottom <= foot + 1; }).length;
+    if (room === body.length) return [];
+    var ranked = body.map(function (row, index) { return { row: row, index: index, need: pressing(row) }; });
+    ranked.sort(function (a, b) { return b.need - a.need || a.index - b.index; });
+    ranked.forEach(function (entry, place) {
+      if (place >= room) entry.row.classList.add("is-clipped");
+    });
+    // Rows are not all as tall: while one kept is still cut, the last calm one kept goes
+    // (the last kept when none is calm).
+    for (;;) {
+      var kept = body.filter(function (row) { return !row.classList.contains("is-clipped"); });
+      if (!kept.length || kept[kept.length - 1].getBoundingClientRect().bottom <= foot + 1) break;
+      var calm = kept.filter(function (row) { return pressing(row) === 0; });
+      (calm.length ? calm[calm.length - 1] : kept[kept.length - 1]).classList.add("is-clipped");
+    }
+    return body.filter(function (row) { return row.classList.contains("is-clipped"); });
+  }
+
+  // "12 more rows", and when some of them call for attention, their statuses as their
+  // cells show them, the bad first: "12 more rows (3 failed, 1 Pending)".
+  function hiddenRowsText(hidden) {
+    if (!hidden.length) return "";
+    var text = hidden.length + (hidden.length === 1 ? " more row" : " more rows");
+    var words = [], counts = Object.create(null);
+    [2, 1].forEach(function (need) {
+      hidden.forEach(function (row) {
+        if (pressing(row) !== need) return;
+        var cell = row.querySelector(need === 2 ? "td.status-bad:not(.is-left-out)" : "td.status-busy:not(.is-left-out)");
+        var word = cell.textContent.trim();
+        if (!(word in counts)) { counts[word] = 0; words.push(word); }
+        counts[word] += 1;
+      });
+    });
+    if (!words.length) return text;
+    return text + " (" + words.map(function (word) { return counts[word] + " " + word; }).join(", ") + ")";
   }
 
   // The line under a board's table that says what it leaves out (made once, after the

@@ -509,7 +509,8 @@ struct PollModeTests {
         #expect(await feedweb.stop()?.status == 0)
     }
 
-    /// `count` builds of twelve members each, build `n` `status` failed when `failed`.
+    /// `count` builds of thirteen members each, build `n` `status` failed (its `conclusion`
+    /// `failure`, the last member) when `failed`.
     static func wideBuilds(_ count: Int, failed: Int? = nil) -> JSONValue {
         func build(_ n: Int) -> JSONValue {
             let members: JSONObject = [
@@ -520,6 +521,7 @@ struct PollModeTests {
                 "runner": .string("runner-pool-\(n % 3)"),
                 "stage": .string("integration-tests"), "retries": .int(Int64(n % 2)),
                 "url": .string("https://ci.example/builds/\(5000 + n)"),
+                "conclusion": .string(n == failed ? "failure" : "success"),
             ]
             return .object(members)
         }
@@ -541,17 +543,28 @@ struct PollModeTests {
         function label(c) { var a = c.cloneNode(true); a.querySelectorAll('.sort-arrow').forEach(function (x) { x.remove(); }); return a.textContent.trim(); }
         var hiddenHeads = Array.prototype.filter.call(table.tHead.rows[0].cells, function (c) { return !shown(c); }).map(label);
         var note = root.querySelector('.table-left-out'), box = note && note.getBoundingClientRect();
+        var all = Array.prototype.slice.call(table.tBodies[0].rows);
+        function need(r) { return r.querySelector('td.status-bad') ? 2 : r.querySelector('td.status-busy') ? 1 : 0; }
         return { heads: heads, all: table.tHead.rows[0].cells.length, rows: rows.length,
           hiddenHeads: hiddenHeads, hiddenRows: table.tBodies[0].rows.length - rows.length,
           note: note && shown(note) ? note.textContent : null,
           noteInside: !!box && box.bottom <= cell.bottom + 1 && box.right <= cell.right + 1 && box.height > 0,
           outside: outside.length, cut: cut.length, leftOut: table.getAttribute('data-columns-left-out'),
           scrolls: scroll.scrollWidth > scroll.clientWidth + 1 || scroll.scrollHeight > scroll.clientHeight + 1,
-          first: rows.length ? rows[0].id : '' };
+          first: rows.length ? rows[0].id : '',
+          order: Array.prototype.map.call(table.tHead.rows[0].cells, function (c) { return c.dataset.col; }),
+          named: (function () { var a = table.tBodies[0].querySelector('.row-link'); return a ? a.closest('td').dataset.col : ''; })(),
+          statuses: Array.prototype.map.call(table.tHead.rows[0].cells, function (c) { return c.dataset.col; })
+            .filter(function (col) { return !!table.tBodies[0].querySelector('td.status[data-col="' + col + '"]'); }),
+          shownIds: rows.map(function (r) { return r.id; }),
+          pressingIds: all.filter(function (r) { return need(r) > 0; }).map(function (r) { return r.id; }),
+          calmIds: all.filter(function (r) { return need(r) === 0; }).map(function (r) { return r.id; }),
+          hiddenWords: all.filter(function (r) { return !shown(r) && need(r) > 0; }).map(function (r) {
+            return r.querySelector(need(r) === 2 ? 'td.status-bad' : 'td.status-busy').textContent.trim(); }) };
         """
 
     @Test(
-        "in a browser: a board's table shows what fits its cell, whole: no scrollbar, columns left out from the right, no row cut",
+        "in a browser: a board's table shows what fits its cell, whole: no scrollbar, columns left out from the right but the name and the status last, no row cut",
         .enabled(if: WebDriver.isAvailable, "needs chromium and chromedriver"))
     func aBoardsTableFitsItsCell() async throws {
         let answer = NIOLockedValueBox(Self.wideBuilds(30))
@@ -560,9 +573,22 @@ struct PollModeTests {
             let heads = fitted["heads"]?.arrayValue?.compactMap(\.stringValue) ?? []
             let all = Int(fitted["all"]?.int64Value ?? 0)
             let rows = fitted["rows"]?.int64Value ?? 0
-            #expect(all >= 12 && heads.count >= 2 && heads.count < all, "some columns left out: \(fitted)")
+            #expect(all >= 12 && heads.count >= 3 && heads.count < all, "some columns left out: \(fitted)")
             #expect(fitted["leftOut"]?.stringValue == String(all - heads.count), "\(fitted)")
             #expect(rows >= 3 && rows < 30, "the rows that fit: \(fitted)")
+            // The columns left out are the last of those that are neither the item's name nor
+            // a status: those two stay, and the others shown are the first of the rest.
+            let order = fitted["order"]?.arrayValue?.compactMap(\.stringValue) ?? []
+            let named = fitted["named"]?.stringValue ?? ""
+            let statuses = fitted["statuses"]?.arrayValue?.compactMap(\.stringValue) ?? []
+            #expect(
+                order.count == all && Set(statuses) == ["status", "conclusion"] && order.contains(named), "\(fitted)")
+            #expect(
+                order.last == "conclusion" && heads.contains(named) && statuses.allSatisfy(heads.contains), "\(fitted)")
+            let rest = order.filter { $0 != named && !statuses.contains($0) }
+            #expect(
+                heads.filter(rest.contains) == Array(rest.prefix(heads.count - 1 - statuses.count)),
+                "\(fitted)")
             #expect(fitted["outside"] == .int(0) && fitted["scrolls"] == .bool(false), "\(fitted)")
             // What was left out is said under the table, inside the cell: the hidden rows'
             // count and the hidden columns' names, as their headings show them.
@@ -598,25 +624,57 @@ struct PollModeTests {
         }
     }
 
-    @Test(
-        "in a browser: a board's table whose columns all fit says how many rows are past the cell's foot",
-        .enabled(if: WebDriver.isAvailable, "needs chromium and chromedriver"))
-    func aBoardsNarrowTableSaysHowManyRowsItHides() async throws {
-        let builds: [JSONValue] = (1...40).map { n in
-            .object(["id": .int(Int64(700 + n)), "status": .string(n % 5 == 0 ? "failed" : "passed")])
+    /// `count` builds of an id and a status: `failed` where `failed` holds their number,
+    /// `running` where `running` does, else `passed`.
+    static func narrowBuilds(_ count: Int, failed: Set<Int>, running: Set<Int> = []) -> JSONValue {
+        let builds: [JSONValue] = (1...count).map { n in
+            let status = failed.contains(n) ? "failed" : running.contains(n) ? "running" : "passed"
+            return .object(["id": .int(Int64(700 + n)), "status": .string(status)])
         }
-        let answer = NIOLockedValueBox(JSONValue.object(["builds": .array(builds)]))
+        return .object(["builds": .array(builds)])
+    }
+
+    @Test(
+        "in a browser: a board's table whose rows do not all fit keeps those that call for attention, and says how many are past the foot",
+        .enabled(if: WebDriver.isAvailable, "needs chromium and chromedriver"))
+    func aBoardsNarrowTableKeepsTroubleInView() async throws {
+        // A failed and a running build near the end of 40, past any 720-pixel cell's foot.
+        let answer = NIOLockedValueBox(Self.narrowBuilds(40, failed: [33, 38], running: [36]))
         try await onABoard(answer) { browser, _ in
             let fitted = try await browser.execute(Self.measureBoardTable)
             let hiddenRows = fitted["hiddenRows"]?.int64Value ?? 0
+            let shown = fitted["shownIds"]?.arrayValue?.compactMap(\.stringValue) ?? []
+            let pressing = fitted["pressingIds"]?.arrayValue?.compactMap(\.stringValue) ?? []
+            let calm = fitted["calmIds"]?.arrayValue?.compactMap(\.stringValue) ?? []
             #expect(
                 fitted["hiddenHeads"]?.arrayValue?.isEmpty == true && fitted["leftOut"] == .string("0"), "\(fitted)")
-            #expect(hiddenRows > 0 && (fitted["rows"]?.int64Value ?? 0) >= 3, "\(fitted)")
+            #expect(pressing.count == 3 && hiddenRows > 0 && shown.count >= 6, "\(fitted)")
+            // The rows kept: the three in trouble, and the first of the calm ones.
+            let kept = Set(pressing + calm.prefix(shown.count - pressing.count))
+            #expect(Set(shown) == kept && shown.count + Int(hiddenRows) == 40, "\(fitted)")
             #expect(fitted["note"]?.stringValue == "\(hiddenRows) more rows", "\(fitted)")
             // The line's own height was counted: no row shown is cut, the line is in the cell.
             #expect(fitted["outside"] == .int(0) && fitted["cut"] == .int(0), "\(fitted)")
             #expect(fitted["scrolls"] == .bool(false), "\(fitted)")
             #expect(fitted["noteInside"] == .bool(true), "\(fitted)")
+
+            // More rows in trouble than the cell holds: the first of them are kept, and the
+            // line counts the others by their status words.
+            answer.withLockedValue { $0 = Self.narrowBuilds(40, failed: Set(11...40)) }
+            #expect(
+                try await browser.waitFor(
+                    "var r = document.querySelector('.bd-cell').shadowRoot.querySelectorAll('#items-table td.status-bad');"
+                        + "return r.length === 30;", seconds: 10))
+            let full = try await browser.execute(Self.measureBoardTable)
+            let fullShown = full["shownIds"]?.arrayValue?.compactMap(\.stringValue) ?? []
+            let fullPressing = full["pressingIds"]?.arrayValue?.compactMap(\.stringValue) ?? []
+            let words = full["hiddenWords"]?.arrayValue?.compactMap(\.stringValue) ?? []
+            let fullHidden = full["hiddenRows"]?.int64Value ?? 0
+            #expect(fullShown == Array(fullPressing.prefix(fullShown.count)) && fullShown.count < 30, "\(full)")
+            #expect(!words.isEmpty && Set(words).count == 1 && words.count == 30 - fullShown.count, "\(full)")
+            let said = "\(fullHidden) more rows (\(words.count) \(words.first ?? ""))"
+            #expect(full["note"]?.stringValue == said, "\(full)")
+            #expect(full["outside"] == .int(0) && full["cut"] == .int(0), "\(full)")
         }
     }
 
