@@ -678,6 +678,56 @@ struct PollModeTests {
         }
     }
 
+    /// The keys of a board's kiosk tiles (its second cell), and of its table's rows (its
+    /// first) in feed order, those with a bad or busy status apart.
+    static let readBoardTiles = """
+        var cells = document.querySelectorAll('.bd-cell');
+        var list = cells[0].shadowRoot, kiosk = cells[1].shadowRoot;
+        var rows = Array.prototype.slice.call(list.querySelectorAll('#items-table tbody tr'));
+        function key(r) { return r.dataset.key; }
+        function need(r) { return !!r.querySelector('td.status-bad, td.status-busy'); }
+        return { tiles: Array.prototype.map.call(kiosk.querySelectorAll('.board-tiles > .tile'), key),
+          rows: rows.map(key), pressing: rows.filter(need).map(key),
+          calm: rows.filter(function (r) { return !need(r); }).map(key) };
+        """
+
+    @Test(
+        "in a browser: a kiosk of more items than it has tiles shows those in trouble among the first, and takes in one that falls into trouble",
+        .enabled(if: WebDriver.isAvailable, "needs chromium and chromedriver"))
+    func aKioskKeepsTroubleInView() async throws {
+        let answer = NIOLockedValueBox(Self.narrowBuilds(40, failed: [33, 38], running: [36]))
+        try await onABoard(answer) { browser, feedweb in
+            /// The tiles a kiosk of `limit` should show: every row in trouble and the first
+            /// calm ones, in feed order.
+            func expected(_ read: JSONValue, limit: Int) -> [String] {
+                let strings = { (name: String) in read[name]?.arrayValue?.compactMap(\.stringValue) ?? [] }
+                let shown = Set(
+                    strings("pressing").prefix(limit) + strings("calm").prefix(limit - strings("pressing").count))
+                return strings("rows").filter(shown.contains)
+            }
+            let first = try await browser.execute(Self.readBoardTiles)
+            let tiles = first["tiles"]?.arrayValue?.compactMap(\.stringValue) ?? []
+            #expect(first["rows"]?.arrayValue?.count == 40 && first["pressing"]?.arrayValue?.count == 3, "\(first)")
+            #expect(tiles.count >= 6 && tiles.count < 40 && tiles == expected(first, limit: tiles.count), "\(first)")
+
+            // Build 20 fails and the others pass: its tile comes in, those of the three go.
+            answer.withLockedValue { $0 = Self.narrowBuilds(40, failed: [20]) }
+            #expect(
+                try await browser.waitFor(
+                    "var f = function () { \(Self.readBoardTiles) }; var m = f();"
+                        + "return m.pressing.length === 1 && m.tiles.indexOf(m.pressing[0]) >= 0;", seconds: 10))
+            let second = try await browser.execute(Self.readBoardTiles)
+            let after = second["tiles"]?.arrayValue?.compactMap(\.stringValue) ?? []
+            #expect(after.count == tiles.count && after == expected(second, limit: tiles.count), "\(second)")
+            // The kiosk's own page, rendered by the server, shows the same tiles.
+            let page = try await HTTPTestClient.get(port: feedweb.port, "/kiosk", timeout: 5).text
+            let keys = page.components(separatedBy: "<li class=\"tile").dropFirst().compactMap { tile in
+                tile.components(separatedBy: "data-key=\"").dropFirst().first?.components(separatedBy: "\"").first
+            }
+            #expect(keys == after, "\(keys)")
+        }
+    }
+
     /// `answer`, polled at `/api/builds`, on a board of a list and a kiosk in a 1280×720
     /// browser: `body` runs once the board's stream is open; feedweb must then stop cleanly.
     func onABoard(

@@ -15,6 +15,21 @@ public enum ChildProcess {
         _ = await exited(process, within: 5)
     }
 
+    /// SIGKILLs every process of ours whose command line contains `text` (a scratch
+    /// directory only its own processes name): those a test started through another
+    /// program that did not stop them (Chromium, left by chromedriver). Reads `/proc`.
+    public static func killAll(mentioning text: String) {
+        guard !text.isEmpty, let entries = try? FileManager.default.contentsOfDirectory(atPath: "/proc") else { return }
+        let own = getpid()
+        for entry in entries {
+            guard let pid = pid_t(entry), pid != own,
+                let line = FileManager.default.contents(atPath: "/proc/\(entry)/cmdline"),
+                String(decoding: line, as: UTF8.self).contains(text)
+            else { continue }
+            Glibc.kill(pid, SIGKILL)
+        }
+    }
+
     /// Sends SIGKILL and returns at once (for cleanup in `defer` and `deinit`, which
     /// cannot wait). The kernel frees the process's ports and files as it dies.
     public static func killNow(_ process: Subprocess) {

@@ -85,17 +85,21 @@ public final class WebDriver: Browser {
 
     deinit {
         guard driver.isRunning else { return }
-        let (port, session, driver) = (port, session, driver)
+        let (port, session, driver, scratch) = (port, session, driver, scratch.path)
         Task.detached {
             _ = try? await Self.call(port: port, "DELETE", "/session/\(session)", nil)
             await ChildProcess.terminate(driver)
+            ChildProcess.killAll(mentioning: scratch)
         }
     }
 
-    /// Closes the browser and stops chromedriver.
+    /// Closes the browser and stops chromedriver; a Chromium that outlived them (its
+    /// session not deleted in time, chromedriver stopped under it) is killed by its PID,
+    /// found by the scratch directory in its arguments.
     public func quit() async {
         _ = try? await Self.call(port: port, "DELETE", "/session/\(session)", nil)
         await ChildProcess.terminate(driver)
+        ChildProcess.killAll(mentioning: scratch.path)
     }
 
     /// Navigates and waits for the page to load.

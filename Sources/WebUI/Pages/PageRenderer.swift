@@ -182,6 +182,15 @@ struct PageRenderer: Sendable {
     /// The most tiles the kiosk of a table shows (four by three on a TV).
     static let kioskTileLimit = 12
 
+    /// What the kiosk of `view` shows, filtered to `section`: its first stories, or the
+    /// tiles of a table (those in trouble kept in: ``KioskTiles/shown(_:profile:limit:)``).
+    static func kioskItems(_ view: PublishedView?, section: String?) -> ChunkedArray<FeedItem> {
+        guard let view else { return [] }
+        let items = view.items(inSection: section)
+        guard view.profile.layout == .table else { return ChunkedArray(items.prefix(kioskLimit)) }
+        return KioskTiles.shown(items, profile: view.profile, limit: kioskTileLimit)
+    }
+
     /// The kiosk board, optionally filtered to one section; of the past (no stream) with
     /// `past`.
     func kiosk(
@@ -190,7 +199,7 @@ struct PageRenderer: Sendable {
     ) -> [UInt8] {
         let profile = view?.profile
         let isTable = profile?.layout == .table
-        let items = (view?.items(inSection: section) ?? []).prefix(isTable ? Self.kioskTileLimit : Self.kioskLimit)
+        let items = Self.kioskItems(view, section: section)
         let tiles: [KioskTileView]
         if isTable, let profile {
             let columns = TableColumns.columns(of: profile)

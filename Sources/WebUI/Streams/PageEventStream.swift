@@ -525,8 +525,7 @@ final class PageEventStream: Sendable {
         case .list(let section):
             return view?.items(inSection: section) ?? []
         case .kiosk(let section):
-            let limit = view?.profile.layout == .table ? PageRenderer.kioskTileLimit : PageRenderer.kioskLimit
-            return ChunkedArray((view?.items(inSection: section) ?? []).prefix(limit))
+            return PageRenderer.kioskItems(view, section: section)
         case .table, .item, .stats, .inspect:
             return []
         }

@@ -77,12 +77,10 @@ struct CellView {
         label = column.label
         isNamedByItem = column.formatNamedBy != nil
         var numeric = false
-        var format = column.format
+        let format = Self.format(of: column, in: item, value: value)
         var risesAreBadNews = column.risesAreBadNews
-        // A named value formatted by its name (a device's `uptime` as a duration), and its
-        // rise bad news by its name (a database's `db.latency_ms`).
-        if let namedBy = column.formatNamedBy, let valueName = item.raw.value(at: namedBy)?.stringValue, let value {
-            format = ItemShapeDetector.shownFormat(ofValueNamed: valueName, value: value)
+        // A named value's rise is bad news by its name (a database's `db.latency_ms`).
+        if let namedBy = column.formatNamedBy, let valueName = item.raw.value(at: namedBy)?.stringValue, value != nil {
             risesAreBadNews = ItemShapeDetector.isLowerBetter(
                 JSONPointer(tokens: valueName.split(separator: ".").map(String.init)))
         }
@@ -201,6 +199,53 @@ struct CellView {
         }
     }
 
+    /// The format `column` shows `item`'s `value` in: its own, or for a named value the one
+    /// its name says (a device's `uptime` as a duration).
+    static func format(of column: ItemColumn, in item: FeedItem, value: JSONValue?) -> ItemColumn.Format {
+        guard let namedBy = column.formatNamedBy, let valueName = item.raw.value(at: namedBy)?.stringValue,
+            let value
+        else { return column.format }
+        return ItemShapeDetector.shownFormat(ofValueNamed: valueName, value: value)
+    }
+
+    /// The tone of the status `column` shows for `item`, `nil` when the cell shows no status
+    /// (a number or a reading in a state's place, no value): whether the item calls for
+    /// attention, without making the rest of its cell.
+    static func statusTone(of item: FeedItem, column: ItemColumn) -> ItemColumn.Tone? {
+        let value = item.raw.value(at: column.pointer)
+        guard let value, !value.isNull else { return nil }
+        switch format(of: column, in: item, value: value) {
+        case .status(let tones):
+            guard let word = CellFormatting.scalarText(value),
+                isStatusWord(word, number: value.doubleValue, tones: tones)
+            else { return nil }
+            return tones.tone(of: word)
+        case .condition(let type):
+            return ItemCondition.status(in: value, type: type).map(conditionTone)
+        default:
+            return nil
+        }
+    }
+
+    /// Whether `word` (a value's text, `number` its number if it is one) is shown as a
+    /// status by a column with `tones`: a reading in a state's place (a sensor's `78`,
+    /// `"21.4"`) is a number, not a word; a flag's `1` (a word `tones` names) is a word, and
+    /// so is an HTTP status code (`503`, bad) where `tones` reads them.
+    private static func isStatusWord(_ word: String, number: Double?, tones: ItemColumn.StatusTones) -> Bool {
+        if tones.readsHTTPCodes && ItemColumn.StatusTones.isHTTPCode(word) { return true }
+        return (number == nil || tones.shown[word] != nil) && !ItemShapeDetector.isReading(word)
+    }
+
+    /// A condition's tone by its status: `True` good, `False` bad, anything else (`Unknown`)
+    /// busy.
+    private static func conditionTone(_ status: String) -> ItemColumn.Tone {
+        switch status {
+        case "True": .good
+        case "False": .bad
+        default: .busy
+        }
+    }
+
     private static func content(
         _ value: JSONValue?, format: ItemColumn.Format, localTimeOffset: Int?, currency: Currency?,
         numeric: inout Bool, shortened: Bool
@@ -266,16 +311,11 @@ struct CellView {
             return .image(url)
         case .status(let tones):
             guard let word = CellFormatting.scalarText(value) else { break }
-            // A reading in a state's place (a sensor's `78`, `"21.4"`) is a number, not a word;
-            // a flag's `1` is a word.
-            // An HTTP status code is a word (`503`, bad).
-            let isCode = tones.readsHTTPCodes && ItemColumn.StatusTones.isHTTPCode(word)
-            if let number, tones.shown[word] == nil, !isCode {
+            guard isStatusWord(word, number: number, tones: tones) else {
                 numeric = true
-                return .plain(CellFormatting.grouped(value, number), full: nil)
-            }
-            if ItemShapeDetector.isReading(word), !isCode {
-                numeric = true
+                if let number, tones.shown[word] == nil {
+                    return .plain(CellFormatting.grouped(value, number), full: nil)
+                }
                 return .plain(word, full: nil)
             }
             return .status(shown: CellFormatting.statusWords(word, tones: tones), tones.tone(of: word))
@@ -283,10 +323,11 @@ struct CellView {
             return text(CellFormatting.scalarText(value) ?? CellFormatting.summary(value))
         case .condition(let type):
             guard let status = ItemCondition.status(in: value, type: type) else { break }
-            switch status {
-            case "True": return .status(shown: type, .good)
-            case "False": return .status(shown: "Not " + ItemShapeDetector.label(for: type).lowercased(), .bad)
-            default: return .status(shown: status, .busy)
+            let tone = conditionTone(status)
+            switch tone {
+            case .good: return .status(shown: type, tone)
+            case .bad: return .status(shown: "Not " + ItemShapeDetector.label(for: type).lowercased(), tone)
+            default: return .status(shown: status, tone)
             }
         case .series, .tally:
             // Shown by the caller when it is one (``ItemSeries``, ``ItemTally``); anything
