@@ -97,8 +97,11 @@ final class DaemonLoop: Sendable {
         if !wakePending.exchange(true, ordering: .acquiringAndReleasing) { epoll.wake() }
     }
 
-    /// Stops the thread (waits at most 2 s for it); connections handed over and not yet
-    /// added are closed. The daemon may be stopped afterwards (`MHD_stop_daemon`).
+    /// Stops the thread and waits until it has exited, however long that takes; connections
+    /// handed over and not yet added are closed. The daemon may be stopped afterwards
+    /// (`MHD_stop_daemon`): not before, since the thread may be inside `MHD_run` (a pass that
+    /// serves many connections, on a machine short of CPU, can take seconds) and would go on
+    /// in the daemon's freed memory. The thread ends at its next pass: `MHD_run` never blocks.
     func stop() {
         let was = state.withLockedValue { state in
             defer { state.phase = .stopped }
@@ -106,7 +109,7 @@ final class DaemonLoop: Sendable {
         }
         if was == .running {
             epoll.wake()
-            thread.waitForExit(within: .seconds(2))
+            thread.waitForExit()
         }
         let left = state.withLockedValue { state in
             defer { state.handovers = [] }

@@ -440,8 +440,12 @@ public final class HTTPServer: @unchecked Sendable {
         // libmicrohttpd must not be stopped with a connection suspended (it aborts), nor
         // touched after: whatever a sender still holds goes back to it now, and a hand-over
         // from a front door that has not stopped yet is closed instead (by its loop, once
-        // stopped). A daemon is stopped on this thread once its loop has ended.
-        for sender in allSenders { sender.returnAll(within: .seconds(2)) }
+        // stopped). A daemon is stopped on this thread once its loop's thread has exited.
+        // Neither wait has a bound, because going on early is a crash: both threads were
+        // woken for it and end their pass, which never blocks (a pass of `MHD_run` once ran
+        // past the 2 s these waits used to allow, among hundreds of tests on two cores, and
+        // the daemon was freed under it).
+        for sender in allSenders { sender.returnAll() }
         for loop in loops {
             loop.stop()
             MHD_stop_daemon(loop.daemon.pointer)

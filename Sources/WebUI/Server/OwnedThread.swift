@@ -3,7 +3,8 @@ import Foundation
 
 /// A thread that one server part starts and waits for: the part keeps its own running flag
 /// and its own way of waking the thread's loop; this starts the loop on a thread of its own
-/// and lets the part's `stop()` wait, bounded, until the loop has returned.
+/// and lets the part's `stop()` wait until the loop has returned: bounded, for a thread
+/// whose late exit harms nothing, or not, for one that may still be inside libmicrohttpd.
 ///
 /// Used by ``StreamSender``, ``HangupWatcher`` and ``ConnectionReaper``.
 struct OwnedThread: Sendable {
@@ -21,6 +22,12 @@ struct OwnedThread: Sendable {
         }
         thread.stackSize = stackSize
         thread.start()
+    }
+
+    /// Waits until the loop has returned, however long that takes: for a thread that may be
+    /// inside a libmicrohttpd daemon, which must not be stopped under it.
+    func waitForExit() {
+        exited.wait()
     }
 
     /// Waits until the loop has returned, at most `timeout`; whether it had.

@@ -81,7 +81,7 @@ final class StreamSender: @unchecked Sendable {
     /// ``markReady(_:)`` must wake it.
     private var idle = false
     private var running = false
-    /// Set by ``returnAll(within:)``: the thread hands every stream back, then signals
+    /// Set by ``returnAll()``: the thread hands every stream back, then signals
     /// `returnedAll`.
     private var returningAll = false
     private let returnedAll = DispatchSemaphore(value: 0)
@@ -149,8 +149,10 @@ final class StreamSender: @unchecked Sendable {
 
     /// Hands every stream back to libmicrohttpd now, their sockets shut down (the server is
     /// stopping and the streams did not end in time): after this returns, the thread
-    /// touches no connection until a new one is handed over. Waits at most `timeout`.
-    func returnAll(within timeout: Duration) {
+    /// touches no connection until a new one is handed over. Waits until the thread has done
+    /// so, however long that takes: libmicrohttpd aborts when it is stopped with a connection
+    /// still suspended. The thread is woken for it and does it first thing in its next pass.
+    func returnAll() {
         let isRunning = lock.withLock {
             returningAll = running
             idle = false
@@ -158,7 +160,7 @@ final class StreamSender: @unchecked Sendable {
         }
         guard isRunning else { return }
         wake()
-        _ = returnedAll.wait(timeout: .now() + .nanoseconds(Int(clamping: timeout.saturatingNanoseconds)))
+        returnedAll.wait()
     }
 
     /// Puts `stream` on the ready list (it has bytes to send, or is to be adopted, ended
