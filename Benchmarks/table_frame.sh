@@ -5,6 +5,8 @@
 # how many fragments the page stream rendered per change (a row and a badge, whatever the
 # size) and how long a frame took (feedweb_fanout_seconds{stream="page"}: the table's rows
 # sorted and compared, the changed row rendered and queued), as the mean of the frames.
+# VIEW (table) is the view the page stream follows (VIEW=kiosk: the kiosk's tiles, chosen
+# among the rows; with STATES=up every row is calm, so the choice looks through them all).
 #
 #   Benchmarks/table_frame.sh FEEDWEB [ROWS ...]        (default ROWS: 100 1000 10000)
 #
@@ -19,7 +21,7 @@ cd "$(dirname "$0")/.."
 out=${OUT:-$(mktemp -d /tmp/feedweb-tableframe.XXXXXX)}
 mkdir -p "$out"
 trap stop_all EXIT
-rate=${RATE:-4} window=${WINDOW:-20} rounds=${ROUNDS:-3}
+rate=${RATE:-4} window=${WINDOW:-20} rounds=${ROUNDS:-3} view=${VIEW:-table}
 metric() { # metric PORT NAME FILTER: the value of the first sample of NAME matching FILTER
   curl -s "http://127.0.0.1:$1/metrics" | grep "^$2" | grep -- "$3" | head -1 | awk '{ print $NF }'
 }
@@ -29,7 +31,7 @@ for round in $(seq 1 "$rounds"); do
     UP_PID=$!; track "$UP_PID"
     UP_PORT=$(port_of "$out/up-$rows-$round.out" "table_upstream listening") || { echo "table_upstream did not start" >&2; exit 1; }
     start_feedweb "$bin" "$out/fw-$rows-$round" "http://127.0.0.1:$UP_PORT/stream" --log-level error || exit 1
-    curl -s -N "http://127.0.0.1:$FW_PORT/events/page?v=table" >"$out/page-$rows-$round.sse" &
+    curl -s -N "http://127.0.0.1:$FW_PORT/events/page?v=$view" >"$out/page-$rows-$round.sse" &
     track $!
     sleep 2
     f0=$(metric "$FW_PORT" feedweb_page_fragments_rendered_total "")

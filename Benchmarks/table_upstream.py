@@ -4,11 +4,13 @@ protocol whose document is ROWS rows of values, `{"rows": [{"id", "name", "value
 "state", "sent"}, ...]}`; then RATE times a second a patch that changes one row's value
 and stamps its `sent` with `sent_ns=N` (the send time, nanoseconds since 1970), one row
 after another. feedweb, started with no profile, finds the rows and shows them as a table;
-page_dom.py reads the stamp in the row the page swaps in. Python stdlib only.
+page_dom.py reads the stamp in the row the page swaps in. The rows' `state`s are
+`up`, `down`, `pending` in turn, or STATES (comma-separated). Python stdlib only.
 
     Benchmarks/table_upstream.py ROWS RATE    # prints "table_upstream listening on http://127.0.0.1:PORT/stream"
 """
 import json
+import os
 import socket
 import sys
 import threading
@@ -16,9 +18,11 @@ import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 rows, rate = int(sys.argv[1]), float(sys.argv[2])
+# The rows' states, in turn (STATES=up: every row calm, so a kiosk looks through them all).
+states = os.environ.get("STATES", "up,down,pending").split(",")
 document = {"rows": [
     {"id": "r%05d" % i, "name": "Row %d" % i, "value": round(10 + (i * 7919 % 1000) / 10, 2),
-     "state": ["up", "down", "pending"][i % 3], "sent": ""}
+     "state": states[i % len(states)], "sent": ""}
     for i in range(rows)
 ]}
 lock = threading.Condition()

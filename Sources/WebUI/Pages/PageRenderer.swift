@@ -183,7 +183,8 @@ struct PageRenderer: Sendable {
     static let kioskTileLimit = 12
 
     /// What the kiosk of `view` shows, filtered to `section`: its first stories, or the
-    /// tiles of a table (those in trouble kept in: ``KioskTiles/shown(_:profile:limit:)``).
+    /// tiles of a table (those in trouble kept in: ``KioskTiles/shown(_:profile:limit:)``;
+    /// the page stream's ``KioskTilesMemo`` chooses alike, from the view before).
     static func kioskItems(_ view: PublishedView?, section: String?) -> ChunkedArray<FeedItem> {
         guard let view else { return [] }
         let items = view.items(inSection: section)

@@ -172,6 +172,9 @@ final class PageEventStream: Sendable {
     }
     /// The rows each table view showed at the last two views (each frame sorts once).
     private let tableRows = TableRowsMemo()
+    /// The tiles each kiosk showed at the last two views, and the items in trouble they
+    /// were chosen by (each frame reads the statuses of the items changed, not of all).
+    private let kioskTiles = KioskTilesMemo()
     /// Guards the count of fragments rendered. A leaf, taken holding no lock or
     /// `publishLock`.
     private let fragmentRenders = NIOLockedValueBox<UInt64>(0)
@@ -282,8 +285,8 @@ final class PageEventStream: Sendable {
                 if viewChanged {
                     switch channel {
                     case .list(let section):
-                        let before = Self.visibleItems(previous?.view, channel: channel)
-                        let after = Self.visibleItems(state.view, channel: channel)
+                        let before = visibleItems(previous?.view, channel: channel)
+                        let after = visibleItems(state.view, channel: channel)
                         if let part = entriesChange(
                             channel: channel, before: (before, before.count), after: (after, after.count),
                             changes: changes.compactMap { $0.filtered(to: section) }, now: now, table: table,
@@ -312,8 +315,8 @@ final class PageEventStream: Sendable {
                         }
                     case .kiosk(let section):
                         let visible = changes.compactMap { $0.filtered(to: section) }
-                        let before = Self.visibleItems(previous?.view, channel: channel)
-                        let after = Self.visibleItems(state.view, channel: channel)
+                        let before = visibleItems(previous?.view, channel: channel)
+                        let after = visibleItems(state.view, channel: channel)
                         if !visible.isEmpty || before.map(\.key) != after.map(\.key) {
                             parts.append(
                                 items(
@@ -467,7 +470,7 @@ final class PageEventStream: Sendable {
         var unrendered: [FeedItem] = []
         switch channel {
         case .list, .kiosk:
-            let items = Self.visibleItems(state.view, channel: channel)
+            let items = visibleItems(state.view, channel: channel)
             parts.append(
                 self.items(
                     channel: channel, items: items, before: nil, render: items, now: now, table: table,
@@ -520,12 +523,14 @@ final class PageEventStream: Sendable {
 
     // MARK: - Frames
 
-    private static func visibleItems(_ view: PublishedView?, channel: Channel) -> ChunkedArray<FeedItem> {
+    /// The entries a list or a kiosk channel shows of `view` (a kiosk's tiles from
+    /// ``kioskTiles``); none for the other channels.
+    private func visibleItems(_ view: PublishedView?, channel: Channel) -> ChunkedArray<FeedItem> {
         switch channel {
         case .list(let section):
             return view?.items(inSection: section) ?? []
         case .kiosk(let section):
-            return PageRenderer.kioskItems(view, section: section)
+            return kioskTiles.tiles(of: view, section: section)
         case .table, .item, .stats, .inspect:
             return []
         }
