@@ -1,6 +1,4 @@
-import FeedCore
 import Foundation
-import Logging
 import NIOConcurrencyHelpers
 import TestSupport
 import Testing
@@ -44,14 +42,7 @@ struct PreparedResponseAddingTests {
             watched = response
             responder = Responder(response)
         }
-        var logger = Logger(label: "test")
-        logger.logLevel = .warning
-        let configuration = HTTPServer.Configuration(
-            address: try ListenAddress(parsing: "127.0.0.1:0"), maxStreams: 1)
-        let server = HTTPServer(
-            configuration: configuration, responder: responder,
-            shards: Shard.shards(of: FeedStore(configuration: .init(profile: .nytNewswire)), for: configuration),
-            logger: logger)
+        let server = try HTTPServer.answering(with: responder)
         let port = try server.start()
         defer { server.stop(timeout: .milliseconds(500)) }
 

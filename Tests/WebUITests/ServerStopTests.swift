@@ -1,6 +1,4 @@
-import FeedCore
 import Foundation
-import Logging
 import NIOConcurrencyHelpers
 import TestSupport
 import Testing
@@ -33,14 +31,7 @@ struct ServerStopTests {
 
     @Test func aDaemonIsStoppedOnlyOnceItsThreadHasLeftLibmicrohttpd() async throws {
         let responder = HoldingResponder()
-        var logger = Logger(label: "test")
-        logger.logLevel = .critical
-        let configuration = HTTPServer.Configuration(
-            address: try ListenAddress(parsing: "127.0.0.1:0"), maxStreams: 1)
-        let server = HTTPServer(
-            configuration: configuration, responder: responder,
-            shards: Shard.shards(of: FeedStore(configuration: .init(profile: .nytNewswire)), for: configuration),
-            logger: logger)
+        let server = try HTTPServer.answering(with: responder)
         let port = try server.start()
         let client = try await RawSocket(port: port, timeout: 10)
         try await client.send("GET /held HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")

@@ -50,3 +50,18 @@ final class TestServer: @unchecked Sendable {
         server.stop(timeout: .milliseconds(500))
     }
 }
+
+extension HTTPServer {
+    /// A server on a free loopback port for one stream at most, answering with `responder`
+    /// alone (no feedweb routes), its shards on an empty store; not started yet.
+    static func answering(with responder: some HTTPResponder) throws -> HTTPServer {
+        var logger = Logger(label: "test")
+        logger.logLevel = .warning
+        let configuration = HTTPServer.Configuration(
+            address: try ListenAddress(parsing: "127.0.0.1:0"), maxStreams: 1)
+        return HTTPServer(
+            configuration: configuration, responder: responder,
+            shards: Shard.shards(of: FeedStore(configuration: .init(profile: .nytNewswire)), for: configuration),
+            logger: logger)
+    }
+}
