@@ -294,7 +294,7 @@ struct DialectBrowserTests {
                 let (document, _) = try await FeedwebProbe.state(port: port)
                 let listed = try await InspectTests.eventRows(port: port).map(\.id).joined(separator: " ")
                 var shown: JSONValue = .null
-                let same = try? await Eventually.check("\(library)'s page to show the document", within: 5) {
+                let same: Void? = try? await Eventually.check("\(library)'s page to show the document", within: 5) {
                     let text = try await browser.execute(readPage).stringValue ?? ""
                     shown = try JSONValue(parsing: Array(text.utf8))
                     return shown["tree"] == document && shown["rows"]?.stringValue == listed

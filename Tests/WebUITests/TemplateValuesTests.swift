@@ -126,20 +126,32 @@ import Testing
         let view = try #require(store.snapshot?.published)
         let table = TableView(
             view: view, profile: reading.profile, query: TableQuery(sort: ItemSort(column: "price", descending: true)),
-            unfilteredHeading: "All", waitingText: nil, now: now)
+            unfilteredHeading: "All", waitingText: nil
+        ) { items, columns, linkColumn in
+            PageRenderer(assetVersion: "v").tableRows(items, columns: columns, linkColumn: linkColumn, now: now)
+        }
         Self.check(table)
         #expect(!table.columns.isEmpty && !table.rows.isEmpty && table.hasSections)
         for head in table.columns { Self.check(head) }
-        for row in table.rows {
-            Self.check(row)
-            for cell in row.cells { Self.check(cell) }
+        for entry in table.rows {
+            // A page's row answers `html` and, through its values, every name of a row.
+            #expect(entry.child(named: "html") as? String == entry.html)
+            #expect(entry.html.contains("id=\"\(entry.row.domID)\""))
+            for field in Mirror(reflecting: entry.row).children {
+                guard let label = field.label else { continue }
+                #expect(
+                    entry.child(named: label).map { String(describing: $0) }
+                        == entry.row.child(named: label).map { String(describing: $0) }, "Row.\(label)")
+            }
+            Self.check(entry.row)
+            for cell in entry.row.cells { Self.check(cell) }
         }
         let kinds = Set(
-            table.rows.flatMap(\.cells).map { [$0.isPlain, $0.isLink, $0.isImage, $0.isTime, $0.isStatus] })
+            table.rows.flatMap(\.row.cells).map { [$0.isPlain, $0.isLink, $0.isImage, $0.isTime, $0.isStatus] })
         #expect(kinds.count == 5, "every kind of cell checked: \(kinds)")
         let item = try #require(view.items.first)
         Self.check(TableDetailView(item, profile: reading.profile, now: now))
-        Self.check(PageRenderer.KioskTileView(row: table.rows[0], featured: true))
+        Self.check(PageRenderer.KioskTileView(row: table.rows[0].row, featured: true))
     }
 
     @Test func statsValuesAnswerEveryField() {

@@ -94,6 +94,15 @@ public struct FeedItem: Sendable, Equatable {
         return body(&box.fields)
     }
 
+    /// Whether both hold the same box of fields: then they are equal, without comparing a
+    /// field (a shared box is never changed). `false` says nothing: equal items may sit in
+    /// two boxes. What keeps an item's rendering (``==`` would compare every member of
+    /// two different versions of a row).
+    @inlinable
+    public func sharesFields(with other: FeedItem) -> Bool {
+        box === other.box
+    }
+
     public static func == (lhs: FeedItem, rhs: FeedItem) -> Bool {
         lhs.box === rhs.box || lhs.box.fields == rhs.box.fields
     }

@@ -40,7 +40,9 @@ struct PageHandlers: Sendable {
     /// A renderer of pages linking the static files of `assetVersion`, from the templates
     /// in use.
     private func renderer(_ assetVersion: String, templates set: TemplateSet? = nil) -> PageRenderer {
-        PageRenderer(assetVersion: assetVersion, brand: brand, templates: set ?? templates.current)
+        var renderer = PageRenderer(assetVersion: assetVersion, brand: brand, templates: set ?? templates.current)
+        renderer.rowCache = templates.tableRows
+        return renderer
     }
 
     /// `POST /screens/shown?screen=NAME&view=VIEWS` (or `attention=ID&label=LABEL`, or

@@ -12,6 +12,9 @@ struct PageRenderer: Sendable {
     var templates = TemplateSet.builtin
     /// Where a missing or broken thumbnail points.
     let placeholder = "/static/placeholder.svg"
+    /// The table rows rendered lately (``TemplateLibrary/tableRows``); `nil`: every row is
+    /// rendered.
+    var rowCache: TableRowCache?
 
     /// What a page of the past (`?at=`) says above its content, in place of the live badge.
     struct PastBanner {
@@ -136,7 +139,10 @@ struct PageRenderer: Sendable {
     ) -> [UInt8] {
         let context = TableView(
             view: view, profile: profile, query: query, unfilteredHeading: brand == "feedweb" ? "All items" : brand,
-            waitingText: view == nil ? badge.waitingText : nil, now: now)
+            waitingText: view == nil ? badge.waitingText : nil
+        ) { items, columns, linkColumn in
+            tableRows(items, columns: columns, linkColumn: linkColumn, now: now)
+        }
         let main = templates.library.render(context, withTemplate: "table") ?? ""
         return page(
             title: (query.section == nil ? "" : context.heading + " · ") + brand, bodyClass: "page-list page-table",
@@ -307,10 +313,36 @@ struct PageRenderer: Sendable {
     }
 
     /// One table row; `columns` and `linkColumn` as ``TableColumns`` gives them for the
-    /// view's profile (worked out once per frame, not per row).
+    /// view's profile (worked out once per frame, not per row). Kept for the pages
+    /// (``rowCache``).
     func tableRowFragment(_ item: FeedItem, columns: [ItemColumn], linkColumn: Int, now: Date) -> String {
-        templates.library.render(
-            RowView(item, columns: columns, linkColumn: linkColumn, now: now), withTemplate: "tableRow") ?? ""
+        tableRows(CollectionOfOne(item), columns: columns, linkColumn: linkColumn, now: now).first?.html ?? ""
+    }
+
+    /// The rows of `items` as the `tableRow` template renders them: those ``rowCache``
+    /// keeps, the others rendered (and kept).
+    func tableRows(_ items: some Collection<FeedItem>, columns: [ItemColumn], linkColumn: Int, now: Date)
+        -> [TableView.Row]
+    {
+        let templates = self.templates
+        func row(_ item: FeedItem) -> RowView {
+            RowView(item, columns: columns, linkColumn: linkColumn, now: now)
+        }
+        func render(_ item: FeedItem) -> (html: String, row: RowView) {
+            let row = row(item)
+            return (templates.render(row, "tableRow"), row)
+        }
+        guard let rowCache else {
+            return items.map { item in
+                let (html, made) = render(item)
+                return TableView.Row(html: html, row: made) { row(item) }
+            }
+        }
+        let shape = TableRowCache.Shape(
+            templates: templates.version, columns: columns, linkColumn: linkColumn, year: DetailView.UTCParts(now).year)
+        return zip(items, rowCache.rows(items, shape: shape, now: now, render: render)).map { item, rendered in
+            TableView.Row(html: rendered.html, row: rendered.row) { row(item) }
+        }
     }
 
     /// One kiosk entry (the page script decides which one is highlighted): a story, or for

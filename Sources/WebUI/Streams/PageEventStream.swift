@@ -139,6 +139,7 @@ final class PageEventStream: Sendable {
     private var renderer: PageRenderer {
         var renderer = baseRenderer
         renderer.templates = templates.current
+        renderer.rowCache = templates.tableRows
         return renderer
     }
     /// Where a new `/inspect` page's first frame comes from when no frame carried one.

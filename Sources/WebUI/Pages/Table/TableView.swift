@@ -17,6 +17,35 @@ struct TableView {
         let arrow: String?
     }
 
+    /// One row of the page: its HTML as the `tableRow` template renders it (kept from an
+    /// earlier page where it still holds: ``TableRowCache``), and its values for a `table`
+    /// template that writes its rows itself, made only when a template reads one.
+    ///
+    /// Not thread-safe: made and read by one render.
+    final class Row {
+        let html: String
+        private var made: RowView?
+        private let make: () -> RowView
+
+        init(html: String, row: RowView?, make: @escaping () -> RowView) {
+            self.html = html
+            made = row
+            self.make = make
+        }
+
+        /// The row's values (``RowView``), made at the first read.
+        var row: RowView {
+            if let made { return made }
+            let row = make()
+            made = row
+            return row
+        }
+    }
+
+    /// Makes the rows of `items`, shown in `columns` with the item linked from
+    /// `linkColumn` (``PageRenderer/tableRows(_:columns:linkColumn:now:)``).
+    typealias MakeRows = (_ items: ChunkedArray<FeedItem>, _ columns: [ItemColumn], _ linkColumn: Int) -> [Row]
+
     /// The filter value shown (its words, ``CellFormatting/filterValue(_:of:)``), else the
     /// heading given for the whole table.
     let heading: String
@@ -28,7 +57,7 @@ struct TableView {
     let sections: [PageRenderer.SectionLink]
     let hasSections: Bool
     let columns: [Head]
-    let rows: [RowView]
+    let rows: [Row]
     let emptyText: String
     let problem: String?
     let hasProblem: Bool
@@ -40,7 +69,7 @@ struct TableView {
 
     init(
         view: PublishedView?, profile: ItemProfile, query: TableQuery, unfilteredHeading: String, waitingText: String?,
-        now: Date
+        makeRows: MakeRows
     ) {
         let columns = TableColumns.shown(of: profile)
         let linkColumn = TableColumns.linkColumn(of: columns, profile: profile)
@@ -76,7 +105,7 @@ struct TableView {
                 sort: current.map { $0.descending ? "descending" : "ascending" } ?? "none",
                 arrow: current.map { $0.descending ? "▼" : "▲" })
         }
-        self.rows = rows.map { RowView($0, columns: columns, linkColumn: linkColumn, now: now) }
+        self.rows = makeRows(rows, columns, linkColumn)
         problem = view?.itemsProblem
         hasProblem = problem != nil
         if let waitingText {

@@ -1,7 +1,8 @@
 extension Templates {
     /// `/` for items that are not news: a table of their values. `#stories` (the rows) and
     /// each row's `id` are what the page stream swaps; each cell's `data-col` is how the
-    /// page script finds it in the row's next version to mark a change.
+    /// page script finds it in the row's next version to mark a change. Each row's `html` is
+    /// the row as `tableRow` renders it (of the row alone, as the page stream's fragments are).
     static let table = #"""
         <div class="page-head">
         <h1>{{heading}}</h1>
@@ -22,7 +23,7 @@ extension Templates {
         <table class="items" id="items-table">
         <thead><tr>{{#columns}}<th scope="col" class="col{{#numeric}} num{{/numeric}}" data-col="{{name}}" aria-sort="{{sort}}"><a href="{{href}}">{{label}}{{#arrow}} <span class="sort-arrow" aria-hidden="true">{{arrow}}</span>{{/arrow}}</a></th>{{/columns}}</tr></thead>
         <tbody id="stories" data-section="{{section}}">
-        {{#rows}}{{>tableRow}}{{/rows}}
+        {{#rows}}{{{html}}}{{/rows}}
         </tbody>
         </table>
         </div>

@@ -14,6 +14,9 @@ public final class TemplateLibrary: Sendable {
 
     /// The folder reloads read (`nil`: the built-ins alone, nothing to reload).
     public let directory: String?
+    /// The table rows rendered lately, for every page and frame rendered from this library
+    /// (each kept for the set it was rendered from: ``TableRowCache/Shape/templates``).
+    let tableRows = TableRowCache()
     private let state: NIOLockedValueBox<State>
 
     /// The built-in templates alone.

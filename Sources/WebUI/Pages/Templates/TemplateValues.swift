@@ -498,6 +498,13 @@ extension RowView: MustacheParent {
     }
 }
 
+extension TableView.Row: MustacheParent {
+    /// `html`, and every name of its ``RowView`` (made only then).
+    func child(named name: String) -> Any? {
+        name == "html" ? html : row.child(named: name)
+    }
+}
+
 extension CellView: MustacheParent {
     func child(named name: String) -> Any? {
         switch name {
