@@ -396,6 +396,37 @@ struct TablePageTests {
         #expect(api.contains(#""color":"red_anime""#), "the value as sent: \(api)")
     }
 
+    @Test("the table is headed by what its items are called, when their member says: Departures, not All items")
+    func headedByTheItemsName() async throws {
+        func flight(_ number: String, _ status: String) -> JSONValue {
+            .object(["flight": .string(number), "gate": .string("B7"), "status": .string(status)])
+        }
+        let flights: [JSONValue] = [
+            flight("BA117", "Boarding"), flight("LH903", "Delayed"), flight("AF1381", "On time"),
+        ]
+        for (document, heading, title) in [
+            (
+                JSONValue.object(["airport": .string("LHR"), "departures": .array(flights)]), "Departures",
+                "Departures · feedweb"
+            ),
+            (
+                .object(["data": .object(["workflow_runs": .array(flights)])]), "Workflow runs",
+                "Workflow runs · feedweb"
+            ),
+            (.object(["data": .object(["items": .array(flights)])]), "All items", "feedweb"),
+            (.array(flights), "All items", "feedweb"),
+        ] {
+            let server = try TestServer(document: document, detection: .init())
+            let html = try await HTTPTestClient.get(port: server.port, "/").text
+            let h1 = html.firstMatch(of: /<h1>([^<]*)<\/h1>/).map { String($0.output.1) }
+            let shownTitle = html.firstMatch(of: /<title>([^<]*)<\/title>/).map { String($0.output.1) }
+            #expect(
+                h1 == heading && shownTitle == title, "\(document): <h1>\(h1 ?? "none"), <title>\(shownTitle ?? "none")"
+            )
+            #expect(html.contains("<td class=\"cell\" data-col=\"gate\">B7</td>"), "the rows are the table's")
+        }
+    }
+
     @Test("a host list: a host that is down shows so in the bad tone, on the table and its tile; headings say what")
     func hostsUpAndDown() async throws {
         func host(_ name: String, up: Bool, user: Double) -> JSONValue {

@@ -617,8 +617,24 @@ public enum ItemShapeDetector {
     /// `items`) or there is none (the document).
     private static func textsForm(at pointer: JSONPointer) -> ItemsForm {
         let name = pointer.tokens.last ?? ""
-        let vague = ["", "data", "items", "results", "result", "values", "value", "list", "entries", "elements"]
-        return .texts(valueMember: vague.contains(name.lowercased()) ? "value" : name)
+        return .texts(valueMember: vagueContainerNames.contains(name.lowercased()) ? "value" : name)
+    }
+
+    /// Names of a member that holds items but says nothing of what they are (`data`,
+    /// `items`, `results`), lower case.
+    static let vagueContainerNames: Set<String> = [
+        "", "data", "items", "results", "result", "values", "value", "list", "entries", "elements", "rows", "records",
+        "objects", "response", "payload", "body", "content", "hits", "docs", "documents", "array", "collection",
+    ]
+
+    /// What the items at `itemsPath` are called, as a heading: the label of its last member
+    /// that says what they are (`/departures` → "Departures", `/data/workflow_runs` →
+    /// "Workflow runs"); `nil` when none does (the document itself, `/data/items`).
+    public static func collectionLabel(of itemsPath: JSONPointer) -> String? {
+        let name = itemsPath.tokens.last(where: { token in
+            !vagueContainerNames.contains(token.lowercased()) && !token.allSatisfy(\.isNumber)
+        })
+        return name.map { label(for: $0) }
     }
 
     /// Whether every member of `members`, at least `least` of them, is an object: an

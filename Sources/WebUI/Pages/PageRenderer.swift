@@ -137,18 +137,27 @@ struct PageRenderer: Sendable {
         view: PublishedView?, profile: ItemProfile, query: TableQuery, badge: StatusBadge, source: String, now: Date,
         past: PastBanner? = nil
     ) -> [UInt8] {
+        // Headed by what the items are (`departures`: "Departures"), else by the board's name.
+        let unfiltered =
+            brand == "feedweb" ? ItemShapeDetector.collectionLabel(of: profile.itemsPath) ?? Self.allItems : brand
         let context = TableView(
-            view: view, profile: profile, query: query, unfilteredHeading: brand == "feedweb" ? "All items" : brand,
+            view: view, profile: profile, query: query, unfilteredHeading: unfiltered,
             waitingText: view == nil ? badge.waitingText : nil
         ) { items, columns, linkColumn in
             tableRows(items, columns: columns, linkColumn: linkColumn, now: now)
         }
         let main = templates.library.render(context, withTemplate: "table") ?? ""
+        // The tab says what the page shows ("Departures · feedweb", "Failed · LHR board"),
+        // not "All items" or the board's name twice.
+        let shown = context.heading == brand || context.heading == Self.allItems ? "" : context.heading + " · "
         return page(
-            title: (query.section == nil ? "" : context.heading + " · ") + brand, bodyClass: "page-list page-table",
+            title: shown + brand, bodyClass: "page-list page-table",
             stream: query.spec, navLatest: query.section == nil, badge: badge, updated: view?.publishedAt,
             main: main, source: source, past: past, layout: .table, waiting: view == nil)
     }
+
+    /// The heading of a whole table whose items' member says nothing of them.
+    static let allItems = "All items"
 
     struct KioskStoryView {
         let story: StoryView
