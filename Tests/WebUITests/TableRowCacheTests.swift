@@ -165,4 +165,31 @@ import Testing
         #expect(cache.renderedRows == 4_000)
         #expect(most > 16 << 10 && most <= 2 * (16 << 10) + 2_048, "held at most \(most) bytes")
     }
+
+    @Test("the rows it keeps stay within two generations, the items they were rendered from with them")
+    func heldRowsAreBounded() throws {
+        let now = Date(timeIntervalSince1970: 1_796_000_000)
+        let store = try Self.store()
+        let cache = TableRowCache(generationRows: 300)
+        var renderer = PageRenderer(assetVersion: "v")
+        renderer.rowCache = cache
+        var most = 0
+        // A feed that rolls: each document 200 new items, the old ones gone.
+        for round in 0..<20 {
+            store.replaceDocument(
+                .array((0..<200).map { Self.row(round * 200 + $0, price: Double($0), status: "passed", seen: now) }))
+            let view = try #require(store.snapshot?.published)
+            _ = renderer.table(
+                view: view, profile: view.profile, query: TableQuery(), badge: StatusBadge(kind: .live, since: nil),
+                source: "s", now: now)
+            most = max(most, cache.heldRows)
+            // The page shown now is kept whole: a render of it again renders nothing.
+            let rendered = cache.renderedRows
+            _ = renderer.table(
+                view: view, profile: view.profile, query: TableQuery(), badge: StatusBadge(kind: .live, since: nil),
+                source: "s", now: now)
+            #expect(cache.renderedRows == rendered, "round \(round)")
+        }
+        #expect(most > 300 && most <= 600, "held at most \(most) rows")
+    }
 }

@@ -15,9 +15,11 @@ import NIOConcurrencyHelpers
 ///     `now`.
 /// So a kept row's HTML is exactly what rendering it again would give.
 ///
-/// Bounded by bytes of HTML: rows are kept in two generations; when the newer has taken
-/// ``generationBytes``, it becomes the older and the older is dropped. At most about twice
-/// that is held, with the items the rows were rendered from.
+/// Bounded: rows are kept in two generations; when the newer holds ``generationRows`` rows
+/// or ``generationBytes`` of HTML, it becomes the older and the older is dropped. So at most
+/// twice that is held, with the items the rows were rendered from: an item the feed has
+/// since changed or dropped stays until its generation goes (a page of 1,000 rows fits in
+/// one generation; the items held are at most about four times a page's).
 ///
 /// A leaf lock: nothing is taken while it is held; rows are checked and rendered outside it.
 final class TableRowCache: Sendable {
@@ -59,13 +61,13 @@ final class TableRowCache: Sendable {
         var rendered = 0
 
         /// Keeps `entry` in the newer generation, which becomes the older once it holds
-        /// `limit` bytes.
-        mutating func keep(_ entry: Entry, limit: Int) {
+        /// `rows` rows or `bytes` bytes.
+        mutating func keep(_ entry: Entry, rows: Int, bytes: Int) {
             if let replaced = newer.updateValue(entry, forKey: entry.item.key) {
                 newerBytes -= replaced.html.utf8.count
             }
             newerBytes += entry.html.utf8.count
-            if newerBytes >= limit {
+            if newer.count >= rows || newerBytes >= bytes {
                 older = newer
                 olderBytes = newerBytes
                 newer = [:]
@@ -74,11 +76,15 @@ final class TableRowCache: Sendable {
         }
     }
 
+    /// Rows a generation holds before it becomes the older one: two pages of a table
+    /// (``TableQuery/pageSize``).
+    let generationRows: Int
     /// Bytes of HTML a generation holds before it becomes the older one.
     let generationBytes: Int
     private let state = NIOLockedValueBox(State())
 
-    init(generationBytes: Int = 4 << 20) {
+    init(generationRows: Int = 2 * TableQuery.pageSize, generationBytes: Int = 4 << 20) {
+        self.generationRows = generationRows
         self.generationBytes = generationBytes
     }
 
@@ -120,13 +126,17 @@ final class TableRowCache: Sendable {
             state.rendered += renders
             // Another shape came meanwhile (a reload of the templates): these are of the old.
             guard state.shape == shape else { return }
-            for entry in kept { state.keep(entry, limit: generationBytes) }
+            for entry in kept { state.keep(entry, rows: generationRows, bytes: generationBytes) }
         }
         return rendered
     }
 
     /// Bytes of HTML kept (both generations): at most about twice ``generationBytes``.
     var heldBytes: Int { state.withLockedValue { $0.newerBytes + $0.olderBytes } }
+
+    /// Rows kept (both generations, a row in both counted twice): at most twice
+    /// ``generationRows``.
+    var heldRows: Int { state.withLockedValue { $0.newer.count + $0.older.count } }
 
     /// Rows rendered through the cache since it was made (those not kept were).
     var renderedRows: Int { state.withLockedValue { $0.rendered } }
