@@ -145,51 +145,43 @@ import Testing
         #expect(shown.contains(fragment) && fragment.contains(#"data-value="12.75""#))
     }
 
-    @Test("the HTML it keeps stays within twice a generation's bytes, however many rows pass through")
-    func heldBytesAreBounded() throws {
+    /// Renders a feed that rolls (20 documents of 200 new items each, the old ones gone)
+    /// through `cache`, each page twice; the most bytes of HTML and rows it held.
+    static func roll(through cache: TableRowCache) throws -> (bytes: Int, rows: Int) {
         let now = Date(timeIntervalSince1970: 1_796_000_000)
         let store = try Self.store()
-        let cache = TableRowCache(generationBytes: 16 << 10)
         var renderer = PageRenderer(assetVersion: "v")
         renderer.rowCache = cache
-        var most = 0
+        var most = (bytes: 0, rows: 0)
         for round in 0..<20 {
             store.replaceDocument(
                 .array((0..<200).map { Self.row(round * 200 + $0, price: Double($0), status: "passed", seen: now) }))
             let view = try #require(store.snapshot?.published)
-            _ = renderer.table(
-                view: view, profile: view.profile, query: TableQuery(), badge: StatusBadge(kind: .live, since: nil),
-                source: "s", now: now)
-            most = max(most, cache.heldBytes)
+            for _ in 0..<2 {
+                _ = renderer.table(
+                    view: view, profile: view.profile, query: TableQuery(),
+                    badge: StatusBadge(kind: .live, since: nil), source: "s", now: now)
+                most = (max(most.bytes, cache.heldBytes), max(most.rows, cache.heldRows))
+            }
         }
-        #expect(cache.renderedRows == 4_000)
-        #expect(most > 16 << 10 && most <= 2 * (16 << 10) + 2_048, "held at most \(most) bytes")
+        return most
+    }
+
+    @Test("the HTML it keeps stays within twice a generation's bytes, however many rows pass through")
+    func heldBytesAreBounded() throws {
+        let cache = TableRowCache(generationBytes: 16 << 10)
+        let most = try Self.roll(through: cache)
+        // A page of 200 rows does not fit in 16 KiB: its second render renders some again.
+        #expect(cache.renderedRows > 4_000)
+        #expect(most.bytes > 16 << 10 && most.bytes <= 2 * (16 << 10) + 2_048, "held at most \(most.bytes) bytes")
     }
 
     @Test("the rows it keeps stay within two generations, the items they were rendered from with them")
     func heldRowsAreBounded() throws {
-        let now = Date(timeIntervalSince1970: 1_796_000_000)
-        let store = try Self.store()
         let cache = TableRowCache(generationRows: 300)
-        var renderer = PageRenderer(assetVersion: "v")
-        renderer.rowCache = cache
-        var most = 0
-        // A feed that rolls: each document 200 new items, the old ones gone.
-        for round in 0..<20 {
-            store.replaceDocument(
-                .array((0..<200).map { Self.row(round * 200 + $0, price: Double($0), status: "passed", seen: now) }))
-            let view = try #require(store.snapshot?.published)
-            _ = renderer.table(
-                view: view, profile: view.profile, query: TableQuery(), badge: StatusBadge(kind: .live, since: nil),
-                source: "s", now: now)
-            most = max(most, cache.heldRows)
-            // The page shown now is kept whole: a render of it again renders nothing.
-            let rendered = cache.renderedRows
-            _ = renderer.table(
-                view: view, profile: view.profile, query: TableQuery(), badge: StatusBadge(kind: .live, since: nil),
-                source: "s", now: now)
-            #expect(cache.renderedRows == rendered, "round \(round)")
-        }
-        #expect(most > 300 && most <= 600, "held at most \(most) rows")
+        let most = try Self.roll(through: cache)
+        // Each page fits in a generation: its second render renders nothing.
+        #expect(cache.renderedRows == 4_000)
+        #expect(most.rows > 300 && most.rows <= 600, "held at most \(most.rows) rows")
     }
 }
