@@ -6,7 +6,7 @@ import Testing
 /// What an error answer's body says went wrong, beside its status: APIs' own words found
 /// in their JSON or plain text, never an HTML page, never a secret of the request, folded
 /// and cut; and the same through real sockets for an SSE upstream and a polled API.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(1)), .onThreadsOfItsOwn)
 struct UpstreamAnswerReasonTests {
     static func reason(_ body: String, type: String? = "application/json", secrets: [String] = []) -> String? {
         UpstreamAnswerReason.reason(in: Array(body.utf8), contentType: type, secrets: secrets)

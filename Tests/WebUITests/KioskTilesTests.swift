@@ -9,7 +9,7 @@ import Testing
 /// (``KioskTilesMemo``): after every change its tiles are those a pass over every item
 /// chooses (``PageRenderer/kioskItems(_:section:)``, what `/kiosk` renders), while it reads
 /// only the items each change touched, also across views it was not asked for.
-@Suite struct KioskTilesTests {
+@Suite(.onThreadsOfItsOwn) struct KioskTilesTests {
     static func row(_ id: Int, state: String) -> JSONValue {
         .object([
             "id": .string("h" + String(id).leftPadded(to: 3)), "name": .string("Host \(id)"),

@@ -57,17 +57,20 @@ struct SlowClientTests {
         let head = Array("GET / HTTP/1.1\r\nHost: x\r\nX-Slow: ".utf8) + [UInt8](repeating: 97, count: 200)
         var sent = 0
         var closed = false
-        // One byte every 100 ms: each one is activity, but none completes the request.
+        // One byte every 100 ms: each one is activity, but none completes the request. The
+        // pause is a wait for the server's close (SocketReadiness's thread), not a
+        // `Task.sleep`, whose end waits for a thread of the cooperative pool: under the whole
+        // suite that came seconds late, and the close was seen late with it (8.9 s).
         while !closed, sent < head.count, ContinuousClock.now - start < .seconds(Self.deadline + Self.slack + 2) {
             do {
                 try await socket.send([head[sent]])
                 sent += 1
+                _ = await SocketReadiness.shared.wait(socket.fd, for: .readable, until: .now + .milliseconds(100))
                 _ = try socket.readAvailable()
             } catch {
                 closed = true
                 break
             }
-            try await Task.sleep(for: .milliseconds(100))
         }
         let closedAfter = (ContinuousClock.now - start).timeInterval
         #expect(closed, "still open after \(closedAfter) s and \(sent) bytes")

@@ -8,7 +8,7 @@ import Testing
 /// A table page renders through the templates only the rows that changed since it was last
 /// rendered (``TableRowCache``), and is byte for byte the page rendered row by row, however
 /// its rows, their order and the time change.
-@Suite struct TableRowCacheTests {
+@Suite(.onThreadsOfItsOwn) struct TableRowCacheTests {
     static let columns = ["Name=/name", "Price=/price:number", "Status=/status:status", "Seen=/seen:relative"]
 
     static func row(_ id: Int, price: Double, status: String, seen: Date) -> JSONValue {
