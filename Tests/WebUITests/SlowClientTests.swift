@@ -219,10 +219,18 @@ struct SlowClientTests {
         #expect(counts.droppedForRoom + counts.refusedAtLimit >= 100 + 1 - 56, "\(counts)")
         #expect(counts.droppedForRoom >= 1)
         #expect(counts.droppedAtDeadline == 0)
-        // The oldest heads were the ones closed.
-        for socket in heads.prefix(10) {
-            #expect(throws: RawSocket.Failure.self) { _ = try socket.readAvailable() }
-        }
+        // The oldest heads were the ones closed. Oldest by when each reached libmicrohttpd,
+        // not by when it connected: each shard's front door hands over its own heads, so a
+        // door whose thread waits a moment on a loaded machine hands its older heads over
+        // after the other door's newer ones (the likely cause of a run beside a build that
+        // found 5 of the first 10 still open). So: far more of the older half closed than of
+        // the newer half.
+        let closed = heads.map { (try? $0.readAvailable()) == nil }
+        let older = closed.prefix(50).count { $0 }
+        let newer = closed.suffix(50).count { $0 }
+        #expect(
+            older > 2 * newer && older >= min(counts.droppedForRoom, 50) * 3 / 4,
+            "closed: \(older) of the older 50 heads, \(newer) of the newer 50; \(counts)")
         _ = server.store.replaceDocument(NewswireFeed.document(count: 4))
         #expect(["patch", "data"].contains(try await stream.next(before: Date().addingTimeInterval(5)).type))
     }
