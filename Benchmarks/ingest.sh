@@ -33,9 +33,11 @@ mkdir -p "$out"
 results=$out/ingest.jsonl
 : >"$results"
 
+# received PORT: upstream events feedweb took, from /readyz; empty when it did not answer
+# within 5 s (the round is then reported as unanswered, not measured).
 received() {
   curl -s --max-time 5 "http://127.0.0.1:$1/readyz" |
-    python3 -c 'import sys,json;print(json.load(sys.stdin)["upstream"]["events_received"])'
+    python3 -c 'import sys,json;print(json.load(sys.stdin)["upstream"]["events_received"])' 2>/dev/null || true
 }
 cpu_ticks() { awk '{print $14+$15}' "/proc/$1/stat"; }
 rss_kb() { awk '/VmRSS/ {print $2}' "/proc/$1/status"; }
@@ -70,6 +72,12 @@ one() { # BINARY KEEP RATE ROUND
   c1=$(catchups "$FW_PORT") rss1=$(rss_kb "$FW_PID")
   for pid in "${pids[@]}"; do wait "$pid" || true; done
   stop_all || true
+  if [ -z "$r0" ] || [ -z "$r1" ]; then
+    echo "$(basename "$binary") keep=$keep rate=$rate: /readyz did not answer within 5 s; not measured"
+    printf '{"binary": "%s", "path": "%s", "keep": %s, "rate": %s, "round": %s, "unanswered": true}\n' \
+      "$(basename "$binary")" "$binary" "$keep" "$rate" "$round" >>"$results"
+    return 0
+  fi
   python3 - "$out" "$results" <<PY
 import json, os, sys
 out, results = sys.argv[1], sys.argv[2]

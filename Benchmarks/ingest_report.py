@@ -25,19 +25,30 @@ def fmt(value, digits=1):
 def main(path):
     rows = [json.loads(line) for line in open(path) if line.strip()]
     groups = defaultdict(list)
+    # Rounds in which /readyz did not answer within 5 s: counted, not measured.
+    unanswered = defaultdict(int)
     for row in rows:
-        groups[(row["path"], row["keep"], row["rate"])].append(row)
+        if row.get("unanswered"):
+            unanswered[(row["path"], row["keep"], row["rate"])] += 1
+            groups.setdefault((row["path"], row["keep"], row["rate"]), [])
+        else:
+            groups[(row["path"], row["keep"], row["rate"])].append(row)
     names = {"events": "/events", "eventsitems": "/events/items", "eventspageviewlist": "page"}
     print("| binary | --keep | offered /s | taken /s (%) | behind | cores | ms CPU/change | RSS end (peak) MB | "
           + " | ".join(f"{n} p50 / p99 ms" for n in names.values()) + " | dropped | catch-ups |")
     print("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | " + " | ".join("---:" for _ in names)
           + " | ---: | ---: |")
     for (binary, keep, rate), group in sorted(groups.items(), key=lambda g: (g[0][0], g[0][1], g[0][2])):
+        silent = unanswered[(binary, keep, rate)]
+        if not group:
+            print(f"| {binary} | {keep} | {rate} | /readyz did not answer in all {silent} rounds | "
+                  + " | ".join("–" for _ in range(6 + len(names))) + " |")
+            continue
         behind = sum(1 for r in group if r["taken_pct"] < 98)
         cells = [
             binary, str(keep), str(rate),
             f"{fmt(med(r['taken_per_s'] for r in group), 0)} ({fmt(med(r['taken_pct'] for r in group), 0)} %)",
-            f"{behind} of {len(group)}",
+            f"{behind} of {len(group)}" + (f"; {silent} unanswered" if silent else ""),
             fmt(med(r["cores"] for r in group), 2),
             fmt(med(r["ms_per_change"] for r in group), 3),
             f"{fmt(med(r['rss_mb'][1] for r in group), 0)} ({fmt(max(r['rss_mb'][2] for r in group), 0)})",
@@ -52,7 +63,7 @@ def main(path):
     # CPU per change at the lowest rate: each --keep against the smallest.
     lowest = min(rate for (_, _, rate) in groups)
     for binary in sorted({b for (b, _, _) in groups}):
-        keeps = sorted(k for (b, k, r) in groups if b == binary and r == lowest)
+        keeps = sorted(k for (b, k, r), group in groups.items() if b == binary and r == lowest and group)
         if len(keeps) < 2:
             continue
         base = med(r["ms_per_change"] for r in groups[(binary, keeps[0], lowest)])

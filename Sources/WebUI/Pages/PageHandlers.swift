@@ -42,6 +42,7 @@ struct PageHandlers: Sendable {
     private func renderer(_ assetVersion: String, templates set: TemplateSet? = nil) -> PageRenderer {
         var renderer = PageRenderer(assetVersion: assetVersion, brand: brand, templates: set ?? templates.current)
         renderer.rowCache = templates.tableRows
+        renderer.storyCache = templates.stories
         return renderer
     }
 

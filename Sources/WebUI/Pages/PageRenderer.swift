@@ -15,6 +15,9 @@ struct PageRenderer: Sendable {
     /// The table rows rendered lately (``TemplateLibrary/tableRows``); `nil`: every row is
     /// rendered.
     var rowCache: TableRowCache?
+    /// The list entries rendered lately (``TemplateLibrary/stories``); `nil`: every entry is
+    /// rendered.
+    var storyCache: StoryFragmentCache?
 
     /// What a page of the past (`?at=`) says above its content, in place of the live badge.
     struct PastBanner {
@@ -316,9 +319,17 @@ struct PageRenderer: Sendable {
 
     /// One list entry.
     func storyFragment(_ item: FeedItem, profile: ItemProfile, now: Date) -> String {
-        templates.library.render(
-            StoryView(item, now: now, placeholder: placeholder, showsPlaceholder: profile.showsPlaceholder),
-            withTemplate: "story") ?? ""
+        let templates = self.templates
+        let placeholder = self.placeholder
+        func render(_ item: FeedItem) -> String {
+            templates.library.render(
+                StoryView(item, now: now, placeholder: placeholder, showsPlaceholder: profile.showsPlaceholder),
+                withTemplate: "story") ?? ""
+        }
+        guard let storyCache else { return render(item) }
+        let shape = StoryShape(
+            templates: templates.version, placeholder: placeholder, showsPlaceholder: profile.showsPlaceholder)
+        return storyCache.story(item, shape: shape, now: now, render: render)
     }
 
     /// One table row; `columns` and `linkColumn` as ``TableColumns`` gives them for the
@@ -347,7 +358,7 @@ struct PageRenderer: Sendable {
                 return TableView.Row(html: html, row: made) { row(item) }
             }
         }
-        let shape = TableRowCache.Shape(
+        let shape = TableRowShape(
             templates: templates.version, columns: columns, linkColumn: linkColumn, year: DetailView.UTCParts(now).year)
         return zip(items, rowCache.rows(items, shape: shape, now: now, render: render)).map { item, rendered in
             TableView.Row(html: rendered.html, row: rendered.row) { row(item) }

@@ -30,6 +30,12 @@ struct StoryView {
     /// The item's own JSON (`{{item.price}}`).
     let item: TemplateJSON
 
+    /// The moment a story says it is of (published, else updated): its time, said relative
+    /// to `now` (``timeText``).
+    static func moment(of item: FeedItem) -> Date? {
+        RelativeTime.parse(item.published ?? item.updated)
+    }
+
     init(_ item: FeedItem, now: Date, placeholder: String, showsPlaceholder: Bool = true) {
         key = item.key
         domID = "item-" + item.key
@@ -41,7 +47,7 @@ struct StoryView {
         byline = item.byline
         thumbnail = URLPolicy.safeURL(item.thumbnail)
         self.placeholder = placeholder
-        let date = RelativeTime.parse(item.published ?? item.updated)
+        let date = Self.moment(of: item)
         timeMachine = date.map(RelativeTime.machine)
         timeText = date.map { RelativeTime.describe($0, now: now) }
         sectionHref = item.section.map { "/?section=" + (Self.queryEscape($0)) }

@@ -140,6 +140,7 @@ final class PageEventStream: Sendable {
         var renderer = baseRenderer
         renderer.templates = templates.current
         renderer.rowCache = templates.tableRows
+        renderer.storyCache = templates.stories
         return renderer
     }
     /// Where a new `/inspect` page's first frame comes from when no frame carried one.

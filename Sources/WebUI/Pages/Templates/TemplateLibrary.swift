@@ -15,8 +15,10 @@ public final class TemplateLibrary: Sendable {
     /// The folder reloads read (`nil`: the built-ins alone, nothing to reload).
     public let directory: String?
     /// The table rows rendered lately, for every page and frame rendered from this library
-    /// (each kept for the set it was rendered from: ``TableRowCache/Shape/templates``).
+    /// (each kept for the set it was rendered from: ``TableRowShape/templates``).
     let tableRows = TableRowCache()
+    /// The list entries rendered lately, likewise (``StoryShape/templates``).
+    let stories = StoryFragmentCache()
     private let state: NIOLockedValueBox<State>
 
     /// The built-in templates alone.
