@@ -74,29 +74,6 @@ struct UpstreamConnectionTests {
         }
     }
 
-    @Test("each read goes from the socket to the store on the client's event loop, across reconnects")
-    func committedOnTheEventLoop() async throws {
-        try await Upstream.run(
-            [
-                .events(
-                    SSEText.event("data", data: Upstream.document(1), id: "e-1", retry: 50)
-                        + SSEText.event("patch", data: Upstream.setVersion(2), id: "e-2")),
-                .stream(
-                    [
-                        .text(SSEText.event("patch", data: Upstream.setVersion(3), id: "e-3")),
-                        .pause(.milliseconds(50)),
-                        .text(SSEText.event("patch", data: Upstream.setVersion(4), id: "e-4")),
-                    ], ending: .stayOpen),
-            ]
-        ) { server, upstream in
-            try await upstream.waitUntil("four changes, observed") { upstream.acceptedDocuments.count == 4 }
-            #expect(upstream.acceptedDocuments.compactMap(Upstream.version) == [1, 2, 3, 4])
-            // Committed where the body is read: no thread of Swift's pool woken per read.
-            #expect(upstream.acceptedOnEventLoop == [true, true, true, true])
-            #expect(try await server.waitForRequests(2).count == 2)
-        }
-    }
-
     @Test("an id is sent as received, also one with spaces and non-ASCII text")
     func unusualIDs() async throws {
         try await Upstream.run(

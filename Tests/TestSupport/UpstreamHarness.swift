@@ -2,7 +2,6 @@ import FeedCore
 import Foundation
 import Logging
 import NIOConcurrencyHelpers
-import NIOPosix
 
 /// One ``FeedCore/UpstreamConnection`` of any kind running against a test server (a
 /// ``ScriptedSSEServer``, a ``ScriptedWebSocketServer``), with everything it does recorded: every event it publishes with the status it led to (and
@@ -21,9 +20,6 @@ public final class UpstreamHarness: Sendable {
     public let connection: UpstreamConnection
     private let statusLog = NIOLockedValueBox<[(at: Date, event: UpstreamEvent, status: UpstreamStatus)]>([])
     private let documents = NIOLockedValueBox<[JSONValue]>([])
-    /// For each accepted change, in order: whether the store delivered it on a thread of
-    /// a NIO event loop.
-    private let deliveredOnEventLoop = NIOLockedValueBox<[Bool]>([])
     private let task = NIOLockedValueBox<Task<Void, Never>?>(nil)
     private let finished = NIOLockedValueBox(false)
     private let executor = DedicatedTaskExecutor(threads: 2, name: "upstream-harness")
@@ -48,10 +44,7 @@ public final class UpstreamHarness: Sendable {
         connection.observe { [statusLog] event, status in
             statusLog.withLockedValue { $0.append((Date(), event, status)) }
         }
-        store.observe { [documents, deliveredOnEventLoop] change in
-            documents.withLockedValue { $0.append(change.snapshot.document) }
-            deliveredOnEventLoop.withLockedValue { $0.append(MultiThreadedEventLoopGroup.currentEventLoop != nil) }
-        }
+        store.observe { [documents] change in documents.withLockedValue { $0.append(change.snapshot.document) } }
     }
 
     public func start() {
@@ -92,9 +85,6 @@ public final class UpstreamHarness: Sendable {
     /// Every document the store accepted, in order, as its observer saw them: on the
     /// store's delivery, a moment after ``document`` shows one. Wait on these to assert on them.
     public var acceptedDocuments: [JSONValue] { documents.withLockedValue { $0 } }
-    /// For each document in ``acceptedDocuments``: whether the store delivered it on a
-    /// thread of a NIO event loop (the connection committed it there).
-    public var acceptedOnEventLoop: [Bool] { deliveredOnEventLoop.withLockedValue { $0 } }
     /// The store's document now (committed; maybe not yet delivered to its observer).
     public var document: JSONValue? { store.snapshot?.document }
 

@@ -9,11 +9,8 @@ protocol HTTPTransport: UpstreamTransport where Resources == HTTPClient {
 }
 
 extension HTTPTransport {
-    /// A client on one event loop of the shared group, so that the loop that delivers a
-    /// response's body is known: the SSE transport reads and commits on it
-    /// (``EventLoopTaskExecutor``).
     func makeResources() -> HTTPClient {
-        HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup.next(), configuration: clientConfiguration)
+        HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: clientConfiguration)
     }
 
     func release(_ client: HTTPClient) async {

@@ -50,7 +50,7 @@ struct SSETransport: HTTPTransport {
                 guard Self.isEventStream(contentType) else { throw UpstreamError.wrongContentType(contentType) }
                 session.publish(.opened(at: Date()))
                 session.logger.info("upstream: connected to \(URLRedaction.redacted(redirects.url.absoluteString))")
-                try await read(response.body, on: client.eventLoopGroup.next(), session: session)
+                try await read(response.body, session: session)
                 throw UpstreamError.endOfStream
             default:
                 guard PollingProtocol.wantsReason(status: code) else { throw UpstreamError.httpStatus(code) }
@@ -64,14 +64,12 @@ struct SSETransport: HTTPTransport {
     }
 
     /// Reads the body through the committer: the reader parses each read into events and
-    /// their commands. Both run on `loop`, the client's one event loop, which delivers the
-    /// body: a read goes from the socket to the store without waking a thread of Swift's
-    /// pool (``EventLoopTaskExecutor``).
-    private func read(_ body: HTTPClientResponse.Body, on loop: any EventLoop, session: UpstreamSession) async throws {
+    /// their commands.
+    private func read(_ body: HTTPClientResponse.Body, session: UpstreamSession) async throws {
         let maxEventBytes = session.configuration.maxEventBytes
         let startID = session.lastEventID
         let makeDialect = self.makeDialect
-        try await UpstreamCommitter(session: session).run(on: EventLoopTaskExecutor(loop: loop)) { queue in
+        try await UpstreamCommitter(session: session).run { queue in
             var parser = SSEParser(maxEventBytes: maxEventBytes)
             parser.resume(lastEventID: startID)
             var dialect = makeDialect()

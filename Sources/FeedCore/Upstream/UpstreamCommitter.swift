@@ -1,12 +1,10 @@
 import Foundation
 
-/// Carries out what a stream delivers, in two stages: the reader (a child task the
-/// transport supplies) turns each read of the stream into events and their commands and
-/// puts them in an ``UpstreamReadQueue``; the committer (the calling task) takes everything
-/// parsed so far at once and commits it to the store, items that arrived together as one
-/// change. Shared by the SSE and WebSocket transports. On Swift's pool the stages overlap;
-/// on one event loop (the SSE transport's) they take turns, and what the reader parsed
-/// while the committer waited for its turn is still committed as one batch.
+/// Carries out what a stream delivers, in two stages that overlap: the reader (a child
+/// task the transport supplies) turns each read of the stream into events and their
+/// commands and puts them in an ``UpstreamReadQueue``; the committer (the calling task)
+/// takes everything parsed so far at once and commits it to the store, items that arrived
+/// together as one change. Shared by the SSE and WebSocket transports.
 ///
 /// Between the stages the queue is bounded at 4 MiB (or one maximal event). A failure of
 /// the reader reaches the caller after every event parsed before it has been committed; a
@@ -27,24 +25,11 @@ struct UpstreamCommitter: Sendable {
     let session: UpstreamSession
 
     /// Runs `reader` into a queue and commits what it puts there until the reader ends
-    /// (then returns) or either stage throws (then rethrows). Both stages run on `executor`
-    /// when one is given (the SSE transport's event loop: one thread from the socket to the
-    /// store), else on Swift's pool.
-    func run(
-        on executor: (any TaskExecutor)? = nil, reader: @escaping @Sendable (UpstreamReadQueue) async throws -> Void
-    ) async throws {
-        try await withTaskExecutorPreference(executor) {
-            try await run(preferring: executor, reader: reader)
-        }
-    }
-
-    private func run(
-        preferring executor: (any TaskExecutor)?, reader: @escaping @Sendable (UpstreamReadQueue) async throws -> Void
-    ) async throws {
+    /// (then returns) or either stage throws (then rethrows).
+    func run(reader: @escaping @Sendable (UpstreamReadQueue) async throws -> Void) async throws {
         let queue = UpstreamReadQueue(limitBytes: max(4 * 1024 * 1024, session.configuration.maxEventBytes))
         try await withThrowingTaskGroup(of: Void.self) { group in
-            // Named again: a child added with no preference ran on Swift's pool here.
-            group.addTask(executorPreference: executor) {
+            group.addTask {
                 defer { queue.finish() }
                 try await reader(queue)
             }
