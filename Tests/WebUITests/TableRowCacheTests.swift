@@ -176,6 +176,32 @@ import Testing
         #expect(most.bytes > 16 << 10 && most.bytes <= 2 * (16 << 10) + 2_048, "held at most \(most.bytes) bytes")
     }
 
+    @Test("a dropped generation is let go one row per row asked for, gone when the next is dropped")
+    func droppedGenerationIsReleasedGradually() throws {
+        let now = Date(timeIntervalSince1970: 1_796_000_000)
+        let store = try Self.store()
+        store.replaceDocument(.array((0..<1_500).map { Self.row($0, price: 1, status: "passed", seen: now) }))
+        let view = try #require(store.snapshot?.published)
+        let columns = TableColumns.shown(of: view.profile)
+        let link = TableColumns.linkColumn(of: columns, profile: view.profile)
+        let cache = TableRowCache(generationRows: 300)
+        var renderer = PageRenderer(assetVersion: "v")
+        renderer.rowCache = cache
+        // Rows rendered one call each, as a frame renders the rows that changed: 5 drops.
+        var waiting: [Int] = []
+        for item in view.items {
+            _ = renderer.tableRowFragment(item, columns: columns, linkColumn: link, now: now)
+            waiting.append(cache.retiredRows)
+        }
+        #expect(cache.renderedRows == 1_500)
+        // The first drop (call 300) retires the then empty older generation; each later one
+        // (calls 600, 900, …) a generation of 300 rows, of which each call after lets one go.
+        #expect(waiting[0..<599].allSatisfy { $0 == 0 })
+        let afterSecondDrop = Array(waiting[599..<1_499])
+        #expect(afterSecondDrop == (0..<900).map { 300 - $0 % 300 })
+        #expect(cache.heldRows <= 600)
+    }
+
     @Test("the rows it keeps stay within two generations, the items they were rendered from with them")
     func heldRowsAreBounded() throws {
         let cache = TableRowCache(generationRows: 300)

@@ -22,6 +22,13 @@ import NIOConcurrencyHelpers
 /// So at most twice that is held, with the items they were rendered from: an item the feed
 /// has since changed or dropped stays until its generation goes.
 ///
+/// A dropped generation is let go one fragment per item a call asks for, outside the lock,
+/// not all at once: freeing a generation of 1,024 entries and their items in one call held
+/// up the list page's frame that made it (BENCHMARKS.md, "A list page under a fast feed").
+/// So the items a rolling feed drops are freed at the pace new ones are rendered, as without
+/// the cache. A call keeps at most as many fragments as it releases, so the retired never
+/// pile up: a generation of evenly sized fragments is gone when the next is dropped.
+///
 /// A leaf lock: nothing is taken while it is held; fragments are checked and rendered
 /// outside it.
 final class FragmentCache<Shape: Equatable & Sendable>: Sendable {
@@ -42,6 +49,8 @@ final class FragmentCache<Shape: Equatable & Sendable>: Sendable {
         var shape: Shape?
         var newer: [String: Entry] = [:]
         var older: [String: Entry] = [:]
+        /// The fragments of the generation dropped last, not yet released.
+        var retired: [Entry] = []
         /// Bytes of HTML in ``newer`` and in ``older``.
         var newerBytes = 0
         var olderBytes = 0
@@ -56,11 +65,20 @@ final class FragmentCache<Shape: Equatable & Sendable>: Sendable {
             }
             newerBytes += entry.html.utf8.count
             if newer.count >= rows || newerBytes >= bytes {
+                retired.append(contentsOf: older.values)
                 older = newer
                 olderBytes = newerBytes
                 newer = [:]
                 newerBytes = 0
             }
+        }
+
+        /// Up to `count` of the retired fragments, for the caller to release outside the lock.
+        mutating func takeRetired(_ count: Int) -> [Entry] {
+            let taken = min(count, retired.count)
+            guard taken > 0 else { return [] }
+            defer { retired.removeLast(taken) }
+            return Array(retired.suffix(taken))
         }
     }
 
@@ -84,13 +102,17 @@ final class FragmentCache<Shape: Equatable & Sendable>: Sendable {
         _ items: some Collection<FeedItem>, shape: Shape, now: Date, render: (FeedItem) -> (html: String, made: Made),
         relative: (Made, FeedItem) -> [RelativeText]?
     ) -> [(html: String, made: Made?)] {
+        var released: [Entry] = []
         let found: [(entry: Entry, isNewer: Bool)?] = state.withLockedValue { state in
             if state.shape != shape { state = State(shape: shape, rendered: state.rendered) }
+            // As many as this call can keep: the retired are gone by the next drop.
+            released = state.takeRetired(items.count)
             return items.map { item in
                 if let entry = state.newer[item.key] { return (entry, true) }
                 return state.older[item.key].map { ($0, false) }
             }
         }
+        released.removeAll()  // the retired fragments and their items freed here, unlocked
         var fragments: [(html: String, made: Made?)] = []
         fragments.reserveCapacity(found.count)
         var kept: [Entry] = []
@@ -127,6 +149,9 @@ final class FragmentCache<Shape: Equatable & Sendable>: Sendable {
     /// Fragments kept (both generations, one in both counted twice): at most twice
     /// ``generationRows``.
     var heldRows: Int { state.withLockedValue { $0.newer.count + $0.older.count } }
+
+    /// Fragments of dropped generations waiting to be released.
+    var retiredRows: Int { state.withLockedValue { $0.retired.count } }
 
     /// Fragments rendered through the cache since it was made (those not kept were).
     var renderedRows: Int { state.withLockedValue { $0.rendered } }
