@@ -421,6 +421,50 @@ struct BoardBrowserTests {
         }
     }
 
+    /// /stats in a cell fits it whole: the charts share the height the figures leave, in a
+    /// cell too low for them the figures stand alone, and nothing runs past the cell's foot.
+    @Test func statsInACellFitTheCellWhole() async throws {
+        let (_, feedweb) = try await Self.start()
+        defer { feedweb.kill() }
+        let measure =
+            Self.cell
+                + """
+                var root = cell('stats');
+                var box = root.host.getBoundingClientRect();
+                var page = root.querySelector('.bd-page');
+                function bottoms(selector) {
+                  return Array.prototype.map.call(root.querySelectorAll(selector), function (el) {
+                    var r = el.getBoundingClientRect();
+                    return { below: Math.round(r.bottom - box.bottom), height: Math.round(r.height) };
+                  });
+                }
+                return { cell: Math.round(box.height), overflow: page.scrollHeight - page.clientHeight,
+                         charts: bottoms('.chart'), tiles: bottoms('.tile') };
+                """
+        // A cell as high as the screen: both charts drawn, within the cell.
+        try await WebDriver.withSession(windowWidth: 1920, windowHeight: 1080) { browser in
+            try await browser.open("http://127.0.0.1:\(feedweb.port)/board?v=list&v=stats&cols=2")
+            #expect(try await browser.waitFor("return document.body.dataset.streamState === 'open'", seconds: 5))
+            let seen = try await browser.execute(measure)
+            let charts = seen["charts"]?.arrayValue ?? []
+            #expect(charts.count == 2, "\(seen)")
+            #expect(charts.allSatisfy { ($0["height"]?.int64Value ?? 0) >= 200 }, "\(seen)")
+            #expect(charts.allSatisfy { ($0["below"]?.int64Value ?? 1) <= 0 }, "\(seen)")
+            #expect(seen["overflow"]?.int64Value == 0, "\(seen)")
+        }
+        // A quarter of a small screen: the figures alone, within the cell.
+        try await WebDriver.withSession(windowWidth: 1280, windowHeight: 720) { browser in
+            try await browser.open("http://127.0.0.1:\(feedweb.port)/board?v=list&v=stats&v=kiosk&v=list:World&cols=2")
+            #expect(try await browser.waitFor("return document.body.dataset.streamState === 'open'", seconds: 5))
+            let seen = try await browser.execute(measure)
+            let charts = seen["charts"]?.arrayValue ?? []
+            let tiles = seen["tiles"]?.arrayValue ?? []
+            #expect(charts.allSatisfy { $0["height"]?.int64Value == 0 }, "\(seen)")
+            #expect(tiles.count == 5 && tiles.allSatisfy { ($0["below"]?.int64Value ?? 1) <= 0 }, "\(seen)")
+            #expect(seen["overflow"]?.int64Value == 0, "\(seen)")
+        }
+    }
+
     @Test func theShiftAndTheDimComeAtTheTimesOfTheClock() async throws {
         let (upstream, feedweb) = try await Self.start()
         defer { feedweb.kill() }
