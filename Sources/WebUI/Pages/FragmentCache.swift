@@ -49,7 +49,9 @@ final class FragmentCache<Shape: Equatable & Sendable>: Sendable {
         var shape: Shape?
         var newer: [String: Entry] = [:]
         var older: [String: Entry] = [:]
-        /// The fragments of the generation dropped last, not yet released.
+        /// Fragments of dropped generations not yet released: about one generation's
+        /// worth at most, since a call releases as many as it may keep (a generation
+        /// dropped for its bytes can leave some of the one before for the next).
         var retired: [Entry] = []
         /// Bytes of HTML in ``newer`` and in ``older``.
         var newerBytes = 0

@@ -321,12 +321,13 @@ struct PageRenderer: Sendable {
     func storyFragment(_ item: FeedItem, profile: ItemProfile, now: Date) -> String {
         let templates = self.templates
         let placeholder = self.placeholder
-        func render(_ item: FeedItem) -> String {
-            templates.library.render(
-                StoryView(item, now: now, placeholder: placeholder, showsPlaceholder: profile.showsPlaceholder),
-                withTemplate: "story") ?? ""
+        func render(_ item: FeedItem) -> (html: String, moment: Date?) {
+            let moment = StoryView.moment(of: item)
+            let story = StoryView(
+                item, now: now, placeholder: placeholder, showsPlaceholder: profile.showsPlaceholder, moment: moment)
+            return (templates.library.render(story, withTemplate: "story") ?? "", moment)
         }
-        guard let storyCache else { return render(item) }
+        guard let storyCache else { return render(item).html }
         let shape = StoryShape(
             templates: templates.version, placeholder: placeholder, showsPlaceholder: profile.showsPlaceholder)
         return storyCache.story(item, shape: shape, now: now, render: render)

@@ -6,7 +6,8 @@ import Foundation
 /// catch-up, is made of entries the frames already rendered, not 1,000 entries rendered
 /// again each time (BENCHMARKS.md, "A list page under a fast feed"). A generation holds
 /// 1,024 entries or 2 MiB of HTML: a list of 1,000 fits in one, and a feed that rolls
-/// fast holds at most ~2,000 entries of items it has dropped.
+/// fast holds at most ~3,000 entries of items it has dropped (two generations, and about
+/// one more of dropped entries waiting to be let go).
 typealias StoryFragmentCache = FragmentCache<StoryShape>
 
 /// What a list entry's HTML depends on besides its item and the time it says relative to
@@ -24,13 +25,21 @@ extension FragmentCache where Shape == StoryShape {
     }
 
     /// `item`'s entry: kept HTML where it still holds, else what `render` makes (then kept).
-    func story(_ item: FeedItem, shape: Shape, now: Date, render: (FeedItem) -> String) -> String {
-        let relative: ((), FeedItem) -> [RelativeText]? = { _, item in
-            guard let moment = StoryView.moment(of: item) else { return [] }
+    /// `render` gives the entry's HTML and the moment it says relative to `now`
+    /// (``StoryView/moment(of:)``), parsed once for both.
+    func story(
+        _ item: FeedItem, shape: Shape, now: Date, render: (FeedItem) -> (html: String, moment: Date?)
+    ) -> String {
+        let relative: (Date?, FeedItem) -> [RelativeText]? = { moment, _ in
+            guard let moment else { return [] }
             return [RelativeText(date: moment, text: RelativeTime.describe(moment, now: now))]
         }
         return fragments(
-            CollectionOfOne(item), shape: shape, now: now, render: { (render($0), ()) }, relative: relative
+            CollectionOfOne(item), shape: shape, now: now,
+            render: {
+                let made = render($0)
+                return (made.html, made.moment)
+            }, relative: relative
         )
         .first?.html ?? ""
     }

@@ -36,7 +36,12 @@ struct StoryView {
         RelativeTime.parse(item.published ?? item.updated)
     }
 
-    init(_ item: FeedItem, now: Date, placeholder: String, showsPlaceholder: Bool = true) {
+    /// `moment` is ``moment(of:)`` of `item`, where the caller has it already (parsing a
+    /// date is most of what a story's view costs).
+    init(
+        _ item: FeedItem, now: Date, placeholder: String, showsPlaceholder: Bool = true,
+        moment: Date?? = nil
+    ) {
         key = item.key
         domID = "item-" + item.key
         href = "/items/" + item.key
@@ -47,7 +52,7 @@ struct StoryView {
         byline = item.byline
         thumbnail = URLPolicy.safeURL(item.thumbnail)
         self.placeholder = placeholder
-        let date = Self.moment(of: item)
+        let date = moment ?? Self.moment(of: item)
         timeMachine = date.map(RelativeTime.machine)
         timeText = date.map { RelativeTime.describe($0, now: now) }
         sectionHref = item.section.map { "/?section=" + (Self.queryEscape($0)) }
