@@ -36,8 +36,8 @@ struct StoryView {
         RelativeTime.parse(item.published ?? item.updated)
     }
 
-    /// `moment` is ``moment(of:)`` of `item`, where the caller has it already (parsing a
-    /// date is most of what a story's view costs).
+    /// `moment`: ``moment(of:)`` of `item` where the caller has parsed it already
+    /// (`.some(nil)`: the item has none), so that it is parsed once; `nil`: parsed here.
     init(
         _ item: FeedItem, now: Date, placeholder: String, showsPlaceholder: Bool = true,
         moment: Date?? = nil
