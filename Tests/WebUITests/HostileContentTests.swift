@@ -13,7 +13,8 @@ struct HostileContentTests {
     }
 
     var pages: [String] {
-        ["/", "/kiosk", "/?section=" + StoryViewEscape.query("World" + HostileFeed.markup[1])]
+        ["/", "/kiosk"]
+            + [1, 6, 7].map { "/?section=" + StoryViewEscape.query("World" + HostileFeed.markup[$0]) }
             + HostileFeed.keys.map { "/items/" + $0 }
             + ["/board?v=list&v=kiosk&v=kiosk:" + StoryViewEscape.query("World" + HostileFeed.markup[1])]
     }

@@ -67,6 +67,45 @@ import Testing
         #expect(html == #"<li id="item-k1">[a][b] none {&quot;id&quot;:3}</li>"#)
     }
 
+    @Test("a quote with a combining mark after it is escaped in built-in and folder templates")
+    func combiningQuote() throws {
+        let attack = "x\"\u{0301} onmouseover=alert(1) y=\"\u{0301}"
+        let folder = try Self.folder([
+            "story.mustache": #"<li id="{{domID}}" title="{{item.name}}">{{item.name}}</li>"#,
+            "detail.mustache": "{{% CONTENT_TYPE: HTML}}" + #"<p title="{{item.name}}"></p>"#,
+        ])
+        let item = Self.item(.object(["name": .string(attack)]), key: attack)
+        for set in [TemplateSet.builtin, try TemplateSet.load(directory: folder.path)] {
+            let renderer = PageRenderer(assetVersion: "t", templates: set)
+            for html in [
+                renderer.storyFragment(item, profile: .generic, now: Date()),
+                renderer.detailFragment(item, profile: .generic, now: Date()),
+            ] {
+                #expect(html.contains("x&quot;\u{0301} onmouseover=alert(1)"), "\(set.version): \(html)")
+                let mark: Unicode.Scalar = "\u{0301}"
+                #expect(html.unicodeScalars.contains(mark), "the mark is shown, as text")
+                let rawQuote = "\"\u{0301}"  // outside #expect: its expansion does not take it
+                #expect(!html.contains(rawQuote), "no quote left raw before the mark: \(html)")
+            }
+        }
+    }
+
+    @Test("a parse error's line is the file's own line")
+    func parseErrorLine() throws {
+        let folder = try Self.folder(["story.mustache": "<li>\n<b>{{#x}}</b>\n<i>{{/y}}</i>\n</li>\n"])
+        do {
+            _ = try TemplateSet.load(directory: folder.path)
+            Issue.record("a broken template loaded")
+        } catch {
+            guard case .parse(_, let line, _, _, let text) = error else {
+                Issue.record("not a parse error: \(error)")
+                return
+            }
+            #expect(line == 3, "\(error)")
+            #expect(text.contains("{{/y}}"), "the line shown is the one named: \(text)")
+        }
+    }
+
     @Test("a template that does not parse: its file, line and column")
     func parseError() throws {
         let folder = try Self.folder(["story.mustache": "<li id=\"{{domID}}\">\n{{#item.tags}}\n{{.}}\n</li>\n"])

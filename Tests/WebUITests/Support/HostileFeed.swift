@@ -10,6 +10,10 @@ enum HostileFeed {
         "</title><script>alert(2)</script>",
         "<iframe src=javascript:alert(3)>",
         "{{title}} &amp; &lt;b&gt;",
+        // A quote with a combining mark after it is one grapheme cluster, not a quote: an
+        // escaper that walks Characters lets it through, and it closes the attribute.
+        "\"\u{0301} onmouseover=alert(1) x=\"\u{0301}",
+        "'\u{0301} onfocus=alert(1) autofocus x='\u{0301}",
     ]
 
     /// URLs that must never reach an href or src.

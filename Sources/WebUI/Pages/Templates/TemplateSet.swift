@@ -28,7 +28,7 @@ public struct TemplateSet: Sendable {
         var library = MustacheLibrary()
         for (name, source) in Templates.builtins {
             do {
-                try library.register(source, named: name)
+                library.register(try TemplateEscaping.parse(source), named: name)
             } catch {
                 // The templates are constants of this program: a parse error is a bug
                 // that the tests catch, not a runtime condition.
@@ -76,10 +76,11 @@ public struct TemplateSet: Sendable {
             }
             let name = String(file.dropLast(".mustache".count))
             do {
-                library.register(try MustacheTemplate(string: source), named: name)
+                library.register(try TemplateEscaping.parse(source), named: name)
             } catch let error as MustacheTemplate.ParserError {
                 throw .parse(
-                    file: path, line: error.context.lineNumber, column: error.context.columnNumber,
+                    file: path, line: TemplateEscaping.sourceLine(error.context.lineNumber),
+                    column: error.context.columnNumber,
                     reason: Self.describe(error.error), text: error.context.line)
             } catch {
                 throw .parse(file: path, line: 1, column: 1, reason: "\(error)", text: "")
