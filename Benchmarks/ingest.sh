@@ -19,6 +19,8 @@
 # end of the window and its peak (sampled every 0.5 s), latency p50/p99/max per stream,
 # clients dropped, catch-ups (a fresh `data`/`snapshot` in place of a backlog). Medians
 # per configuration at the end, as a Markdown table; raw results in OUT (a temp dir).
+# PERF=1: each window also recorded with `perf record -g` (OUT/perf.BINARY.keepK.rateR.roundN.data);
+# the profiler's cost is in that run's figures, so time the builds in a run without it.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 trap stop_all EXIT
@@ -62,6 +64,10 @@ one() { # BINARY KEEP RATE ROUND
   c0=$(catchups "$FW_PORT") rss0=$(rss_kb "$FW_PID")
   r0=$(received "$FW_PORT") w0=$(date +%s.%N) t0=$(cpu_ticks "$FW_PID")
   local end=$((SECONDS + WINDOW))
+  if [ -n "${PERF:-}" ]; then # a profile of the window, beside the results (its figures are not)
+    perf record -q -g -F 499 -p "$FW_PID" -o "$out/perf.$(basename "$binary").keep$keep.rate$rate.round$round.data" \
+      -- sleep "$WINDOW" >/dev/null 2>&1 &
+  fi
   while [ $SECONDS -lt $end ]; do
     local now
     now=$(rss_kb "$FW_PID")
