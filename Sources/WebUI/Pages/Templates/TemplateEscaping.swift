@@ -5,12 +5,13 @@ import Mustache
 ///
 /// The library's escaper walks `Character`s and looks each up among `< > & " '`, so a quote
 /// followed by a combining mark (one grapheme cluster, `"` U+0301) passes through unescaped
-/// and closes the attribute a feed string stands in (`data-key="{{key}}"`, a table cell's
-/// `data-value`). It is also slow: 20 µs for a story's 272-byte abstract against 0.4 µs,
+/// and closes the attribute a string stands in: `/?section=X%22%CC%81%20onmouseover%3D…`
+/// added an `onmouseover` to the list page's `data-section`, and a feed's section, title or
+/// cell value did the same wherever a template puts it in an attribute. It is also slow: 20 µs for a story's 272-byte abstract against 0.4 µs,
 /// which made a list entry cost 91 µs to render against 38 µs with ours (BENCHMARKS.md).
 ///
 /// Every template's source is parsed with ``pragma`` in front (``parse(_:)``), which makes
-/// the rest of it, and the partials it includes, escape with ``contentType``. The pragma
+/// the rest of it, and the partials it includes, escape with ``ContentType``. The pragma
 /// names `HTML`, which ``parse(_:)`` registers as ours before it parses anything, so a
 /// template that names `HTML` itself gets ours too.
 enum TemplateEscaping {
