@@ -319,6 +319,12 @@ struct PageRenderer: Sendable {
 
     /// One list entry.
     func storyFragment(_ item: FeedItem, profile: ItemProfile, now: Date) -> String {
+        storyFragments(CollectionOfOne(item), profile: profile, now: now).first ?? ""
+    }
+
+    /// The list entries of `items`, in their order: those ``storyCache`` keeps, the others
+    /// rendered (and kept), the cache asked once for them all.
+    func storyFragments(_ items: some Collection<FeedItem>, profile: ItemProfile, now: Date) -> [String] {
         let templates = self.templates
         let placeholder = self.placeholder
         func render(_ item: FeedItem) -> (html: String, moment: Date?) {
@@ -327,10 +333,10 @@ struct PageRenderer: Sendable {
                 item, now: now, placeholder: placeholder, showsPlaceholder: profile.showsPlaceholder, moment: moment)
             return (templates.library.render(story, withTemplate: "story") ?? "", moment)
         }
-        guard let storyCache else { return render(item).html }
+        guard let storyCache else { return items.map { render($0).html } }
         let shape = StoryShape(
             templates: templates.version, placeholder: placeholder, showsPlaceholder: profile.showsPlaceholder)
-        return storyCache.story(item, shape: shape, now: now, render: render)
+        return storyCache.stories(items, shape: shape, now: now, render: render)
     }
 
     /// One table row; `columns` and `linkColumn` as ``TableColumns`` gives them for the

@@ -24,23 +24,24 @@ extension FragmentCache where Shape == StoryShape {
         self.init(rows: generationRows, bytes: generationBytes)
     }
 
-    /// `item`'s entry: kept HTML where it still holds, else what `render` makes (then kept).
-    /// `render` gives the entry's HTML and the moment it says relative to `now`
-    /// (``StoryView/moment(of:)``), parsed once for both.
-    func story(
-        _ item: FeedItem, shape: Shape, now: Date, render: (FeedItem) -> (html: String, moment: Date?)
-    ) -> String {
+    /// `items`' entries, in their order: kept HTML where it still holds, else what `render`
+    /// makes (then kept). `render` gives an entry's HTML and the moment it says relative to
+    /// `now` (``StoryView/moment(of:)``), parsed once for both.
+    func stories(
+        _ items: some Collection<FeedItem>, shape: Shape, now: Date,
+        render: (FeedItem) -> (html: String, moment: Date?)
+    ) -> [String] {
         let relative: (Date?, FeedItem) -> [RelativeText]? = { moment, _ in
             guard let moment else { return [] }
             return [RelativeText(date: moment, text: RelativeTime.describe(moment, now: now))]
         }
         return fragments(
-            CollectionOfOne(item), shape: shape, now: now,
+            items, shape: shape, now: now,
             render: {
                 let made = render($0)
                 return (made.html, made.moment)
             }, relative: relative
         )
-        .first?.html ?? ""
+        .map(\.html)
     }
 }

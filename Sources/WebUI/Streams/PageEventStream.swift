@@ -587,14 +587,19 @@ final class PageEventStream: Sendable {
         return .detail(renderer.detailFragment(item, profile: profile, now: now))
     }
 
-    /// The fragment of one entry of `channel`: a story, a table row, a kiosk story or tile.
-    private func entryFragment(_ item: FeedItem, channel: Channel, table: TableFrame, now: Date) -> String {
+    /// The fragments of `items` as entries of `channel`, in their order: stories, table
+    /// rows, kiosk stories or tiles; a cache asked once for them all.
+    private func entryFragments(
+        _ items: some Collection<FeedItem>, channel: Channel, table: TableFrame, now: Date
+    ) -> [PageFrame.Fragment] {
+        let html: [String]
         switch channel {
-        case .kiosk: return renderer.kioskStoryFragment(item, profile: table.profile, now: now)
+        case .kiosk: html = items.map { renderer.kioskStoryFragment($0, profile: table.profile, now: now) }
         case .table:
-            return renderer.tableRowFragment(item, columns: table.columns, linkColumn: table.linkColumn, now: now)
-        default: return renderer.storyFragment(item, profile: table.profile, now: now)
+            html = renderer.tableRows(items, columns: table.columns, linkColumn: table.linkColumn, now: now).map(\.html)
+        default: html = renderer.storyFragments(items, profile: table.profile, now: now)
         }
+        return zip(items, html).map { PageFrame.Fragment(id: "item-" + $0.key, html: $1) }
     }
 
     /// A list frame as a ``ListOrderChange/delta(prepend:remove:)`` (keys), with a fragment
@@ -604,9 +609,7 @@ final class PageEventStream: Sendable {
         table: TableFrame, notice: String?, changes: [ItemChange]
     ) -> PageFrame.Part {
         countRenders(render.count)
-        let html = render.map {
-            PageFrame.Fragment(id: "item-" + $0.key, html: entryFragment($0, channel: channel, table: table, now: now))
-        }
+        let html = entryFragments(render, channel: channel, table: table, now: now)
         let prepend = prepend.map { "item-" + $0 }
         let remove = remove.map { "item-" + $0 }
         return .entries(
@@ -626,13 +629,8 @@ final class PageEventStream: Sendable {
         render: some Sequence<FeedItem>, now: Date, count: Int? = nil, table: TableFrame, notice: String?,
         changes: [ItemChange] = [], unrendered: inout [FeedItem]
     ) -> PageFrame.Part {
-        var html: [PageFrame.Fragment] = []
-        for item in render {
-            countRenders(1)
-            html.append(
-                PageFrame.Fragment(
-                    id: "item-" + item.key, html: entryFragment(item, channel: channel, table: table, now: now)))
-        }
+        let html = entryFragments(Array(render), channel: channel, table: table, now: now)
+        countRenders(html.count)
         let order = items.map { "item-" + $0.key }
         let edit: EntryEdit
         // Only a frame of a change names its marked entries, never a whole state.
@@ -704,9 +702,7 @@ final class PageEventStream: Sendable {
         _ frame: PageFrame, items: [FeedItem], channel: Channel, table: TableFrame, now: Date
     ) -> PageFrame {
         countRenders(items.count)
-        let moved = items.map {
-            PageFrame.Fragment(id: "item-" + $0.key, html: entryFragment($0, channel: channel, table: table, now: now))
-        }
+        let moved = entryFragments(items, channel: channel, table: table, now: now)
         var frame = frame
         frame.parts = frame.parts.map { part in
             guard case .entries(var entries) = part else { return part }
