@@ -100,7 +100,10 @@
   // The name this page gave itself (`?screen=lobby-left`), shown on /inspect.
   var screen = screenName();
   var retryTimer = null;
+  // When the stream was lost: the wall clock's time, for "Stale since HH:MM", and the
+  // page's monotonic clock, for how long ago (a clock stepped by NTP moves only the first).
   var disconnectedAt = null;
+  var disconnectedMono = 0;
   var maxDelay = 30000;
   // The id of the last frame of each view seen (this page's view applied, others relayed).
   var lastIds = {};
@@ -678,7 +681,7 @@
   function showDisconnected() {
     var status = document.getElementById("status");
     if (!status || !disconnectedAt) return;
-    var stale = Date.now() - disconnectedAt > 10000;
+    var stale = performance.now() - disconnectedMono > 10000;
     var kind = stale ? "stale" : "reconnecting";
     var hhmm = new Date(disconnectedAt).toTimeString().slice(0, 5);
     status.className = status.className.replace(/\b(badge|board-status)-(live|connecting|failing|reconnecting|stale)\b/g, "$1-" + kind);
@@ -706,6 +709,7 @@
       disconnectedAt = null;
     } else if (state === "closed" && !disconnectedAt && sourceViews) {
       disconnectedAt = Date.now();
+      disconnectedMono = performance.now();
       showDisconnected();
     }
     if (share && share.leading) share.beat();
@@ -1150,6 +1154,7 @@
         disconnectedAt = null;
       } else if (state === "closed" && !disconnectedAt) {
         disconnectedAt = Date.now();
+        disconnectedMono = performance.now();
         showDisconnected();
       }
       body.dataset.streamState = state;

@@ -30,6 +30,11 @@
   var seen = {};
   var seenOrder = [];
   var attended = []; // { item, label, view, shownAt, hiddenAt }
+  // ms since the epoch by the page's monotonic clock: how long an item was shown stays true
+  // when the wall clock is stepped (a kiosk's NTP) while it is.
+  function monotonicNow() {
+    return performance.timeOrigin + performance.now();
+  }
   var overlay = null;
   var showing = null;
 
@@ -166,7 +171,7 @@
     overlay.el.hidden = false;
     body.classList.add("is-attention");
     var record = {
-      item: showing.item, label: overlay.label.textContent, view: showing.view, shownAt: Date.now(), hiddenAt: 0
+      item: showing.item, label: overlay.label.textContent, view: showing.view, shownAt: monotonicNow(), hiddenAt: 0
     };
     attended.push(record);
     if (window.feedwebShowings) {
@@ -175,7 +180,7 @@
     }
     if (attended.length > 100) attended.shift();
     setTimeout(function () {
-      record.hiddenAt = Date.now();
+      record.hiddenAt = monotonicNow();
       overlay.el.hidden = true;
       body.classList.remove("is-attention");
       showing = null;

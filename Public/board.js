@@ -44,7 +44,10 @@
   // One cell at a time, each for its own seconds. The others stay laid out and in the
   // stream (only hidden), so each comes back as current as if it had been shown.
   var times = (body.dataset.rotate || "").split(",").map(Number).filter(function (n) { return n > 0; });
-  var shown = []; // { view, index, at }: the cells shown, newest last
+  // { view, index, at }: the cells shown, newest last; `at` in ms since the epoch by the
+  // page's monotonic clock, so the time between two steps is true even when the wall clock
+  // is stepped (a kiosk's NTP) between them.
+  var shown = [];
   var current = -1;
 
   function show(index) {
@@ -53,7 +56,7 @@
       cell.setAttribute("aria-hidden", i === index ? "false" : "true");
     });
     current = index;
-    shown.push({ view: cells[index].dataset.view, index: index, at: Date.now() });
+    shown.push({ view: cells[index].dataset.view, index: index, at: performance.timeOrigin + performance.now() });
     if (shown.length > 100) shown.shift();
     body.dataset.current = cells[index].dataset.view;
     report("view", cells[index].dataset.view);
