@@ -2,17 +2,24 @@ import Foundation
 
 /// HTML helpers for assertions on rendered pages.
 public enum HTMLText {
-    /// `text` escaped the way the page templates escape feed text (`& < > " '`).
+    /// `text` escaped the way the page templates escape feed text, written out scalar by
+    /// scalar: every `& < > " '` whatever follows it (a combining mark after a quote does not
+    /// shield it), C0 controls other than tab, line feed and carriage return and U+FFFE,
+    /// U+FFFF replaced by U+FFFD, all else as it was. The reference `HTMLEscaping` is checked
+    /// against.
     public static func escaped(_ text: String) -> String {
         var out = ""
-        for character in text {
-            switch character {
+        for scalar in text.unicodeScalars {
+            switch scalar {
             case "&": out += "&amp;"
             case "<": out += "&lt;"
             case ">": out += "&gt;"
             case "\"": out += "&quot;"
             case "'": out += "&#39;"
-            default: out.append(character)
+            case "\t", "\n", "\r": out.unicodeScalars.append(scalar)
+            case _ where scalar.value < 0x20 || scalar.value == 0xFFFE || scalar.value == 0xFFFF:
+                out += "\u{FFFD}"
+            default: out.unicodeScalars.append(scalar)
             }
         }
         return out

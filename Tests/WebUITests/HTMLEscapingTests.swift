@@ -1,3 +1,4 @@
+import TestSupport
 import Testing
 
 @testable import WebUI
@@ -7,22 +8,7 @@ import Testing
 @Suite struct HTMLEscapingTests {
     /// What the escaper must make of each character, written out scalar by scalar: the
     /// reference the byte-level escaper is checked against.
-    static func reference(_ text: String) -> String {
-        var out = ""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            case "\"": out += "&quot;"
-            case "'": out += "&#39;"
-            case "\t", "\n", "\r": out.unicodeScalars.append(scalar)
-            case _ where scalar.value < 0x20 || scalar.value == 0xFFFE || scalar.value == 0xFFFF: out += "\u{FFFD}"
-            default: out.unicodeScalars.append(scalar)
-            }
-        }
-        return out
-    }
+    static func reference(_ text: String) -> String { HTMLText.escaped(text) }
 
     @Test("a quote, an apostrophe or a bracket with a combining mark after it is still escaped")
     func combiningMarks() {
