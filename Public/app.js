@@ -836,7 +836,7 @@
       leaderTerm: 0,
       leaderPage: "",
       leaderState: "",
-      lastBeat: Date.now(),
+      lastBeat: performance.now(), // the page's own clock: a stepped wall clock moves nothing
       waiting: null, // the AbortController of this page's queued lock request
       resign: null,  // resolves the lock held while leading
       requeue: false, // to get back in line once the next leader beats
@@ -1041,7 +1041,7 @@
     };
 
     self.activeViews = function (views) {
-      var now = Date.now();
+      var now = performance.now();
       Object.keys(pages).forEach(function (page) {
         var entry = pages[page];
         if (now - entry.seen > 30000) {
@@ -1108,7 +1108,7 @@
         if (self.requeue) queue(false);
         self.hello(); // the new leader learns this page's view
       }
-      self.lastBeat = Date.now();
+      self.lastBeat = performance.now();
       return true;
     }
 
@@ -1117,7 +1117,7 @@
       if (!valid(m)) return;
       switch (m.t) {
         case "hello":
-          pages[m.p] = { view: m.view, views: m.views, active: m.active, screen: m.screen || "", seen: Date.now() };
+          pages[m.p] = { view: m.view, views: m.views, active: m.active, screen: m.screen || "", seen: performance.now() };
           announceLead();
           if (self.leading && !handOverIfHidden()) {
             self.beat();
@@ -1163,7 +1163,9 @@
     function lead() {
       self.leading = true;
       self.waiting = null;
-      self.term = Date.now() * 1000 + Math.floor(Math.random() * 1000);
+      // Above every term this page has seen, so that the others follow it even when the
+      // wall clock was set back since the last leader began (NTP, a kiosk's clock).
+      self.term = Math.max(Date.now() * 1000, self.leaderTerm + 1000) + Math.floor(Math.random() * 1000);
       self.leaderTerm = self.term;
       self.leaderPage = me;
       newTerm(0);
@@ -1200,7 +1202,7 @@
       if (self.resign) self.resign();
       self.resign = null;
       // The next leader's heartbeat starts the silence count afresh.
-      self.lastBeat = Date.now();
+      self.lastBeat = performance.now();
       if (handingOver) {
         self.requeue = true;
         setTimeout(function () { if (self.requeue) queue(false); }, 2000);
@@ -1236,7 +1238,7 @@
 
     var pingedAt = 0;
     setInterval(function () {
-      var now = Date.now();
+      var now = performance.now();
       if (self.leading) {
         self.beat();
       } else if (!active() || now - self.lastBeat <= silentFor) {

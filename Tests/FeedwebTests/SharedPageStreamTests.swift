@@ -318,6 +318,74 @@ struct SharedPageStreamTests {
         }
     }
 
+    @Test(
+        "the wall clock set back an hour: the next leader is followed by every page, none steals its lock",
+        arguments: BrowserKind.installed)
+    func clockSetBack(in kind: BrowserKind) async throws {
+        let (wall, upstream, feedweb) = try await Self.start()
+        defer { Self.stop(wall, upstream, feedweb) }
+        let port = feedweb.port
+        try await kind.withSession { browser in
+            let pages = try await Self.openWindows(["/", "/", "/kiosk"], port: port, browser)
+            #expect(try await Self.waitInAll(pages, Self.live, seconds: 10, browser).isEmpty)
+            var leader: Page?
+            for page in pages
+            where try await Self.run("return window.feedweb.role()", in: page, browser) == .string("leader") {
+                leader = page
+            }
+            let gone = try #require(leader, "a leader among the pages")
+            let others = pages.filter { $0.tab != gone.tab }
+            // The followers heard the leader's term; now every page's wall clock goes back an
+            // hour, as NTP or a person setting a kiosk's clock does, and the leader leaves.
+            // (Firefox runs a test's script in a sandbox: the page's own `Date` is behind
+            // `wrappedJSObject` there.)
+            let setBack = """
+                var page = window.wrappedJSObject || window;
+                var real = page.Date.now.bind(page.Date);
+                page.Date.now = function () { return real() - 3600000; };
+                return page.Date.now() < real() - 3000000;
+                """
+            for page in pages {
+                #expect(try await Self.run(setBack, in: page, browser) == .bool(true), "\(page)'s clock set back")
+            }
+            try await browser.switchToWindow(gone.tab)
+            try await browser.closeWindow()
+            let left = ContinuousClock.now
+            var next: Page?
+            while next == nil, ContinuousClock.now - left < .seconds(5) {
+                for page in others
+                where try await Self.run(
+                    "return window.feedweb.role() + ' ' + document.body.dataset.streamState", in: page, browser)
+                    == .string("leader open")
+                {
+                    next = page
+                }
+            }
+            let newLeader = try #require(next, "no page took over")
+            // The same leader for 3 s: a follower that ignored its beats would ping it after
+            // 1 s of silence and steal its lock 0.3–0.5 s later.
+            let watched = ContinuousClock.now
+            var roles: [String] = []
+            while ContinuousClock.now - watched < .seconds(3) {
+                roles = []
+                for page in others {
+                    roles.append(
+                        try await Self.run("return window.feedweb.role()", in: page, browser).stringValue ?? "?")
+                }
+                let leaders = zip(others, roles).filter { $0.1 == "leader" }.map(\.0.tab)
+                #expect(leaders == [newLeader.tab], "leaders \(leaders), roles \(roles)")
+                if leaders != [newLeader.tab] { break }
+                try await Task.sleep(for: .milliseconds(100))
+            }
+            // And the next change reaches every page through it.
+            try await upstream.change([Patch.add("/results/0", NewswireFeed.story(6))])
+            let shown =
+                "var s = document.getElementById('stories'); return !!s && s.textContent.indexOf('Story number 6') >= 0"
+            #expect(try await Self.waitInAll(others, shown, seconds: 5, browser).isEmpty)
+            #expect(try await Self.waitInAll(others, Self.live, seconds: 5, browser).isEmpty)
+        }
+    }
+
     /// Makes `page` believe it is hidden (`true`), as a background tab is, or shown again,
     /// and tells it.
     static func setHidden(_ hidden: Bool, _ page: Page, _ browser: any Browser) async throws {
