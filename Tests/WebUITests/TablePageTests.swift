@@ -61,6 +61,26 @@ struct TablePageTests {
         #expect(text.contains("data-stream=\"table\""))
     }
 
+    @Test("an item without a figure shows a dash aligned as the column's figures and its header are")
+    func missingFigure() async throws {
+        var document = Self.quotes
+        try JSONPatch(json: .array([Patch.replace("/quotes/1/price", .null)])).apply(to: &document)
+        let server = try TestServer(document: document, detection: .init())
+        let text = try await HTTPTestClient.get(port: server.port, "/").text
+        let page = try await HTMLChecker.parse(text)
+        let classes = { (element: ParsedHTML.Element) in Set(element.attributes["class"]?.split(separator: " ") ?? []) }
+        let header = try #require(page.elements.first { $0.tag == "th" && $0.attributes["data-col"] == "price" })
+        #expect(classes(header).contains("num"))
+        let prices = page.elements.filter { $0.tag == "td" && $0.attributes["data-col"] == "price" }
+        #expect(prices.count == 3)
+        #expect(prices.allSatisfy { classes($0).contains("num") }, "\(prices)")
+        let missing = try #require(prices.first { classes($0).contains("missing") }, "\(prices)")
+        #expect(missing.attributes["data-value"] == nil)
+        #expect(text.contains(#"<td class="cell num missing" data-col="price">—</td>"#))
+        let names = page.elements.filter { $0.tag == "td" && $0.attributes["data-col"] == "name" }
+        #expect(names.allSatisfy { !classes($0).contains("num") }, "text stays left")
+    }
+
     @Test("sorted and paged from the URL; a bad parameter is a 400 page naming it")
     func sortedFromTheURL() async throws {
         let server = try TestServer(document: Self.quotes, detection: .init())

@@ -25,7 +25,7 @@ struct CellView {
     /// rise is bad news (``ItemColumn/risesAreBadNews``), `short` for a count of objects
     /// that say yes short of all of them (a pod's `1/2` ready; not once its item has
     /// finished: ``finishing(_:)``), `status status-TONE`,
-    /// `missing`, `id` for an id (``isID``).
+    /// `missing` (with `num` in a column of figures), `id` for an id (``isID``).
     var classes: String
     /// Whether the cell holds an id or a digest (``ItemShapeDetector/isIDName(_:)``: `id`,
     /// `…_id`, `sha`, `commit`, …): for programs, not a figure for a tile or a screen across
@@ -159,6 +159,8 @@ struct CellView {
         case .missing:
             isPlain = true
             text = "—"
+            // Aligned as the column's figures are, under its header.
+            if format.isNumeric, !numeric { classes += " num" }
             classes += " missing"
         }
         if let itemHref, !isImage { href = itemHref }
