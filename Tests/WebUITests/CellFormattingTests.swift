@@ -44,6 +44,19 @@ struct CellFormattingTests {
         #expect(CellFormatting.summary(try JSONValue(parsing: #"[{"a": 1, "b": 2}, {"a": 3, "b": 4}]"#)) == "2 items")
     }
 
+    @Test("an object by its name, else a few plain values by their labels, else a count of its fields")
+    func objects() throws {
+        func summary(_ json: String) throws -> String { CellFormatting.summary(try JSONValue(parsing: json)) }
+        #expect(try summary(#"{"login": "octocat", "id": 583231, "site_admin": false, "type": "User"}"#) == "octocat")
+        #expect(try summary(#"{"speed_kmh": 12, "dir": "NW"}"#) == "Speed kmh 12, Dir NW")
+        #expect(try summary(#"{"lat": 47.3769, "lon": 8.5417, "alt": null}"#) == "Lat 47.3769, Lon 8.5417")
+        #expect(try summary(#"{"bytes": 1500000, "cached": true}"#) == "Bytes 1,500,000, Cached yes")
+        #expect(try summary(#"{"a": 1, "b": 2, "c": 3, "d": 4}"#) == "4 fields", "more than three")
+        #expect(try summary(#"{"a": 1, "tags": ["x"]}"#) == "2 fields", "not all plain")
+        #expect(try summary(#"{"note": "\#(String(repeating: "long ", count: 8))"}"#) == "1 field", "a long text")
+        #expect(try summary(#"{"gone": null}"#) == "1 field")
+    }
+
     @Test("times in micro- and nanoseconds are moments; an array's nulls are no values")
     func epochUnitsAndNulls() throws {
         let seconds = 1_796_000_000.0

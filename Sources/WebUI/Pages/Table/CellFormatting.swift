@@ -248,8 +248,8 @@ enum CellFormatting {
     /// An array or object in a few words: `a, b, c` for up to three short scalars or
     /// objects that name themselves (an issue's labels by their `name`, its assignees by
     /// their `login`: ``ItemShapeDetector/referenceNames``), a lone small object's plain
-    /// values (`Snow, light snow`), else `12 items`, `4 fields`; an array's `null`s are left
-    /// out.
+    /// values (`Snow, light snow`); an object by its name, or its few plain values by name
+    /// (``namedValues(_:)``); else `12 items`, `4 fields`. An array's `null`s are left out.
     static func summary(_ value: JSONValue) -> String {
         switch value {
         case .array(let all):
@@ -272,9 +272,32 @@ enum CellFormatting {
             }
             return elements.count == 1 ? "1 item" : "\(elements.count) items"
         case .object(let members):
+            if let name = reference(value) { return name }
+            if let named = namedValues(members) { return named }
             return members.count == 1 ? "1 field" : "\(members.count) fields"
         default:
             return scalarText(value) ?? ""
         }
+    }
+
+    /// A small object's plain values, each after its member's label (``ItemShapeDetector/label(for:)``):
+    /// `Speed kmh 12, Dir NW`, `Lat 47.37, Lon 8.54`; one to three of them, numbers grouped,
+    /// yes and no for flags, `null`s left out; `nil` when a member is an array or an object,
+    /// or a text is empty or longer than 24 characters.
+    static func namedValues(_ members: JSONObject) -> String? {
+        guard members.count <= 6 else { return nil }
+        var parts: [String] = []
+        for (name, value) in members {
+            let text: String
+            switch value {
+            case .null: continue
+            case .string(let string) where !string.isEmpty && string.count <= 24: text = string
+            case .int, .double: text = grouped(value, value.doubleValue ?? 0)
+            case .bool(let flag): text = flag ? "yes" : "no"
+            default: return nil
+            }
+            parts.append(ItemShapeDetector.label(for: name) + " " + text)
+        }
+        return (1...3).contains(parts.count) ? parts.joined(separator: ", ") : nil
     }
 }
