@@ -81,6 +81,27 @@ struct TablePageTests {
         #expect(names.allSatisfy { !classes($0).contains("num") }, "text stays left")
     }
 
+    @Test("error pages speak of items on a table's feed, of stories on a news feed")
+    func errorPagesInTheFeedsWords() async throws {
+        let table = try TestServer(document: Self.quotes, detection: .init())
+        let news = try TestServer(document: NewswireFeed.document(count: 2))
+        for (server, home, gone, nav) in [
+            (table, "Back to all items", "The item may have left the feed.", "Items"),
+            (news, "Back to the latest stories", "The story may have left the feed.", "Latest"),
+        ] {
+            let missing = try await HTTPTestClient.get(port: server.port, "/items/NOPE")
+            #expect(missing.status == 404)
+            #expect(missing.text.contains(">\(home)</a>") && missing.text.contains(gone), "\(missing.text)")
+            #expect(missing.text.contains(">\(nav)</a>"), "the navigation's first link")
+            let board = try await HTTPTestClient.get(port: server.port, "/board?v=nothing")
+            #expect(board.status == 400)
+            #expect(board.text.contains(">\(home)</a>"))
+        }
+        let paged = try await HTTPTestClient.get(port: table.port, "/?page=0")
+        #expect(paged.status == 400)
+        #expect(paged.text.contains(">Back to all items</a>"))
+    }
+
     @Test("sorted and paged from the URL; a bad parameter is a 400 page naming it")
     func sortedFromTheURL() async throws {
         let server = try TestServer(document: Self.quotes, detection: .init())

@@ -97,7 +97,7 @@ import Testing
             PageRenderer.ListContext(
                 heading: "Latest", countText: "1 story", section: "World", sections: [link], stories: [],
                 hasSections: true, emptyText: "empty"))
-        Self.check(PageRenderer.ErrorContext(code: 404, heading: "Not found", message: "gone"))
+        Self.check(PageRenderer.ErrorContext(code: 404, heading: "Not found", message: "gone", home: "Back"))
         Self.check(
             PageRenderer.Frame(
                 title: "t", brand: "Board", listLabel: "Latest", isTable: false, bodyClass: "page-list", stream: "list",

@@ -77,7 +77,9 @@ struct WebHandlers: Sendable {
         let htmlHeaders = ResponseHeaders.html(security: security)
         let jsonHeaders = ResponseHeaders.json(security: security)
         let renderer = PageRenderer(assetVersion: staticFiles.version, brand: title, templates: templates.current)
-        let errors = ErrorResponses(renderer: renderer, htmlHeaders: htmlHeaders, jsonHeaders: jsonHeaders)
+        let errors = ErrorResponses(
+            renderer: renderer, htmlHeaders: htmlHeaders, jsonHeaders: jsonHeaders,
+            layout: { [store] in store.snapshot?.published.profile.layout ?? store.itemReading.profile.layout })
         self.errors = errors
         let badges = StatusBadgeSource(
             store: store, restoredAt: restoredAt, showsProblem: inspect, upstreamStatus: upstreamStatus)

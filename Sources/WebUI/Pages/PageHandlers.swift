@@ -53,7 +53,7 @@ struct PageHandlers: Sendable {
         guard let inspector else { return notFound }
         func rejected(_ parameter: String, _ message: String) -> PreparedResponse {
             let page = renderer(assets.version).error(
-                code: 400, heading: "Bad parameter: \(parameter)", message: message)
+                code: 400, heading: "Bad parameter: \(parameter)", message: message, layout: layout)
             return PreparedResponse(status: 400, body: page, headers: htmlHeaders) ?? badRequest
         }
         guard let screen = request.query("screen"), ScreenName.isValid(screen) else {
@@ -105,7 +105,7 @@ struct PageHandlers: Sendable {
                 request: request, columns: TableColumns.columns(of: profile), defaultSort: profile.sort)
         } catch {
             let page = renderer(assets.version).error(
-                code: 400, heading: "Bad parameter: \(error.parameter)", message: error.message)
+                code: 400, heading: "Bad parameter: \(error.parameter)", message: error.message, layout: layout)
             return PreparedResponse(status: 400, body: page, headers: htmlHeaders) ?? badRequest
         }
         if let moment = request.pastMoment {
@@ -154,6 +154,11 @@ struct PageHandlers: Sendable {
 
     /// `/board?v=VIEW&v=VIEW…`: several views on one page (``BoardQuery``); 400 naming the
     /// parameter that is wrong. Rendered per request: a screen asks for it once.
+    /// The feed's layout now, for a page's words (an error page's way back).
+    private var layout: ItemProfile.Layout {
+        store.snapshot?.published.profile.layout ?? store.itemReading.profile.layout
+    }
+
     func board(_ request: HTTPRequest) -> PreparedResponse {
         let renderer = renderer(assets.version)
         guard let request = BoardPlaylist.resolve(request, in: screens.playlists) else {
@@ -161,7 +166,7 @@ struct PageHandlers: Sendable {
             let page = renderer.error(
                 code: 400, heading: "Bad parameter: playlist",
                 message: "There is no playlist '\(request.query("playlist") ?? "")'. "
-                    + (names.isEmpty ? "None is named (--playlist)." : "Playlists: \(names)."))
+                    + (names.isEmpty ? "None is named (--playlist)." : "Playlists: \(names)."), layout: layout)
             return PreparedResponse(status: 400, body: page, headers: htmlHeaders) ?? badRequest
         }
         let query: BoardQuery
@@ -169,7 +174,7 @@ struct PageHandlers: Sendable {
             query = try BoardQuery(request: request, defaults: screens)
         } catch {
             let page = renderer.error(
-                code: 400, heading: "Bad parameter: \(error.parameter)", message: error.message)
+                code: 400, heading: "Bad parameter: \(error.parameter)", message: error.message, layout: layout)
             return PreparedResponse(status: 400, body: page, headers: htmlHeaders) ?? badRequest
         }
         let view = store.snapshot?.published
@@ -226,7 +231,8 @@ struct PageHandlers: Sendable {
                     "The earliest kept is change \($0.id), of \(APIHandlers.timeText($0.time))."
                 } ?? "Nothing is kept yet."
             let page = pastRenderer.error(
-                code: 410, heading: "Not kept", message: "This moment is older than what feedweb keeps. \(kept)")
+                code: 410, heading: "Not kept", message: "This moment is older than what feedweb keeps. \(kept)",
+                layout: layout)
             return PreparedResponse(status: 410, body: page, headers: htmlHeaders) ?? notFound
         }
     }

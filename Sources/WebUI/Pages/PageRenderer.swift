@@ -102,6 +102,9 @@ struct PageRenderer: Sendable {
         let code: Int
         let heading: String
         let message: String
+        /// The way back to `/`, in the feed's words: "Back to the latest stories", "Back to
+        /// all items".
+        let home: String
     }
 
     /// The list page, optionally filtered to one section; of the past (no stream) with `past`.
@@ -268,14 +271,16 @@ struct PageRenderer: Sendable {
             past: past, layout: profile.layout)
     }
 
-    /// A 4xx page.
-    func error(code: Int, heading: String, message: String) -> [UInt8] {
+    /// A 4xx page, in the words of a feed of `layout` (its navigation, its way back).
+    func error(code: Int, heading: String, message: String, layout: ItemProfile.Layout) -> [UInt8] {
+        let home = layout == .table ? "Back to all items" : "Back to the latest stories"
         let main =
             templates.library.render(
-                ErrorContext(code: code, heading: heading, message: message), withTemplate: "error") ?? ""
+                ErrorContext(code: code, heading: heading, message: message, home: home), withTemplate: "error") ?? ""
         return page(
             title: "\(heading) · " + brand, bodyClass: "page-error", stream: "", navLatest: false,
-            badge: StatusBadge(kind: .live, since: nil), updated: nil, main: main, source: "", showBadge: false)
+            badge: StatusBadge(kind: .live, since: nil), updated: nil, main: main, source: "", showBadge: false,
+            layout: layout)
     }
 
     /// `/stats`: the charts of `window`, the ticker and the notable events.

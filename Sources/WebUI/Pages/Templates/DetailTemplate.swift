@@ -33,7 +33,7 @@ extension Templates {
         <p class="error-code">{{code}}</p>
         <h1>{{heading}}</h1>
         <p>{{message}}</p>
-        <p><a class="button" href="/">Back to the latest stories</a></p>
+        <p><a class="button" href="/">{{home}}</a></p>
         </div>
         """#
 }

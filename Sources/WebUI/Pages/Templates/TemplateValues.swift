@@ -85,6 +85,7 @@ extension PageRenderer.ErrorContext: MustacheParent {
         case "code": self.code
         case "heading": self.heading
         case "message": self.message
+        case "home": self.home
         default: nil
         }
     }
