@@ -52,6 +52,28 @@ struct BoardPageTests {
         #expect(html.components(separatedBy: #"id="status""#).count == 2)
     }
 
+    @Test func aPagesPathNamesItsView() throws {
+        let key = try #require(app.store.snapshot?.published.items.first?.key)
+        let escaped = try #require(key.addingPercentEncoding(withAllowedCharacters: .alphanumerics))
+        let (status, html) = try page([
+            "v": "/", "v": "/?section=World", "v": "/kiosk", "v": "/kiosk?section=U.S.", "v": "/stats",
+            "v": "/items/" + escaped,
+        ])
+        #expect(status == 200)
+        let found = cells(html)
+        let views = ["list", "list:World", "kiosk", "kiosk:U.S.", "stats", "item:" + key]
+        #expect(found.map(\.view) == views)
+        #expect(found.map(\.spec) == views)
+        #expect(found[5].body.contains(#"id="detail""#) && !found[5].body.contains("is not in the feed"))
+        // A key with a slash, escaped as the item page's link escapes it.
+        #expect(BoardQuery.spec(ofPath: "/items/nyt%3A%2F%2Farticle%2F42") == "item:nyt://article/42")
+        for path in ["/inspect", "/?sort=title", "/items/", "/items/a/b", "/api/state", "kiosk?section=World"] {
+            let (status, html) = try page(["v": path])
+            #expect(status == 400, "\(path)")
+            #expect(html.contains("a page&#39;s path"), "\(path): \(html.prefix(400))")
+        }
+    }
+
     @Test func anItemNotInTheFeedHasItsPlaceReady() throws {
         let (status, html) = try page(["v": "item:not-here", "v": "list"])
         #expect(status == 200)

@@ -9,8 +9,8 @@ import FeedCore
 /// The page script (`Public/board.js`) reads the same values from the page's data
 /// attributes; the server checks them first so that a TV never shows half a board.
 struct BoardQuery: Equatable, Sendable {
-    /// One cell: the view's name as the URL gave it (`data-view`) and the page stream's
-    /// view it is.
+    /// One cell: the view's name (`data-view`: as the URL gave it, or the name of the view
+    /// a page's path names, ``spec(ofPath:)``) and the page stream's view it is.
     struct Cell: Equatable, Sendable {
         let name: String
         let channel: PageEventStream.Channel
@@ -49,6 +49,39 @@ struct BoardQuery: Equatable, Sendable {
         let message: String
     }
 
+    /// The view a page's path names, as a person copies it from the address bar: `/` is
+    /// `list`, `/?section=World` `list:World`, `/kiosk` and `/kiosk?section=World` the kiosk,
+    /// `/items/KEY` `item:KEY` (the key percent-decoded, as the item page decodes it),
+    /// `/stats` `stats`; `nil` for anything else (a view's own name among it).
+    static func spec(ofPath path: String) -> String? {
+        guard path.hasPrefix("/") else { return nil }
+        let (page, query) =
+            if let mark = path.firstIndex(of: "?") {
+                (path[..<mark], path[path.index(after: mark)...])
+            } else {
+                (path[...], Substring(""))
+            }
+        func decoded(_ text: Substring) -> String {
+            String(decoding: PercentDecoding.decoded(text.utf8), as: UTF8.self)
+        }
+        var section: String?
+        if !query.isEmpty {
+            guard query.hasPrefix("section="), !query.contains("&") else { return nil }
+            let value = decoded(query.dropFirst("section=".count).replacing("+", with: " "))
+            guard !value.isEmpty else { return nil }
+            section = value
+        }
+        switch page {
+        case "/": return section.map { "list:" + $0 } ?? "list"
+        case "/kiosk": return section.map { "kiosk:" + $0 } ?? "kiosk"
+        case "/stats" where section == nil: return "stats"
+        case _ where page.hasPrefix("/items/") && section == nil:
+            let raw = page.dropFirst("/items/".count)
+            return raw.isEmpty || raw.contains("/") ? nil : "item:" + decoded(raw)
+        default: return nil
+        }
+    }
+
     /// The board `request` asks for, with `defaults`' attention and dim where it names none.
     init(request: HTTPRequest, defaults: ScreenSettings = ScreenSettings()) throws(Problem) {
         let names = request.queries("v")
@@ -63,13 +96,14 @@ struct BoardQuery: Equatable, Sendable {
         }
         var cells: [Cell] = []
         for name in names {
-            guard let channel = PageEventStream.Channel(spec: name), channel != .inspect else {
+            let spec = Self.spec(ofPath: name) ?? name
+            guard let channel = PageEventStream.Channel(spec: spec), channel != .inspect else {
                 throw Problem(
                     parameter: "v",
                     message: "'\(name)' is not a view: list, list:SECTION, table…, kiosk, kiosk:SECTION, item:KEY "
-                        + "or stats.")
+                        + "or stats, or a page's path (/, /?section=SECTION, /kiosk, /items/KEY, /stats).")
             }
-            cells.append(Cell(name: name, channel: channel))
+            cells.append(Cell(name: spec, channel: channel))
         }
         self.cells = cells
 
