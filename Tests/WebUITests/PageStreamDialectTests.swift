@@ -252,6 +252,26 @@ struct PageStreamDialectTests {
         for client in [feedweb, htmx, datastar] { client.close() }
     }
 
+    @Test("on a table's feed a dialect's list is the table's rows, as / is; feedweb's own list view stays as asked")
+    func listOfATableFeed() async throws {
+        let server = try TestServer(document: TableStreamTests.rows, detection: .init())
+        let htmx = try await SSETestClient(port: server.port, path: "/events/page?v=list&dialect=htmx")
+        let whole = try await htmx.expectNext("feedweb", within: 20)
+        #expect(
+            whole.data.hasPrefix(
+                "<template><tbody hx-swap-oob=\"innerHTML:#stories\"><tr class=\"row\" id=\"item-r0000\""),
+            "\(whole.data.prefix(200))")
+        #expect(!whole.data.contains("class=\"story"))
+        let datastar = try await SSETestClient(port: server.port, path: "/events/page?v=list&dialect=datastar")
+        var reader = DatastarReader(datastar)
+        let frame = try await reader.frame()
+        #expect(frame.patches.contains { $0.elements?.contains("<tr class=\"row\" id=\"item-r0000\"") == true })
+        let own = try await SSETestClient(port: server.port, path: "/events/page?v=list")
+        let items = try await own.expectNext("items", within: 20)
+        #expect(items.data.contains("\"view\":\"list\""), "\(items.data.prefix(200))")
+        for client in [htmx, datastar, own] { client.close() }
+    }
+
     @Test("a sorted table's moved row is sent alone in every dialect, rendered once")
     func sortedTableInEveryDialect() async throws {
         let server = try TestServer(document: TableStreamTests.rows, detection: .init())

@@ -30,6 +30,11 @@ final class PageStreamPublisher: Sendable {
     /// and `PageEventStream.publishLock` are taken under it.
     private let frameLock = NIOLock()
 
+    /// The feed's layout now: how its items are shown (news or a table).
+    var layout: ItemProfile.Layout {
+        store.snapshot?.published.profile.layout ?? store.itemReading.profile.layout
+    }
+
     init(stream: PageEventStream, store: FeedStore, badges: StatusBadgeSource, stats: StatsRecorder) {
         self.stream = stream
         self.store = store

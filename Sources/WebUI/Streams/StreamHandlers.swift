@@ -85,7 +85,8 @@ final class StreamHandlers: Sendable {
     /// (``PageDialect``; any other value is a 400 naming them). htmx's extension reopens
     /// without any id, so its views always start with their whole state; Datastar sends the
     /// last id back as `Last-Event-ID`, which each view without an id of its own resumes
-    /// after.
+    /// after. In a dialect, `list` and `list:SECTION` on a table's feed are its table, as
+    /// `/` and `/?section=` are.
     func pageEvents(_ request: HTTPRequest) -> HTTPResponse {
         if request.method == "HEAD" { return .prepared(head) }
         guard let dialect = PageDialect(parameter: request.query("dialect")) else {
@@ -99,6 +100,14 @@ final class StreamHandlers: Sendable {
         case .datastar:
             let lastEventID = request.lastEventID.flatMap(EventID.init(parsing:))
             views = views.map { .init(channel: $0.channel, resumesAfter: $0.resumesAfter ?? lastEventID) }
+        }
+        // A user's page asks for `list` as the docs show it; on a table's feed that is the
+        // table, as `/` is (feedweb's own pages name the view they show).
+        if dialect != .feedweb, pages.layout == .table {
+            views = views.map { view in
+                guard case .list(let section) = view.channel else { return view }
+                return .init(channel: .table(TableQuery(section: section)), resumesAfter: view.resumesAfter)
+            }
         }
         let screens = Self.screenNames(of: request).joined(separator: " ")
         let target = pages
