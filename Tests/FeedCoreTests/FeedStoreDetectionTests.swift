@@ -126,6 +126,33 @@ struct FeedStoreDetectionTests {
         #expect(store.snapshot?.published.items.map(\.key) == ["ACME", "ZETA"])
     }
 
+    @Test("in an append stream an event with an item's key is its newer version: shown, the older left out unsaid")
+    func appendedVersionsOfAnItem() throws {
+        var overrides = ItemProfile.Overrides()
+        overrides.itemsArriveAlone = true
+        overrides.keyPath = .at(try JSONPointer("/id"))
+        let status = try JSONPointer("/status")
+        func build(_ id: Int, _ status: String) -> String { #"{"id": \#(id), "status": "\#(status)"}"# }
+        for itemsAreEvents in [true, false] {
+            let store = FeedStore(
+                configuration: .init(profile: .table, detection: overrides, itemsAreEvents: itemsAreEvents),
+                epoch: "versions1")
+            store.replaceDocument(try JSONValue(parsing: #"{"items": [\#(build(1, "running"))]}"#))
+            for (id, status) in [(1, "passed"), (2, "running"), (2, "failed")] {
+                try store.apply(
+                    JSONPatch(parsing: #"[{"op": "add", "path": "/items/0", "value": \#(build(id, status))}]"#))
+            }
+            let view = try #require(store.snapshot?.published)
+            #expect(view.items.map(\.key) == ["2", "1"])
+            #expect(view.items.map { $0.raw.value(at: status) } == [.string("failed"), .string("passed")])
+            if itemsAreEvents {
+                #expect(view.itemsProblem == nil, "\(view.itemsProblem ?? "")")
+            } else {
+                #expect(view.itemsProblem?.hasPrefix("2 items are not shown") == true, "\(view.itemsProblem ?? "")")
+            }
+        }
+    }
+
     @Test("items that are an object's members follow its patches: a member added, changed, removed, renamed")
     func membersFollowThePatches() throws {
         let store = store()

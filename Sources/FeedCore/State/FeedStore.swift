@@ -32,15 +32,21 @@ public final class FeedStore: Sendable {
         public var historyCount: Int
         /// The most encoded patch bytes kept for resuming clients.
         public var historyBytes: Int
+        /// Whether each item is an event of its own (append mode): an item with the key of
+        /// one before it (newer) is an earlier version of that item, a build's `running`
+        /// before its `passed`. The pages leave it out, as always, but say nothing of it:
+        /// it is no problem of the feed's.
+        public var itemsAreEvents: Bool
 
         /// Changes kept for resuming clients unless told otherwise.
         public static let defaultHistoryCount = 1000
 
         public init(
             profile: ItemProfile, historyCount: Int = defaultHistoryCount, historyBytes: Int = 64 * 1024 * 1024,
-            detection: ItemProfile.Overrides? = nil
+            detection: ItemProfile.Overrides? = nil, itemsAreEvents: Bool = false
         ) {
             self.detection = detection
+            self.itemsAreEvents = itemsAreEvents
             self.profile = profile
             self.historyCount = historyCount
             self.historyBytes = historyBytes
@@ -358,7 +364,7 @@ public final class FeedStore: Sendable {
             let published = PublishedView(
                 epoch: epoch, seq: seq, version: Self.version(of: .value(document), reading: reading), items: items,
                 previousSeq: nil, itemChanges: [], reading: reading,
-                itemsProblem: reading.problem(in: .value(document), hidden: hidden))
+                itemsProblem: reading.problem(in: .value(document), hidden: configuration.itemsAreEvents ? 0 : hidden))
             let snapshot = FeedSnapshot(id: EventID(epoch: epoch, seq: seq), document: document, published: published)
             state.withLockedValue {
                 $0.epoch = epoch
@@ -699,7 +705,8 @@ public final class FeedStore: Sendable {
             ? mirrorChanges : ItemChange.between(previous?.items ?? [], items)
         return PublishedView(
             epoch: id.epoch, seq: id.seq, version: version, items: items, previousSeq: previous?.seq,
-            itemChanges: changes, reading: reading, itemsProblem: reading.problem(in: document, hidden: hidden))
+            itemChanges: changes, reading: reading,
+            itemsProblem: reading.problem(in: document, hidden: configuration.itemsAreEvents ? 0 : hidden))
     }
 }
 

@@ -33,7 +33,7 @@ public final class FeedwebApplication: Sendable {
         store = FeedStore(
             configuration: .init(
                 profile: configuration.profile, historyCount: configuration.history,
-                detection: configuration.profileDetection))
+                detection: configuration.profileDetection, itemsAreEvents: configuration.sources.source.itemsAreEvents))
         let label = configuration.sources.source.label
         if case .demo = configuration.sources.source {
             demo = DemoUpstream(interval: configuration.sources.demoInterval, logger: logger)

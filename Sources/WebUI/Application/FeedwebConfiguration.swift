@@ -26,6 +26,14 @@ public struct FeedwebConfiguration: Sendable {
         /// (`--mode append`) or a whole document (`--mode document`).
         case webSocket(url: String, mode: WebSocketProtocol.Mode)
 
+        /// Whether each of the source's events is one item (append mode, SSE or WebSocket).
+        var itemsAreEvents: Bool {
+            switch self {
+            case .append, .webSocket(_, .append): true
+            case .demo, .sse, .firebase, .poll, .webSocket(_, .document): false
+            }
+        }
+
         /// How the source is named in the status, the logs and the state file: the mode and
         /// the URL without credentials or secret-looking query values.
         public var label: String {
