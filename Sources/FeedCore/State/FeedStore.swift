@@ -134,6 +134,12 @@ public final class FeedStore: Sendable {
         reader.withLockedValue { $0.reading }
     }
 
+    /// How the pages show the items now (news or a table): the published view's layout,
+    /// else, before the first document, the reading's.
+    public var layout: ItemProfile.Layout {
+        snapshot?.published.profile.layout ?? itemReading.profile.layout
+    }
+
     /// Makes `observer` the store's one observer, called with every change accepted from now
     /// on, in order, on the writer's thread after the write lock is released; set once (a
     /// second call is a programming error). It must not write to the store; work that may

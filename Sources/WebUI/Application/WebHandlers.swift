@@ -79,7 +79,7 @@ struct WebHandlers: Sendable {
         let renderer = PageRenderer(assetVersion: staticFiles.version, brand: title, templates: templates.current)
         let errors = ErrorResponses(
             renderer: renderer, htmlHeaders: htmlHeaders, jsonHeaders: jsonHeaders,
-            layout: { [store] in store.snapshot?.published.profile.layout ?? store.itemReading.profile.layout })
+            layout: { [store] in store.layout })
         self.errors = errors
         let badges = StatusBadgeSource(
             store: store, restoredAt: restoredAt, showsProblem: inspect, upstreamStatus: upstreamStatus)

@@ -152,13 +152,11 @@ struct PageHandlers: Sendable {
         }
     }
 
+    /// The feed's layout now, for a page's words (an error page's way back).
+    private var layout: ItemProfile.Layout { store.layout }
+
     /// `/board?v=VIEW&v=VIEW…`: several views on one page (``BoardQuery``); 400 naming the
     /// parameter that is wrong. Rendered per request: a screen asks for it once.
-    /// The feed's layout now, for a page's words (an error page's way back).
-    private var layout: ItemProfile.Layout {
-        store.snapshot?.published.profile.layout ?? store.itemReading.profile.layout
-    }
-
     func board(_ request: HTTPRequest) -> PreparedResponse {
         let renderer = renderer(assets.version)
         guard let request = BoardPlaylist.resolve(request, in: screens.playlists) else {

@@ -31,9 +31,7 @@ final class PageStreamPublisher: Sendable {
     private let frameLock = NIOLock()
 
     /// The feed's layout now: how its items are shown (news or a table).
-    var layout: ItemProfile.Layout {
-        store.snapshot?.published.profile.layout ?? store.itemReading.profile.layout
-    }
+    var layout: ItemProfile.Layout { store.layout }
 
     init(stream: PageEventStream, store: FeedStore, badges: StatusBadgeSource, stats: StatsRecorder) {
         self.stream = stream
