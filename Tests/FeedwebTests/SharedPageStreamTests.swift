@@ -127,6 +127,30 @@ struct SharedPageStreamTests {
         return pages
     }
 
+    /// The page of `pages` that leads (holds the stream), if one does.
+    static func leader(among pages: [Page], _ browser: any Browser) async throws -> Page? {
+        for page in pages where try await run("return window.feedweb.role()", in: page, browser) == .string("leader") {
+            return page
+        }
+        return nil
+    }
+
+    /// The first page of `pages` seen leading with its stream open, looked for over at most
+    /// 5 s; `nil` when none took over.
+    static func newLeader(among pages: [Page], _ browser: any Browser) async throws -> Page? {
+        let start = ContinuousClock.now
+        while ContinuousClock.now - start < .seconds(5) {
+            for page in pages
+            where try await run(
+                "return window.feedweb.role() + ' ' + document.body.dataset.streamState", in: page, browser)
+                == .string("leader open")
+            {
+                return page
+            }
+        }
+        return nil
+    }
+
     static let live = "return document.body.dataset.streamState === 'open'"
 
     /// The frames `page` applied since `since` (ms since 1970), as `(type, id, at)`.
@@ -260,12 +284,7 @@ struct SharedPageStreamTests {
             try await Eventually.check("one page stream", within: 5) {
                 try await Self.metric("feedweb_page_streams", port: port) == 1
             }
-            var leader: Page?
-            for page in pages
-            where try await Self.run("return window.feedweb.role()", in: page, browser) == .string("leader") {
-                leader = page
-            }
-            let gone = try #require(leader, "a leader among the pages")
+            let gone = try #require(try await Self.leader(among: pages, browser), "a leader among the pages")
             let others = pages.filter { $0.tab != gone.tab }
             try await browser.switchToWindow(gone.tab)
             let left = ContinuousClock.now
@@ -274,15 +293,8 @@ struct SharedPageStreamTests {
             case .crashed: try await browser.crashPage()
             }
             // A new leader with an open stream.
-            var took: Double?
-            while took == nil, ContinuousClock.now - left < .seconds(5) {
-                for page in others {
-                    let state = try await Self.run(
-                        "return window.feedweb.role() + ' ' + document.body.dataset.streamState", in: page, browser)
-                    if state == .string("leader open") { took = (ContinuousClock.now - left).timeInterval }
-                }
-            }
-            let takeover = try #require(took, "no page took over")
+            _ = try #require(try await Self.newLeader(among: others, browser), "no page took over")
+            let takeover = (ContinuousClock.now - left).timeInterval
             #expect(takeover <= 2, "takeover took \(takeover) s")
 
             // The next 10 changes, a new story each.
@@ -328,12 +340,7 @@ struct SharedPageStreamTests {
         try await kind.withSession { browser in
             let pages = try await Self.openWindows(["/", "/", "/kiosk"], port: port, browser)
             #expect(try await Self.waitInAll(pages, Self.live, seconds: 10, browser).isEmpty)
-            var leader: Page?
-            for page in pages
-            where try await Self.run("return window.feedweb.role()", in: page, browser) == .string("leader") {
-                leader = page
-            }
-            let gone = try #require(leader, "a leader among the pages")
+            let gone = try #require(try await Self.leader(among: pages, browser), "a leader among the pages")
             let others = pages.filter { $0.tab != gone.tab }
             // The followers heard the leader's term; now every page's wall clock goes back an
             // hour, as NTP or a person setting a kiosk's clock does, and the leader leaves.
@@ -351,17 +358,7 @@ struct SharedPageStreamTests {
             try await browser.switchToWindow(gone.tab)
             try await browser.closeWindow()
             let left = ContinuousClock.now
-            var next: Page?
-            while next == nil, ContinuousClock.now - left < .seconds(5) {
-                for page in others
-                where try await Self.run(
-                    "return window.feedweb.role() + ' ' + document.body.dataset.streamState", in: page, browser)
-                    == .string("leader open")
-                {
-                    next = page
-                }
-            }
-            let newLeader = try #require(next, "no page took over")
+            let newLeader = try #require(try await Self.newLeader(among: others, browser), "no page took over")
             // The same leader for 3 s: a follower that ignored its beats would ping it after
             // 1 s of silence and steal its lock 0.3–0.5 s later.
             let watched = ContinuousClock.now
