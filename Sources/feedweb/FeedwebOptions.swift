@@ -204,6 +204,14 @@ enum FeedwebOptions {
                 (CORS), e.g. https://intranet.example or http://127.0.0.1:8000; * for any (repeatable).
                 """,
             shownDefault: nil, parse: OptionValue.allowedOrigins),
+        .single(
+            "public-origin", "ORIGIN", at: \.configuration.links,
+            help: """
+                The origin people reach feedweb at, e.g. https://dash.example: the links to items, sections and the \
+                list in its pages and fragments are then absolute, so that a page of another origin showing them \
+                (an htmx or Datastar page of your own) links back to feedweb.
+                """,
+            shownDefault: "links are paths", parse: OptionValue.publicOrigin),
         .choice(
             "log-level", "LEVEL", at: \.logLevel, among: Logger.Level.allCases.map { ($0.rawValue, $0) },
             help: "Log level: \(Logger.Level.allCases.map(\.rawValue).joined(separator: ", "))."

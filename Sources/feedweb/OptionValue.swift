@@ -239,6 +239,16 @@ enum OptionValue {
         }
     }
 
+    /// An http or https origin, `scheme://host[:port]`, a `/` after it allowed (see
+    /// ``PageLinks``).
+    static func publicOrigin(_ text: String) throws(Problem) -> PageLinks {
+        do {
+            return try PageLinks(origin: text)
+        } catch {
+            throw Problem(error.description)
+        }
+    }
+
     static func directory(_ path: String) throws(Problem) -> String {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue else {

@@ -7,8 +7,9 @@ import Testing
 /// A user's own page on the page stream with the real libraries, in headless Chromium
 /// against the real binary: htmx 2 and its SSE extension (`dialect=htmx`) on a page
 /// served from `--public-dir`, and Datastar v1 (`dialect=datastar`) on a page of another
-/// origin. Each shows feedweb's list and a change pushed upstream within 1 s. The
-/// libraries come from PyPI at test time (``ClientLibraries``).
+/// origin. Each shows feedweb's list and a change pushed upstream within 1 s; on another
+/// origin, with `--public-origin`, its links open feedweb's pages. The libraries come from
+/// PyPI at test time (``ClientLibraries``).
 @Suite(
     .serialized, .timeLimit(.minutes(3)), .onThreadsOfItsOwn,
     .enabled(if: WebDriver.isAvailable, "needs chromium and chromium-driver"))
@@ -88,6 +89,25 @@ struct DialectBrowserTests {
         #expect(errors.isEmpty, "\(library): \(errors.map(\.message))")
     }
 
+    /// On a page of another origin, feedweb started with `--public-origin origin`: no link
+    /// or picture of the fragments points at the page's own site, and a story's title opens
+    /// feedweb's page of the story.
+    static func linksBackToFeedweb(_ browser: WebDriver, origin: String, library: String) async throws {
+        let stray = try await browser.execute(
+            """
+            return Array.from(document.querySelectorAll('#stories a[href], #stories img[src]'))
+              .map(function (e) { return e.href || e.src; })
+              .filter(function (url) { return url.indexOf(location.origin + '/') === 0; }).join(' ');
+            """)
+        #expect(stray == .string(""), "\(library): links to the page's own site: \(stray)")
+        let link = try await browser.execute("return document.querySelector('#stories .story-title a').href")
+        #expect(link.stringValue?.hasPrefix(origin + "/items/") == true, "\(library): the title links to \(link)")
+        try await browser.execute("document.querySelector('#stories .story-title a').click(); return true")
+        let opened = try await browser.waitFor(
+            "return location.origin === '\(origin)' && !!document.getElementById('detail')", seconds: 10)
+        #expect(opened, "\(library): the title did not open feedweb's page of the story")
+    }
+
     @Test(
         "htmx 2 and its SSE extension, on a page of --public-dir, show the list and a change within 1 s",
         .enabled(if: ClientLibraries.htmx != nil, "pip could not download django-htmx from PyPI (no network)"))
@@ -126,8 +146,12 @@ struct DialectBrowserTests {
         // The site first (its origin is what feedweb allows), its page once feedweb listens.
         let page = NIOLockedValueBox("")
         let site = try await Self.datastarSite(datastar, page: page)
+        let port = try FreePort.find()
         let feedweb = try await FeedwebProcess(
-            arguments: ["--upstream", upstream.url, "--allow-origin", Self.origin(of: site)])
+            arguments: [
+                "--listen", "127.0.0.1:\(port)", "--upstream", upstream.url, "--allow-origin", Self.origin(of: site),
+                "--public-origin", "http://127.0.0.1:\(port)",
+            ], listen: false)
         defer {
             feedweb.kill()
             Task { await upstream.shutdown() }
@@ -141,6 +165,7 @@ struct DialectBrowserTests {
         try await WebDriver.withSession { browser in
             try await browser.open(site.url("/datastar.html"))
             try await Self.showsTheListAndAChange(browser, upstream: upstream, library: "Datastar", log: feedweb.log)
+            try await Self.linksBackToFeedweb(browser, origin: "http://127.0.0.1:\(port)", library: "Datastar")
         }
     }
 
@@ -181,8 +206,13 @@ struct DialectBrowserTests {
                 return .status(
                     200, headers: [("Content-Type", "text/html; charset=utf-8")], body: page.withLockedValue { $0 })
             }
+            let port = try FreePort.find()
             let feedweb = try await FeedwebProcess(
-                arguments: ["--upstream", upstream.url] + (allowed ? ["--allow-origin", Self.origin(of: site)] : []))
+                arguments: ["--listen", "127.0.0.1:\(port)", "--upstream", upstream.url]
+                    + (allowed
+                        ? ["--allow-origin", Self.origin(of: site), "--public-origin", "http://127.0.0.1:\(port)"]
+                        : []),
+                listen: false)
             defer { feedweb.kill() }
             try await FeedwebProbe.waitUntilReady(port: feedweb.port)
             let html = try Self.example("htmx.html")
@@ -200,6 +230,8 @@ struct DialectBrowserTests {
                 if allowed {
                     try await Self.showsTheListAndAChange(
                         browser, upstream: upstream, library: "htmx, another origin", log: feedweb.log)
+                    try await Self.linksBackToFeedweb(
+                        browser, origin: "http://127.0.0.1:\(port)", library: "htmx, another origin")
                 } else {
                     // Refused: the browser hides the stream from the page, which shows nothing.
                     let shown = try await browser.waitFor(

@@ -289,6 +289,30 @@ struct OptionResolverTests {
         #expect(fromOption.origins == ["https://c.example"], "the option wins; the variable is not read")
     }
 
+    @Test("--public-origin takes an origin as a browser sends it, a / after it allowed; links are paths by default")
+    func publicOrigin() throws {
+        #expect(try Self.configuration([]).links == .paths)
+        #expect(try Self.configuration([]).links.origin == "")
+        for (given, origin) in [
+            ("HTTPS://Dash.Example:443/", "https://dash.example"), ("http://127.0.0.1:8080", "http://127.0.0.1:8080"),
+            ("http://[::1]:80", "http://[::1]"),
+        ] {
+            #expect(try Self.configuration(["--public-origin", given]).links.origin == origin, "\(given)")
+        }
+        #expect(
+            try Self.configuration([], environment: ["FEEDWEB_PUBLIC_ORIGIN": "https://tv.example"]).links.origin
+                == "https://tv.example")
+        for (given, says) in [
+            ("https://dash.example/feed", "has a path (/feed)"), ("dash.example", "is not an origin"),
+            ("ftp://dash.example", "is not an http or https origin"), ("https://dash.example?x=1", "has a query"),
+            ("https://dash.example:99999", "has no valid port"),
+        ] {
+            let message = Self.failure(["--public-origin", given])
+            #expect(
+                message?.contains("--public-origin: '\(given)' \(says)") == true, "\(given): \(message ?? "accepted")")
+        }
+    }
+
     @Test("--attention and --dim set what boards and kiosks do where their URL does not say; none by default")
     func screenDefaults() throws {
         let plain = try Self.configuration([]).screens

@@ -357,7 +357,6 @@ struct SharedPageStreamTests {
             }
             try await browser.switchToWindow(gone.tab)
             try await browser.closeWindow()
-            let left = ContinuousClock.now
             let newLeader = try #require(try await Self.newLeader(among: others, browser), "no page took over")
             // The same leader for 3 s: a follower that ignored its beats would ping it after
             // 1 s of silence and steal its lock 0.3–0.5 s later.

@@ -272,6 +272,32 @@ struct PageStreamDialectTests {
         for client in [htmx, datastar, own] { client.close() }
     }
 
+    @Test(
+        "with --public-origin the rows, an item's #detail and the pages link to feedweb's pages on that origin; without, by path"
+    )
+    func linksOnThePublicOrigin() async throws {
+        let origin = "https://dash.example:8443"
+        // Given with a `/` after it, as people copy it from the address bar.
+        for (links, base) in [(try PageLinks(origin: origin + "/"), origin), (.paths, "")] {
+            let server = try TestServer(document: TableStreamTests.rows, detection: .init(), links: links)
+            let htmx = try await SSETestClient(port: server.port, path: "/events/page?v=list&dialect=htmx")
+            let rows = try await htmx.expectNext("feedweb", within: 20).data
+            #expect(rows.contains("<a class=\"row-link\" href=\"\(base)/items/r0000\">"), "\(rows.prefix(300))")
+            let datastar = try await SSETestClient(
+                port: server.port, path: "/events/page?v=item:r0001&dialect=datastar")
+            var reader = DatastarReader(datastar)
+            let detail = try await reader.frame().patches.compactMap(\.elements).joined(separator: "\n")
+            #expect(detail.contains("<a href=\"\(base)/\">All items</a>"), "\(detail.prefix(300))")
+            let page = try await HTTPTestClient.get(port: server.port, "/").text
+            #expect(page.contains("href=\"\(base)/items/r0999\""))
+            let item = try await HTTPTestClient.get(port: server.port, "/items/r0002").text
+            #expect(item.contains("<a href=\"\(base)/\">All items</a>"))
+            // Only feedweb's links to its pages: its scripts and styles stay its own paths.
+            #expect(page.contains("src=\"/static/app.js"))
+            for client in [htmx, datastar] { client.close() }
+        }
+    }
+
     @Test("a sorted table's moved row is sent alone in every dialect, rendered once")
     func sortedTableInEveryDialect() async throws {
         let server = try TestServer(document: TableStreamTests.rows, detection: .init())

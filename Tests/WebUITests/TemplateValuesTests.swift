@@ -51,9 +51,9 @@ import Testing
 
     @Test func storyDetailAndKioskValuesAnswerEveryField() {
         let now = Date(timeIntervalSince1970: 1_795_000_000)
-        let story = StoryView(Self.fullItem(1), now: now, placeholder: "/static/placeholder.svg")
+        let story = StoryView(Self.fullItem(1), now: now, links: .paths)
         Self.check(story)
-        let detail = DetailView(Self.fullItem(2), now: now, placeholder: "/static/placeholder.svg")
+        let detail = DetailView(Self.fullItem(2), now: now, links: .paths)
         Self.check(detail)
         #expect(!detail.images.isEmpty && !detail.links.isEmpty)
         for image in detail.images { Self.check(image) }
@@ -150,7 +150,7 @@ import Testing
             table.rows.flatMap(\.row.cells).map { [$0.isPlain, $0.isLink, $0.isImage, $0.isTime, $0.isStatus] })
         #expect(kinds.count == 5, "every kind of cell checked: \(kinds)")
         let item = try #require(view.items.first)
-        Self.check(TableDetailView(item, profile: reading.profile, now: now))
+        Self.check(TableDetailView(item, profile: reading.profile, now: now, links: .paths))
         Self.check(PageRenderer.KioskTileView(row: table.rows[0].row, featured: true))
     }
 
@@ -161,7 +161,7 @@ import Testing
         statistics.record(.reconnect(reason: "refused"), at: start.addingTimeInterval(2))
         let now = start.addingTimeInterval(30)
         let ticker = TickerEntry(title: "Headline", key: "k", isNew: true, time: start)
-        let view = StatsView(window: statistics.window(at: now), ticker: ticker, now: now)
+        let view = StatsView(window: statistics.window(at: now), ticker: ticker, now: now, links: .paths)
         Self.check(view)
         #expect(!view.tiles.isEmpty && !view.events.isEmpty && !view.rate.legend.isEmpty)
         for tile in view.tiles { Self.check(tile) }

@@ -67,7 +67,7 @@ public final class FeedwebApplication: Sendable {
             inspect: configuration.inspect,
             title: configuration.title,
             allowedOrigins: configuration.allowedOrigins, logger: logger, templates: templates,
-            screens: configuration.screens,
+            screens: configuration.screens, links: configuration.links,
             upstreamStatus: {
                 // Shown under the configured source's name, never the raw URL (it may
                 // carry an API key) nor the demo's loopback address.

@@ -96,6 +96,10 @@ public struct FeedwebConfiguration: Sendable {
     /// The origins whose pages may read the streams and the API (`--allow-origin`, CORS);
     /// none: no CORS header at all.
     public var allowedOrigins = AllowedOrigins.none
+    /// The origin people reach feedweb at (`--public-origin`): the pages' and fragments'
+    /// links to feedweb are absolute on it, so that a page of another origin showing the
+    /// fragments links back here; by default they are paths.
+    public var links = PageLinks.paths
     /// The directory served under `/static/` (`--public-dir`): the first `Public/` next to
     /// the executable or above it.
     public var publicDirectory = PublicDirectory.locate()

@@ -30,6 +30,8 @@ struct WebHandlers: Sendable {
     let templates: TemplateLibrary
     /// The board's name (`--title`).
     let title: String
+    /// Where the links to feedweb's own pages point (`--public-origin`).
+    let links: PageLinks
     /// CORS for the streams and the API (`--allow-origin`).
     let crossOrigin: CrossOrigin
     /// The shards of the programs' streams, for the server to hand each new stream one.
@@ -64,6 +66,7 @@ struct WebHandlers: Sendable {
         stateFile: StateFileWriter? = nil, shards: [Shard]? = nil, inspect: Bool = true, title: String = "feedweb",
         allowedOrigins: AllowedOrigins = .none, logger: Logger = Logger(label: "feedweb"),
         templates: TemplateLibrary = TemplateLibrary(), screens: ScreenSettings = ScreenSettings(),
+        links: PageLinks = .paths,
         upstreamStatus: @escaping @Sendable () -> UpstreamStatus,
         clusterStatus: @escaping @Sendable () -> ClusterStatus? = { nil }
     ) {
@@ -76,7 +79,9 @@ struct WebHandlers: Sendable {
         let security = ResponseHeaders.security(frameAncestors: frameAncestors)
         let htmlHeaders = ResponseHeaders.html(security: security)
         let jsonHeaders = ResponseHeaders.json(security: security)
-        let renderer = PageRenderer(assetVersion: staticFiles.version, brand: title, templates: templates.current)
+        var renderer = PageRenderer(assetVersion: staticFiles.version, brand: title, templates: templates.current)
+        renderer.links = links
+        self.links = links
         let errors = ErrorResponses(
             renderer: renderer, htmlHeaders: htmlHeaders, jsonHeaders: jsonHeaders,
             layout: { [store] in store.layout })
@@ -114,7 +119,7 @@ struct WebHandlers: Sendable {
         self.pages = PageHandlers(
             store: store, stats: stats, cache: PageCache(onRender: metrics.renderObserver), badges: badges,
             assets: assets, sourceLabel: sourceLabel, htmlHeaders: htmlHeaders, errors: errors,
-            inspector: inspector, brand: title, templates: templates, screens: screens)
+            inspector: inspector, brand: title, templates: templates, screens: screens, links: links)
         self.api = APIHandlers(store: store, stats: stats, jsonHeaders: jsonHeaders, notFound: errors.notFoundJSON)
         self.fanout = FanoutStage(
             store: store,
@@ -145,7 +150,9 @@ struct WebHandlers: Sendable {
         guard let result = templates.reload() else { return nil }
         switch result {
         case .success(let set):
-            errors.render(with: PageRenderer(assetVersion: assets.version, brand: title, templates: set))
+            var renderer = PageRenderer(assetVersion: assets.version, brand: title, templates: set)
+            renderer.links = links
+            errors.render(with: renderer)
             pageStreams.stream.templatesChanged(version: "templates-" + set.version)
         case .failure:
             pageStreams.requestFrame()

@@ -36,11 +36,14 @@ struct PageHandlers: Sendable {
     /// The boards named once, attention and the dim schedule (`--playlist`, `--attention`,
     /// `--dim`).
     var screens = ScreenSettings()
+    /// Where the links to feedweb's own pages point (`--public-origin`).
+    var links = PageLinks.paths
 
     /// A renderer of pages linking the static files of `assetVersion`, from the templates
     /// in use.
     private func renderer(_ assetVersion: String, templates set: TemplateSet? = nil) -> PageRenderer {
         var renderer = PageRenderer(assetVersion: assetVersion, brand: brand, templates: set ?? templates.current)
+        renderer.links = links
         renderer.rowCache = templates.tableRows
         renderer.storyCache = templates.stories
         return renderer

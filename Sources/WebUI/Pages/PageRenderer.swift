@@ -10,8 +10,10 @@ struct PageRenderer: Sendable {
     var brand = "feedweb"
     /// The templates pages and fragments are rendered from (`--templates`).
     var templates = TemplateSet.builtin
+    /// Where the links to feedweb's own pages point (`--public-origin`).
+    var links = PageLinks.paths
     /// Where a missing or broken thumbnail points.
-    let placeholder = "/static/placeholder.svg"
+    var placeholder: String { links.placeholder }
     /// The table rows rendered lately (``TemplateLibrary/tableRows``); `nil`: every row is
     /// rendered.
     var rowCache: TableRowCache?
@@ -119,10 +121,10 @@ struct PageRenderer: Sendable {
             countText: view == nil ? "" : Self.countText(items.count, layout: .news),
             section: section,
             sections: sectionNames.map {
-                SectionLink(name: $0, href: "/?section=" + StoryView.queryEscape($0), current: $0 == section)
+                SectionLink(name: $0, href: links.section($0), current: $0 == section)
             },
             stories: items.map {
-                StoryView($0, now: now, placeholder: placeholder, showsPlaceholder: showsPlaceholder)
+                StoryView($0, now: now, links: links, showsPlaceholder: showsPlaceholder)
             },
             hasSections: !sectionNames.isEmpty,
             emptyText: view == nil
@@ -228,7 +230,8 @@ struct PageRenderer: Sendable {
             let link = TableColumns.linkColumn(of: columns, profile: profile)
             tiles = items.enumerated().map { index, item in
                 KioskTileView(
-                    row: RowView(item, columns: columns, linkColumn: link, now: now, scores: profile.scores),
+                    row: RowView(
+                        item, columns: columns, linkColumn: link, now: now, links: links, scores: profile.scores),
                     featured: index == 0)
             }
         } else {
@@ -244,7 +247,7 @@ struct PageRenderer: Sendable {
                 ? []
                 : items.enumerated().map { index, item in
                     KioskStoryView(
-                        story: StoryView(item, now: now, placeholder: placeholder, showsPlaceholder: showsPlaceholder),
+                        story: StoryView(item, now: now, links: links, showsPlaceholder: showsPlaceholder),
                         featured: index == 0)
                 },
             emptyText: view == nil
@@ -289,7 +292,7 @@ struct PageRenderer: Sendable {
         layout: ItemProfile.Layout = .news
     ) -> [UInt8] {
         let main = templates.library.render(
-            StatsView(window: window, ticker: ticker, now: now, layout: layout), withTemplate: "stats")
+            StatsView(window: window, ticker: ticker, now: now, links: links, layout: layout), withTemplate: "stats")
         return page(
             title: "Stats · " + brand, bodyClass: "page-stats", stream: "stats", navLatest: false, navStats: true,
             badge: badge, updated: updated, main: main ?? "", source: source, layout: layout)
@@ -302,7 +305,7 @@ struct PageRenderer: Sendable {
     func statsFragments(window: StatsWindow, now: Date, layout: ItemProfile.Layout = .news) -> [(
         id: String, html: String
     )] {
-        let view = StatsView(window: window, ticker: nil, now: now, layout: layout)
+        let view = StatsView(window: window, ticker: nil, now: now, links: links, layout: layout)
         return [
             ("stats-summary", templates.library.render(view, withTemplate: "statsSummary") ?? ""),
             ("stats-rate", templates.library.render(view.rate, withTemplate: "statsChart") ?? ""),
@@ -318,7 +321,7 @@ struct PageRenderer: Sendable {
     /// The ticker of `/stats`.
     func tickerFragment(_ ticker: TickerEntry?, now: Date, layout: ItemProfile.Layout = .news) -> String {
         templates.library.render(
-            TickerContext(ticker: ticker.map { StatsView.ticker($0, now: now, layout: layout) }),
+            TickerContext(ticker: ticker.map { StatsView.ticker($0, now: now, links: links, layout: layout) }),
             withTemplate: "statsTicker") ?? ""
     }
 
@@ -331,16 +334,16 @@ struct PageRenderer: Sendable {
     /// rendered (and kept), the cache asked once for them all.
     func storyFragments(_ items: some Collection<FeedItem>, profile: ItemProfile, now: Date) -> [String] {
         let templates = self.templates
-        let placeholder = self.placeholder
+        let links = self.links
         func render(_ item: FeedItem) -> (html: String, moment: Date?) {
             let moment = StoryView.moment(of: item)
             let story = StoryView(
-                item, now: now, placeholder: placeholder, showsPlaceholder: profile.showsPlaceholder, moment: moment)
+                item, now: now, links: links, showsPlaceholder: profile.showsPlaceholder, moment: moment)
             return (templates.library.render(story, withTemplate: "story") ?? "", moment)
         }
         guard let storyCache else { return items.map { render($0).html } }
         let shape = StoryShape(
-            templates: templates.version, placeholder: placeholder, showsPlaceholder: profile.showsPlaceholder)
+            templates: templates.version, links: links, showsPlaceholder: profile.showsPlaceholder)
         return storyCache.stories(items, shape: shape, now: now, render: render)
     }
 
@@ -357,8 +360,9 @@ struct PageRenderer: Sendable {
         -> [TableView.Row]
     {
         let templates = self.templates
+        let links = self.links
         func row(_ item: FeedItem) -> RowView {
-            RowView(item, columns: columns, linkColumn: linkColumn, now: now)
+            RowView(item, columns: columns, linkColumn: linkColumn, now: now, links: links)
         }
         func render(_ item: FeedItem) -> (html: String, row: RowView) {
             let row = row(item)
@@ -371,7 +375,8 @@ struct PageRenderer: Sendable {
             }
         }
         let shape = TableRowShape(
-            templates: templates.version, columns: columns, linkColumn: linkColumn, year: DetailView.UTCParts(now).year)
+            templates: templates.version, columns: columns, linkColumn: linkColumn, links: links,
+            year: DetailView.UTCParts(now).year)
         return zip(items, rowCache.rows(items, shape: shape, now: now, render: render)).map { item, rendered in
             TableView.Row(html: rendered.html, row: rendered.row) { row(item) }
         }
@@ -384,12 +389,12 @@ struct PageRenderer: Sendable {
             let columns = TableColumns.columns(of: profile)
             let row = RowView(
                 item, columns: columns, linkColumn: TableColumns.linkColumn(of: columns, profile: profile), now: now,
-                scores: profile.scores)
+                links: links, scores: profile.scores)
             return templates.library.render(KioskTileView(row: row, featured: false), withTemplate: "kioskTile") ?? ""
         }
         return templates.library.render(
             KioskStoryView(
-                story: StoryView(item, now: now, placeholder: placeholder, showsPlaceholder: profile.showsPlaceholder),
+                story: StoryView(item, now: now, links: links, showsPlaceholder: profile.showsPlaceholder),
                 featured: false),
             withTemplate: "kioskStory") ?? ""
     }
@@ -407,11 +412,11 @@ struct PageRenderer: Sendable {
     func detailFragment(_ item: FeedItem, profile: ItemProfile, now: Date) -> String {
         if profile.layout == .table {
             return templates.library.render(
-                TableDetailView(item, profile: profile, now: now), withTemplate: "detailTable") ?? ""
+                TableDetailView(item, profile: profile, now: now, links: links), withTemplate: "detailTable") ?? ""
         }
         return templates.library.render(
             DetailView(
-                item, now: now, placeholder: placeholder, showsPlaceholder: profile.showsPlaceholder,
+                item, now: now, links: links, showsPlaceholder: profile.showsPlaceholder,
                 bodyPaths: profile.bodyPaths,
                 titledByText: !profile.bodyPaths.isEmpty && !Self.hasOwnTitle(item, profile)
             ),

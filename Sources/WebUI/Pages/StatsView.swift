@@ -55,8 +55,8 @@ struct StatsView {
 
     /// `/stats` of `window`; `layout` says what the items are called (stories, or items of a
     /// table).
-    init(window: StatsWindow, ticker: TickerEntry?, now: Date, layout: ItemProfile.Layout = .news) {
-        self.ticker = ticker.map { Self.ticker($0, now: now, layout: layout) }
+    init(window: StatsWindow, ticker: TickerEntry?, now: Date, links: PageLinks, layout: ItemProfile.Layout = .news) {
+        self.ticker = ticker.map { Self.ticker($0, now: now, links: links, layout: layout) }
         tiles = Self.tiles(window, layout: layout)
         rate = Self.rateChart(window)
         bytes = Self.bytesChart(window)
@@ -68,10 +68,12 @@ struct StatsView {
         hasEvents = !events.isEmpty
     }
 
-    static func ticker(_ entry: TickerEntry, now: Date, layout: ItemProfile.Layout = .news) -> Ticker {
+    static func ticker(
+        _ entry: TickerEntry, now: Date, links: PageLinks, layout: ItemProfile.Layout = .news
+    ) -> Ticker {
         Ticker(
             label: entry.isNew ? (layout == .table ? "New item" : "Latest story") : "Latest update", title: entry.title,
-            href: "/items/" + entry.key,
+            href: links.item(entry.key),
             timeMachine: RelativeTime.machine(entry.time), timeText: RelativeTime.describe(entry.time, now: now),
             clock: clock(entry.time))
     }

@@ -15,7 +15,8 @@ typealias StoryFragmentCache = FragmentCache<StoryShape>
 struct StoryShape: Equatable, Sendable {
     /// The template set's version (``TemplateSet/version``).
     let templates: String
-    let placeholder: String
+    /// Where its links and placeholder point.
+    let links: PageLinks
     let showsPlaceholder: Bool
 }
 

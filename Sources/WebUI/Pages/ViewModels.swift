@@ -39,23 +39,23 @@ struct StoryView {
     /// `moment`: ``moment(of:)`` of `item` where the caller has parsed it already
     /// (`.some(nil)`: the item has none), so that it is parsed once; `nil`: parsed here.
     init(
-        _ item: FeedItem, now: Date, placeholder: String, showsPlaceholder: Bool = true,
+        _ item: FeedItem, now: Date, links: PageLinks, showsPlaceholder: Bool = true,
         moment: Date?? = nil
     ) {
         key = item.key
         domID = "item-" + item.key
-        href = "/items/" + item.key
+        href = links.item(item.key)
         title = item.title ?? "Untitled"
         let parts = [item.section, item.subsection].compactMap { $0 }
         kicker = parts.isEmpty ? nil : parts.joined(separator: " › ")
         abstract = item.abstract
         byline = item.byline
-        thumbnail = URLPolicy.safeURL(item.thumbnail)
-        self.placeholder = placeholder
+        thumbnail = links.safeURL(item.thumbnail)
+        placeholder = links.placeholder
         let date = moment ?? Self.moment(of: item)
         timeMachine = date.map(RelativeTime.machine)
         timeText = date.map { RelativeTime.describe($0, now: now) }
-        sectionHref = item.section.map { "/?section=" + (Self.queryEscape($0)) }
+        sectionHref = item.section.map(links.section)
         hasThumbnail = thumbnail != nil
         hasKicker = kicker != nil
         hasAbstract = abstract != nil
@@ -175,15 +175,18 @@ struct DetailView {
     let links: [Link]
     /// Stored, not computed: templates read stored values (TemplateValues.swift).
     let hasLinks: Bool
+    /// The list, the breadcrumb's first link (``PageLinks/home``).
+    let homeHref: String
 
     /// The page of `item`; `bodyPaths` are where its profile finds a post's whole text
     /// (``ItemProfile/bodyPaths``); `titledByText`: its title was taken from that text (a
     /// post without a title of its own), so the text does not say it again.
     init(
-        _ item: FeedItem, now: Date, placeholder: String, showsPlaceholder: Bool = true,
+        _ item: FeedItem, now: Date, links: PageLinks, showsPlaceholder: Bool = true,
         bodyPaths: [JSONPointer] = [], titledByText: Bool = false
     ) {
-        story = StoryView(item, now: now, placeholder: placeholder, showsPlaceholder: showsPlaceholder)
+        story = StoryView(item, now: now, links: links, showsPlaceholder: showsPlaceholder)
+        homeHref = links.home
         self.item = TemplateJSON(item.raw)
         let text = ItemText.blocks(of: item.raw, at: bodyPaths)
         let body = titledByText ? Self.body(text, title: item.title) : text
@@ -191,7 +194,7 @@ struct DetailView {
         hasBody = !paragraphs.isEmpty
         section = item.section
         subsection = item.subsection
-        original = URLPolicy.safeURL(item.url)
+        original = links.safeURL(item.url)
         let published = RelativeTime.parse(item.published)
         let updated = RelativeTime.parse(item.updated)
         self.published = published.map { Self.long($0) } ?? item.published
@@ -202,15 +205,15 @@ struct DetailView {
         var seenCaptions = Set<String>()
         var images: [Image] = []
         for media in item.multimedia.sorted(by: { ($0.width ?? 0) > ($1.width ?? 0) }) {
-            guard let url = URLPolicy.safeURL(media.url) else { continue }
+            guard let url = links.safeURL(media.url) else { continue }
             let identity = media.caption ?? url
             guard seenCaptions.insert(identity).inserted else { continue }
             images.append(
                 Image(url: url, caption: media.caption, credit: media.credit, width: media.width, height: media.height))
         }
         self.images = images
-        links = item.related.compactMap { link in URLPolicy.safeURL(link.url).map { Link(text: link.text, url: $0) } }
-        hasLinks = !links.isEmpty
+        self.links = item.related.compactMap { link in links.safeURL(link.url).map { Link(text: link.text, url: $0) } }
+        hasLinks = !self.links.isEmpty
     }
 
     /// `paragraphs` without the title they begin with: a title taken from a post's first

@@ -23,13 +23,13 @@ final class TestHandlers: Sendable {
     /// store reads items as it finds them in the first document with items. With `server`,
     /// the programs' streams are sharded as a server of that configuration shards them,
     /// senders included (``TestServer``); without, one shard, with no sender. `inspect` is
-    /// `--inspect`.
+    /// `--inspect`, `links` `--public-origin`.
     init(
         document: JSONValue?, profile: ItemProfile = .nytNewswire,
         publicDirectory: String = TestHandlers.publicDirectory,
         frameAncestors: String = "'self'", maxQueuedBytesPerClient: Int = 1 << 20,
         detection: ItemProfile.Overrides? = nil, allowedOrigins: AllowedOrigins = .none,
-        server: HTTPServer.Configuration? = nil, inspect: Bool = true
+        server: HTTPServer.Configuration? = nil, inspect: Bool = true, links: PageLinks = .paths
     ) {
         store = FeedStore(configuration: .init(profile: profile, detection: detection))
         if let document { store.replaceDocument(document) }
@@ -48,7 +48,7 @@ final class TestHandlers: Sendable {
             store: store, demo: nil, staticFiles: staticFiles, frameAncestors: frameAncestors, sourceLabel: "test",
             maxQueuedBytesPerClient: maxQueuedBytesPerClient, restoredAt: nil,
             shards: Shard.shards(of: store, for: server), inspect: inspect, allowedOrigins: allowedOrigins,
-            upstreamStatus: { status.withLockedValue { $0 } })
+            links: links, upstreamStatus: { status.withLockedValue { $0 } })
         router = handlers.router
     }
 

@@ -22,7 +22,7 @@ final class TestServer: @unchecked Sendable {
         frameAncestors: String = "'self'", maxStreams: Int = 100, writesThroughIOUring: Bool = true,
         headTimeout: Duration = .seconds(10), connectionLimit: Int? = nil, connectionTimeout: UInt32 = 60,
         frontDoorHoldLimit: Duration = FrontDoor.defaultHoldLimit, detection: ItemProfile.Overrides? = nil,
-        allowedOrigins: AllowedOrigins = .none, inspect: Bool = true
+        allowedOrigins: AllowedOrigins = .none, inspect: Bool = true, links: PageLinks = .paths
     ) throws {
         var logger = Logger(label: "test")
         logger.logLevel = .warning
@@ -35,7 +35,8 @@ final class TestServer: @unchecked Sendable {
         configuration.connectionLimit = connectionLimit
         app = TestHandlers(
             document: document, profile: profile, publicDirectory: publicDirectory, frameAncestors: frameAncestors,
-            detection: detection, allowedOrigins: allowedOrigins, server: configuration, inspect: inspect)
+            detection: detection, allowedOrigins: allowedOrigins, server: configuration, inspect: inspect,
+            links: links)
         server = HTTPServer(
             configuration: configuration, responder: app.router, shards: app.handlers.shards, logger: logger)
         port = try server.start()

@@ -70,8 +70,12 @@ struct CellView {
     }
 
     /// The cell of `column` for `item`; `itemHref` makes its text a link to the item's page;
-    /// `shortened`: long text is cut (a list), else whole (the item page).
-    init(column: ItemColumn, item: FeedItem, now: Date, itemHref: String? = nil, shortened: Bool = true) {
+    /// `links` resolves a link or picture that is one of feedweb's paths; `shortened`: long
+    /// text is cut (a list), else whole (the item page).
+    init(
+        column: ItemColumn, item: FeedItem, now: Date, links: PageLinks, itemHref: String? = nil,
+        shortened: Bool = true
+    ) {
         let value = item.raw.value(at: column.pointer)
         name = column.name
         label = column.label
@@ -88,8 +92,8 @@ struct CellView {
         let currency: Currency? =
             if case .money = format { Currency.beside(column.pointer, in: item.raw) } else { nil }
         var content = Self.content(
-            value, format: format, localTimeOffset: column.localTimeOffset, currency: currency, numeric: &numeric,
-            shortened: shortened)
+            value, format: format, localTimeOffset: column.localTimeOffset, currency: currency, links: links,
+            numeric: &numeric, shortened: shortened)
         // A series shows its latest reading, with its line.
         var latest: String?
         var sparkline: String?
@@ -249,7 +253,7 @@ struct CellView {
     }
 
     private static func content(
-        _ value: JSONValue?, format: ItemColumn.Format, localTimeOffset: Int?, currency: Currency?,
+        _ value: JSONValue?, format: ItemColumn.Format, localTimeOffset: Int?, currency: Currency?, links: PageLinks,
         numeric: inout Bool, shortened: Bool
     ) -> Content {
         guard let value, !value.isNull else { return .missing }
@@ -306,10 +310,10 @@ struct CellView {
             guard let date = CellFormatting.date(value, localTimeOffset: localTimeOffset) else { break }
             return .time(date, relative: format == .relative)
         case .link:
-            guard let url = URLPolicy.safeURL(value.stringValue) else { break }
+            guard let url = links.safeURL(value.stringValue) else { break }
             return .link(CellFormatting.linkText(url), url: url)
         case .image:
-            guard let url = URLPolicy.safeURL(value.stringValue) else { break }
+            guard let url = links.safeURL(value.stringValue) else { break }
             return .image(url)
         case .status(let tones):
             guard let word = CellFormatting.scalarText(value) else { break }

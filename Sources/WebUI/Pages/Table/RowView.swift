@@ -32,17 +32,22 @@ struct RowView {
 
     /// `scores`: where a match's two scores are (``ItemProfile/scores``), which then lead
     /// its tile together.
-    init(_ item: FeedItem, columns: [ItemColumn], linkColumn: Int, now: Date, scores: ItemProfile.Scores? = nil) {
+    init(
+        _ item: FeedItem, columns: [ItemColumn], linkColumn: Int, now: Date, links: PageLinks,
+        scores: ItemProfile.Scores? = nil
+    ) {
         key = item.key
         self.item = TemplateJSON(item.raw)
         domID = "item-" + item.key
-        href = "/items/" + item.key
+        href = links.item(item.key)
         let name = item.title ?? item.key
         title = CellFormatting.momentTitle(name, now: now) ?? name
         var cells: [CellView] = []
         cells.reserveCapacity(columns.count)
         for (index, column) in columns.enumerated() {
-            cells.append(CellView(column: column, item: item, now: now, itemHref: index == linkColumn ? href : nil))
+            cells.append(
+                CellView(
+                    column: column, item: item, now: now, links: links, itemHref: index == linkColumn ? href : nil))
         }
         cells = CellView.finishing(cells)
         self.cells = cells

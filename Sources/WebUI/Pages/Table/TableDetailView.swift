@@ -8,6 +8,8 @@ struct TableDetailView {
     let title: String
     let section: String?
     let sectionHref: String?
+    /// The list, the breadcrumb's first link (``PageLinks/home``).
+    let homeHref: String
     /// The item's original (its `url` field), when it has a safe one.
     let original: String?
     let cells: [CellView]
@@ -16,15 +18,18 @@ struct TableDetailView {
     /// The item's own JSON (`{{item.price}}`).
     let item: TemplateJSON
 
-    init(_ item: FeedItem, profile: ItemProfile, now: Date) {
+    init(_ item: FeedItem, profile: ItemProfile, now: Date, links: PageLinks) {
         key = item.key
         self.item = TemplateJSON(item.raw)
         title = item.title ?? item.key
         section = item.section
-        sectionHref = item.section.map { "/?section=" + StoryView.queryEscape($0) }
-        original = URLPolicy.safeURL(item.url)
+        sectionHref = item.section.map(links.section)
+        homeHref = links.home
+        original = links.safeURL(item.url)
         cells = CellView.finishing(
-            TableColumns.shown(of: profile).map { CellView(column: $0, item: item, now: now, shortened: false) })
+            TableColumns.shown(of: profile).map {
+                CellView(column: $0, item: item, now: now, links: links, shortened: false)
+            })
         fields = ItemFieldsHTML.render(item.raw)
     }
 }

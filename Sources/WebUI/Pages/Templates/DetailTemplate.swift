@@ -2,7 +2,7 @@ extension Templates {
     /// `/items/{key}`: one story in full.
     static let detail = #"""
         <article class="detail" id="detail" data-key="{{story.key}}">
-        <nav class="crumbs" aria-label="Breadcrumb"><a href="/">Latest</a>{{#section}} › <a href="{{story.sectionHref}}">{{section}}</a>{{/section}}{{#subsection}} › <span>{{subsection}}</span>{{/subsection}}</nav>
+        <nav class="crumbs" aria-label="Breadcrumb"><a href="{{homeHref}}">Latest</a>{{#section}} › <a href="{{story.sectionHref}}">{{section}}</a>{{/section}}{{#subsection}} › <span>{{subsection}}</span>{{/subsection}}</nav>
         <p class="gone" id="gone" hidden>This story has left the feed. What you see is its last version.</p>
         <h1 class="detail-title">{{story.title}}</h1>
         {{#lede}}<p class="lede">{{lede}}</p>{{/lede}}

@@ -55,7 +55,7 @@ extension Templates {
     /// `/items/{key}` for an item that is not news: its values, then every field.
     static let detailTable = #"""
         <article class="detail detail-table" id="detail" data-key="{{key}}">
-        <nav class="crumbs" aria-label="Breadcrumb"><a href="/">All items</a>{{#section}} › <a href="{{sectionHref}}">{{section}}</a>{{/section}}</nav>
+        <nav class="crumbs" aria-label="Breadcrumb"><a href="{{homeHref}}">All items</a>{{#section}} › <a href="{{sectionHref}}">{{section}}</a>{{/section}}</nav>
         <p class="gone" id="gone" hidden>This item has left the feed. What you see is its last version.</p>
         <h1 class="detail-title">{{title}}</h1>
         {{#original}}<p class="original"><a class="button" href="{{original}}" rel="noopener noreferrer" target="_blank">Open the original<span class="visually-hidden"> (opens in a new tab)</span></a></p>{{/original}}

@@ -73,8 +73,8 @@ enum TemplateContract {
         var table = ItemProfile.table
         table.columns = [ItemColumn(label: "Value", pointer: JSONPointer(tokens: ["value"]))]
         let renderer = PageRenderer(assetVersion: "contract", templates: set)
-        let story = StoryView(item, now: now, placeholder: renderer.placeholder)
-        let row = RowView(item, columns: table.columns, linkColumn: 0, now: now)
+        let story = StoryView(item, now: now, links: renderer.links)
+        let row = RowView(item, columns: table.columns, linkColumn: 0, now: now, links: renderer.links)
         let badge = PageRenderer.BadgeContext(
             badge: PageRenderer.BadgeView(kind: "live", label: "Live"), updatedMachine: nil, updatedText: nil)
         let view = PublishedView(

@@ -190,6 +190,7 @@ extension DetailView: MustacheParent {
         case "images": self.images
         case "links": self.links
         case "hasLinks": self.hasLinks
+        case "homeHref": self.homeHref
         default: nil
         }
     }
@@ -542,6 +543,7 @@ extension TableDetailView: MustacheParent {
         case "title": self.title
         case "section": self.section
         case "sectionHref": self.sectionHref
+        case "homeHref": self.homeHref
         case "original": self.original
         case "cells": self.cells
         case "fields": self.fields
