@@ -26,7 +26,7 @@ public struct PageLinks: Sendable, Equatable {
     public init(origin text: String) throws(AllowedOrigins.Problem) {
         var text = Substring(text)
         if text.hasSuffix("/") && !text.hasSuffix("://") { text = text.dropLast() }
-        self.init(serialized: try AllowedOrigins.serialized(String(text)))
+        self.init(serialized: try AllowedOrigins.serialized(String(text), anyAllowed: false))
     }
 
     /// The list, `/`.

@@ -55,9 +55,12 @@ public struct AllowedOrigins: Sendable, Equatable {
 
     /// `text` as a browser serializes the origin: lower-case `http` or `https`, `://`, the
     /// lower-case host (a name of letters, digits, `-`, `.` and `_`, or an IPv6 address in
-    /// brackets), and `:port` unless it is the scheme's default; nothing after it.
-    static func serialized(_ text: String) throws(Problem) -> String {
-        let example = "an origin is scheme://host[:port], e.g. https://intranet.example or http://127.0.0.1:8000, or *"
+    /// brackets), and `:port` unless it is the scheme's default; nothing after it. A
+    /// problem's message ends with what an origin is, and `or *` when `anyAllowed`.
+    static func serialized(_ text: String, anyAllowed: Bool = true) throws(Problem) -> String {
+        let example =
+            "an origin is scheme://host[:port], e.g. https://intranet.example or http://127.0.0.1:8000"
+            + (anyAllowed ? ", or *" : "")
         guard let separator = text.firstRange(of: "://") else {
             throw Problem(description: "'\(text)' is not an origin; \(example)")
         }
