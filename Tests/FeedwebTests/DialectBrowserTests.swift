@@ -185,6 +185,111 @@ struct DialectBrowserTests {
         "http://127.0.0.1:\(site.port)"
     }
 
+    /// A table page's header and rows as text: `label|label / cell,cell|cell,cell`.
+    static let tableText = """
+        function texts(cells) {
+          return Array.from(cells).map(function (e) { return e.textContent.trim(); }).join(',');
+        }
+        return texts(document.querySelectorAll('#columns th')).replace(/,/g, '|') + ' / '
+          + Array.from(document.querySelectorAll('#stories tr')).map(function (row) { return texts(row.cells); })
+            .join('|');
+        """
+
+    @Test(
+        "a table page of your own on another origin, htmx and Datastar: the table / shows, its header included, and a change",
+        .enabled(
+            if: ClientLibraries.htmx != nil && ClientLibraries.datastar != nil, "needs htmx and Datastar from PyPI"))
+    func tablePageOfYourOwn() async throws {
+        let htmx = try #require(ClientLibraries.htmx)
+        let scripts = [
+            "/htmx-2.js": try String(contentsOf: htmx.htmx, encoding: .utf8),
+            "/hx-sse-2.js": try String(contentsOf: htmx.sse, encoding: .utf8),
+            "/datastar.js": try String(contentsOf: try #require(ClientLibraries.datastar), encoding: .utf8),
+        ]
+        let prices = #"""
+            {"num_results": 1, "prices": [{"symbol": "AAPL", "price": 189.5, "status": "open"},
+             {"symbol": "MSFT", "price": 402.25, "status": "open"}, {"symbol": "SAP", "price": 171.1, "status": "closed"}]}
+            """#
+        let upstream = try await LiveFeedUpstream(document: try JSONValue(parsing: Array(prices.utf8)))
+        let page = NIOLockedValueBox("")
+        let site = try await ScriptedSSEServer.start { request in
+            if let script = scripts[request.path] {
+                return .status(200, headers: [("Content-Type", "text/javascript; charset=utf-8")], body: script)
+            }
+            return .status(
+                200, headers: [("Content-Type", "text/html; charset=utf-8")], body: page.withLockedValue { $0 })
+        }
+        let port = try FreePort.find()
+        let feedweb = try await FeedwebProcess(
+            arguments: [
+                "--listen", "127.0.0.1:\(port)", "--upstream", upstream.url, "--allow-origin", Self.origin(of: site),
+                "--public-origin", "http://127.0.0.1:\(port)",
+            ], listen: false)
+        defer {
+            feedweb.kill()
+            Task {
+                await site.shutdown()
+                await upstream.shutdown()
+            }
+        }
+        try await FeedwebProbe.waitUntilReady(port: port)
+        // As docs/dialects.md has it: a `<thead>` and a `<tbody>` by id, nothing of the columns.
+        let stream = "http://127.0.0.1:\(port)/events/page?v=list&dialect="
+        let regions = """
+            <p id="status">Connecting…</p>
+            <h1>Prices <small id="count"></small></h1>
+            <p id="problem" hidden></p>
+            <table><thead id="columns"></thead><tbody id="stories"></tbody></table>
+            """
+        let pages = [
+            (
+                "htmx",
+                """
+                <!doctype html><html lang="en"><head><meta charset="utf-8"><title>Prices</title>
+                <meta name="htmx-config" content='{"includeIndicatorStyles": false}'>
+                <script src="/htmx-2.js" defer></script><script src="/hx-sse-2.js" defer></script></head><body>
+                <main hx-ext="sse" sse-connect="\(stream)htmx" sse-swap="feedweb" hx-swap="none">\(regions)</main>
+                </body></html>
+                """
+            ),
+            (
+                "Datastar",
+                """
+                <!doctype html><html lang="en"><head><meta charset="utf-8"><title>Prices</title>
+                <script type="module" src="/datastar.js"></script></head><body>
+                <main data-init="@get('\(stream)datastar', {openWhenHidden: true})">\(regions)</main>
+                </body></html>
+                """
+            ),
+        ]
+        var price = 189.5
+        for (library, html) in pages {
+            page.withLockedValue { $0 = html }
+            try await WebDriver.withSession { browser in
+                // The table as feedweb's own page shows it, header and rows.
+                try await browser.open("http://127.0.0.1:\(port)/")
+                let own = try #require(try await browser.execute(Self.tableText).stringValue)
+                #expect(own.hasPrefix("Symbol|") && own.contains("AAPL"), "feedweb's own table: \(own)")
+                try await browser.open(site.url("/prices.html"))
+                let same = try await browser.waitFor(
+                    "return (function () { \(Self.tableText) })() === \(JSONValue.string(own).serializedString())",
+                    seconds: 10)
+                if !same {
+                    Issue.record("\(library): \(try await browser.execute(Self.tableText)) against \(own)")
+                }
+                price += 1
+                try await upstream.change([Patch.replace("/prices/0/price", .double(price))])
+                let changed = try await browser.waitFor(
+                    "return (function () { \(Self.tableText) })().indexOf('\(price)') >= 0", seconds: 5)
+                #expect(changed, "\(library): the new price \(price) is not shown")
+                let errors = try await browser.consoleMessages().filter {
+                    $0.level == "SEVERE" && !$0.message.contains("/favicon.ico")
+                }
+                #expect(errors.isEmpty, "\(library): \(errors.map(\.message))")
+            }
+        }
+    }
+
     @Test(
         "htmx 2 and its SSE extension on a page of another origin: the list and a change within 1 s with --allow-origin, nothing without",
         .enabled(if: ClientLibraries.htmx != nil, "pip could not download django-htmx from PyPI (no network)"))

@@ -252,24 +252,52 @@ struct PageStreamDialectTests {
         for client in [feedweb, htmx, datastar] { client.close() }
     }
 
-    @Test("on a table's feed a dialect's list is the table's rows, as / is; feedweb's own list view stays as asked")
+    @Test(
+        "on a table's feed a dialect's list is the table's rows and its header, as / has them; feedweb's own list view stays as asked"
+    )
     func listOfATableFeed() async throws {
         let server = try TestServer(document: TableStreamTests.rows, detection: .init())
         let htmx = try await SSETestClient(port: server.port, path: "/events/page?v=list&dialect=htmx")
         let whole = try await htmx.expectNext("feedweb", within: 20)
+        // The header row first, into the page's `<thead id="columns">`, then the rows.
+        let (head, rows) = try #require(Self.firstLine(of: whole.data))
+        #expect(head.hasPrefix("<template><thead hx-swap-oob=\"innerHTML:#columns\"><tr><th scope=\"col\""), "\(head)")
+        #expect(Self.columnNames(in: head) == ["id", "value", "state"], "\(head)")
         #expect(
-            whole.data.hasPrefix(
-                "<template><tbody hx-swap-oob=\"innerHTML:#stories\"><tr class=\"row\" id=\"item-r0000\""),
-            "\(whole.data.prefix(200))")
+            rows.hasPrefix("<template><tbody hx-swap-oob=\"innerHTML:#stories\"><tr class=\"row\" id=\"item-r0000\""),
+            "\(rows.prefix(200))")
         #expect(!whole.data.contains("class=\"story"))
+        // The same header as the table page's own.
+        let page = try await HTTPTestClient.get(port: server.port, "/").text
+        let pageHead = try #require(page.firstRange(of: "<thead id=\"columns\">").map { page[$0.upperBound...] })
+        let headRow = head.dropFirst("<template><thead hx-swap-oob=\"innerHTML:#columns\">".count)
+            .dropLast("</thead></template>".count)
+        #expect(headRow.hasPrefix("<tr>") && pageHead.hasPrefix(headRow + "</thead>"), "\(headRow)")
         let datastar = try await SSETestClient(port: server.port, path: "/events/page?v=list&dialect=datastar")
         var reader = DatastarReader(datastar)
         let frame = try await reader.frame()
         #expect(frame.patches.contains { $0.elements?.contains("<tr class=\"row\" id=\"item-r0000\"") == true })
+        let columns = try #require(frame.patches.first { $0.selector == "#columns" })
+        #expect(columns.mode == "inner" && Self.columnNames(in: columns.elements ?? "") == ["id", "value", "state"])
         let own = try await SSETestClient(port: server.port, path: "/events/page?v=list")
         let items = try await own.expectNext("items", within: 20)
         #expect(items.data.contains("\"view\":\"list\""), "\(items.data.prefix(200))")
         for client in [htmx, datastar, own] { client.close() }
+    }
+
+    /// `data`'s first line and the rest.
+    static func firstLine(of data: String) -> (String, String)? {
+        guard let end = data.firstIndex(of: "\n") else { return nil }
+        return (String(data[..<end]), String(data[data.index(after: end)...]))
+    }
+
+    /// The `data-col` of every `<th>` in `html`, in order.
+    static func columnNames(in html: String) -> [String] {
+        html.components(separatedBy: "<th ").dropFirst().compactMap { th in
+            th.firstRange(of: "data-col=\"").flatMap { start in
+                th[start.upperBound...].split(separator: "\"", maxSplits: 1).first.map(String.init)
+            }
+        }
     }
 
     @Test(
@@ -308,9 +336,10 @@ struct PageStreamDialectTests {
         _ = try await feedweb.expectNext("status")
         let htmx = try await SSETestClient(port: server.port, path: "/events/page?\(view)&dialect=htmx")
         let whole = try await htmx.expectNext("feedweb")
+        let (head, rows) = try #require(Self.firstLine(of: whole.data))
+        #expect(head.contains("aria-sort=\"descending\"><a href=\"/?sort=value\">Value <span class=\"sort-arrow\""))
         #expect(
-            whole.data.hasPrefix(
-                "<template><tbody hx-swap-oob=\"innerHTML:#stories\"><tr class=\"row\" id=\"item-r0999\""))
+            rows.hasPrefix("<template><tbody hx-swap-oob=\"innerHTML:#stories\"><tr class=\"row\" id=\"item-r0999\""))
         let datastar = try await SSETestClient(port: server.port, path: "/events/page?\(view)&dialect=datastar")
         var reader = DatastarReader(datastar)
         _ = try await reader.frame()
@@ -325,6 +354,7 @@ struct PageStreamDialectTests {
         #expect(
             moved.contains("<template><tbody hx-swap-oob=\"afterbegin:#stories\"><tr class=\"row\" id=\"item-r0003\""))
         #expect(moved.components(separatedBy: "<tr class=\"row\"").count == 2, "that row alone")
+        #expect(!moved.contains("#columns"), "the header only in a whole state")
         let patches = try await reader.frame().patches
         #expect(patches[0] == Patch(selector: "#item-r0003", mode: "remove", elements: nil))
         #expect(patches[1].selector == "#stories" && patches[1].mode == "prepend")

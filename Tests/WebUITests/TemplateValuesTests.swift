@@ -126,13 +126,14 @@ import Testing
         let view = try #require(store.snapshot?.published)
         let table = TableView(
             view: view, profile: reading.profile, query: TableQuery(sort: ItemSort(column: "price", descending: true)),
-            unfilteredHeading: "All", waitingText: nil
+            unfilteredHeading: "All", waitingText: nil, links: .paths
         ) { items, columns, linkColumn in
             PageRenderer(assetVersion: "v").tableRows(items, columns: columns, linkColumn: linkColumn, now: now)
         }
         Self.check(table)
         #expect(!table.columns.isEmpty && !table.rows.isEmpty && table.hasSections)
         for head in table.columns { Self.check(head) }
+        Self.check(PageRenderer.TableHeadContext(columns: table.columns))
         for entry in table.rows {
             // A page's row answers `html` and, through its values, every name of a row.
             #expect(entry.child(named: "html") as? String == entry.html)

@@ -150,7 +150,7 @@ struct PageRenderer: Sendable {
             brand == "feedweb" ? ItemShapeDetector.collectionLabel(of: profile.itemsPath) ?? Self.allItems : brand
         let context = TableView(
             view: view, profile: profile, query: query, unfilteredHeading: unfiltered,
-            waitingText: view == nil ? badge.waitingText : nil
+            waitingText: view == nil ? badge.waitingText : nil, links: links
         ) { items, columns, linkColumn in
             tableRows(items, columns: columns, linkColumn: linkColumn, now: now)
         }
@@ -162,6 +162,20 @@ struct PageRenderer: Sendable {
             title: shown + brand, bodyClass: "page-list page-table",
             stream: query.spec, navLatest: query.section == nil, badge: badge, updated: view?.publishedAt,
             main: main, source: source, past: past, layout: .table, waiting: view == nil)
+    }
+
+    /// The `tableHead` template's context: a table's header.
+    struct TableHeadContext {
+        let columns: [TableView.Head]
+    }
+
+    /// The header row of the table `query` asks for, as the `table` page has it in its
+    /// `<thead id="columns">` (``TableView/heads(of:profile:query:links:)``): what a page of
+    /// the dialects gets in a whole state, so that it need not know the columns.
+    func tableHead(profile: ItemProfile, query: TableQuery) -> String {
+        let heads = TableView.heads(
+            of: TableColumns.shown(of: profile), profile: profile, query: query, links: links)
+        return templates.library.render(TableHeadContext(columns: heads), withTemplate: "tableHead") ?? ""
     }
 
     /// The heading of a whole table whose items' member says nothing of them.

@@ -482,7 +482,8 @@ final class PageEventStream: Sendable {
             parts.append(
                 items(
                     channel: channel, items: rows.rows, before: nil, render: rows.rows, now: now, count: rows.total,
-                    table: table, notice: state.view?.itemsProblem, unrendered: &unrendered))
+                    table: table, notice: state.view?.itemsProblem,
+                    head: renderer.tableHead(profile: profile, query: query), unrendered: &unrendered))
         case .item(let key):
             if let item = state.view?.item(forKey: key) {
                 parts.append(detail(item: item, profile: profile, now: now))
@@ -627,7 +628,7 @@ final class PageEventStream: Sendable {
     private func items(
         channel: Channel, items: ChunkedArray<FeedItem>, before: ChunkedArray<FeedItem>?,
         render: some Sequence<FeedItem>, now: Date, count: Int? = nil, table: TableFrame, notice: String?,
-        changes: [ItemChange] = [], unrendered: inout [FeedItem]
+        head: String = "", changes: [ItemChange] = [], unrendered: inout [FeedItem]
     ) -> PageFrame.Part {
         let html = entryFragments(Array(render), channel: channel, table: table, now: now)
         countRenders(html.count)
@@ -647,7 +648,7 @@ final class PageEventStream: Sendable {
             PageFrame.Entries(
                 page: Self.entriesPage(channel), order: .whole(order), html: html,
                 count: table.countText(count ?? items.count),
-                notice: notice ?? "", edit: edit, marks: marks))
+                notice: notice ?? "", edit: edit, marks: marks, head: head))
     }
 
     /// How the entries of a list or a table page went from `before` to `after` (each with

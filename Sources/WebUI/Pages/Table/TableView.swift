@@ -67,44 +67,37 @@ struct TableView {
     let nextHref: String?
     let hasPages: Bool
 
+    /// `links`: where its links to pages of the table point (``PageLinks``).
     init(
         view: PublishedView?, profile: ItemProfile, query: TableQuery, unfilteredHeading: String, waitingText: String?,
-        makeRows: MakeRows
+        links: PageLinks, makeRows: MakeRows
     ) {
         let columns = TableColumns.shown(of: profile)
         let linkColumn = TableColumns.linkColumn(of: columns, profile: profile)
         let (rows, total) = query.rows(of: view, columns: columns)
-        let sorted = query.effectiveSort(columns: columns, profile: profile)
         let filterColumn = TableColumns.filterColumn(of: columns, profile: profile)
         heading = query.section.map { CellFormatting.filterValue($0, of: filterColumn) } ?? unfilteredHeading
         countText = view == nil ? "" : PageRenderer.countText(total, layout: .table)
         filterLabel = filterColumn?.label ?? profile.fields[.section]?.tokens.last ?? "Filter"
         section = query.section
-        allHref = query.href {
-            $0.section = nil
-            $0.page = 1
-        }
+        allHref =
+            links.origin
+            + query.href {
+                $0.section = nil
+                $0.page = 1
+            }
         let values = (view?.sections ?? []).sorted()
         sections = values.map { value in
             PageRenderer.SectionLink(
                 name: CellFormatting.filterValue(value, of: filterColumn),
-                href: query.href {
-                    $0.section = value
-                    $0.page = 1
-                }, current: value == query.section)
+                href: links.origin
+                    + query.href {
+                        $0.section = value
+                        $0.page = 1
+                    }, current: value == query.section)
         }
         hasSections = !values.isEmpty
-        self.columns = columns.map { column in
-            let current = sorted?.column.name == column.name ? sorted?.sort : nil
-            return Head(
-                name: column.name, label: column.label, numeric: column.format.isNumeric,
-                href: query.href { query in
-                    query.sort = ItemSort(column: column.name, descending: current.map { !$0.descending } ?? false)
-                    query.page = 1
-                },
-                sort: current.map { $0.descending ? "descending" : "ascending" } ?? "none",
-                arrow: current.map { $0.descending ? "▼" : "▲" })
-        }
+        self.columns = Self.heads(of: columns, profile: profile, query: query, links: links)
         self.rows = makeRows(rows, columns, linkColumn)
         problem = view?.itemsProblem
         hasProblem = problem != nil
@@ -124,12 +117,32 @@ struct TableView {
                 shown == 0
                 ? "Page \(query.page) of \(pages): no rows here"
                 : "Rows \(Self.number(first + 1))–\(Self.number(first + shown)) of \(Self.number(total)), page \(query.page) of \(pages)"
-            previousHref = query.page > 1 ? query.href { $0.page = min(query.page - 1, pages) } : nil
-            nextHref = query.page < pages ? query.href { $0.page = query.page + 1 } : nil
+            previousHref = query.page > 1 ? links.origin + query.href { $0.page = min(query.page - 1, pages) } : nil
+            nextHref = query.page < pages ? links.origin + query.href { $0.page = query.page + 1 } : nil
         } else {
             pageText = nil
             previousHref = nil
             nextHref = nil
+        }
+    }
+
+    /// The header of `columns` on the page `query` asks for: each column's label, whether
+    /// the table is sorted by it, and its link to the page sorted by it (ascending; descending
+    /// when it already is), on `links`' origin. The `table` page's and the page stream's
+    /// `#columns` (``PageRenderer/tableHead(profile:query:)``).
+    static func heads(of columns: [ItemColumn], profile: ItemProfile, query: TableQuery, links: PageLinks) -> [Head] {
+        let sorted = query.effectiveSort(columns: columns, profile: profile)
+        return columns.map { column in
+            let current = sorted?.column.name == column.name ? sorted?.sort : nil
+            return Head(
+                name: column.name, label: column.label, numeric: column.format.isNumeric,
+                href: links.origin
+                    + query.href { query in
+                        query.sort = ItemSort(column: column.name, descending: current.map { !$0.descending } ?? false)
+                        query.page = 1
+                    },
+                sort: current.map { $0.descending ? "descending" : "ascending" } ?? "none",
+                arrow: current.map { $0.descending ? "▼" : "▲" })
         }
     }
 

@@ -21,7 +21,7 @@ extension Templates {
         {{/hasSections}}
         <div class="table-scroll">
         <table class="items" id="items-table">
-        <thead><tr>{{#columns}}<th scope="col" class="col{{#numeric}} num{{/numeric}}" data-col="{{name}}" aria-sort="{{sort}}"><a href="{{href}}">{{label}}{{#arrow}} <span class="sort-arrow" aria-hidden="true">{{arrow}}</span>{{/arrow}}</a></th>{{/columns}}</tr></thead>
+        <thead id="columns">{{>tableHead}}</thead>
         <tbody id="stories" data-section="{{section}}">
         {{#rows}}{{{html}}}{{/rows}}
         </tbody>
@@ -29,6 +29,12 @@ extension Templates {
         </div>
         {{^rows}}<p class="empty" id="empty">{{emptyText}}</p>{{/rows}}
         {{#hasPages}}<nav class="pager" aria-label="Pages"><p>{{pageText}}</p>{{#previousHref}}<a class="button" rel="prev" href="{{previousHref}}">Previous</a>{{/previousHref}}{{#nextHref}}<a class="button" rel="next" href="{{nextHref}}">Next</a>{{/nextHref}}</nav>{{/hasPages}}
+        """#
+
+    /// The table's header row, in `<thead id="columns">`: the fragment the page stream's
+    /// dialects also send in a whole state.
+    static let tableHead = #"""
+        <tr>{{#columns}}<th scope="col" class="col{{#numeric}} num{{/numeric}}" data-col="{{name}}" aria-sort="{{sort}}"><a href="{{href}}">{{label}}{{#arrow}} <span class="sort-arrow" aria-hidden="true">{{arrow}}</span>{{/arrow}}</a></th>{{/columns}}</tr>
         """#
 
     /// One row of the table: the fragment the page stream also sends.

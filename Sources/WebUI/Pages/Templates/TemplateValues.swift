@@ -469,6 +469,12 @@ extension TableView: MustacheParent {
     }
 }
 
+extension PageRenderer.TableHeadContext: MustacheParent {
+    func child(named name: String) -> Any? {
+        name == "columns" ? columns : nil
+    }
+}
+
 extension TableView.Head: MustacheParent {
     func child(named name: String) -> Any? {
         switch name {

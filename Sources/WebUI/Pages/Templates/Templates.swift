@@ -7,7 +7,8 @@ enum Templates {
     static let builtins: [(name: String, source: String)] = [
         ("layout", layout), ("pastBanner", pastBanner), ("badge", badge), ("list", list), ("story", story),
         ("detail", detail), ("error", error), ("kiosk", kiosk), ("kioskStory", kioskStory),
-        ("kioskStatus", kioskStatus), ("table", table), ("tableRow", tableRow), ("cell", cell),
+        ("kioskStatus", kioskStatus), ("table", table), ("tableHead", tableHead), ("tableRow", tableRow),
+        ("cell", cell),
         ("kioskTile", kioskTile), ("detailTable", detailTable), ("stats", stats), ("statsTicker", statsTicker),
         ("statsSummary", statsSummary), ("statsChart", statsChart), ("statsEvents", statsEvents),
         ("inspect", inspect), ("inspectItems", inspectItems), ("inspectTree", inspectTree),

@@ -9,7 +9,8 @@
 /// - removed entries: `mode remove` and `selector #item-KEY` (as the SDKs order a removal);
 /// - entries put in: `selector #stories` + `mode prepend` (new on top), or
 ///   `selector #item-KEY` + `mode after` (after the entry above, for a reordering);
-/// - a whole list (a new connection's first frame): `selector #stories` + `mode inner`;
+/// - a whole list (a new connection's first frame): `selector #stories` + `mode inner`,
+///   and a table's header row `selector #columns` + `mode inner`;
 /// - `/inspect`'s new event rows: `selector #inspect-events-rows` + `mode prepend` (rows
 ///   that left the log removed as entries are, rows that changed swapped as below);
 /// - the count: `selector #count` + `mode inner`, its text;
@@ -52,6 +53,9 @@ enum DatastarDialect {
             case .entries(let entries):
                 switch entries.edit {
                 case .all(let ids):
+                    if entries.page == .table && !entries.head.isEmpty {
+                        patches.append(Patch(selector: "#columns", mode: "inner", elements: entries.head))
+                    }
                     patches.append(
                         Patch(selector: "#stories", mode: "inner", elements: entries.fragments(ids).joined()))
                 case .change(let remove, let insert, let update):

@@ -14,7 +14,8 @@ import FeedCore
 ///   `"afterend:#item-KEY"` (after the entry above), whose children htmx inserts (for
 ///   any swap but outerHTML it inserts the element's children, not the element);
 /// - a removed entry: `<div id="item-KEY" hx-swap-oob="delete"></div>`;
-/// - a whole list (a new connection's first event): `hx-swap-oob="innerHTML:#stories"`;
+/// - a whole list (a new connection's first event): `hx-swap-oob="innerHTML:#stories"`,
+///   and a table's header row in a `<thead hx-swap-oob="innerHTML:#columns">`;
 /// - `/inspect`'s event log, row by row: removed, put on top
 ///   (`afterbegin:#inspect-events-rows`) or swapped, as an entry's table rows are;
 /// - the count: `<span id="count" hx-swap-oob="innerHTML">`; the table's `#problem`
@@ -87,6 +88,9 @@ enum HTMXDialect {
         }
         switch entries.edit {
         case .all(let ids):
+            if table && !entries.head.isEmpty {
+                entryPart("<thead hx-swap-oob=\"innerHTML:#columns\">" + entries.head + "</thead>")
+            }
             wrapped("innerHTML:#stories", ids)
         case .change(let remove, let insert, let update):
             let gone = table ? "tr" : "div"

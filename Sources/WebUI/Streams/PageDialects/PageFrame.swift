@@ -53,7 +53,7 @@ struct PageFrame: Sendable {
             /// `/`: an `<ol id="stories">` of `<li>`, a `#count`.
             case list
             /// `/` for items that are not news: a `<tbody id="stories">` of `<tr>`, a
-            /// `#count` and a `#problem` notice.
+            /// `<thead id="columns">`, a `#count` and a `#problem` notice.
             case table
             /// `/kiosk`: an `<ol id="stories">` of `<li>`, nothing else.
             case kiosk
@@ -83,6 +83,10 @@ struct PageFrame: Sendable {
         /// labels (empty in a whole state): feedweb's own `items` event names them in
         /// `"marks"` for the attention of boards and kiosks.
         var marks: [String: [String]] = [:]
+        /// A table's header row (`#columns`' content) in a whole state, so that a page of the
+        /// dialects need not know the columns; "" in any other frame (feedweb's own page
+        /// renders its header itself).
+        var head = ""
         /// The fragments of entries that `edit` moves but `html` lacks (unchanged entries
         /// that moved), rendered only when a dialect client needs them.
         var moved: [Fragment] = []
