@@ -285,6 +285,45 @@ struct PageStreamDialectTests {
         for client in [htmx, datastar, own] { client.close() }
     }
 
+    @Test("a table's notice goes out in a whole state and when it changes, never again unchanged, in every dialect")
+    func noticeOnlyWhenItChanges() async throws {
+        let quotes = #"{"quotes": [{"symbol":"ACME","price":1.5},{"symbol":"GLBX","price":2},{"symbol":"INIT","price":3}]}"#
+        let server = try TestServer(document: try JSONValue(parsing: quotes), detection: .init())
+        let own = try await SSETestClient(port: server.port, path: "/events/page?v=table")
+        let htmx = try await SSETestClient(port: server.port, path: "/events/page?v=list&dialect=htmx")
+        let datastar = try await SSETestClient(port: server.port, path: "/events/page?v=list&dialect=datastar")
+        var reader = DatastarReader(datastar)
+        /// What each dialect's next frame says of the notice: `nil` when it leaves it out.
+        func notices() async throws -> [String?] {
+            let items = try JSONValue(parsing: try await own.expectNext("items", within: 20).data)
+            _ = try await own.expectNext("status")
+            let swaps = try await htmx.expectNext("feedweb", within: 20).data
+            let patches = try await reader.frame().patches.compactMap(\.elements).joined()
+            func problem(_ html: String) -> String? {
+                guard let start = html.firstRange(of: "id=\"problem\"") else { return nil }
+                let rest = html[start.upperBound...]
+                guard let open = rest.firstIndex(of: ">"), let close = rest.firstRange(of: "</p>") else { return "?" }
+                return String(rest[rest.index(after: open)..<close.lowerBound])
+            }
+            return [items["notice"]?.stringValue, problem(swaps), problem(patches)]
+        }
+        #expect(try await notices() == ["", "", ""], "a whole state says there is none")
+        func change(_ patch: String) throws {
+            try server.store.apply(JSONPatch(parsing: patch))
+            server.handlers.pageStreams.refresh()
+        }
+        try change(#"[{"op":"replace","path":"/quotes/0/price","value":1.75}]"#)
+        #expect(try await notices() == [nil, nil, nil], "unchanged: left out")
+        // INIT takes ACME's symbol: one quote is not shown, and every page is told.
+        try change(#"[{"op":"replace","path":"/quotes/2/symbol","value":"ACME"}]"#)
+        let told = try await notices()
+        let notice = try #require(server.store.snapshot?.published.itemsProblem)
+        #expect(told == [notice, HTMLText.escaped(notice), HTMLText.escaped(notice)], "\(told)")
+        try change(#"[{"op":"replace","path":"/quotes/1/price","value":2.5}]"#)
+        #expect(try await notices() == [nil, nil, nil], "told once")
+        for client in [own, htmx, datastar] { client.close() }
+    }
+
     /// `data`'s first line and the rest.
     static func firstLine(of data: String) -> (String, String)? {
         guard let end = data.firstIndex(of: "\n") else { return nil }

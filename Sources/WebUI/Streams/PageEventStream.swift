@@ -338,6 +338,11 @@ final class PageEventStream: Sendable {
                         }
                     }
                 }
+                // The notice goes with a change only when it changed: every page of the view
+                // has the one it shows from the frame before (or its whole state).
+                if previous?.view?.itemsProblem == state.view?.itemsProblem {
+                    parts = parts.map(\.keepingNotice)
+                }
                 if channel == .stats, statsChanged || tickerChanged,
                     let part = stats(state: state, now: now, fragments: statsChanged, ticker: tickerChanged)
                 {

@@ -75,7 +75,7 @@ enum DatastarDialect {
                     patches.append(
                         Patch(selector: "#count", mode: "inner", elements: HTMLEscaping.escape(entries.count)))
                 }
-                if entries.page == .table { outer += DialectHTML.problem(entries.notice) }
+                if entries.page == .table, let notice = entries.notice { outer += DialectHTML.problem(notice) }
             case .detail(let html), .status(let html):
                 outer += html
             case .gone(let text):

@@ -24,7 +24,7 @@ enum FeedwebDialect {
                 }
                 members["html"] = .object(html)
                 members["count"] = .string(entries.count)
-                members["notice"] = .string(entries.notice)
+                if let notice = entries.notice { members["notice"] = .string(notice) }
                 if !entries.marks.isEmpty {
                     var marks = JSONObject()
                     for id in entries.marks.keys.sorted() {

@@ -19,7 +19,7 @@ import FeedCore
 /// - `/inspect`'s event log, row by row: removed, put on top
 ///   (`afterbegin:#inspect-events-rows`) or swapped, as an entry's table rows are;
 /// - the count: `<span id="count" hx-swap-oob="innerHTML">`; the table's `#problem`
-///   and the item's `#gone` notices whole.
+///   (in a whole state, and when it changed) and the item's `#gone` notices whole.
 /// Table rows are wrapped in `<template>` (a `<tr>` outside a table would be dropped by the
 /// HTML parser; htmx swaps what a top-level `<template>` holds) and their wrappers are
 /// `<tbody>`s.
@@ -105,6 +105,6 @@ enum HTMXDialect {
         if entries.page != .kiosk {
             put("<span id=\"count\" hx-swap-oob=\"innerHTML\">" + HTMLEscaping.escape(entries.count) + "</span>")
         }
-        if table { put(swapped(DialectHTML.problem(entries.notice))) }
+        if table, let notice = entries.notice { put(swapped(DialectHTML.problem(notice))) }
     }
 }

@@ -28,6 +28,13 @@ struct PageFrame: Sendable {
         case inspect([Fragment], rows: Rows?)
         /// The status badge, `#status`, whole.
         case status(String)
+
+        /// The part without its entries' notice (``Entries/notice``), which is unchanged.
+        var keepingNotice: Part {
+            guard case .entries(var entries) = self else { return self }
+            entries.notice = nil
+            return .entries(entries)
+        }
     }
 
     /// Rows of a table body edited in place (`/inspect`'s event log): some put on top,
@@ -74,8 +81,9 @@ struct PageFrame: Sendable {
         let html: [Fragment]
         /// The count as the page shows it (`#count`).
         let count: String
-        /// What the document holds instead of items, or "" (`#problem`).
-        let notice: String
+        /// What the document holds instead of items, or "" (`#problem`); `nil` in a frame of a
+        /// change that left it as it was, so the page keeps the one it shows.
+        var notice: String?
         /// How a page of the dialects, which cannot move an element without its HTML, gets
         /// from the last frame's entries to these.
         let edit: EntryEdit
