@@ -285,6 +285,46 @@ struct PageStreamDialectTests {
         for client in [htmx, datastar, own] { client.close() }
     }
 
+    @Test("a user's list asked for before the first document is the table once the feed turns out to be one")
+    func listBeforeTheFeedIsKnown() async throws {
+        let server = try TestServer(document: nil, detection: .init())
+        let htmx = try await SSETestClient(port: server.port, path: "/events/page?v=list&dialect=htmx")
+        let datastar = try await SSETestClient(port: server.port, path: "/events/page?v=list&dialect=datastar")
+        var reader = DatastarReader(datastar)
+        let waiting = try await htmx.expectNext("feedweb", within: 20).data
+        #expect(!waiting.contains("<tr") && !waiting.contains("#columns"), "no items yet: \(waiting.prefix(300))")
+        _ = try await reader.frame()
+        server.store.replaceDocument(TableStreamTests.rows)
+        server.handlers.pageStreams.refresh()
+        // The table's whole state: its header, then every row of its first page.
+        let whole = try await htmx.expectNext("feedweb", within: 20).data
+        let (head, rows) = try #require(Self.firstLine(of: whole))
+        #expect(Self.columnNames(in: head) == ["id", "value", "state"], "\(head)")
+        #expect(
+            rows.hasPrefix("<template><tbody hx-swap-oob=\"innerHTML:#stories\"><tr class=\"row\" id=\"item-r0000\""),
+            "\(rows.prefix(200))")
+        #expect(!whole.contains("class=\"story"))
+        let patches = try await reader.frame().patches
+        #expect(
+            patches.first { $0.selector == "#columns" }.map { Self.columnNames(in: $0.elements ?? "") } == [
+                "id", "value", "state",
+            ])
+        #expect(
+            patches.contains {
+                $0.selector == "#stories" && $0.mode == "inner"
+                    && $0.elements?.contains("<tr class=\"row\" id=\"item-r0000\"") == true
+            })
+        // Then the table's changes, row by row.
+        try server.store.apply(JSONPatch(json: .array([TestSupport.Patch.replace("/rows/1/value", .double(7.25))])))
+        server.handlers.pageStreams.refresh()
+        let change = try await htmx.expectNext("feedweb", within: 20).data
+        #expect(
+            change.hasPrefix("<template><tr hx-swap-oob=\"true\" class=\"row\" id=\"item-r0001\""),
+            "\(change.prefix(200))")
+        #expect(change.contains("7.25") && !change.contains("#columns"))
+        for client in [htmx, datastar] { client.close() }
+    }
+
     @Test("a table's notice goes out in a whole state and when it changes, never again unchanged, in every dialect")
     func noticeOnlyWhenItChanges() async throws {
         let quotes =

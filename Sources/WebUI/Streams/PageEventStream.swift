@@ -108,6 +108,15 @@ final class PageEventStream: Sendable {
             self.dialect = dialect
         }
 
+        /// The view this key's clients are shown when the feed's items are laid out as `layout`
+        /// (`nil`: no document yet). A user's page asks for `list` as the docs show it; on a
+        /// table's feed that is the table, as `/` is, from the moment the feed is known to be
+        /// one (feedweb's own pages name the view they show, and reload when it changes).
+        func shown(layout: ItemProfile.Layout?) -> Channel {
+            guard dialect != .feedweb, layout == .table, case .list(let section) = channel else { return channel }
+            return .table(TableQuery(section: section))
+        }
+
         /// The view's name, and its dialect when not feedweb's own (for `/inspect`).
         var spec: String {
             switch dialect {
@@ -357,16 +366,21 @@ final class PageEventStream: Sendable {
                 let frame = parts.isEmpty ? nil : PageFrame(view: channel.spec, id: id, parts: parts)
                 return Made(frame: frame, unrendered: unrendered)
             }
+            let layout = state.view?.profile.layout
+            let previousLayout = previous?.view?.profile.layout
             broadcaster.publish(state) { key, state in
-                var shared = made[key.channel] ?? frame(of: key.channel, state)
+                let channel = key.shown(layout: layout)
+                // A user's `list` that has just become the table: the table's whole state.
+                if channel != key.shown(layout: previousLayout) { return self.wholeState(of: key, state) }
+                var shared = made[channel] ?? frame(of: channel, state)
                 if key.dialect != .feedweb, !shared.unrendered.isEmpty {
                     let unrendered = shared.unrendered
                     shared.frame = shared.frame.map {
-                        completeForDialects($0, items: unrendered, channel: key.channel, table: table, now: now)
+                        completeForDialects($0, items: unrendered, channel: channel, table: table, now: now)
                     }
                     shared.unrendered = []
                 }
-                made[key.channel] = shared
+                made[channel] = shared
                 return shared.frame.map(key.dialect.events)
             } catchUp: { key, state in
                 // A page too far behind gets the channel's whole state in place of its
@@ -414,10 +428,11 @@ final class PageEventStream: Sendable {
                 if let resumed = view.resumesAfter, let current = state.view?.id, resumed == current,
                     view.channel != .stats, view.channel != .inspect
                 {
-                    let badge = statusFragment(channel: view.channel, state: state, now: Date())
+                    let channel = key.shown(layout: state.view?.profile.layout)
+                    let badge = statusFragment(channel: channel, state: state, now: Date())
                     first.append(
                         dialect.events(
-                            PageFrame(view: view.channel.spec, id: current.description, parts: [.status(badge)])))
+                            PageFrame(view: channel.spec, id: current.description, parts: [.status(badge)])))
                 } else {
                     first.append(wholeState(of: key, state, inspect: state.inspect ?? inspect))
                 }
@@ -435,7 +450,7 @@ final class PageEventStream: Sendable {
     /// Runs outside the broadcaster's lock; `/inspect`'s frame is `inspect` or the state's,
     /// taken before (never read from the ``inspectSource`` here).
     private func wholeState(of key: Key, _ state: State, inspect: InspectFrame? = nil) -> [UInt8] {
-        let channel = key.channel
+        let channel = key.shown(layout: state.view?.profile.layout)
         let id = (state.view?.id ?? EventID(epoch: epoch, seq: 0)).description
         if channel == .inspect {
             // Never cached: it moves with every event.

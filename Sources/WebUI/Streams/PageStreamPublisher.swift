@@ -30,9 +30,6 @@ final class PageStreamPublisher: Sendable {
     /// and `PageEventStream.publishLock` are taken under it.
     private let frameLock = NIOLock()
 
-    /// The feed's layout now: how its items are shown (news or a table).
-    var layout: ItemProfile.Layout { store.layout }
-
     init(stream: PageEventStream, store: FeedStore, badges: StatusBadgeSource, stats: StatsRecorder) {
         self.stream = stream
         self.store = store

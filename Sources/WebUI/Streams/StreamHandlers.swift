@@ -101,14 +101,6 @@ final class StreamHandlers: Sendable {
             let lastEventID = request.lastEventID.flatMap(EventID.init(parsing:))
             views = views.map { .init(channel: $0.channel, resumesAfter: $0.resumesAfter ?? lastEventID) }
         }
-        // A user's page asks for `list` as the docs show it; on a table's feed that is the
-        // table, as `/` is (feedweb's own pages name the view they show).
-        if dialect != .feedweb, pages.layout == .table {
-            views = views.map { view in
-                guard case .list(let section) = view.channel else { return view }
-                return .init(channel: .table(TableQuery(section: section)), resumesAfter: view.resumesAfter)
-            }
-        }
         let screens = Self.screenNames(of: request).joined(separator: " ")
         let target = pages
         // Pages that link static files other than those served now reload, once.
