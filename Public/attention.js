@@ -122,15 +122,49 @@
         return;
       }
       if (cell.classList.contains("id") || cell.classList.contains("missing")) return;
-      var pair = document.createElement("div");
-      var name = document.createElement("dt");
-      name.textContent = names[index] || "";
-      var value = document.createElement("dd");
-      value.className = cell.className;
-      while (cell.firstChild) value.appendChild(cell.firstChild);
-      pair.appendChild(name);
-      pair.appendChild(value);
-      list.appendChild(pair);
+      list.appendChild(field(names[index] || "", cell, cell.className));
+    });
+    shown.appendChild(list);
+    return shown;
+  }
+
+  // A value under its label, as the screen lists them: `source`'s children moved into the
+  // value, which takes `classes` (a cell's: `num`, `status-bad`, which set its tone).
+  function field(label, source, classes) {
+    var pair = document.createElement("div");
+    var name = document.createElement("dt");
+    name.textContent = label;
+    var value = document.createElement("dd");
+    value.className = classes;
+    while (source.firstChild) value.appendChild(source.firstChild);
+    pair.appendChild(name);
+    pair.appendChild(value);
+    return pair;
+  }
+
+  // A table's kiosk tile, across a room as its row is: its name as the heading, then its
+  // lead figure and its facts under their labels.
+  function tileFields(tile) {
+    var shown = document.createElement("div");
+    shown.className = "bd-attention-row";
+    var title = document.createElement("p");
+    title.className = "bd-attention-title";
+    var heading = tile.querySelector(".tile-title");
+    title.textContent = heading ? heading.textContent : "";
+    shown.appendChild(title);
+    var list = document.createElement("dl");
+    list.className = "bd-attention-fields";
+    var lead = tile.querySelector(".tile-lead");
+    if (lead) {
+      var label = lead.querySelector(".tile-label");
+      if (label) label.remove();
+      lead.classList.remove("tile-lead");
+      list.appendChild(field(label ? label.textContent : "", lead, lead.className));
+    }
+    tile.querySelectorAll(".tile-facts > div").forEach(function (fact) {
+      var name = fact.querySelector("dt");
+      var value = fact.querySelector("dd");
+      if (value) list.appendChild(field(name ? name.textContent : "", value, fact.className));
     });
     shown.appendChild(list);
     return shown;
@@ -146,8 +180,11 @@
       if (row) {
         template.content.replaceChildren(rowFields(row));
       }
-    } else if (/^<li[\s>]/i.test(trimmed)) template.innerHTML = '<ol class="board-list">' + trimmed + "</ol>";
-    else template.innerHTML = trimmed;
+    } else if (/^<li[\s>]/i.test(trimmed)) {
+      template.innerHTML = '<ol class="board-list">' + trimmed + "</ol>";
+      var tile = template.content.querySelector("li.tile");
+      if (tile) template.content.replaceChildren(tileFields(tile));
+    } else template.innerHTML = trimmed;
     var el = template.content.firstElementChild;
     if (!el) return null;
     el.removeAttribute("id");

@@ -323,6 +323,7 @@ struct BoardBrowserTests {
                         return shown && el.dataset.label === 'Breaking'
                           && el.shadowRoot.textContent.indexOf('Alarm one') >= 0;
                         """, seconds: 2))
+            #expect(try await browser.waitFor(AttentionScreen.onScreen, seconds: 1), "the story on the screen")
             let first = try await browser.execute(
                 "var a = window.feedwebAttention.state().attended; return a.length ? a[0].shownAt : -1")
             let shownAt = first.doubleValue ?? -1
@@ -387,6 +388,7 @@ struct BoardBrowserTests {
                         return shown && el.dataset.label === 'Breaking'
                           && el.shadowRoot.textContent.indexOf('Alarm four') >= 0;
                         """, seconds: 2))
+            #expect(try await browser.waitFor(AttentionScreen.onScreen, seconds: 1), "the kiosk's story on the screen")
             #expect(try await browser.waitFor(overlay + "return !shown;", seconds: 3))
         }
         await upstream.shutdown()

@@ -392,6 +392,9 @@ struct PollModeTests {
             answer.withLockedValue { $0 = quotes(110.5) }
             #expect(try await price(is: "110.5"))
             #expect(try await shows(within: 5), "crossing 100 takes the screen")
+            // The tile as a row is: its name, then its figures under their labels, on the screen.
+            #expect(try await browser.waitFor(AttentionScreen.onScreen, seconds: 0.5), "the quote on the screen")
+            #expect(try await browser.execute(AttentionScreen.title) == .string("ACME"))
             #expect(try await browser.waitFor(overlay + "return !shown;", seconds: 5), "for its second")
 
             answer.withLockedValue { $0 = quotes(120.5) }
