@@ -131,6 +131,51 @@ struct TableFeedBrowserTests {
         await upstream.server.shutdown()
     }
 
+    @Test("a kiosk tile led by a figure whose status is a failure (a train cancelled) is tinted as a failure's tile")
+    func aCancelledDepartureIsTinted() async throws {
+        func departure(_ train: String, delay: Int, status: String) -> JSONValue {
+            .object([
+                "train": .string(train), "to": .string("Chur"), "delay_min": .int(Int64(delay)),
+                "status": .string(status),
+            ])
+        }
+        let upstream = try await LiveFeedUpstream(
+            document: .object([
+                "departures": .array([
+                    departure("IC 700", delay: 0, status: "on time"), departure("IC 702", delay: 4, status: "delayed"),
+                    departure("IC 704", delay: 0, status: "on time"),
+                ])
+            ]))
+        let feedweb = try await FeedwebProcess(arguments: ["--upstream", upstream.url])
+        defer { feedweb.kill() }
+        try await FeedwebProbe.waitUntilReady(port: feedweb.port)
+        try await FeedwebProbe.waitForState(upstream.document, port: feedweb.port)
+        try await WebDriver.withSession(windowWidth: 1280, windowHeight: 720) { browser in
+            try await browser.open("http://127.0.0.1:\(feedweb.port)/kiosk")
+            #expect(try await browser.waitFor("return document.body.dataset.streamState === 'open'", seconds: 5))
+            // Each tile: what leads it, its background, its band on top.
+            let tiles = """
+                return Array.from(document.querySelectorAll('.board-tiles > .tile')).map(function (tile) {
+                  var lead = tile.querySelector('.tile-lead');
+                  return [lead ? lead.dataset.col : '', getComputedStyle(tile).backgroundColor,
+                    getComputedStyle(tile, '::before').content].join(';');
+                });
+                """
+            try await upstream.change([Patch.replace("/departures/2/status", .string("cancelled"))], bumpVersion: false)
+            #expect(
+                try await browser.waitFor(
+                    "return !!document.querySelector('.board-tiles > .tile .tile-facts > .status-bad')", seconds: 5))
+            let shown = try await browser.execute(tiles).arrayValue?.compactMap(\.stringValue) ?? []
+            let parts = shown.map { $0.split(separator: ";", omittingEmptySubsequences: false).map(String.init) }
+            try #require(parts.count == 3 && parts.allSatisfy { $0.count == 3 }, "\(shown)")
+            #expect(parts.allSatisfy { $0[0] == "delay_min" }, "each led by its delay: \(shown)")
+            #expect(
+                parts[2][1] != parts[0][1] && parts[2][2] != "none", "the cancelled one tinted and banded: \(shown)")
+            #expect(parts[0][1] == parts[1][1] && parts[0][2] == "none", "a delay is no failure: \(shown)")
+        }
+        await upstream.server.shutdown()
+    }
+
     @Test("a series of readings: its line drawn on / and /kiosk, and a new reading moves it and its number")
     func aSeriesIsDrawnAndFollowed() async throws {
         func series(_ instance: String, _ readings: [Double]) -> JSONValue {
