@@ -7,8 +7,8 @@
 /// every link a fragment carries to feedweb (an item, a section, the list, the placeholder
 /// picture, a feed's URL that is one of feedweb's paths, such as the demo's pictures) names
 /// feedweb, wherever the fragment is shown. feedweb's scripts and styles keep their paths:
-/// only feedweb's own pages load them. One value for the process: the
-/// fragments are rendered once and shared by every client, so every client gets the same.
+/// only feedweb's own pages load them. One value for the process: the fragments are
+/// rendered once and shared by every client, so every client gets the same.
 public struct PageLinks: Sendable, Equatable {
     /// `""` (paths), or an origin as a browser serializes it (``AllowedOrigins``):
     /// `scheme://host[:port]`, lower case, no default port, no trailing `/`.
