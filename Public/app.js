@@ -23,47 +23,11 @@
     });
   }
 
-  // Relative times ("5 min ago") are rendered by the server and kept fresh here.
-  // A moment to come reads "in 5 min" (RelativeTime.describe on the server says the same).
-  function describe(date, now) {
-    var elapsed = Math.round((now - date) / 1000);
-    var seconds = Math.abs(elapsed);
-    function said(span) { return elapsed < 0 ? "in " + span : span + " ago"; }
-    if (seconds < 45) return "just now";
-    if (seconds < 3600) return said(Math.max(1, Math.floor((seconds + 30) / 60)) + " min");
-    if (seconds < 86400) return said(Math.floor(seconds / 3600) + " h");
-    if (seconds < 7 * 86400) return said(Math.floor(seconds / 86400) + " d");
-    return date.toISOString().slice(0, 10);
-  }
-  // The status badge counts seconds under a minute ("updated 42 s ago").
-  function describeSeconds(date, now) {
-    var seconds = Math.floor((now - date) / 1000);
-    if (seconds < 60) return Math.max(0, seconds) + " s ago";
-    return describe(date, now);
-  }
-  function refreshTimes(root) {
-    var now = Date.now();
-    root.querySelectorAll("time[data-relative]").forEach(function (el) {
-      var date = new Date(el.getAttribute("datetime"));
-      if (isNaN(date)) return;
-      el.textContent = el.dataset.relative === "seconds" ? describeSeconds(date, now) : describe(date, now);
-    });
-  }
-
-  // Absolute times are rendered in UTC by the server; show them in the viewer's zone.
-  function localizeTimes(root) {
-    root.querySelectorAll("time[data-clock]").forEach(function (el) {
-      var date = new Date(el.getAttribute("datetime"));
-      if (!isNaN(date)) el.textContent = date.toLocaleTimeString();
-    });
-    root.querySelectorAll("time[data-local]").forEach(function (el) {
-      var date = new Date(el.getAttribute("datetime"));
-      if (isNaN(date)) return;
-      el.textContent = date.toLocaleString(undefined, {
-        year: "numeric", month: "short", day: "numeric", hour: "2-digit", minute: "2-digit"
-      });
-    });
-  }
+  // Relative times counted, dates and times of day in the viewer's zone: Public/times.js,
+  // loaded before this script (without it the server's text stays as it came).
+  var times = window.feedwebTimes || { refresh: function () {}, localize: function () {} };
+  function refreshTimes(root) { times.refresh(root); }
+  function localizeTimes(root) { times.localize(root); }
 
   // ---- The page stream ------------------------------------------------------------
   // The server sends rendered fragments with stable ids for each view (`list`,

@@ -8,7 +8,8 @@ import Testing
 /// against the real binary: htmx 2 and its SSE extension (`dialect=htmx`) on a page
 /// served from `--public-dir`, and Datastar v1 (`dialect=datastar`) on a page of another
 /// origin. Each shows feedweb's list and a change pushed upstream within 1 s; on another
-/// origin, with `--public-origin`, its links open feedweb's pages. The libraries come from
+/// origin, with `--public-origin`, its links open feedweb's pages; with feedweb's
+/// `times.js`, its dates are in the viewer's zone and its badge counts. The libraries come from
 /// PyPI at test time (``ClientLibraries``).
 @Suite(
     .serialized, .timeLimit(.minutes(3)), .onThreadsOfItsOwn,
@@ -158,8 +159,9 @@ struct DialectBrowserTests {
         }
         try await FeedwebProbe.waitUntilReady(port: feedweb.port)
         // The example page with feedweb's address in its `@get`, on a site of its own.
-        let html = try Self.example("datastar.html").replacingOccurrences(
-            of: "@get('/events/page", with: "@get('http://127.0.0.1:\(feedweb.port)/events/page")
+        let html = try Self.example("datastar.html")
+            .replacingOccurrences(of: "@get('/events/page", with: "@get('http://127.0.0.1:\(feedweb.port)/events/page")
+            .replacingOccurrences(of: "/static/times.js", with: "http://127.0.0.1:\(feedweb.port)/static/times.js")
         page.withLockedValue { $0 = html }
         defer { Task { await site.shutdown() } }
         try await WebDriver.withSession { browser in
@@ -195,8 +197,22 @@ struct DialectBrowserTests {
             .join('|');
         """
 
+    /// The zone of the viewer of ``tablePageOfYourOwn()``.
+    static let viewersZone = TimeZone(identifier: "Asia/Kathmandu") ?? .gmt
+
+    /// The time of day of `moment` (RFC 3339) in ``viewersZone``, as Chromium's `en-US`
+    /// writes it with two-digit hours: `08:15`.
+    static func timeOfDay(_ moment: String) throws -> String {
+        let date = try Date(moment, strategy: .iso8601)
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = viewersZone
+        let parts = calendar.dateComponents([.hour, .minute], from: date)
+        let hour = ((parts.hour ?? 0) + 11) % 12 + 1
+        return String(format: "%02d:%02d", hour, parts.minute ?? 0)
+    }
+
     @Test(
-        "a table page of your own on another origin, htmx and Datastar: the table / shows, its header included, and a change",
+        "a table page of your own on another origin, htmx and Datastar with times.js: the table / shows (header, dates in the viewer's zone), a counting badge and a change",
         .enabled(
             if: ClientLibraries.htmx != nil && ClientLibraries.datastar != nil, "needs htmx and Datastar from PyPI"))
     func tablePageOfYourOwn() async throws {
@@ -206,9 +222,12 @@ struct DialectBrowserTests {
             "/hx-sse-2.js": try String(contentsOf: htmx.sse, encoding: .utf8),
             "/datastar.js": try String(contentsOf: try #require(ClientLibraries.datastar), encoding: .utf8),
         ]
+        let listed = ["AAPL": "2024-03-01T14:30:00Z", "MSFT": "2023-11-20T23:50:00Z", "SAP": "2025-07-04T06:05:00Z"]
         let prices = #"""
-            {"num_results": 1, "prices": [{"symbol": "AAPL", "price": 189.5, "status": "open"},
-             {"symbol": "MSFT", "price": 402.25, "status": "open"}, {"symbol": "SAP", "price": 171.1, "status": "closed"}]}
+            {"num_results": 1, "prices": [
+             {"symbol": "AAPL", "price": 189.5, "status": "open", "listed": "\#(listed["AAPL"] ?? "")"},
+             {"symbol": "MSFT", "price": 402.25, "status": "open", "listed": "\#(listed["MSFT"] ?? "")"},
+             {"symbol": "SAP", "price": 171.1, "status": "closed", "listed": "\#(listed["SAP"] ?? "")"}]}
             """#
         let upstream = try await LiveFeedUpstream(document: try JSONValue(parsing: Array(prices.utf8)))
         let page = NIOLockedValueBox("")
@@ -233,8 +252,10 @@ struct DialectBrowserTests {
             }
         }
         try await FeedwebProbe.waitUntilReady(port: port)
-        // As docs/dialects.md has it: a `<thead>` and a `<tbody>` by id, nothing of the columns.
+        // As docs/dialects.md has it: a `<thead>` and a `<tbody>` by id, nothing of the columns,
+        // and feedweb's times.js.
         let stream = "http://127.0.0.1:\(port)/events/page?v=list&dialect="
+        let times = #"<script src="http://127.0.0.1:\#(port)/static/times.js" defer></script>"#
         let regions = """
             <p id="status">Connecting…</p>
             <h1>Prices <small id="count"></small></h1>
@@ -247,7 +268,7 @@ struct DialectBrowserTests {
                 """
                 <!doctype html><html lang="en"><head><meta charset="utf-8"><title>Prices</title>
                 <meta name="htmx-config" content='{"includeIndicatorStyles": false}'>
-                <script src="/htmx-2.js" defer></script><script src="/hx-sse-2.js" defer></script></head><body>
+                <script src="/htmx-2.js" defer></script><script src="/hx-sse-2.js" defer></script>\(times)</head><body>
                 <main hx-ext="sse" sse-connect="\(stream)htmx" sse-swap="feedweb" hx-swap="none">\(regions)</main>
                 </body></html>
                 """
@@ -256,7 +277,7 @@ struct DialectBrowserTests {
                 "Datastar",
                 """
                 <!doctype html><html lang="en"><head><meta charset="utf-8"><title>Prices</title>
-                <script type="module" src="/datastar.js"></script></head><body>
+                <script type="module" src="/datastar.js"></script>\(times)</head><body>
                 <main data-init="@get('\(stream)datastar', {openWhenHidden: true})">\(regions)</main>
                 </body></html>
                 """
@@ -266,6 +287,10 @@ struct DialectBrowserTests {
         for (library, html) in pages {
             page.withLockedValue { $0 = html }
             try await WebDriver.withSession { browser in
+                // A viewer in Nepal (UTC+5:45), so that a date in the viewer's zone is not the
+                // server's.
+                _ = try await browser.devTools(
+                    "Emulation.setTimezoneOverride", .object(["timezoneId": .string(Self.viewersZone.identifier)]))
                 // The table as feedweb's own page shows it, header and rows.
                 try await browser.open("http://127.0.0.1:\(port)/")
                 let own = try #require(try await browser.execute(Self.tableText).stringValue)
@@ -277,11 +302,34 @@ struct DialectBrowserTests {
                 if !same {
                     Issue.record("\(library): \(try await browser.execute(Self.tableText)) against \(own)")
                 }
+                // Each date at the viewer's time of day, which the server's UTC text is not.
+                let table = try #require(try await browser.execute(Self.tableText).stringValue)
+                let rows = table.components(separatedBy: " / ").last ?? ""
+                for (symbol, moment) in listed {
+                    let local = try Self.timeOfDay(moment)
+                    let row = rows.split(separator: "|").first { $0.hasPrefix(symbol + ",") } ?? ""
+                    #expect(
+                        row.contains(local), "\(library): \(symbol) listed \(moment) is not shown at \(local): \(row)")
+                }
+                // The badge's "updated N s ago" counts with no frame coming.
+                let badge = "(document.querySelector('#status time[data-relative]') || {}).textContent"
+                let sent = try await browser.execute("return \(badge)")
+                let counted = try await browser.waitFor(
+                    "var t = \(badge); return t !== \(sent.serializedString()) && /^[1-9][0-9]* s ago$/.test(t)",
+                    seconds: 12)
+                if !counted {
+                    Issue.record(
+                        "\(library): the badge stays at \(sent): \(try await browser.execute("return \(badge)"))")
+                }
                 price += 1
                 try await upstream.change([Patch.replace("/prices/0/price", .double(price))])
                 let changed = try await browser.waitFor(
                     "return (function () { \(Self.tableText) })().indexOf('\(price)') >= 0", seconds: 5)
                 #expect(changed, "\(library): the new price \(price) is not shown")
+                // The changed row, swapped in or morphed, at the viewer's time of day too.
+                let after = try #require(try await browser.execute(Self.tableText).stringValue)
+                let aapl = try Self.timeOfDay(listed["AAPL"] ?? "")
+                #expect(after.contains("AAPL,\(price),open,") && after.contains(aapl), "\(library): \(after)")
                 let errors = try await browser.consoleMessages().filter {
                     $0.level == "SEVERE" && !$0.message.contains("/favicon.ico")
                 }
@@ -325,6 +373,9 @@ struct DialectBrowserTests {
                 .replacingOccurrences(of: "/static/hx-sse-2.js", with: "/hx-sse-2.js")
                 .replacingOccurrences(
                     of: "/static/style.css", with: "http://127.0.0.1:\(feedweb.port)/static/style.css"
+                )
+                .replacingOccurrences(
+                    of: "/static/times.js", with: "http://127.0.0.1:\(feedweb.port)/static/times.js"
                 )
                 .replacingOccurrences(
                     of: "sse-connect=\"/events/page", with: "sse-connect=\"http://127.0.0.1:\(feedweb.port)/events/page"

@@ -29,8 +29,10 @@ struct HostileContentTests {
             // Only our own scripts (the kiosk's attention and reports too, the board's own),
             // never an inline or injected one.
             let scripts = page.elements.filter { $0.tag == "script" }
-            let own = ["/static/app.js", "/static/attention.js", "/static/board.js", "/static/showings.js"]
-            #expect(scripts.count == (path.hasPrefix("/kiosk") ? 3 : path.hasPrefix("/board") ? 4 : 1), "\(path)")
+            let own = [
+                "/static/times.js", "/static/app.js", "/static/attention.js", "/static/board.js", "/static/showings.js",
+            ]
+            #expect(scripts.count == (path.hasPrefix("/kiosk") ? 4 : path.hasPrefix("/board") ? 5 : 2), "\(path)")
             #expect(
                 scripts.allSatisfy { script in own.contains { (script.attributes["src"] ?? "").hasPrefix($0) } },
                 "\(path)")
@@ -58,7 +60,8 @@ struct HostileContentTests {
         let page = try await HTMLChecker.parse(response.text)
         #expect(page.errors.isEmpty, "/inspect is not well-formed HTML5: \(page.errors.prefix(3))")
         let scripts = page.elements.filter { $0.tag == "script" }
-        #expect(scripts.count == 1 && (scripts.first?.attributes["src"] ?? "").hasPrefix("/static/app.js"))
+        #expect(
+            scripts.map { ($0.attributes["src"] ?? "").prefix { $0 != "?" } } == ["/static/times.js", "/static/app.js"])
         for tag in ["iframe", "object", "embed", "base", "form"] {
             #expect(!page.elements.contains { $0.tag == tag }, "/inspect has an injected <\(tag)>")
         }

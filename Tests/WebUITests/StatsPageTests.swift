@@ -167,7 +167,8 @@ struct StatsPageTests {
         let page = try await HTMLChecker.parse(response.text)
         #expect(page.errors.isEmpty, "not well-formed HTML5: \(page.errors.prefix(3))")
         let scripts = page.elements.filter { $0.tag == "script" }
-        #expect(scripts.count == 1 && (scripts.first?.attributes["src"] ?? "").hasPrefix("/static/app.js"))
+        #expect(
+            scripts.map { ($0.attributes["src"] ?? "").prefix { $0 != "?" } } == ["/static/times.js", "/static/app.js"])
         for element in page.elements {
             #expect(!element.attributes.keys.contains { $0.lowercased().hasPrefix("on") }, "<\(element.tag)>")
             #expect(element.attributes["style"] == nil, "<\(element.tag) style> is blocked by the CSP")

@@ -830,7 +830,8 @@ struct TablePageTests {
             let scripts = page.elements.filter { $0.tag == "script" }.compactMap { $0.attributes["src"] }
             #expect(
                 scripts.allSatisfy {
-                    $0.hasPrefix("/static/cells.js") || $0.hasPrefix("/static/app.js")
+                    $0.hasPrefix("/static/cells.js") || $0.hasPrefix("/static/times.js")
+                        || $0.hasPrefix("/static/app.js")
                         || $0.hasPrefix("/static/attention.js") || $0.hasPrefix("/static/showings.js")
                 })
             for tag in ["iframe", "svg", "object", "embed", "base", "form"] {

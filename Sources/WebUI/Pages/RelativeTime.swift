@@ -20,7 +20,7 @@ enum RelativeTime {
 
     /// "just now", "5 min ago", "3 h ago", "2 d ago"; a moment to come the same way ("in
     /// 5 min", "in 3 h": a forecast, a scheduled job); the date for moments a week or more
-    /// away either way. Public/app.js says it the same way.
+    /// away either way. Public/times.js says it the same way.
     static func describe(_ date: Date, now: Date) -> String {
         let elapsed = Int(now.timeIntervalSince(date).rounded())
         let seconds = abs(elapsed)
@@ -34,7 +34,7 @@ enum RelativeTime {
 
     /// How long ago `date` was, counted in seconds under a minute ("42 s ago"), as the
     /// status badge says it ("updated N s ago", the product contract's words); from a
-    /// minute on, as ``describe(_:now:)``. Public/app.js keeps it fresh the same way
+    /// minute on, as ``describe(_:now:)``. Public/times.js keeps it fresh the same way
     /// (`data-relative="seconds"`).
     static func describeSeconds(_ date: Date, now: Date) -> String {
         let seconds = Int(now.timeIntervalSince(date).rounded(.down))

@@ -21,6 +21,7 @@ extension Templates {
         <script src="/static/showings.js?v={{assetVersion}}" defer></script>
         <script src="/static/board.js?v={{assetVersion}}" defer></script>
         <script src="/static/attention.js?v={{assetVersion}}" defer></script>
+        <script src="/static/times.js?v={{assetVersion}}" defer></script>
         <script src="/static/app.js?v={{assetVersion}}" defer></script>
         </head>
         <body class="page-board" data-stream="board" data-cols="{{columns}}" data-rotate="{{rotate}}" data-attention="{{attention}}" data-shift="{{shift}}" data-dim="{{dim}}"{{#waiting}} data-waiting{{/waiting}}>

@@ -15,6 +15,7 @@ extension Templates {
         {{#isTable}}<script src="/static/cells.js?v={{assetVersion}}" defer></script>{{/isTable}}
         <script src="/static/showings.js?v={{assetVersion}}" defer></script>
         <script src="/static/attention.js?v={{assetVersion}}" defer></script>
+        <script src="/static/times.js?v={{assetVersion}}" defer></script>
         <script src="/static/app.js?v={{assetVersion}}" defer></script>
         </head>
         <body class="page-kiosk" data-stream="{{stream}}" data-section="{{section}}" data-attention="{{attention}}"{{#waiting}} data-waiting{{/waiting}}>

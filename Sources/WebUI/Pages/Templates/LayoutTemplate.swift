@@ -11,6 +11,7 @@ extension Templates {
         <link rel="stylesheet" href="/static/style.css?v={{assetVersion}}">
         <link rel="icon" href="/static/favicon.svg?v={{assetVersion}}" type="image/svg+xml">
         {{#isTable}}<script src="/static/cells.js?v={{assetVersion}}" defer></script>{{/isTable}}
+        <script src="/static/times.js?v={{assetVersion}}" defer></script>
         <script src="/static/app.js?v={{assetVersion}}" defer></script>
         </head>
         <body class="{{bodyClass}}" data-stream="{{stream}}"{{#waiting}} data-waiting{{/waiting}}>

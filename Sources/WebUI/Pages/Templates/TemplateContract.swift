@@ -6,7 +6,8 @@ import Foundation
 /// of a list, a table or a kiosk is ONE element with `id="item-KEY"` (the page stream swaps
 /// entries by it); the list's, the table's and the kiosk's entries are inside
 /// `id="stories"`; the item page's article is `id="detail"`; the badge is `id="status"`;
-/// a page loads `/static/app.js` and says its view in `data-stream`. A template that
+/// a page loads `/static/app.js` and says its view in `data-stream`, and loads
+/// `/static/times.js` (`Public/times.js`) before it. A template that
 /// breaks one is named in a warning (the log, `/inspect`), not refused: the page still
 /// renders, only its live updates may not find their place.
 enum TemplateContract {
@@ -33,6 +34,9 @@ enum TemplateContract {
         Rule(
             templates: ["layout", "kiosk"], needs: ["/static/app.js", "data-stream="],
             why: "a page is live only with /static/app.js and its view in data-stream"),
+        Rule(
+            templates: ["layout", "kiosk"], needs: ["/static/times.js"],
+            why: "its dates are in the viewer's zone and its relative times count only with /static/times.js"),
     ]
 
     static let sampleKey = "sample-key"
