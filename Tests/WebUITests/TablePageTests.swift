@@ -227,6 +227,15 @@ struct TablePageTests {
         let filtered = try await HTTPTestClient.get(port: server.port, "/?section=in_progress").text
         #expect(filtered.firstMatch(of: /<h1[^>]*>([^<]*)</)?.output.1 == "in progress")
         #expect(filtered.firstMatch(of: /<title>([^<]*)</)?.output.1.hasPrefix("in progress ·") == true)
+        // The item page's breadcrumb, and the kiosk of that value, say it in words too.
+        let itemHTML = try await HTTPTestClient.get(port: server.port, "/items/2").text
+        #expect(try await HTMLChecker.parse(itemHTML).errors.isEmpty)
+        let crumbs = try #require(itemHTML.firstMatch(of: /<nav class="crumbs"[^>]*>(.*?)<\/nav>/)?.output.1)
+        #expect(crumbs.contains(#"<a href="/?section=in_progress">in progress</a>"#), "\(crumbs)")
+        let kiosk = try await HTTPTestClient.get(port: server.port, "/kiosk?section=in_progress").text
+        #expect(kiosk.firstMatch(of: /<title>([^<]*)</)?.output.1.hasPrefix("in progress ·") == true)
+        #expect(kiosk.contains(#"data-section="in_progress""#), "the script's filter as the URL has it")
+        #expect(try await HTMLChecker.parse(kiosk).text.contains("feedweb · in progress"))
     }
 
     @Test("on a board, a table feed's list is its table, and list:SECTION the table filtered, as on /")

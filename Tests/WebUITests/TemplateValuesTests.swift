@@ -71,7 +71,8 @@ import Testing
             PageRenderer.BadgeView(kind: "failing", label: "Upstream failing", problem: "upstream answered HTTP 404"))
         Self.check(
             PageRenderer.KioskContext(
-                title: "kiosk", stream: "kiosk", past: Self.banner, section: "World", badge: badge, stories: [],
+                title: "kiosk", stream: "kiosk", past: Self.banner, section: "World", sectionText: "World",
+                badge: badge, stories: [],
                 emptyText: "empty", nowMachine: "m",
                 nowText: "t", assetVersion: "v1", brand: "Board", isTable: false, tiles: [], tileCount: 0,
                 attention: 0, waiting: true))

@@ -190,7 +190,10 @@ struct PageRenderer: Sendable {
         let title: String
         let stream: String
         let past: PastBanner?
+        /// The section or filter value the kiosk shows, as the URL has it (for the script).
         let section: String?
+        /// ``section`` as people read it: a table's status `major_outage` as "major outage".
+        let sectionText: String?
         let badge: BadgeView
         let stories: [KioskStoryView]
         let emptyText: String
@@ -252,10 +255,14 @@ struct PageRenderer: Sendable {
             tiles = []
         }
         let showsPlaceholder = profile?.showsPlaceholder ?? true
+        let sectionText = section.map { value in
+            guard isTable, let profile else { return value }
+            return TableColumns.filterText(value, profile: profile)
+        }
         let context = KioskContext(
-            title: (section.map { $0 + " · " } ?? "") + brand + " kiosk",
+            title: (sectionText.map { $0 + " · " } ?? "") + brand + " kiosk",
             stream: past == nil ? "kiosk" : "", past: past,
-            section: section,
+            section: section, sectionText: sectionText,
             badge: BadgeView(badge),
             stories: isTable
                 ? []

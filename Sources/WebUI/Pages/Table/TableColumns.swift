@@ -100,6 +100,13 @@ enum TableColumns {
         profile.fields[.section].flatMap { pointer in columns.first { $0.pointer == pointer } }
     }
 
+    /// A value of the profile's filter as its column shows it (a status `major_outage` as
+    /// "major outage"), for a heading, a breadcrumb or a kiosk's name; `value` itself when
+    /// the filter is not a shown column of that kind.
+    static func filterText(_ value: String, profile: ItemProfile) -> String {
+        CellFormatting.filterValue(value, of: filterColumn(of: shown(of: profile), profile: profile))
+    }
+
     /// The index of the column whose cell links to the item's page: the one showing the
     /// profile's title (or the list it is the first of: a Docker container's `Names`, whose
     /// first names it; or the first member of the object it is: a Prometheus target's

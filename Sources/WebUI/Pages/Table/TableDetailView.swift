@@ -6,6 +6,7 @@ import Foundation
 struct TableDetailView {
     let key: String
     let title: String
+    /// The item's filter value as the table shows it (``TableColumns/filterText(_:profile:)``).
     let section: String?
     let sectionHref: String?
     /// The list, the breadcrumb's first link (``PageLinks/home``).
@@ -22,7 +23,7 @@ struct TableDetailView {
         key = item.key
         self.item = TemplateJSON(item.raw)
         title = item.title ?? item.key
-        section = item.section
+        section = item.section.map { TableColumns.filterText($0, profile: profile) }
         sectionHref = item.section.map(links.section)
         homeHref = links.home
         original = links.safeURL(item.url)

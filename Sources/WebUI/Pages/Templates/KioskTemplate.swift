@@ -22,7 +22,7 @@ extension Templates {
         {{^past}}{{>kioskStatus}}{{/past}}{{#past}}{{>pastBanner}}{{/past}}
         <main class="board" id="main">
         <header class="board-head">
-        <p class="board-brand"><span class="brand-mark" aria-hidden="true"></span>{{brand}}{{#section}} · {{section}}{{/section}}</p>
+        <p class="board-brand"><span class="brand-mark" aria-hidden="true"></span>{{brand}}{{#sectionText}} · {{sectionText}}{{/sectionText}}</p>
         <p class="board-clock"><time id="clock" datetime="{{nowMachine}}">{{nowText}}</time></p>
         </header>
         {{^isTable}}<ol class="board-list" id="stories">

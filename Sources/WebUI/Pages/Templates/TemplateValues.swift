@@ -108,6 +108,7 @@ extension PageRenderer.KioskContext: MustacheParent {
         case "stream": self.stream
         case "past": self.past
         case "section": self.section
+        case "sectionText": self.sectionText
         case "badge": self.badge
         case "stories": self.stories
         case "emptyText": self.emptyText
