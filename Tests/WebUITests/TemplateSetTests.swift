@@ -149,6 +149,16 @@ import Testing
         #expect(warnings.contains { $0.hasPrefix("story.mustache") && $0.contains("item-") }, "\(warnings)")
         #expect(warnings.contains { $0.hasPrefix("list.mustache") && $0.contains("id=\"stories\"") }, "\(warnings)")
         #expect(warnings.contains { $0.hasPrefix("layout.mustache") && $0.contains("/static/app.js") }, "\(warnings)")
+        // A layout of before times.js: live, its dates in UTC, and the warning says that much.
+        let older = try Self.folder([
+            "layout.mustache": #"<html><body data-stream="{{stream}}">{{{main}}}"#
+                + #"<script src="/static/app.js?v={{assetVersion}}" defer></script></body></html>"#
+        ])
+        let olderWarnings = try TemplateSet.load(directory: older.path).warnings
+        #expect(olderWarnings.count == 1, "\(olderWarnings)")
+        #expect(
+            olderWarnings.first.map { $0.contains("/static/times.js") && $0.contains("UTC") && !$0.contains("live") }
+                == true, "\(olderWarnings)")
         // The built-ins keep the contract.
         let exported = try Self.folder(
             Dictionary(uniqueKeysWithValues: TemplateSet.builtinSources.map { ($0.name + ".mustache", $0.source) }))

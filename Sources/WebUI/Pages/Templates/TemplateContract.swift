@@ -16,6 +16,8 @@ enum TemplateContract {
         let templates: [String]
         let needs: [String]
         let why: String
+        /// What the page loses without it.
+        var loss = "so live updates of this part will not show"
     }
 
     private static let rules: [Rule] = [
@@ -36,7 +38,8 @@ enum TemplateContract {
             why: "a page is live only with /static/app.js and its view in data-stream"),
         Rule(
             templates: ["layout", "kiosk"], needs: ["/static/times.js"],
-            why: "its dates are in the viewer's zone and its relative times count only with /static/times.js"),
+            why: "it shows dates in the viewer's zone and keeps \"5 min ago\" counting",
+            loss: "so dates stay in UTC and relative times as the server rendered them"),
     ]
 
     static let sampleKey = "sample-key"
@@ -52,7 +55,7 @@ enum TemplateContract {
                 if !missing.isEmpty {
                     problems.append(
                         "\(name).mustache renders no \(missing.joined(separator: " and ")): \(rule.why), "
-                            + "so live updates of this part will not show")
+                            + rule.loss)
                 }
             }
         }
