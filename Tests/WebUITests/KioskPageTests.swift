@@ -108,6 +108,7 @@ struct KioskPageTests {
                 "status": .string(["triggered", "acknowledged", "resolved", "triggered"][index]),
                 "urgency": .string(index.isMultiple(of: 2) ? "high" : "low"),
                 "incident_number": .int(Int64(1234 + index)), "service": .string("Mail \(index % 2)"),
+                "assignee": .string(["ana", "bo"][index % 2]),
             ])
         }
         let board = try TestServer(document: .object(["incidents": .array(incidents)]), detection: .init())
@@ -122,6 +123,29 @@ struct KioskPageTests {
         // The table still shows it.
         let table = try await HTTPTestClient.get(port: board.port, "/").text
         #expect(table.contains(#"data-col="type""#))
+    }
+
+    @Test("a delayed train's tile keeps its platform beside the status that came first among its facts")
+    func pressingStatusLeavesRoomForThePlatform() async throws {
+        let departures = (0..<3).map { index in
+            JSONValue.object([
+                "train": .string("IC \(700 + index)"), "to": .string(["Chur", "Basel SBB", "Lugano"][index]),
+                "dep": .string("2026-12-03T10:0\(index):00+01:00"), "platform": .string("\(3 + index)"),
+                "delay_min": .int(Int64(index * 4)), "status": .string(index == 0 ? "on time" : "delayed"),
+            ])
+        }
+        let board = try TestServer(
+            document: .object(["station": .string("Zürich HB"), "departures": .array(departures)]),
+            detection: .init())
+        let page = try await HTTPTestClient.get(port: board.port, "/kiosk").text
+        let tiles = page.matches(of: /<li class="tile[^"]*"[^>]*>(.*?)<\/li>/.dotMatchesNewlines()).map {
+            String($0.output.1)
+        }
+        for train in ["IC 701", "IC 702"] {
+            let tile = try #require(tiles.first { $0.contains(">\(train)<") }, "\(tiles)")
+            let columns = tile.matches(of: /<div class="[^"]*" data-col="([^"]+)"/).map { String($0.output.1) }
+            #expect(columns.first == "status" && columns.contains("platform"), "\(train): \(columns)")
+        }
     }
 
     @Test(

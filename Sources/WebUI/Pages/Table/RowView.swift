@@ -28,7 +28,7 @@ struct RowView {
     static let longLead = 10
 
     /// The most figures a tile shows besides its lead.
-    static let maxFacts = 3
+    static let maxFacts = 4
 
     /// `scores`: where a match's two scores are (``ItemProfile/scores``), which then lead
     /// its tile together.
