@@ -233,8 +233,9 @@
   }
 
   // A board's table (a cell's root) shows what fits the cell, whole, with no scrollbar.
-  // Columns are left out from the right, but the one that names the item and the
-  // statuses last (a build's state says more on a wall than its branch); rows that would
+  // Columns are left out from the right, but the one that names the item, the statuses
+  // and the tile's lead figure last (a build's state says more on a wall than its branch,
+  // a price more than its name); rows that would
   // be cut at the cell's foot are hidden, calm ones before those that call for attention
   // (a failed build, a pending pod stays in view, in its place among the rows kept).
   // `data-columns-left-out` on the table says how many columns are not shown. (Classes,
@@ -276,14 +277,15 @@
   }
 
   // How long a board's table keeps column `index` as its cell narrows: 2 for the one that
-  // names the item (it links to the item's page), 1 for a status, 0 for the rest.
+  // names the item (it links to the item's page), 1 for a status or the figure a tile of
+  // the item is led by (`lead`: a price, a departure's delay), 0 for the rest.
   function columnRank(body, index) {
     var rank = 0;
     for (var r = 0; r < body.length && rank < 2; r++) {
       var cell = body[r].cells[index];
       if (!cell) continue;
       if (cell.querySelector(".row-link")) rank = 2;
-      else if (cell.classList.contains("status")) rank = 1;
+      else if (cell.classList.contains("status") || cell.classList.contains("lead")) rank = 1;
     }
     return rank;
   }

@@ -531,6 +531,20 @@ struct PollModeTests {
         return .object(["builds": .array((1...count).map(build))])
     }
 
+    /// `count` listed shares of nine members each, the price last.
+    static func widePrices(_ count: Int) -> JSONValue {
+        func share(_ n: Int) -> JSONValue {
+            .object([
+                "symbol": .string("SYM\(n)"), "name": .string("Company number \(n) Holdings"),
+                "exchange": .string("Exchange of the North \(n % 3)"), "sector": .string("Sector of things \(n % 4)"),
+                "industry": .string("Industry of the sector \(n % 5)"), "country": .string("Country \(n % 6)"),
+                "currency": .string("EUR"), "listed": .string("Since the year \(1990 + n)"),
+                "price": .double(100 + Double(n) / 4),
+            ])
+        }
+        return .object(["shares": .array((1...count).map(share))])
+    }
+
     /// What the table of a board's first cell shows: the columns and rows not hidden, what
     /// the line under it says, and whether anything spills out of the cell or scrolls.
     static let measureBoardTable = """
@@ -565,6 +579,36 @@ struct PollModeTests {
           hiddenWords: all.filter(function (r) { return !shown(r) && need(r) > 0; }).map(function (r) {
             return r.querySelector(need(r) === 2 ? 'td.status-bad' : 'td.status-busy').textContent.trim(); }) };
         """
+
+    @Test(
+        "in a browser: a board's narrow table of prices keeps the price, the figure its tiles are led by, and leaves out columns before it",
+        .enabled(if: WebDriver.isAvailable, "needs chromium and chromedriver"))
+    func aBoardsTableKeepsTheLeadFigure() async throws {
+        let answer = NIOLockedValueBox(Self.widePrices(12))
+        try await onABoard(answer) { browser, _ in
+            #expect(
+                try await browser.waitFor(
+                    "return document.querySelector('.bd-cell').shadowRoot.querySelectorAll('#items-table tr.row').length === 12",
+                    seconds: 10))
+            let fitted = try await browser.execute(Self.measureBoardTable)
+            let heads = fitted["heads"]?.arrayValue?.compactMap(\.stringValue) ?? []
+            let order = fitted["order"]?.arrayValue?.compactMap(\.stringValue) ?? []
+            let named = fitted["named"]?.stringValue ?? ""
+            #expect(order.last == "price" && heads.count < order.count, "some columns left out: \(fitted)")
+            #expect(heads.contains("price") && heads.contains(named), "the price and the name kept: \(fitted)")
+            // Of the rest, the first are shown and the last left out, as before.
+            let rest = order.filter { $0 != named && $0 != "price" }
+            #expect(heads.filter(rest.contains) == Array(rest.prefix(heads.count - 2)), "\(fitted)")
+            // The kiosk's tiles are led by the same column.
+            let leads = try await browser.execute(
+                """
+                return Array.prototype.map.call(
+                  document.querySelectorAll('.bd-cell')[1].shadowRoot.querySelectorAll('.tile-lead'),
+                  function (lead) { return lead.dataset.col; }).join(',');
+                """)
+            #expect(leads.stringValue?.split(separator: ",").allSatisfy { $0 == "price" } == true, "\(leads)")
+        }
+    }
 
     @Test(
         "in a browser: a board's table shows what fits its cell, whole: no scrollbar, columns left out from the right but the name and the status last, no row cut",

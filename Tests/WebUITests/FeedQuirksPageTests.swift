@@ -111,7 +111,7 @@ struct FeedQuirksPageTests {
         let page = try await HTTPTestClient.get(port: server.port, "/").text
         let shown = page.matches(
             of:
-                /<td class="cell status status-([a-z]+)" data-col="status_code"><span class="status-word">([0-9]+)<\/span>/
+                /<td class="cell status status-([a-z]+)(?: lead)?" data-col="status_code"><span class="status-word">([0-9]+)<\/span>/
         ).map { "\($0.output.2)=\($0.output.1)" }
         #expect(shown == ["200=good", "503=bad", "301=neutral", "404=busy"], "\(shown)")
         // A status of small numbers (UptimeRobot's `2`) is no HTTP code: a number.

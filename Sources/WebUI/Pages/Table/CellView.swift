@@ -25,7 +25,9 @@ struct CellView {
     /// rise is bad news (``ItemColumn/risesAreBadNews``), `short` for a count of objects
     /// that say yes short of all of them (a pod's `1/2` ready; not once its item has
     /// finished: ``finishing(_:)``), `status status-TONE`,
-    /// `missing` (with `num` in a column of figures), `id` for an id (``isID``).
+    /// `missing` (with `num` in a column of figures), `id` for an id (``isID``); in a row,
+    /// `lead` for the figure its tile is led by (``RowView/lead``), which a board's narrow
+    /// table keeps as long as a status.
     var classes: String
     /// Whether the cell holds an id or a digest (``ItemShapeDetector/isIDName(_:)``: `id`,
     /// `…_id`, `sha`, `commit`, …): for programs, not a figure for a tile or a screen across

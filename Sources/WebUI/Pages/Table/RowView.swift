@@ -50,7 +50,6 @@ struct RowView {
                     column: column, item: item, now: now, links: links, itemHref: index == linkColumn ? href : nil))
         }
         cells = CellView.finishing(cells)
-        self.cells = cells
         // The tile: figures other than the name, numbers and statuses first.
         var others = cells.enumerated().filter { $0.offset != linkColumn && !$0.element.isImage }.map(\.element)
         // A match's tile: its score, `87 – 82`; its scores' own columns are then no facts.
@@ -91,6 +90,11 @@ struct RowView {
         let facts = candidates.prefix(Self.maxFacts).map { CellView(unlinked: $0) }
         self.facts = Array(facts)
         hasFacts = !facts.isEmpty
+        // The row's cell of the tile's lead says so (the tile's own copies do not).
+        if let lead, score == nil, let index = cells.firstIndex(where: { $0.name == lead.name }) {
+            cells[index].classes += " lead"
+        }
+        self.cells = cells
     }
 }
 
