@@ -146,6 +146,11 @@ struct KioskPageTests {
             let columns = tile.matches(of: /<div class="[^"]*" data-col="([^"]+)"/).map { String($0.output.1) }
             #expect(columns.first == "status" && columns.contains("platform"), "\(train): \(columns)")
         }
+        // On the table, whose status comes before the delay, the row's cell of the tiles'
+        // lead is the delay all the same (a board's narrow table keeps it).
+        let leads = try await HTTPTestClient.get(port: board.port, "/").text
+            .matches(of: /<td class="[^"]* lead" data-col="([^"]+)"/).map { String($0.output.1) }
+        #expect(leads == ["delay_min", "delay_min", "delay_min"], "\(leads)")
     }
 
     @Test(

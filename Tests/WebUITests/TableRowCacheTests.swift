@@ -138,7 +138,8 @@ import Testing
         // A row the page stream renders is kept for the next page, and is the same HTML.
         try store.apply(JSONPatch(json: .array([Patch.replace("/999/price", .double(12.75))])))
         let item = try #require(store.snapshot?.published.item(forKey: "p999"))
-        let fragment = renderer.tableRowFragment(item, columns: columns, linkColumn: link, now: now)
+        let fragment = renderer.tableRowFragment(
+            item, columns: columns, linkColumn: link, tileOrder: TableColumns.tileOrder(of: profile), now: now)
         let rendered = cache.renderedRows
         let shown = try page()
         #expect(cache.renderedRows == rendered)
@@ -190,7 +191,8 @@ import Testing
         // Rows rendered one call each, as a frame renders the rows that changed: 5 drops.
         var waiting: [Int] = []
         for item in view.items {
-            _ = renderer.tableRowFragment(item, columns: columns, linkColumn: link, now: now)
+            _ = renderer.tableRowFragment(
+                item, columns: columns, linkColumn: link, tileOrder: TableColumns.tileOrder(of: view.profile), now: now)
             waiting.append(cache.retiredRows)
         }
         #expect(cache.renderedRows == 1_500)

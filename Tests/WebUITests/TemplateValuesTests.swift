@@ -129,7 +129,9 @@ import Testing
             view: view, profile: reading.profile, query: TableQuery(sort: ItemSort(column: "price", descending: true)),
             unfilteredHeading: "All", waitingText: nil, links: .paths
         ) { items, columns, linkColumn in
-            PageRenderer(assetVersion: "v").tableRows(items, columns: columns, linkColumn: linkColumn, now: now)
+            PageRenderer(assetVersion: "v").tableRows(
+                items, columns: columns, linkColumn: linkColumn, tileOrder: TableColumns.tileOrder(of: reading.profile),
+                now: now)
         }
         Self.check(table)
         #expect(!table.columns.isEmpty && !table.rows.isEmpty && table.hasSections)

@@ -152,7 +152,9 @@ struct PageRenderer: Sendable {
             view: view, profile: profile, query: query, unfilteredHeading: unfiltered,
             waitingText: view == nil ? badge.waitingText : nil, links: links
         ) { items, columns, linkColumn in
-            tableRows(items, columns: columns, linkColumn: linkColumn, now: now)
+            tableRows(
+                items, columns: columns, linkColumn: linkColumn, tileOrder: TableColumns.tileOrder(of: profile),
+                now: now)
         }
         let main = templates.library.render(context, withTemplate: "table") ?? ""
         // The tab says what the page shows ("Departures · feedweb", "Failed · LHR board"),
@@ -371,19 +373,22 @@ struct PageRenderer: Sendable {
     /// One table row; `columns` and `linkColumn` as ``TableColumns`` gives them for the
     /// view's profile (worked out once per frame, not per row). Kept for the pages
     /// (``rowCache``).
-    func tableRowFragment(_ item: FeedItem, columns: [ItemColumn], linkColumn: Int, now: Date) -> String {
-        tableRows(CollectionOfOne(item), columns: columns, linkColumn: linkColumn, now: now).first?.html ?? ""
+    func tableRowFragment(
+        _ item: FeedItem, columns: [ItemColumn], linkColumn: Int, tileOrder: [String], now: Date
+    ) -> String {
+        tableRows(CollectionOfOne(item), columns: columns, linkColumn: linkColumn, tileOrder: tileOrder, now: now)
+            .first?.html ?? ""
     }
 
     /// The rows of `items` as the `tableRow` template renders them: those ``rowCache``
-    /// keeps, the others rendered (and kept).
-    func tableRows(_ items: some Collection<FeedItem>, columns: [ItemColumn], linkColumn: Int, now: Date)
-        -> [TableView.Row]
-    {
+    /// keeps, the others rendered (and kept). `tileOrder`: ``TableColumns/tileOrder(of:)``.
+    func tableRows(
+        _ items: some Collection<FeedItem>, columns: [ItemColumn], linkColumn: Int, tileOrder: [String], now: Date
+    ) -> [TableView.Row] {
         let templates = self.templates
         let links = self.links
         func row(_ item: FeedItem) -> RowView {
-            RowView(item, columns: columns, linkColumn: linkColumn, now: now, links: links)
+            RowView(item, columns: columns, linkColumn: linkColumn, now: now, links: links, tileOrder: tileOrder)
         }
         func render(_ item: FeedItem) -> (html: String, row: RowView) {
             let row = row(item)
@@ -396,7 +401,7 @@ struct PageRenderer: Sendable {
             }
         }
         let shape = TableRowShape(
-            templates: templates.version, columns: columns, linkColumn: linkColumn, links: links,
+            templates: templates.version, columns: columns, linkColumn: linkColumn, tileOrder: tileOrder, links: links,
             year: DetailView.UTCParts(now).year)
         return zip(items, rowCache.rows(items, shape: shape, now: now, render: render)).map { item, rendered in
             TableView.Row(html: rendered.html, row: rendered.row) { row(item) }

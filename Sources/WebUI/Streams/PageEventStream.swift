@@ -567,12 +567,15 @@ final class PageEventStream: Sendable {
         let profile: ItemProfile
         let columns: [ItemColumn]
         let linkColumn: Int
+        /// ``TableColumns/tileOrder(of:)``.
+        let tileOrder: [String]
         let counts: Bool
 
         init(view: PublishedView?) {
             profile = view?.profile ?? .nytNewswire
             columns = TableColumns.shown(of: profile)
             linkColumn = TableColumns.linkColumn(of: columns, profile: profile)
+            tileOrder = TableColumns.tileOrder(of: profile)
             counts = view != nil
         }
 
@@ -617,7 +620,9 @@ final class PageEventStream: Sendable {
         switch channel {
         case .kiosk: html = items.map { renderer.kioskStoryFragment($0, profile: table.profile, now: now) }
         case .table:
-            html = renderer.tableRows(items, columns: table.columns, linkColumn: table.linkColumn, now: now).map(\.html)
+            html = renderer.tableRows(
+                items, columns: table.columns, linkColumn: table.linkColumn, tileOrder: table.tileOrder, now: now
+            ).map(\.html)
         default: html = renderer.storyFragments(items, profile: table.profile, now: now)
         }
         return zip(items, html).map { PageFrame.Fragment(id: "item-" + $0.key, html: $1) }

@@ -31,10 +31,12 @@ struct RowView {
     static let maxFacts = 4
 
     /// `scores`: where a match's two scores are (``ItemProfile/scores``), which then lead
-    /// its tile together.
+    /// its tile together. `tileOrder`: for a table's row (whose `columns` are in the table's
+    /// order), the names of the columns in a tile's order (``TableColumns/tileOrder(of:)``),
+    /// to mark the cell of the figure the item's tile is led by (class `lead`).
     init(
         _ item: FeedItem, columns: [ItemColumn], linkColumn: Int, now: Date, links: PageLinks,
-        scores: ItemProfile.Scores? = nil
+        scores: ItemProfile.Scores? = nil, tileOrder: [String]? = nil
     ) {
         key = item.key
         self.item = TemplateJSON(item.raw)
@@ -90,9 +92,17 @@ struct RowView {
         let facts = candidates.prefix(Self.maxFacts).map { CellView(unlinked: $0) }
         self.facts = Array(facts)
         hasFacts = !facts.isEmpty
-        // The row's cell of the tile's lead says so (the tile's own copies do not).
-        if let lead, score == nil, let index = cells.firstIndex(where: { $0.name == lead.name }) {
-            cells[index].classes += " lead"
+        // A table's row: the cell of what its tile is led by says so (a price, a delay).
+        if let tileOrder {
+            let position = Dictionary(tileOrder.enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
+            let inTileOrder = others.enumerated().sorted {
+                (position[$0.element.name] ?? Int.max, $0.offset) < (position[$1.element.name] ?? Int.max, $1.offset)
+            }.map(\.element)
+            if let tileLead = Self.lead(among: inTileOrder),
+                let index = cells.firstIndex(where: { $0.name == tileLead.name })
+            {
+                cells[index].classes += " lead"
+            }
         }
         self.cells = cells
     }

@@ -15,6 +15,13 @@ enum TableColumns {
         }
     }
 
+    /// The names of the profile's columns in a kiosk tile's order (``columns(of:)``), which
+    /// decides the figure a tile is led by (``RowView/lead``); a table's row marks that
+    /// figure's cell by it.
+    static func tileOrder(of profile: ItemProfile) -> [String] {
+        columns(of: profile).map(\.name)
+    }
+
     /// The columns in the order a table shows them (`/`, a board's list, the item page): the
     /// profile's (``columns(of:)``), but
     /// - the column that names the item, found past the first three or after a link, comes

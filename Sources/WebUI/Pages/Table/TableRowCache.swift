@@ -15,6 +15,8 @@ struct TableRowShape: Equatable, Sendable {
     let templates: String
     let columns: [ItemColumn]
     let linkColumn: Int
+    /// ``TableColumns/tileOrder(of:)``: which cell is marked as the tile's lead.
+    let tileOrder: [String]
     /// Where its link to the item's page points.
     let links: PageLinks
     /// `now`'s year in UTC: a title that is a moment leaves its year out when it is

@@ -43,7 +43,7 @@ struct TableView {
     }
 
     /// Makes the rows of `items`, shown in `columns` with the item linked from
-    /// `linkColumn` (``PageRenderer/tableRows(_:columns:linkColumn:now:)``).
+    /// `linkColumn` (``PageRenderer/tableRows(_:columns:linkColumn:tileOrder:now:)``).
     typealias MakeRows = (_ items: ChunkedArray<FeedItem>, _ columns: [ItemColumn], _ linkColumn: Int) -> [Row]
 
     /// The filter value shown (its words, ``CellFormatting/filterValue(_:of:)``), else the
