@@ -323,13 +323,15 @@ struct DialectBrowserTests {
                 }
                 price += 1
                 try await upstream.change([Patch.replace("/prices/0/price", .double(price))])
+                // Shown at the column's two decimals (`402.25`'s): `190.50`.
+                let shown = String(format: "%.2f", price)
                 let changed = try await browser.waitFor(
-                    "return (function () { \(Self.tableText) })().indexOf('\(price)') >= 0", seconds: 5)
-                #expect(changed, "\(library): the new price \(price) is not shown")
+                    "return (function () { \(Self.tableText) })().indexOf('\(shown)') >= 0", seconds: 5)
+                #expect(changed, "\(library): the new price \(shown) is not shown")
                 // The changed row, swapped in or morphed, at the viewer's time of day too.
                 let after = try #require(try await browser.execute(Self.tableText).stringValue)
                 let aapl = try Self.timeOfDay(listed["AAPL"] ?? "")
-                #expect(after.contains("AAPL,\(price),open,") && after.contains(aapl), "\(library): \(after)")
+                #expect(after.contains("AAPL,\(shown),open,") && after.contains(aapl), "\(library): \(after)")
                 let errors = try await browser.consoleMessages().filter {
                     $0.level == "SEVERE" && !$0.message.contains("/favicon.ico")
                 }

@@ -185,7 +185,8 @@ struct PollModeTests {
                 "node_load1, node, 10.0.0.1:9100", "node_load1, node, 10.0.0.2:9100",
             ])
         let page = try await HTTPTestClient.get(port: feedweb.port, "/").text
-        #expect(page.contains("10.0.0.2:9100") && page.contains(">1.5<"), "a column per label, the value alone")
+        #expect(
+            page.contains("10.0.0.2:9100") && page.contains(">1.50<"), "a label per column; 1.50 at 0.25's decimals")
         let stream = try await SSETestClient(port: feedweb.port, path: "/events/items")
         _ = try await stream.expectNext("snapshot")
 

@@ -328,7 +328,7 @@ struct PageStreamDialectTests {
     @Test("a table's notice goes out in a whole state and when it changes, never again unchanged, in every dialect")
     func noticeOnlyWhenItChanges() async throws {
         let quotes =
-            #"{"quotes": [{"symbol":"ACME","price":1.5},"#
+            #"{"quotes": [{"symbol":"ACME","price":1.25},"#
             + #"{"symbol":"GLBX","price":2},{"symbol":"INIT","price":3}]}"#
         let server = try TestServer(document: try JSONValue(parsing: quotes), detection: .init())
         let own = try await SSETestClient(port: server.port, path: "/events/page?v=table")

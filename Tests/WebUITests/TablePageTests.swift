@@ -382,6 +382,61 @@ struct TablePageTests {
         #expect(lead.column == "priceUsd" && lead.value == "1.0004123000000000", "\(lead)")
     }
 
+    @Test("a column of prices shows one precision, so the points line up: 76.20 above 50.52, live and on tiles")
+    func onePrecisionDownAColumn() async throws {
+        // Prices as a JSON writer sends them: trailing zeros dropped (`76.2`), a whole
+        // price as an integer (`12`); beside them a count, and readings of another size.
+        func stock(_ name: String, _ price: JSONValue, _ trades: Int64, _ load: Double) -> JSONValue {
+            .object(["name": .string(name), "price": price, "trades": .int(trades), "load": .double(load)])
+        }
+        let server = try TestServer(
+            document: .object([
+                "prices": .object([
+                    "a/b": stock("a/b", .double(76.2), 1200, 0.5),
+                    "c~d": stock("c~d", .double(50.52), 7, 2),
+                    "<b>bold</b>": stock("<b>bold</b>", .int(12), 31, 1.25),
+                    "big": stock("big", .double(1234.5), 5, 0.000123),
+                ])
+            ]), detection: .init())
+        func column(_ name: String, on path: String = "/?sort=name") async throws -> [String] {
+            let html = try await HTTPTestClient.get(port: server.port, path).text
+            return html.matches(of: try Regex(#"<td class="[^"]*" data-col="\#(name)"[^>]*>([^<]*)</td>"#))
+                .compactMap { $0.output[1].substring.map(String.init) }
+        }
+        // Sorted by name: `&lt;b&gt;…`, `a/b`, `big`, `c~d`.
+        var prices = try await column("price")
+        #expect(prices == ["12.00", "76.20", "1,234.50", "50.52"], "\(prices)")
+        let decimals = prices.map { $0.split(separator: ".").last?.count ?? 0 }
+        #expect(Set(decimals).count == 1, "one precision down the column: \(prices)")
+        #expect(try await column("trades") == ["31", "1,200", "5", "7"], "counts stay whole")
+        // Padded to the column's decimals, but no number past what its size warrants: four
+        // from 1, six below.
+        #expect(try await column("load") == ["1.2500", "0.500000", "0.000123", "2.0000"], "padded to the column's")
+        // A patch's price is shown at the column's precision, as the rows already are.
+        try server.store.apply(
+            JSONPatch(
+                json: .array([
+                    Patch.replace("/prices/a~1b/price", .int(80)), Patch.replace("/prices/c~0d/price", .double(50.5)),
+                ])))
+        prices = try await column("price")
+        #expect(prices == ["12.00", "80.00", "1,234.50", "50.50"], "\(prices)")
+        var html = try await HTTPTestClient.get(port: server.port, "/").text
+        #expect(html.contains(#"data-value="80""#), "the value as sent, for the page script to compare")
+        // A change that brings more decimals than the column shows raises the column's: the
+        // points line up again, every row at three, the price past 1,000 at the two it warrants.
+        try server.store.apply(JSONPatch(json: .array([Patch.replace("/prices/c~0d/price", .double(50.525))])))
+        prices = try await column("price")
+        #expect(prices == ["12.000", "80.000", "1,234.50", "50.525"], "\(prices)")
+        // A column of whole numbers (a change of 0 everywhere) that comes to hold a fraction.
+        try server.store.apply(JSONPatch(json: .array([Patch.replace("/prices/big/trades", .double(5.5))])))
+        #expect(try await column("trades") == ["31.0", "1,200.0", "5.5", "7.0"])
+        html = try await HTTPTestClient.get(port: server.port, "/api/state").text
+        #expect(html.contains("50.525") && html.contains(#""price":12,"#), "the document as sent")
+        // A tile's figure as the table's cell shows it.
+        let kiosk = try await HTTPTestClient.get(port: server.port, "/kiosk").text
+        #expect(kiosk.contains("Price</span> 80.000</p>") && kiosk.contains("Price</span> 12.000</p>"), "led at three")
+    }
+
     @Test("a forecast's times without a zone (Open-Meteo) are moments at its utc_offset_seconds: 'in 3 h'")
     func forecastTimesWithoutAZone() async throws {
         // Whole hours from now, written as Open-Meteo writes them for a place an hour east.

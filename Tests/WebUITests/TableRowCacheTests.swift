@@ -112,7 +112,7 @@ import Testing
         let now = Date(timeIntervalSince1970: 1_796_000_000)
         let store = try Self.store()
         store.replaceDocument(
-            .array((0..<1_000).map { Self.row($0, price: Double($0), status: "passed", seen: now) }))
+            .array((0..<1_000).map { Self.row($0, price: Double($0) + 0.25, status: "passed", seen: now) }))
         let cache = TableRowCache()
         var renderer = PageRenderer(assetVersion: "v")
         renderer.rowCache = cache

@@ -10,12 +10,13 @@ import Testing
 /// page follow; the first document with items reloads the pages once.
 @Suite(.timeLimit(.minutes(2)), .onThreadsOfItsOwn)
 struct TableStreamTests {
-    /// 1,000 rows, `r0000`…`r0999`, each with a value.
+    /// 1,000 rows, `r0000`…`r0999`, each with a value of two decimals (a change to one of
+    /// two decimals or fewer keeps the column's precision: no reload).
     static let rows: JSONValue = .object([
         "rows": .array(
             (0..<1000).map { index in
                 .object([
-                    "id": .string("r" + String(index).leftPadded(to: 4)), "value": .double(Double(index) + 0.5),
+                    "id": .string("r" + String(index).leftPadded(to: 4)), "value": .double(Double(index) + 0.25),
                     "state": .string(["up", "down", "pending"][index % 3]),
                 ])
             })
@@ -51,6 +52,31 @@ struct TableStreamTests {
         #expect(bodies.count == 1, "every client got the same bytes")
         #expect(pageEvents.fragmentRenderCount - before == 2, "one row and one badge, for three clients")
         for client in clients { client.close() }
+    }
+
+    @Test("a value with more decimals than its column shows raises the column's: the pages reload once, then rows")
+    func moreDecimalsReloadOnce() async throws {
+        let server = try TestServer(document: Self.rows, detection: .init())
+        let client = try await SSETestClient(port: server.port, path: "/events/page?v=table")
+        _ = try await client.expectNext("items")
+        _ = try await client.expectNext("status")
+        try server.store.apply(JSONPatch(json: .array([Patch.replace("/rows/7/value", .double(7.125))])))
+        server.handlers.pageStreams.refresh()
+        _ = try await client.expectNext("reload")
+        let page = try await HTTPTestClient.get(port: server.port, "/").text
+        #expect(page.contains(">0.250<") && page.contains(">7.125<"), "every row at the column's three decimals")
+        client.close()
+        // Reloaded, the page follows row by row: a value within the column's decimals.
+        let again = try await SSETestClient(port: server.port, path: "/events/page?v=table")
+        _ = try await again.expectNext("items")
+        _ = try await again.expectNext("status")
+        try server.store.apply(JSONPatch(json: .array([Patch.replace("/rows/8/value", .double(8.5))])))
+        server.handlers.pageStreams.refresh()
+        let change = try Self.data(try await again.expectNext("items"))
+        let html = try #require(change["html"]?.objectValue)
+        #expect(Array(html.keys) == ["item-r0008"], "only the changed row")
+        #expect(html["item-r0008"]?.stringValue?.contains(">8.500<") == true)
+        again.close()
     }
 
     @Test("a table sorted by a value that changes gets its new order and only the changed row")

@@ -331,6 +331,20 @@ public struct ItemColumn: Sendable, Equatable {
     /// same in each, that is no status (PagerDuty's `type: incident`): it tells one item
     /// from another by nothing, and a kiosk tile shows it only when nothing else is left.
     public var saysLittle = false
+    /// The fewest decimals a number of a column that keeps one precision
+    /// (``keepsOnePrecision``) is shown with (``NumberDecimals``): the most that its items'
+    /// numbers were written with when the column was found, raised when a change brings
+    /// more (``ColumnDecimalsWatch``), so that the points line up down the column (`76.20`
+    /// above `50.52`). A number is never shown with fewer than it was written with, nor
+    /// padded past what its size warrants. 0: as written.
+    public var decimals = 0
+
+    /// Whether the column keeps one precision down its numbers (``decimals``): a
+    /// ``Format/number`` or ``Format/automatic`` column of values of one kind (not a named
+    /// value's, ``formatNamedBy``).
+    public var keepsOnePrecision: Bool {
+        formatNamedBy == nil && (format == .number || format == .automatic)
+    }
 
     /// A column named after its label (``slug(_:)``), unless `name` is given.
     public init(

@@ -54,7 +54,7 @@ public struct ItemReading: Sendable, Equatable {
         let names = members.prefix(5).map(\.description).joined(separator: ", ")
         let more = members.count > 5 ? " and \(members.count - 5) more" : ""
         return ItemReading(
-            profile: new, origin: .found,
+            profile: new.keepingDecimals(of: old), origin: .found,
             notes: reading.notes + [
                 "columns gained: \(gained.joined(separator: ", ")), when the items gained \(names)\(more)"
             ])
@@ -76,7 +76,23 @@ public struct ItemReading: Sendable, Equatable {
             old.itemsForm == new.itemsForm, old.keyPath == new.keyPath, old != new
         else { return nil }
         return ItemReading(
-            profile: new, origin: .found, notes: reading.notes + ["read again from \(items) items"])
+            profile: new.keepingDecimals(of: old), origin: .found,
+            notes: reading.notes + ["read again from \(items) items"])
+    }
+
+    /// This reading with `columns`, whose decimals a change raised
+    /// (``ColumnDecimalsWatch``), saying which in its last note.
+    func raisingDecimals(to columns: [ItemColumn]) -> ItemReading {
+        let raised = zip(profile.columns, columns).filter { $0.decimals != $1.decimals }.map { _, column in
+            "\(column.label) to \(column.decimals)"
+        }
+        var profile = profile
+        profile.columns = columns
+        return ItemReading(
+            profile: profile, origin: origin,
+            notes: notes.filter { !$0.hasPrefix("decimals raised: ") } + [
+                "decimals raised: " + raised.joined(separator: ", ")
+            ])
     }
 
     /// What the document holds at the profile's items path when that is not an array (an

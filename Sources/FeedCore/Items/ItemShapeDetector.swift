@@ -149,10 +149,20 @@ public enum ItemShapeDetector {
             }
         }
         profile = overrides.applied(to: profile)
-        // A `--column`'s moments too.
-        for index in profile.columns.indices
-        where profile.columns[index].format == .date || profile.columns[index].format == .relative {
-            profile.columns[index].localTimeOffset = profile.columns[index].localTimeOffset ?? localTimeOffset
+        for index in profile.columns.indices {
+            let column = profile.columns[index]
+            switch column.format {
+            case .date, .relative:
+                // A `--column`'s moments too.
+                profile.columns[index].localTimeOffset = column.localTimeOffset ?? localTimeOffset
+            case .number, .automatic:
+                // One precision down a column of numbers of one kind.
+                guard column.keepsOnePrecision else { break }
+                profile.columns[index].decimals = NumberDecimals.column(
+                    of: sampled.compactMap { $0.value(at: column.pointer) })
+            default:
+                break
+            }
         }
         if let title = profile.fields[.title] { notes.insert("title: \(title)", at: 2) }
         notes.append(

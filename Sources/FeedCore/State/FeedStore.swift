@@ -547,21 +547,19 @@ public final class FeedStore: Sendable {
 
     /// Works out, outside the locks, how `prepared`'s items are read when the store finds
     /// the profile itself: until a document with items decides it, each change is looked
-    /// at for them; once found, a change that gives the items members they had not shown is
-    /// read again, and the reading taken when it only adds columns.
+    /// at for them; once found, a change that brings a number with more decimals than its
+    /// column shows raises the column's (``ColumnDecimalsWatch``), and a change that gives
+    /// the items members they had not shown is read again, and the reading taken when it
+    /// only adds columns.
     private func readItems(of prepared: inout Prepared, overrides: ItemProfile.Overrides) {
-        // Per change, only what the watch needs; the whole reading when the items gained a member.
-        let (decided, watch, itemsPath, form, readFrom) = reader.withLockedValue {
-            (
-                $0.reading.isDecided, $0.memberWatch, $0.reading.profile.itemsPath, $0.reading.profile.itemsForm,
-                $0.readFrom
-            )
-        }
+        // Per change, only what the watches need; the whole reading when the items gained a member.
+        let (current, watch, readFrom) = reader.withLockedValue { ($0.reading, $0.memberWatch, $0.readFrom) }
+        let (itemsPath, form) = (current.profile.itemsPath, current.profile.itemsForm)
         let document = prepared.document
         func itemCount(at path: JSONPointer, _ form: ItemsForm) -> Int {
             ItemExtractor.elements(of: document.value(at: path), form: form)?.count ?? 0
         }
-        guard decided else {
+        guard current.isDecided else {
             let found = ItemShapeDetector.reading(of: document.json, overrides: overrides)
             prepared.reading = found
             if found.origin == .found {
@@ -571,15 +569,29 @@ public final class FeedStore: Sendable {
             }
             return
         }
+        if current.origin == .found {
+            let raised =
+                if let patch = prepared.patch {
+                    ColumnDecimalsWatch.widened(
+                        current.profile.columns, by: patch, itemsPath: itemsPath, form: form
+                    ) { document.value(at: $0) }
+                } else {
+                    ColumnDecimalsWatch.widened(
+                        current.profile.columns, byItemsOf: document.value(at: itemsPath), form: form)
+                }
+            if let raised { prepared.reading = current.raisingDecimals(to: raised) }
+        }
         // Found from a few items (an append stream's first event): read again, once, from
         // enough of them.
         if let readFrom, readFrom < ItemReading.settlingItems {
             let count = itemCount(at: itemsPath, form)
             if count >= ItemReading.settlingItems {
                 let again = ItemShapeDetector.reading(of: document.json, overrides: overrides)
-                prepared.reading = reader.withLockedValue { $0.reading }.settled(by: again, items: count)
                 prepared.readFrom = count
-                if prepared.reading != nil { return }
+                if let settled = (prepared.reading ?? current).settled(by: again, items: count) {
+                    prepared.reading = settled
+                    return
+                }
             }
         }
         guard var watch else { return }
@@ -595,7 +607,9 @@ public final class FeedStore: Sendable {
         let again = ItemShapeDetector.reading(of: document.json, overrides: overrides)
         // Read under the same base as the watch: a write in between fails the commit's base
         // check, and the change is worked out again.
-        prepared.reading = reader.withLockedValue { $0.reading }.widened(by: again, gaining: gained)
+        if let widened = (prepared.reading ?? current).widened(by: again, gaining: gained) {
+            prepared.reading = widened
+        }
     }
 
     /// Makes a prepared change the new state: the item changes (from the patch where it

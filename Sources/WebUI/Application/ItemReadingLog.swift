@@ -2,8 +2,9 @@ import FeedCore
 import Logging
 
 /// Logs how items are read whenever that changes: the profile found in the first document
-/// with items (what was chosen and why), or, while none has items, what the documents
-/// hold instead. A consumer of the fan-out stage.
+/// with items (what was chosen and why), what a reading again changed (columns gained,
+/// decimals raised), or, while none has items, what the documents hold instead. A consumer
+/// of the fan-out stage.
 struct ItemReadingLog: Sendable {
     let logger: Logger
 
@@ -16,6 +17,10 @@ struct ItemReadingLog: Sendable {
             return
         case .undecided:
             logger.info("items: \(reading.notes.joined(separator: "; "))")
+        case .found where before?.origin == .found:
+            // Read again (columns gained, decimals raised): what is new, not all of it again.
+            let known = Set(before?.notes ?? [])
+            logger.notice("items read again: \(reading.notes.filter { !known.contains($0) }.joined(separator: "; "))")
         case .recognised, .found:
             logger.notice(
                 "items \(reading.origin == .found ? "found" : "recognised"): \(reading.notes.joined(separator: "; "))"

@@ -5,42 +5,49 @@ import Foundation
 enum CellFormatting {
     /// A number with its digits grouped by thousands: `1,234,567`, `-1,234.5`, `0.000123`.
     /// Whole numbers as whole numbers; others as Swift writes them shortest, to at most
-    /// six decimals; very large or very small ones as written (`1e-07`).
-    static func grouped(_ value: JSONValue, _ number: Double) -> String {
-        if case .int(let whole) = value { return group(String(whole.magnitude), negative: whole < 0) }
+    /// six decimals; very large or very small ones as written (`1e-07`). With `decimals`
+    /// (a column's, ``ItemColumn/decimals``), padded with zeros to that many, or to as many
+    /// as its size warrants (``NumberDecimals/warranted(by:)``) when fewer: `76.20`.
+    static func grouped(_ value: JSONValue, _ number: Double, decimals: Int = 0) -> String {
+        let padded = min(decimals, NumberDecimals.warranted(by: number.magnitude))
+        if case .int(let whole) = value {
+            return group(String(whole.magnitude), negative: whole < 0) + fraction("", padded: padded)
+        }
         guard number.isFinite else { return String(number) }
         if number.magnitude >= 1e15 || (number != 0 && number.magnitude < 1e-4) { return String(number) }
-        if number == number.rounded(), number.magnitude < 1e15 {
-            return group(String(Int64(number).magnitude), negative: number < 0)
+        if number == number.rounded() {
+            return group(String(Int64(number).magnitude), negative: number < 0) + fraction("", padded: padded)
         }
         var text = String(number.magnitude)
         // More significant digits than a double holds exactly is the arithmetic's noise (a
         // market cap of `43563019499.99999`, a sum's `0.30000000000000004`): to the
         // decimals the number's size warrants.
         if text.drop(while: { $0 == "0" || $0 == "." }).filter(\.isNumber).count > 14 {
-            let rounded = Self.rounded(number)
-            if rounded != number { return grouped(.double(rounded), rounded) }
+            let rounded = NumberDecimals.rounded(number)
+            if rounded != number { return grouped(.double(rounded), rounded, decimals: decimals) }
         }
         if let dot = text.firstIndex(of: "."), text.distance(from: dot, to: text.endIndex) > 7 {
             text = String(format: "%.6f", number.magnitude)
             while text.hasSuffix("0") { text.removeLast() }
         }
         let dot = text.firstIndex(of: ".") ?? text.endIndex
-        return group(String(text[..<dot]), negative: number < 0) + text[dot...]
+        return group(String(text[..<dot]), negative: number < 0) + fraction(text[dot...], padded: padded)
+    }
+
+    /// `written` (a point and its digits, or nothing) with zeros after it to `padded` digits.
+    private static func fraction(_ written: Substring, padded: Int) -> String {
+        let digits = max(0, written.count - 1)
+        guard padded > digits else { return String(written) }
+        return (written.isEmpty ? "." : String(written)) + String(repeating: "0", count: padded - digits)
     }
 
     /// A number sent as text with more digits than a person reads (CoinCap's
     /// `"43210.1234567890123456"`), to the decimals its size warrants: two from 1,000 up,
-    /// four from 1, six below; grouped as ``grouped(_:_:)`` groups (`43,210.12`).
-    static func readable(_ number: Double) -> String {
-        let rounded = rounded(number)
-        return grouped(.double(rounded), rounded)
-    }
-
-    /// `number` to the decimals its size warrants: two from 1,000 up, four from 1, six below.
-    private static func rounded(_ number: Double) -> Double {
-        let decimals: Double = number.magnitude >= 1000 ? 100 : number.magnitude >= 1 ? 10_000 : 1_000_000
-        return (number * decimals).rounded() / decimals
+    /// four from 1, six below; grouped and padded as ``grouped(_:_:decimals:)`` does
+    /// (`43,210.12`).
+    static func readable(_ number: Double, decimals: Int = 0) -> String {
+        let rounded = NumberDecimals.rounded(number)
+        return grouped(.double(rounded), rounded, decimals: decimals)
     }
 
     /// An amount of money as people write it: in `currency` (its sign before the amount,

@@ -94,8 +94,9 @@ struct CellView {
         let currency: Currency? =
             if case .money = format { Currency.beside(column.pointer, in: item.raw) } else { nil }
         var content = Self.content(
-            value, format: format, localTimeOffset: column.localTimeOffset, currency: currency, links: links,
-            numeric: &numeric, shortened: shortened)
+            value, format: format, decimals: column.keepsOnePrecision ? column.decimals : 0,
+            localTimeOffset: column.localTimeOffset, currency: currency, links: links, numeric: &numeric,
+            shortened: shortened)
         // A series shows its latest reading, with its line.
         var latest: String?
         var sparkline: String?
@@ -255,8 +256,8 @@ struct CellView {
     }
 
     private static func content(
-        _ value: JSONValue?, format: ItemColumn.Format, localTimeOffset: Int?, currency: Currency?, links: PageLinks,
-        numeric: inout Bool, shortened: Bool
+        _ value: JSONValue?, format: ItemColumn.Format, decimals: Int, localTimeOffset: Int?, currency: Currency?,
+        links: PageLinks, numeric: inout Bool, shortened: Bool
     ) -> Content {
         guard let value, !value.isNull else { return .missing }
         func text(_ whole: String) -> Content {
@@ -271,7 +272,7 @@ struct CellView {
             if number == nil, let text = value.stringValue {
                 if ItemShapeDetector.isReading(text), let plain = Double(text) {
                     numeric = true
-                    return .plain(CellFormatting.readable(plain), full: nil)
+                    return .plain(CellFormatting.readable(plain, decimals: decimals), full: nil)
                 }
                 if ItemShapeDetector.formattedNumber(text) != nil {
                     numeric = true
@@ -280,7 +281,7 @@ struct CellView {
             }
             guard let number else { break }
             numeric = true
-            return .plain(CellFormatting.grouped(value, number), full: nil)
+            return .plain(CellFormatting.grouped(value, number, decimals: decimals), full: nil)
         case .percent:
             guard let number = number ?? value.stringValue.flatMap(ItemShapeDetector.writtenNumber) else { break }
             numeric = true
@@ -358,7 +359,7 @@ struct CellView {
         switch value {
         case .int, .double:
             numeric = true
-            return .plain(CellFormatting.grouped(value, number ?? 0), full: nil)
+            return .plain(CellFormatting.grouped(value, number ?? 0, decimals: decimals), full: nil)
         case .bool(let flag):
             return .plain(flag ? "yes" : "no", full: nil)
         case .string(let string):

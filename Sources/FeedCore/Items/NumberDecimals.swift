@@ -1,0 +1,60 @@
+/// How many decimals a number is shown with: the ones it was written with, to at most what
+/// its size warrants, and in a column of numbers at least the column's, so that the points
+/// line up (`76.20` above `50.52`, not `76.2`).
+///
+/// The value itself is never changed: sorting, the item page's raw JSON and the API use it
+/// as the feed sent it.
+public enum NumberDecimals {
+    /// The most decimals a person reads in a number of `magnitude`: two from 1,000 up, four
+    /// from 1, six below.
+    public static func warranted(by magnitude: Double) -> Int {
+        magnitude >= 1000 ? 2 : magnitude >= 1 ? 4 : 6
+    }
+
+    /// `number` rounded to the decimals its size warrants (``warranted(by:)``).
+    public static func rounded(_ number: Double) -> Double {
+        let scale: Double = number.magnitude >= 1000 ? 100 : number.magnitude >= 1 ? 10_000 : 1_000_000
+        return (number * scale).rounded() / scale
+    }
+
+    /// The decimals of a number as it was written: none for an integer, those of a double's
+    /// shortest writing (`76.2`: 1), of a reading's text (`"43210.1234"`: 4), each to at
+    /// most ``warranted(by:)``; `nil` for anything else, or a number too large or too small
+    /// to be written with a point (`1e-07`).
+    public static func written(_ value: JSONValue) -> Int? {
+        switch value {
+        case .int:
+            return 0
+        case .double(let number):
+            guard number.isFinite else { return nil }
+            var text = String(number.magnitude)
+            // More significant digits than a double holds exactly is arithmetic's noise
+            // (`0.30000000000000004`): the decimals of the number rounded as its size warrants.
+            if text.drop(while: { $0 == "0" || $0 == "." }).filter(\.isNumber).count > 14 {
+                text = String(rounded(number).magnitude)
+            }
+            return fraction(of: text, magnitude: number.magnitude)
+        case .string(let text):
+            guard ItemShapeDetector.isReading(text), let number = Double(text), number.isFinite else { return nil }
+            return fraction(of: text, magnitude: number.magnitude)
+        default:
+            return nil
+        }
+    }
+
+    /// The decimals a column whose items hold `samples` shows its numbers with: the most any
+    /// of them was written with (``written(_:)``), 0 when none is a number.
+    public static func column(of samples: [JSONValue]) -> Int {
+        samples.lazy.compactMap(written).max() ?? 0
+    }
+
+    /// The digits after `text`'s point but its trailing zeros (a double's `2.0`, CoinCap's
+    /// `"19576543.0000000000000000"`: none), to at most what `magnitude` warrants; `nil` for
+    /// an exponent's writing.
+    private static func fraction(of text: String, magnitude: Double) -> Int? {
+        guard !text.contains(where: { $0 == "e" || $0 == "E" }) else { return nil }
+        guard let dot = text.firstIndex(of: ".") else { return 0 }
+        let digits = text[text.index(after: dot)...].reversed().drop { $0 == "0" }.count
+        return min(digits, warranted(by: magnitude))
+    }
+}
