@@ -1353,6 +1353,13 @@ struct ItemShapeDetectorTests {
         #expect(ItemShapeDetector.label(for: "number") == "Number" && ItemShapeDetector.label(for: "num") == "Num")
         #expect(!ItemShapeDetector.isCodeWord("number_of_bikes"), "a count, not a code")
         #expect(ItemShapeDetector.label(for: "temperature_2m") == "Temperature 2m")
+        // WeatherAPI's units of measure, headed as Open-Meteo's are; ambiguous ones as named.
+        let weather = ["temp_c", "feelslike_f", "wind_kph", "precip_mm", "pressure_mb", "tempC", "c", "uptime_m"]
+        #expect(
+            weather.map { ItemShapeDetector.label(for: $0) } == [
+                "Temp (°C)", "Feelslike (°F)", "Wind (km/h)", "Precip (mm)", "Pressure mb", "Temp (°C)", "C",
+                "Uptime m",
+            ])
     }
 
     @Test("plain numbers sent as text are quantities (CoinCap), but codes: ids, versions, postcodes, leading zeros")

@@ -48,7 +48,7 @@ struct CellFormattingTests {
     func objects() throws {
         func summary(_ json: String) throws -> String { CellFormatting.summary(try JSONValue(parsing: json)) }
         #expect(try summary(#"{"login": "octocat", "id": 583231, "site_admin": false, "type": "User"}"#) == "octocat")
-        #expect(try summary(#"{"speed_kmh": 12, "dir": "NW"}"#) == "Speed kmh 12, Dir NW")
+        #expect(try summary(#"{"speed_kmh": 12, "dir": "NW"}"#) == "Speed 12 km/h, Dir NW")
         #expect(try summary(#"{"lat": 47.3769, "lon": 8.5417, "alt": null}"#) == "Lat 47.3769, Lon 8.5417")
         #expect(try summary(#"{"bytes": 1500000, "cached": true}"#) == "Bytes 1,500,000, Cached yes")
         #expect(try summary(#"{"a": 1, "b": 2, "c": 3, "d": 4}"#) == "4 fields", "more than three")

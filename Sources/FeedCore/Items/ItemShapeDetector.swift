@@ -2205,6 +2205,13 @@ public enum ItemShapeDetector {
         {
             lower.removeLast()
         }
+        // A unit of measure after the quantity (WeatherAPI's `temp_c`, `wind_kph`,
+        // `precip_mm`): headed with it, as Open-Meteo's units are, `Temp (°C)`.
+        var unit = ""
+        if lower.count > 1, let last = lower.last, let symbol = unitSymbols[last] {
+            lower.removeLast()
+            unit = " (\(symbol))"
+        }
         // A count says what it counts: `num_comments` → `Comments`, `number_of_bikes` → `Bikes`.
         if lower.count > 1, lower[0] == "num" || lower[0] == "nb" { lower.removeFirst() }
         if lower.count > 2, lower[0] == "number", lower[1] == "of" { lower.removeFirst(2) }
@@ -2240,8 +2247,17 @@ public enum ItemShapeDetector {
             if capitals.contains(word) { return word.uppercased() }
             return index == 0 ? word.prefix(1).uppercased() + word.dropFirst() : word
         }
-        return shown.joined(separator: " ")
+        return shown.joined(separator: " ") + unit
     }
+
+    /// Units of measure a member's name ends with, as ``label(for:)`` heads them: the last
+    /// word of `temp_c`, `wind_kph`, `pressure_hpa`. Only words that say nothing else
+    /// (not `m`, minutes or metres, nor `mb`, megabytes or millibars).
+    static let unitSymbols: [String: String] = [
+        "c": "°C", "f": "°F", "celsius": "°C", "fahrenheit": "°F", "mm": "mm", "cm": "cm", "km": "km",
+        "kph": "km/h", "kmh": "km/h", "mph": "mph", "hpa": "hPa", "mbar": "mbar", "inhg": "inHg", "kwh": "kWh",
+        "kw": "kW", "kg": "kg", "lbs": "lb",
+    ]
 
     /// Names of an item's outcome, as against its state: a CI run's `status` says
     /// `completed`, its `conclusion` how (GitHub; `result` in Jenkins and Azure DevOps).

@@ -288,7 +288,7 @@ enum CellFormatting {
     }
 
     /// A small object's plain values, each after its member's label (``ItemShapeDetector/label(for:)``):
-    /// `Speed kmh 12, Dir NW`, `Lat 47.37, Lon 8.54`; one to three of them, numbers grouped,
+    /// `Speed 12 km/h, Dir NW`, `Lat 47.37, Lon 8.54`; one to three of them, numbers grouped,
     /// yes and no for flags, `null`s left out; `nil` when a member is an array or an object,
     /// or a text is empty or longer than 24 characters.
     static func namedValues(_ members: JSONObject) -> String? {
@@ -303,7 +303,13 @@ enum CellFormatting {
             case .bool(let flag): text = flag ? "yes" : "no"
             default: return nil
             }
-            parts.append(ItemShapeDetector.label(for: name) + " " + text)
+            let label = ItemShapeDetector.label(for: name)
+            // A unit its label heads with after the value: `Speed 12 km/h`, not `Speed (km/h) 12`.
+            if label.hasSuffix(")"), let open = label.range(of: " (", options: .backwards) {
+                parts.append(label[..<open.lowerBound] + " " + text + " " + label[open.upperBound...].dropLast())
+            } else {
+                parts.append(label + " " + text)
+            }
         }
         return (1...3).contains(parts.count) ? parts.joined(separator: ", ") : nil
     }
