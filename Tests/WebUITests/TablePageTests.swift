@@ -437,6 +437,28 @@ struct TablePageTests {
         #expect(kiosk.contains("Price</span> 80.000</p>") && kiosk.contains("Price</span> 12.000</p>"), "led at three")
     }
 
+    @Test("a sheet's rows of readings keep one precision, raised by a cell's patch or a row's")
+    func onePrecisionDownASheetsColumn() async throws {
+        let server = try TestServer(
+            document: .object([
+                "range": .string("Weather!A1:B3"),
+                "values": .array([
+                    .array([.string("City"), .string("Temp")]), .array([.string("Bern"), .string("21.5")]),
+                    .array([.string("Oslo"), .string("3.25")]),
+                ]),
+            ]), detection: .init())
+        func temps() async throws -> [String] {
+            let html = try await HTTPTestClient.get(port: server.port, "/").text
+            return html.matches(of: /<td class="[^"]*" data-col="Temp"[^>]*>([^<]*)<\/td>/).map { String($0.output.1) }
+        }
+        #expect(try await temps() == ["21.50", "3.25"])
+        try server.store.apply(JSONPatch(json: .array([Patch.replace("/values/1/1", .string("21.125"))])))
+        #expect(try await temps() == ["21.125", "3.250"], "a cell's patch, at its position's column")
+        try server.store.apply(
+            JSONPatch(json: .array([Patch.replace("/values/2", .array([.string("Oslo"), .string("3.0625")]))])))
+        #expect(try await temps() == ["21.1250", "3.0625"], "a row given anew")
+    }
+
     @Test("a forecast's times without a zone (Open-Meteo) are moments at its utc_offset_seconds: 'in 3 h'")
     func forecastTimesWithoutAZone() async throws {
         // Whole hours from now, written as Open-Meteo writes them for a place an hour east.

@@ -5,8 +5,8 @@
 /// Invariants: a column's decimals only rise, and never past six (``NumberDecimals``), so
 /// a feed raises each column's at most six times; only columns that keep one precision
 /// (``ItemColumn/keepsOnePrecision``) are read, and only items that are an array's
-/// elements or an object's members, which keep each value at their column's pointer (a
-/// table's rows keep theirs by position, named values are of many kinds).
+/// elements, an object's members or a table's rows (whose values are named by position;
+/// named values are of many kinds).
 public enum ColumnDecimalsWatch {
     /// `columns` with the decimals of each raised to the most that a value `patch` gives it
     /// was written with, for the items at `itemsPath` laid out as `form`; `document` is the
@@ -29,13 +29,13 @@ public enum ColumnDecimalsWatch {
         let depth = itemsPath.tokens.count
         for operation in patch.operations {
             let path = operation.path
-            let value: JSONValue?
+            let given: JSONValue?
             switch operation {
-            case .add(_, let given), .replace(_, let given): value = given
-            case .move, .copy: value = document(path)
+            case .add(_, let value), .replace(_, let value): given = value
+            case .move, .copy: given = document(path)
             case .remove, .test: continue
             }
-            guard let value, !value.isNull else { continue }
+            guard var value = given, !value.isNull else { continue }
             if path == itemsPath || path.isProperPrefix(of: itemsPath) {
                 // The items themselves, or what holds them, given anew.
                 if let all = widened(raised, byItemsOf: document(itemsPath), form: form) {
@@ -46,7 +46,21 @@ public enum ColumnDecimalsWatch {
             }
             guard itemsPath.isProperPrefix(of: path) else { continue }
             // Within an item: the columns at or below the path, each its value's part.
-            let inside = path.tokens[(depth + 1)...]
+            var inside = path.tokens[(depth + 1)...]
+            if case .rows(let names, let header) = form {
+                // A row keeps its values by position: the header's, and what a row's
+                // position names, by their columns' names.
+                if header && path.tokens[depth] == "0" { continue }
+                switch inside.count {
+                case 0: value = ItemExtractor.rows(of: .array([value]), names: names, header: false)?.first ?? value
+                case 1:
+                    guard let position = Int(inside[inside.startIndex]), names.indices.contains(position) else {
+                        continue
+                    }
+                    inside = [names[position]]
+                default: continue
+                }
+            }
             for index in raised.indices where raised[index].keepsOnePrecision {
                 let tokens = raised[index].pointer.tokens
                 guard tokens.count >= inside.count, tokens.starts(with: inside) else { continue }
@@ -78,11 +92,11 @@ public enum ColumnDecimalsWatch {
     }
 
     /// Whether items laid out as `form` keep each value at their column's pointer below
-    /// their own place in the collection.
+    /// their own place in the collection (a row at its position's name).
     static func watches(_ form: ItemsForm) -> Bool {
         switch form {
-        case .elements, .members: true
-        case .series, .rows, .values, .texts: false
+        case .elements, .members, .rows: true
+        case .series, .values, .texts: false
         }
     }
 }
