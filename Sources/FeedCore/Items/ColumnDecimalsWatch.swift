@@ -29,13 +29,7 @@ public enum ColumnDecimalsWatch {
         let depth = itemsPath.tokens.count
         for operation in patch.operations {
             let path = operation.path
-            let given: JSONValue?
-            switch operation {
-            case .add(_, let value), .replace(_, let value): given = value
-            case .move, .copy: given = document(path)
-            case .remove, .test: continue
-            }
-            guard var value = given, !value.isNull else { continue }
+            guard var value = operation.valueLeft(in: document), !value.isNull else { continue }
             if path == itemsPath || path.isProperPrefix(of: itemsPath) {
                 // The items themselves, or what holds them, given anew.
                 if let all = widened(raised, byItemsOf: document(itemsPath), form: form) {

@@ -61,13 +61,7 @@ public struct ItemMemberWatch: Sendable, Equatable {
         let depth = itemsPath.tokens.count
         for operation in patch.operations {
             let path = operation.path
-            let value: JSONValue?
-            switch operation {
-            case .add(_, let given), .replace(_, let given): value = given
-            case .move, .copy: value = document(path)
-            case .remove, .test: continue
-            }
-            guard let value, !value.isNull else { continue }
+            guard let value = operation.valueLeft(in: document), !value.isNull else { continue }
             if path.isProperPrefix(of: itemsPath) || path == itemsPath {
                 // The items themselves, or what holds them, given anew.
                 let collection = path == itemsPath ? value : document(itemsPath)

@@ -2170,15 +2170,23 @@ public enum ItemShapeDetector {
     /// A heading for the member `name`: its words, the first capitalised, a unit its
     /// format shows dropped, common abbreviations in capitals: `change_pct` → `Change %`,
     /// `duration_s` → `Duration`, `started_at` → `Started`, `html_url` → `HTML URL`,
-    /// `avgLatencyMs` → `Avg latency`, `num_comments` → `Comments`.
+    /// `avgLatencyMs` → `Avg latency`, `num_comments` → `Comments`; a unit of measure it ends
+    /// with after it, in parentheses: `temp_c` → `Temp (°C)` (``labelWords(for:)``).
     public static func label(for name: String) -> String {
+        let (words, unit) = labelWords(for: name)
+        return unit.map { "\(words) (\($0))" } ?? words
+    }
+
+    /// ``label(for:)`` in its two parts: the words (`Temp`), and the symbol of a unit of
+    /// measure the name ends with (``unitSymbols``: `°C`), else `nil`.
+    public static func labelWords(for name: String) -> (words: String, unit: String?) {
         // A label's key in a namespace (Docker's `com.docker.compose.project`, Kubernetes'
         // `app.kubernetes.io/name`): its last part says what it is.
         if let slash = name.lastIndex(of: "/"), name[..<slash].contains("."), name.index(after: slash) < name.endIndex {
-            return label(for: String(name[name.index(after: slash)...]))
+            return labelWords(for: String(name[name.index(after: slash)...]))
         }
         if isNamespacedKey(name), let dot = name.lastIndex(of: "."), name.index(after: dot) < name.endIndex {
-            return label(for: String(name[name.index(after: dot)...]))
+            return labelWords(for: String(name[name.index(after: dot)...]))
         }
         var words: [String] = []
         var word = ""
@@ -2198,7 +2206,7 @@ public enum ItemShapeDetector {
         if !word.isEmpty { words.append(word) }
         var lower = words.flatMap { word in runTogether[word.lowercased()] ?? [word.lowercased()] }
         // OpenWeather's and others' moment of a reading.
-        if lower == ["dt"] { return "Time" }
+        if lower == ["dt"] { return ("Time", nil) }
         // A unit or a zone the cells show (`date_gmt` → `Date`).
         if lower.count > 1, let last = lower.last,
             ["s", "sec", "secs", "ms", "msec", "at", "gmt", "utc"].contains(last)
@@ -2207,15 +2215,15 @@ public enum ItemShapeDetector {
         }
         // A unit of measure after the quantity (WeatherAPI's `temp_c`, `wind_kph`,
         // `precip_mm`): headed with it, as Open-Meteo's units are, `Temp (°C)`.
-        var unit = ""
+        var unit: String?
         if lower.count > 1, let last = lower.last, let symbol = unitSymbols[last] {
             lower.removeLast()
-            unit = " (\(symbol))"
+            unit = symbol
         }
         // A count says what it counts: `num_comments` → `Comments`, `number_of_bikes` → `Bikes`.
         if lower.count > 1, lower[0] == "num" || lower[0] == "nb" { lower.removeFirst() }
         if lower.count > 2, lower[0] == "number", lower[1] == "of" { lower.removeFirst(2) }
-        guard !lower.isEmpty else { return name }
+        guard !lower.isEmpty else { return (name, unit) }
         // A span of time after its number, which may end the word before (`Usd24`, `Hr`):
         // `USD 24h`.
         let spans = ["hr": "h", "hrs": "h", "h": "h", "d": "d", "day": "d", "min": "min", "mins": "min"]
@@ -2247,7 +2255,7 @@ public enum ItemShapeDetector {
             if capitals.contains(word) { return word.uppercased() }
             return index == 0 ? word.prefix(1).uppercased() + word.dropFirst() : word
         }
-        return shown.joined(separator: " ") + unit
+        return (shown.joined(separator: " "), unit)
     }
 
     /// Units of measure a member's name ends with, as ``label(for:)`` heads them: the last

@@ -13,8 +13,15 @@ public enum NumberDecimals {
 
     /// `number` rounded to the decimals its size warrants (``warranted(by:)``).
     public static func rounded(_ number: Double) -> Double {
-        let scale: Double = number.magnitude >= 1000 ? 100 : number.magnitude >= 1 ? 10_000 : 1_000_000
+        let scale = (0..<warranted(by: number.magnitude)).reduce(1.0) { scale, _ in scale * 10 }
         return (number * scale).rounded() / scale
+    }
+
+    /// Whether `text`, a double's shortest writing, has more significant digits than a
+    /// double holds exactly: arithmetic's noise (a sum's `0.30000000000000004`, a market
+    /// cap's `43563019499.99999`), which ``rounded(_:)`` takes away.
+    public static func carriesNoise(_ text: String) -> Bool {
+        text.drop(while: { $0 == "0" || $0 == "." }).filter(\.isNumber).count > 14
     }
 
     /// The decimals of a number as it was written: none for an integer, those of a double's
@@ -28,11 +35,8 @@ public enum NumberDecimals {
         case .double(let number):
             guard number.isFinite else { return nil }
             var text = String(number.magnitude)
-            // More significant digits than a double holds exactly is arithmetic's noise
-            // (`0.30000000000000004`): the decimals of the number rounded as its size warrants.
-            if text.drop(while: { $0 == "0" || $0 == "." }).filter(\.isNumber).count > 14 {
-                text = String(rounded(number).magnitude)
-            }
+            // Noise: the decimals of the number rounded as its size warrants.
+            if carriesNoise(text) { text = String(rounded(number).magnitude) }
             return fraction(of: text, magnitude: number.magnitude)
         case .string(let text):
             guard ItemShapeDetector.isReading(text), let number = Double(text), number.isFinite else { return nil }

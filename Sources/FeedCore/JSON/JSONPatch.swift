@@ -48,6 +48,17 @@ public struct JSONPatch: Sendable, Equatable {
             }
         }
 
+        /// The value the operation leaves at its ``path``: `add`'s and `replace`'s own, or for
+        /// `move` and `copy` what `document` (read after the patch) holds there; `nil` for
+        /// `remove` and `test`.
+        public func valueLeft(in document: (JSONPointer) -> JSONValue?) -> JSONValue? {
+            switch self {
+            case .add(_, let value), .replace(_, let value): value
+            case .move(_, let path), .copy(_, let path): document(path)
+            case .remove, .test: nil
+            }
+        }
+
         /// Decodes one operation object; `index` is only used in errors.
         public init(json: JSONValue, index: Int = 0) throws(JSONPatchError) {
             guard case .object(let members) = json else {

@@ -19,10 +19,9 @@ enum CellFormatting {
             return group(String(Int64(number).magnitude), negative: number < 0) + fraction("", padded: padded)
         }
         var text = String(number.magnitude)
-        // More significant digits than a double holds exactly is the arithmetic's noise (a
-        // market cap of `43563019499.99999`, a sum's `0.30000000000000004`): to the
-        // decimals the number's size warrants.
-        if text.drop(while: { $0 == "0" || $0 == "." }).filter(\.isNumber).count > 14 {
+        // Arithmetic's noise (``NumberDecimals/carriesNoise(_:)``): to the decimals the
+        // number's size warrants.
+        if NumberDecimals.carriesNoise(text) {
             let rounded = NumberDecimals.rounded(number)
             if rounded != number { return grouped(.double(rounded), rounded, decimals: decimals) }
         }
@@ -303,13 +302,9 @@ enum CellFormatting {
             case .bool(let flag): text = flag ? "yes" : "no"
             default: return nil
             }
-            let label = ItemShapeDetector.label(for: name)
-            // A unit its label heads with after the value: `Speed 12 km/h`, not `Speed (km/h) 12`.
-            if label.hasSuffix(")"), let open = label.range(of: " (", options: .backwards) {
-                parts.append(label[..<open.lowerBound] + " " + text + " " + label[open.upperBound...].dropLast())
-            } else {
-                parts.append(label + " " + text)
-            }
+            // A unit of measure after the value: `Speed 12 km/h`, not `Speed (km/h) 12`.
+            let (words, unit) = ItemShapeDetector.labelWords(for: name)
+            parts.append(words + " " + text + (unit.map { " " + $0 } ?? ""))
         }
         return (1...3).contains(parts.count) ? parts.joined(separator: ", ") : nil
     }
