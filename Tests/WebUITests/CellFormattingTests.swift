@@ -18,6 +18,25 @@ struct CellFormattingTests {
         #expect(CellFormatting.fraction(1e300).hasSuffix(" %"))
     }
 
+    @Test("a number below a thousandth with four significant digits and a point; below 10⁻¹² its exponent")
+    func smallNumbers() {
+        #expect(CellFormatting.grouped(.double(0.00000987), 0.00000987) == "0.00000987")
+        #expect(CellFormatting.grouped(.double(-7e-06), -7e-06) == "−0.000007")
+        #expect(CellFormatting.grouped(.double(0.000123), 0.000123) == "0.000123")
+        #expect(CellFormatting.readable(0.0000123456789) == "0.00001235", "four significant digits")
+        #expect(CellFormatting.readable(0.00000987, decimals: 8) == "0.00000987")
+        // Padded to a column's decimals no further than each number's size warrants.
+        #expect(CellFormatting.readable(0.6159, decimals: 9) == "0.615900")
+        #expect(CellFormatting.readable(43164.60393628, decimals: 8) == "43,164.60")
+        #expect(CellFormatting.grouped(.double(1e-13), 1e-13) == "1e-13")
+        #expect(CellFormatting.readable(-1e-13) == "-1e-13", "not rounded to nothing")
+        #expect(NumberDecimals.written(.double(9.87e-06)) == 8)
+        #expect(NumberDecimals.written(.string("0.00000987")) == 8)
+        #expect(NumberDecimals.written(.double(1e-13)) == nil)
+        #expect(NumberDecimals.written(.double(1e16)) == nil)
+        #expect(NumberDecimals.warranted(by: 0) == 6)
+    }
+
     @Test("ports as docker ps and kubectl write them; things that name themselves listed, up to eight")
     func portsAndNames() throws {
         let docker = try JSONValue(

@@ -437,6 +437,37 @@ struct TablePageTests {
         #expect(kiosk.contains("Price</span> 80.000</p>") && kiosk.contains("Price</span> 12.000</p>"), "led at three")
     }
 
+    @Test("a token's price below a thousandth keeps four significant digits, written with a point")
+    func tinyPricesKeepTheirDigits() async throws {
+        // An exchange's 24-hour tickers: prices as text with eight decimals (Binance's
+        // `"0.00000987"`), a change as a number a JSON writer shortens to `7e-06`.
+        func ticker(_ symbol: String, _ price: String, _ change: JSONValue) -> JSONValue {
+            .object(["symbol": .string(symbol), "lastPrice": .string(price), "change": change])
+        }
+        let server = try TestServer(
+            document: .array([
+                ticker("BTCUSDT", "43164.60393628", .double(-210.6774)),
+                ticker("SHIBUSDT", "0.00000987", .double(-2e-08)),
+                ticker("<i>PEPE</i>USDT", "0.00000123", .int(0)),
+                ticker("DOGEUSDT", "0.09412700", .double(7e-06)),
+            ]), detection: .init())
+        func column(_ name: String) async throws -> [String] {
+            let html = try await HTTPTestClient.get(port: server.port, "/?sort=symbol").text
+            return html.matches(of: try Regex(#"<td class="[^"]*" data-col="\#(name)"[^>]*>([^<]*)</td>"#))
+                .compactMap { $0.output[1].substring.map(String.init) }
+        }
+        // Sorted by symbol: `&lt;i&gt;PEPE…`, BTC, DOGE, SHIB.
+        #expect(try await column("lastPrice") == ["0.00000123", "43,164.60", "0.094127", "0.00000987"])
+        #expect(try await column("change") == ["0.000000", "−210.6774", "0.00000700", "−0.00000002"])
+        // A patch's price of more digits: four of them significant, and the column's
+        // precision raised to its nine decimals.
+        try server.store.apply(JSONPatch(json: .array([Patch.replace("/1/lastPrice", .string("0.0000098712"))])))
+        #expect(try await column("lastPrice") == ["0.000001230", "43,164.60", "0.094127", "0.000009871"])
+        let kiosk = try await HTTPTestClient.get(port: server.port, "/kiosk").text
+        #expect(kiosk.contains(">0.000009871<") || kiosk.contains("> 0.000009871<"), "a tile's figure as the cell's")
+        #expect(kiosk.firstMatch(of: /(?m)>[^<]*\de-\d/) == nil, "no exponent in a tile's text")
+    }
+
     @Test("a sheet's rows of readings keep one precision, raised by a cell's patch or a row's")
     func onePrecisionDownASheetsColumn() async throws {
         let server = try TestServer(

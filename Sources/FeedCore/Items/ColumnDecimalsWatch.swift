@@ -2,8 +2,9 @@
 /// `50.525` in a column found at two, a change's `-0.73` in a column of zeros): the
 /// columns with their ``ItemColumn/decimals`` raised, so that the points line up again.
 ///
-/// Invariants: a column's decimals only rise, and never past six (``NumberDecimals``), so
-/// a feed raises each column's at most six times; only columns that keep one precision
+/// Invariants: a column's decimals only rise, and never past ``NumberDecimals/mostDecimals``
+/// (six but for a column of numbers below a thousandth), so a feed raises each column's at
+/// most that many times; only columns that keep one precision
 /// (``ItemColumn/keepsOnePrecision``) are read, and only items that are an array's
 /// elements, an object's members or a table's rows (whose values are named by position;
 /// named values are of many kinds).

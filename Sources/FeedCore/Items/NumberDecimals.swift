@@ -5,14 +5,35 @@
 /// The value itself is never changed: sorting, the item page's raw JSON and the API use it
 /// as the feed sent it.
 public enum NumberDecimals {
+    /// The most decimals any number is shown with: a number smaller than
+    /// ``smallestWithAPoint`` is written with an exponent instead.
+    public static let mostDecimals = 15
+    /// The smallest magnitude written with a point and ``mostDecimals`` or fewer decimals,
+    /// four of its digits significant (`0.000000000001234`).
+    public static let smallestWithAPoint = 1e-12
+
     /// The most decimals a person reads in a number of `magnitude`: two from 1,000 up, four
-    /// from 1, six below.
+    /// from 1, six below; below a thousandth, as many as keep four significant digits
+    /// (a token's price of `0.00000987`: nine, not the six that would show `0.000010`), to
+    /// at most ``mostDecimals``.
     public static func warranted(by magnitude: Double) -> Int {
-        magnitude >= 1000 ? 2 : magnitude >= 1 ? 4 : 6
+        if magnitude >= 1000 { return 2 }
+        if magnitude >= 1 { return 4 }
+        guard magnitude < 0.001, magnitude > 0, magnitude.isFinite else { return 6 }
+        // 0.000123: its first significant digit is the fourth decimal, so 4 + 3.
+        var firstDigit = 0
+        var scaled = magnitude
+        while scaled < 1, firstDigit < mostDecimals {
+            scaled *= 10
+            firstDigit += 1
+        }
+        return min(mostDecimals, max(6, firstDigit + 3))
     }
 
-    /// `number` rounded to the decimals its size warrants (``warranted(by:)``).
+    /// `number` rounded to the decimals its size warrants (``warranted(by:)``); one smaller
+    /// than ``smallestWithAPoint`` as it is.
     public static func rounded(_ number: Double) -> Double {
+        guard number.magnitude >= smallestWithAPoint else { return number }
         let scale = (0..<warranted(by: number.magnitude)).reduce(1.0) { scale, _ in scale * 10 }
         return (number * scale).rounded() / scale
     }
@@ -25,9 +46,9 @@ public enum NumberDecimals {
     }
 
     /// The decimals of a number as it was written: none for an integer, those of a double's
-    /// shortest writing (`76.2`: 1), of a reading's text (`"43210.1234"`: 4), each to at
-    /// most ``warranted(by:)``; `nil` for anything else, or a number too large or too small
-    /// to be written with a point (`1e-07`).
+    /// shortest writing (`76.2`: 1; `9.87e-06`: 8), of a reading's text (`"43210.1234"`:
+    /// 4), each to at most ``warranted(by:)``; `nil` for anything else, or a number too
+    /// large or too small to be written with a point (`1e+16`, `1e-13`).
     public static func written(_ value: JSONValue) -> Int? {
         switch value {
         case .int:
@@ -53,12 +74,21 @@ public enum NumberDecimals {
     }
 
     /// The digits after `text`'s point but its trailing zeros (a double's `2.0`, CoinCap's
-    /// `"19576543.0000000000000000"`: none), to at most what `magnitude` warrants; `nil` for
-    /// an exponent's writing.
+    /// `"19576543.0000000000000000"`: none), to at most what `magnitude` warrants; for an
+    /// exponent's writing, those it has written out with a point (`9.87e-06`: 8); `nil` for
+    /// a number too large or too small for that.
     private static func fraction(of text: String, magnitude: Double) -> Int? {
-        guard !text.contains(where: { $0 == "e" || $0 == "E" }) else { return nil }
-        guard let dot = text.firstIndex(of: ".") else { return 0 }
-        let digits = text[text.index(after: dot)...].reversed().drop { $0 == "0" }.count
-        return min(digits, warranted(by: magnitude))
+        var mantissa = Substring(text)
+        var shift = 0
+        if let e = text.firstIndex(where: { $0 == "e" || $0 == "E" }) {
+            guard let exponent = Int(text[text.index(after: e)...]), exponent < 0,
+                magnitude >= smallestWithAPoint
+            else { return nil }
+            mantissa = text[..<e]
+            shift = -exponent
+        }
+        guard let dot = mantissa.firstIndex(of: ".") else { return min(shift, warranted(by: magnitude)) }
+        let digits = mantissa[mantissa.index(after: dot)...].reversed().drop { $0 == "0" }.count
+        return min(digits + shift, warranted(by: magnitude))
     }
 }

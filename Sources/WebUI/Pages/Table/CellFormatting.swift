@@ -5,7 +5,9 @@ import Foundation
 enum CellFormatting {
     /// A number with its digits grouped by thousands: `1,234,567`, `-1,234.5`, `0.000123`.
     /// Whole numbers as whole numbers; others as Swift writes them shortest, to at most
-    /// six decimals; very large or very small ones as written (`1e-07`). With `decimals`
+    /// six decimals, or the more a number below a thousandth needs for four significant
+    /// digits (`0.00000987`, never `9.87e-06`); very large or very small ones as written
+    /// (`1e+16`, `1e-13`: ``NumberDecimals/smallestWithAPoint``). With `decimals`
     /// (a column's, ``ItemColumn/decimals``), padded with zeros to that many, or to as many
     /// as its size warrants (``NumberDecimals/warranted(by:)``) when fewer: `76.20`.
     static func grouped(_ value: JSONValue, _ number: Double, decimals: Int = 0) -> String {
@@ -14,7 +16,9 @@ enum CellFormatting {
             return group(String(whole.magnitude), negative: whole < 0) + fraction("", padded: padded)
         }
         guard number.isFinite else { return String(number) }
-        if number.magnitude >= 1e15 || (number != 0 && number.magnitude < 1e-4) { return String(number) }
+        if number.magnitude >= 1e15 || (number != 0 && number.magnitude < NumberDecimals.smallestWithAPoint) {
+            return String(number)
+        }
         if number == number.rounded() {
             return group(String(Int64(number).magnitude), negative: number < 0) + fraction("", padded: padded)
         }
@@ -25,9 +29,16 @@ enum CellFormatting {
             let rounded = NumberDecimals.rounded(number)
             if rounded != number { return grouped(.double(rounded), rounded, decimals: decimals) }
         }
-        if let dot = text.firstIndex(of: "."), text.distance(from: dot, to: text.endIndex) > 7 {
-            text = String(format: "%.6f", number.magnitude)
+        // At most six decimals, or what a smaller number's four significant digits need; a
+        // point, never an exponent (`0.00000987`, not `9.87e-06`).
+        let most = max(6, NumberDecimals.warranted(by: number.magnitude))
+        if text.contains("e")
+            || text.firstIndex(of: ".").map({ text.distance(from: $0, to: text.endIndex) > most + 1 })
+                == true
+        {
+            text = String(format: "%.\(most)f", number.magnitude)
             while text.hasSuffix("0") { text.removeLast() }
+            if text.hasSuffix(".") { text.removeLast() }
         }
         let dot = text.firstIndex(of: ".") ?? text.endIndex
         return group(String(text[..<dot]), negative: number < 0) + fraction(text[dot...], padded: padded)
@@ -42,7 +53,8 @@ enum CellFormatting {
 
     /// A number sent as text with more digits than a person reads (CoinCap's
     /// `"43210.1234567890123456"`), to the decimals its size warrants: two from 1,000 up,
-    /// four from 1, six below; grouped and padded as ``grouped(_:_:decimals:)`` does
+    /// four from 1, six below, four significant digits below a thousandth
+    /// (``NumberDecimals/warranted(by:)``: `"0.00000987"` as it is); grouped and padded as ``grouped(_:_:decimals:)`` does
     /// (`43,210.12`).
     static func readable(_ number: Double, decimals: Int = 0) -> String {
         let rounded = NumberDecimals.rounded(number)
