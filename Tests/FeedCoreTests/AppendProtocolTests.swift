@@ -152,4 +152,39 @@ struct AppendProtocolTests {
         let description: String
         init(_ description: String) { self.description = description }
     }
+
+    @Test("Mastodon's events: update and notification are items, status.update an edit, delete an id")
+    func mastodonsEvents() throws {
+        let append = AppendProtocol(keep: 5)
+        for type in ["update", "notification"] {
+            guard case .prependItem(let item, 5) = append.interpret(SSEEvent(type: type, data: #"{"id":"1"}"#)) else {
+                Issue.record("\(type) is not an item")
+                continue
+            }
+            #expect(item == (try json(#"{"id":"1"}"#)))
+        }
+        guard case .replaceItem(let edited) = append.interpret(SSEEvent(type: "status.update", data: #"{"id":"1"}"#))
+        else {
+            Issue.record("status.update is not an edit")
+            return
+        }
+        #expect(edited == (try json(#"{"id":"1"}"#)))
+        guard case .ignore(_, true) = append.interpret(SSEEvent(type: "status.update", data: "[1]")) else {
+            Issue.record("an edit that is no object is not ignored")
+            return
+        }
+        // Mastodon writes the id bare; a JSON string, and digits past a double's, work too.
+        let ids = ["113000000000000042", " 113000000000000042\n", #""abc-1""#, "99999999999999999999999"]
+        let keys = ids.map { data -> String? in
+            guard case .removeItem(let key) = append.interpret(SSEEvent(type: "delete", data: data)) else { return nil }
+            return key
+        }
+        #expect(keys == ["113000000000000042", "113000000000000042", "abc-1", "99999999999999999999999"])
+        for data in ["", #"{"id": 1}"#, "two words", #""""#] {
+            guard case .ignore(_, true) = append.interpret(SSEEvent(type: "delete", data: data)) else {
+                Issue.record("a delete of \(data) is not ignored")
+                continue
+            }
+        }
+    }
 }

@@ -59,6 +59,28 @@ struct ItemShapeDetectorTests {
         #expect(profile.fields[.title] == (try JSONPointer("/id")))
     }
 
+    @Test("a trade stream's one-letter members: headed as written where two read alike; milliseconds as moments")
+    func oneLetterMembers() throws {
+        // Binance's trade events: `e` the event's type and `E` its time, `m` and `M` flags.
+        let trades = (0..<3).map { index in
+            let time = 1_796_360_616_784 + index * 300
+            return #"{"e": "trade", "E": \#(time), "s": "BTCUSDT", "t": \#(1017 + index), "p": "43164.60393628", "#
+                + #""q": "0.00150000", "T": \#(time - 1), "m": \#(index == 1), "M": true}"#
+        }
+        let columns = try reading("[" + trades.joined(separator: ", ") + "]").profile.columns
+        let labels = columns.map(\.label)
+        #expect(Set(labels).count == labels.count, "no heading twice: \(labels)")
+        let byName = Dictionary(uniqueKeysWithValues: columns.map { ($0.pointer.tokens.last ?? "", $0) })
+        #expect(byName["e"]?.label == "e" && byName["E"]?.label == "E", "\(labels)")
+        #expect(byName["E"]?.format == .relative && byName["T"]?.format == .relative, "moments by their values")
+        #expect(byName["t"]?.format != .relative, "a trade id is no moment")
+        // Amounts of a trillion and more, far apart, are no moments; nor is one item's.
+        let caps = try reading(#"[{"n": "A", "mc": 1400000000000}, {"n": "B", "mc": 2900000000000}]"#).profile
+        #expect(caps.columns.first { $0.pointer.tokens.last == "mc" }?.format == .number)
+        let one = try reading(#"[{"n": "A", "E": 1796360616784}]"#).profile
+        #expect(one.columns.first { $0.pointer.tokens.last == "E" }?.format == .number, "one value says too little")
+    }
+
     @Test("a document that is an array of objects is the items")
     func arrayAtTheRoot() throws {
         let reading = try reading(#"[{"uuid": "a-1", "v": 1}, {"uuid": "a-2", "v": 2}]"#)

@@ -105,4 +105,61 @@ struct AppendModeTests {
         #expect(ready["upstream"]?["state"] == .string("open"))
         #expect(server.requests.count == 1, "no reconnect")
     }
+
+    /// A Mastodon status as its streaming API sends one: an 18-digit id as text, its words
+    /// as HTML, hostile ones among them.
+    static func status(_ n: Int, words: String = "") -> JSONValue {
+        .object([
+            "id": .string(String(113_000_000_000_000_000 + n)),
+            "created_at": .string("2026-12-04T05:00:0\(n % 10).000Z"),
+            "visibility": .string("public"), "url": .string("https://mastodon.example/@u\(n % 3)/\(n)"),
+            "content": .string("<p>Post \(n) \(words)<script>alert(\(n))</script></p>"),
+            "account": .object(["acct": .string("u\(n % 3)"), "display_name": .string("<b>User \(n % 3)</b>")]),
+            "favourites_count": .int(Int64(n)),
+        ])
+    }
+
+    @Test("Mastodon's streaming API: update puts a post first, status.update edits it in place, delete takes it out")
+    func mastodonsStream() async throws {
+        func event(_ type: String, _ data: String) -> ScriptedSSEServer.Step { .text(SSEText.event(type, data: data)) }
+        let server = try await ScriptedSSEServer.start(script: [
+            .stream(
+                [.text(":)\n\n")] + (1...9).map { event("update", Self.status($0).serializedString()) }
+                    + [event("notification", "{broken")], ending: .stayOpen)
+        ])
+        defer { server.shutdownNow() }
+        let feedweb = try await FeedwebProcess(arguments: [
+            "--upstream", server.url("/api/v1/streaming/public"), "--mode", "append",
+        ])
+        defer { feedweb.kill() }
+        func ids() async throws -> [String] {
+            try await state(feedweb.port)?["items"]?.arrayValue?.compactMap { $0["id"]?.stringValue } ?? []
+        }
+        let nine = (1...9).reversed().map { String(113_000_000_000_000_000 + $0) }
+        try await Eventually.check("nine posts, newest first") { try await ids() == nine }
+        // Read from nine posts: keyed by their ids, and led by their words, not by the ids.
+        let page = try await HTTPTestClient.get(port: feedweb.port, "/").text
+        let heads = page.matches(of: /<th[^>]*data-col="([^"]+)"/).map { String($0.output.1) }
+        #expect(heads.first == "content", "the post's words lead: \(heads)")
+        #expect(heads.last == "id", "the snowflake last: \(heads)")
+        #expect(page.contains("Post 9") && !page.contains("<script>alert") && !page.contains("<b>User"))
+
+        // An edit of post 4, and Mastodon's delete of post 7 by its bare id.
+        try await server.push(SSEText.event("status.update", data: Self.status(4, words: "edited").serializedString()))
+        try await server.push(SSEText.event("delete", data: String(113_000_000_000_000_007)))
+        // A delete of a post never kept changes nothing.
+        try await server.push(SSEText.event("delete", data: "113000000000000999"))
+        let kept = nine.filter { !$0.hasSuffix("07") }
+        try await Eventually.check("post 7 gone") { try await ids() == kept }
+        let items = try #require(try await state(feedweb.port)?["items"]?.arrayValue)
+        let four = items.first { $0["id"]?.stringValue?.hasSuffix("04") == true }
+        #expect(four?["content"]?.stringValue?.contains("Post 4 edited") == true, "edited in place")
+        #expect(
+            items.firstIndex { $0["id"]?.stringValue?.hasSuffix("04") == true } == 4, "where it was: after 9, 8, 6, 5")
+        let edited = try await HTTPTestClient.get(port: feedweb.port, "/").text
+        #expect(edited.contains("Post 4 edited") && !edited.contains("Post 7 "))
+        let ready = try await JSONValue(parsing: HTTPTestClient.get(port: feedweb.port, "/readyz").body)
+        #expect(ready["upstream"]?["ignored_events"] == .int(1), "the broken notification")
+        #expect(server.requests.count == 1, "no reconnect")
+    }
 }

@@ -32,6 +32,9 @@ public enum ItemShapeDetector {
     static let titleNames = [
         "title", "display_title", "name", "headline", "label", "subject", "display_name", "full_name",
         "friendly_name", "symbol", "repo", "repository", "host", "service", "project", "summary", "message",
+        // A post's own words, where nothing names it (a Mastodon status's `content`, a chat
+        // message's `text`, a comment's `body`).
+        "content", "text", "body",
     ]
     /// Member names of a few values that make a filter, in order of preference: a health
     /// first (Elasticsearch's index `health`, green to red, before its `status`, open or
@@ -1377,7 +1380,8 @@ public enum ItemShapeDetector {
         // So too a number that identifies the item for programs beside one that people use
         // (``peopleKeyNames``).
         let numbers = kept.filter { column in
-            column.pointer != title && isNumberForPrograms(column, among: kept, samples: { samples(at: $0) })
+            column.pointer != title
+                && isNumberForPrograms(column, among: kept, titled: title != nil, samples: { samples(at: $0) })
         }
         let last = uuids + numbers
         return distinct(kept.filter { column in !last.contains { $0.pointer == column.pointer } } + last)
@@ -1476,9 +1480,11 @@ public enum ItemShapeDetector {
 
     /// Whether `column` is an item's `id` of decimal digits beside another of `columns`
     /// named as people know items (``peopleKeyNames``), with a value in every sampled item,
-    /// each its own.
+    /// each its own; or, in items that have a title (`titled`), a snowflake of 16 digits or
+    /// more (a Mastodon status's or a Discord message's `113000000000000042`), which no one
+    /// reads.
     private static func isNumberForPrograms(
-        _ column: ItemColumn, among columns: [ItemColumn], samples: (JSONPointer) -> [JSONValue]
+        _ column: ItemColumn, among columns: [ItemColumn], titled: Bool, samples: (JSONPointer) -> [JSONValue]
     ) -> Bool {
         func isDecimal(_ value: JSONValue) -> Bool {
             if value.int64Value != nil { return true }
@@ -1488,6 +1494,7 @@ public enum ItemShapeDetector {
         guard column.pointer.tokens.count == 1, column.pointer.memberName.lowercased() == "id" else { return false }
         let ids = samples(column.pointer)
         guard !ids.isEmpty, ids.allSatisfy(isDecimal) else { return false }
+        if titled, ids.allSatisfy({ (ItemExtractor.text($0)?.utf8.count ?? 0) >= 16 }) { return true }
         return columns.contains { other in
             guard other.pointer.tokens.count == 1, peopleKeyNames.contains(other.pointer.memberName.lowercased())
             else { return false }
@@ -2013,7 +2020,9 @@ public enum ItemShapeDetector {
 
     /// `columns` with each heading and name told apart from the ones before it: a repeated
     /// one, of a member one level down or more, is qualified by the object that holds it
-    /// (`Actor ID`, `actor.id`), so that a sort by name finds one column.
+    /// (`Actor ID`, `actor.id`), so that a sort by name finds one column; members of the
+    /// item itself whose names read as one heading are headed by their names as written
+    /// (Binance's trade event `e`, the event's type, and `E`, its time: not `E` twice).
     private static func distinct(_ columns: [ItemColumn]) -> [ItemColumn] {
         // A heading shared by members of two objects is qualified in each (`Home team`,
         // `Away team`), not only in the second.
@@ -2029,6 +2038,8 @@ public enum ItemShapeDetector {
                     column.label = qualified(column.label, by: outer)
                 }
                 if names.contains(column.name) { column.name = outer + "." + column.name }
+            } else if uses[column.label, default: 0] > 1, let name = column.pointer.tokens.last, !name.isEmpty {
+                column.label = name
             }
             labels.insert(column.label)
             names.insert(column.name)
@@ -2360,6 +2371,9 @@ public enum ItemShapeDetector {
             if epoch && momentNamed {
                 return .relative
             }
+            // Milliseconds since 1970 under a name that says nothing (Binance's trade event
+            // `E` and `T`): a moment by its values alone (``areCloseMilliseconds(_:)``).
+            if name.count <= 2, areCloseMilliseconds(samples) { return .relative }
             // `is_renting: 1` (GBFS's stations): a flag sent as a number.
             if isFlagName(name), samples.allSatisfy({ $0.int64Value == 0 || $0.int64Value == 1 }) {
                 return ItemColumn.StatusTones(flagNamed: name).map { .status($0.forDigits()) } ?? .flag
@@ -2436,6 +2450,18 @@ public enum ItemShapeDetector {
             return recent ? .relative : .date
         }
         return .automatic
+    }
+
+    /// Whether `samples` are moments by their values alone: two or more whole numbers of
+    /// milliseconds since 1970 (thirteen digits: from 2001 on), all within a week of each
+    /// other, as the events of a live feed are. A trillion-sized amount (a market cap) or an
+    /// id of that size is not so close to its neighbours' in every sampled item.
+    static func areCloseMilliseconds(_ samples: [JSONValue]) -> Bool {
+        let week: Int64 = 7 * 86_400_000
+        let values = samples.compactMap(\.int64Value)
+        guard values.count >= 2, values.count == samples.count, let low = values.min(), let high = values.max()
+        else { return false }
+        return low >= 1_000_000_000_000 && high <= 9_999_999_999_999 && high - low <= week
     }
 
     /// Words of a member's name that say it holds a moment, wherever they stand in the

@@ -1,14 +1,20 @@
-/// The append protocol (`--mode append`), as Wikimedia EventStreams speaks it: every
-/// `message` event's data is one JSON item, not a document. feedweb keeps the newest
-/// ``keep`` items as the document `{"items":[…]}`, newest first (see
-/// ``FeedStore/prependItem(_:keep:)``).
+/// The append protocol (`--mode append`), as Wikimedia EventStreams and Mastodon's
+/// streaming API speak it: every item event's data is one JSON item, not a document.
+/// feedweb keeps the newest ``keep`` items as the document `{"items":[…]}`, newest first
+/// (see ``FeedStore/prependItem(_:keep:)``).
 ///
-/// - `message` (named, as EventStreams sends it, or unnamed): one item, any JSON value.
-///   Data that is not JSON is counted and ignored: there is no snapshot to resynchronise
-///   from, and a reconnect without `Last-Event-ID` would only lose events.
+/// - `message` (named, as EventStreams and ntfy send it, or unnamed), and Mastodon's
+///   `update` (a new post) and `notification`: one item, any JSON value. Data that is not
+///   JSON is counted and ignored: there is no snapshot to resynchronise from, and a
+///   reconnect without `Last-Event-ID` would only lose events.
+/// - `status.update` (Mastodon: a post edited): the whole item again, put in place of the
+///   kept item with its key (``FeedStore/replaceItem(_:position:arrival:)``).
+/// - `delete` (Mastodon: a post deleted): the data is the item's id, as text, a JSON string
+///   or a number; the kept item with that key is taken out
+///   (``FeedStore/removeItem(keyed:position:arrival:)``).
 /// - `error`: an upstream error object, reported like in the document protocol.
 /// - `monitor`: ignored (logged at debug level).
-/// - anything else: counted and ignored.
+/// - anything else (ntfy's `open` and `keepalive`): counted and ignored.
 ///
 /// The event `id` is opaque (EventStreams sends a JSON array of Kafka offsets); the
 /// connection keeps it and sends it back as `Last-Event-ID` when it reconnects.
@@ -16,24 +22,52 @@ public struct AppendProtocol: Sendable {
     /// How many items the document keeps (`--keep`), at least 1.
     public let keep: Int
 
+    /// The event types whose data is a new item.
+    public static let itemTypes: Set<String> = ["message", "update", "notification"]
+
     public init(keep: Int) {
         self.keep = max(1, keep)
     }
 
     public func interpret(_ event: SSEEvent) -> UpstreamCommand {
         switch event.type {
-        case "message":
+        case _ where Self.itemTypes.contains(event.type):
             do {
                 return .prependItem(try JSONValue(parsing: event.data), keep: keep)
             } catch {
-                return .ignore(reason: "message event is not JSON: \(error)", counted: true)
+                return .ignore(reason: "\(event.type) event is not JSON: \(error)", counted: true)
             }
+        case "status.update":
+            guard let item = try? JSONValue(parsing: event.data), item.objectValue != nil else {
+                return .ignore(reason: "status.update event is not a JSON object", counted: true)
+            }
+            return .replaceItem(item)
+        case "delete":
+            guard let key = Self.id(in: event.data) else {
+                return .ignore(reason: "delete event names no id", counted: true)
+            }
+            return .removeItem(key: key)
         case "error":
             return .reportError(DocumentProtocol.describeError(event.data))
         case "monitor":
             return .ignore(reason: "monitor", counted: false)
         default:
             return .ignore(reason: "unknown event type in append mode", counted: true)
+        }
+    }
+
+    /// The id a `delete` event's data names: Mastodon's bare `113000000000000001`, a JSON
+    /// string's text or a whole number's digits; `nil` for anything else (an object, an
+    /// empty line).
+    static func id(in data: String) -> String? {
+        let text = data.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard !text.isEmpty else { return nil }
+        // Digits are the id as written, however long (a JSON number would round them).
+        if text.allSatisfy({ $0.isASCII && $0.isNumber }) { return text }
+        switch try? JSONValue(parsing: text) {
+        case .string(let id): return id.isEmpty ? nil : id
+        case .some: return nil
+        case .none: return text.contains(where: { $0.isWhitespace || $0 == "{" || $0 == "[" }) ? nil : text
         }
     }
 }

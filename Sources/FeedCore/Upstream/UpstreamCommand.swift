@@ -8,6 +8,12 @@ public enum UpstreamCommand: Sendable {
     /// Append mode: put one item first in the document's `items` array and keep at most
     /// `keep` of them (see ``AppendProtocol`` and ``FeedStore/prependItem(_:keep:)``).
     case prependItem(JSONValue, keep: Int)
+    /// Append mode: put an edited item in place of the kept one with its key (Mastodon's
+    /// `status.update`); nothing when none has it (``FeedStore/replaceItem(_:position:arrival:)``).
+    case replaceItem(JSONValue)
+    /// Append mode: take out the kept item whose key is this id (Mastodon's `delete`);
+    /// nothing when none has it (``FeedStore/removeItem(keyed:position:arrival:)``).
+    case removeItem(key: String)
     /// Upstream reported an error, or sent something unusable that is counted as one (a
     /// WebSocket message that is not JSON, a Firebase `put` through a scalar); keep the
     /// state and the stream.

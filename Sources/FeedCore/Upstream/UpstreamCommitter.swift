@@ -116,6 +116,14 @@ struct UpstreamCommitter: Sendable {
             }
         case .prependItem(let item, let keep):
             session.store.prependItem(item, keep: keep, position: position, arrival: arrival)
+        case .replaceItem(let item):
+            if session.store.replaceItem(item, position: position, arrival: arrival) == nil {
+                logger.debug("upstream: \(event.type) event: no kept item has its key")
+            }
+        case .removeItem(let key):
+            if session.store.removeItem(keyed: key, position: position, arrival: arrival) == nil {
+                logger.debug("upstream: \(event.type) event: no kept item has the key \(key.prefix(100))")
+            }
         case .reportError(let message):
             logger.warning("upstream sent an error: \(message)")
             session.publish(.upstreamError(message: message))

@@ -1,0 +1,62 @@
+/// Append mode's edits of an item already kept, by its key: a post edited or deleted after
+/// it arrived (Mastodon's streaming API sends `status.update` with the whole post again and
+/// `delete` with its id). The item is found by the reading's key path
+/// (``ItemProfile/keyPath``), its key made as the pages make it (``ItemKey``), so an id
+/// sent as text finds an item whose id is a number and the other way round.
+///
+/// Each edit is one patch on the document's `items`, tested first: the item at the index
+/// found must still have its id there, or nothing changes. Nothing changes either when no
+/// item has the key (it was dropped past `--keep`, or came before feedweb connected), when
+/// the items have no key path yet (read from fewer than ``ItemReading/settlingItems``), or
+/// when there is no document.
+extension FeedStore {
+    /// Puts `item` in place of the kept item with its key. Returns the change, or `nil` when
+    /// nothing changed.
+    @discardableResult
+    public func replaceItem(_ item: JSONValue, position: String? = nil, arrival: UpstreamArrival? = nil)
+        -> FeedChange?
+    {
+        guard let keyPath = itemReading.profile.keyPath, let id = item.value(at: keyPath), !id.isNull,
+            let kept = keptItem(keyed: ItemKey.make(id: id, item: item), at: keyPath), kept.item != item
+        else { return nil }
+        return edit(
+            [kept.test, .replace(path: kept.pointer, value: item)], position: position, arrival: arrival)
+    }
+
+    /// Takes the kept item whose key is `key` (an id as upstream sent it) out. Returns the
+    /// change, or `nil` when nothing changed.
+    @discardableResult
+    public func removeItem(keyed key: String, position: String? = nil, arrival: UpstreamArrival? = nil)
+        -> FeedChange?
+    {
+        guard let keyPath = itemReading.profile.keyPath, !key.isEmpty,
+            let kept = keptItem(keyed: ItemKey.make(id: .string(key), item: .null), at: keyPath)
+        else { return nil }
+        return edit([kept.test, .remove(path: kept.pointer)], position: position, arrival: arrival)
+    }
+
+    /// The kept item keyed `key`: where it is, what it is, and the test that it is still
+    /// there with its id.
+    private func keptItem(keyed key: String, at keyPath: JSONPointer)
+        -> (pointer: JSONPointer, item: JSONValue, test: JSONPatch.Operation)?
+    {
+        let itemsPointer = JSONPointer(tokens: [MirrorDocument.itemsMember])
+        guard let items = snapshot?.value(at: itemsPointer)?.arrayValue else { return nil }
+        for (index, item) in items.enumerated() {
+            guard let id = item.value(at: keyPath), !id.isNull, ItemKey.make(id: id, item: item) == key else {
+                continue
+            }
+            let pointer = itemsPointer.appending(index: index)
+            return (pointer, item, .test(path: JSONPointer(tokens: pointer.tokens + keyPath.tokens), value: id))
+        }
+        return nil
+    }
+
+    /// Applies `operations` as one change; `nil` when they do not apply (the item moved
+    /// meanwhile).
+    private func edit(_ operations: [JSONPatch.Operation], position: String?, arrival: UpstreamArrival?)
+        -> FeedChange?
+    {
+        try? apply(JSONPatch(operations: operations), position: position, arrival: arrival)
+    }
+}
