@@ -143,6 +143,9 @@ struct AppendModeTests {
         #expect(heads.first == "content", "the post's words lead: \(heads)")
         #expect(heads.last == "id", "the snowflake last: \(heads)")
         #expect(page.contains("Post 9") && !page.contains("<script>alert") && !page.contains("<b>User"))
+        // The kiosk's tiles are named by the post's words, not its markup.
+        let kiosk = try await HTTPTestClient.get(port: feedweb.port, "/kiosk").text
+        #expect(kiosk.contains("Post 9") && !kiosk.contains("&lt;p&gt;Post"), "a tile named by plain words")
 
         // An edit of post 4, and Mastodon's delete of post 7 by its bare id.
         try await server.push(SSEText.event("status.update", data: Self.status(4, words: "edited").serializedString()))

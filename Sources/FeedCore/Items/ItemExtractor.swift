@@ -150,9 +150,12 @@ public struct ItemExtractor: Sendable {
         func text(_ field: ItemProfile.Field) -> String? {
             guard let pointer = profile.fields[field] else { return nil }
             let text = Self.text(element.value(at: pointer))
-            // A title sent as HTML (WordPress' `title.rendered`) is named by its text; so is
-            // one sent escaped (Stack Exchange's `&quot;Sendable&quot;`).
-            guard let text, HTMLPlainText.isHTML(at: pointer) || HTMLPlainText.isEscaped(text) else { return text }
+            // A title sent as HTML (WordPress' `title.rendered`, a Mastodon status's
+            // `content`, markup by its look) is named by its text; so is one sent escaped
+            // (Stack Exchange's `&quot;Sendable&quot;`).
+            guard let text,
+                HTMLPlainText.isHTML(at: pointer) || HTMLPlainText.isMarkup(text) || HTMLPlainText.isEscaped(text)
+            else { return text }
             let plain = HTMLPlainText.plain(text)
             return plain.isEmpty ? nil : plain
         }
