@@ -74,6 +74,11 @@ struct ItemShapeDetectorTests {
         #expect(byName["e"]?.label == "e" && byName["E"]?.label == "E", "\(labels)")
         #expect(byName["E"]?.format == .relative && byName["T"]?.format == .relative, "moments by their values")
         #expect(byName["t"]?.format != .relative, "a trade id is no moment")
+        // Binance's combined stream: each event in an envelope, `data`.
+        let combined = try reading(
+            "[" + trades.map { #"{"stream": "btcusdt@trade", "data": \#($0)}"# }.joined(separator: ", ") + "]")
+        let headings = combined.profile.columns.map(\.label)
+        #expect(Set(headings).count == headings.count, "no heading twice: \(headings)")
         // Amounts of a trillion and more, far apart, are no moments; nor is one item's.
         let caps = try reading(#"[{"n": "A", "mc": 1400000000000}, {"n": "B", "mc": 2900000000000}]"#).profile
         #expect(caps.columns.first { $0.pointer.tokens.last == "mc" }?.format == .number)

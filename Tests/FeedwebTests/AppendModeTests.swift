@@ -165,4 +165,31 @@ struct AppendModeTests {
         #expect(ready["upstream"]?["ignored_events"] == .int(1), "the broken notification")
         #expect(server.requests.count == 1, "no reconnect")
     }
+
+    @Test("Mastodon's WebSocket streaming: the same events in an envelope, a post's JSON as text in its payload")
+    func mastodonsWebSocket() async throws {
+        func message(_ event: String, _ payload: String) -> ScriptedWebSocketServer.Action {
+            .text(
+                JSONValue.object([
+                    "stream": .array([.string("public")]), "event": .string(event), "payload": .string(payload),
+                ]).serializedString())
+        }
+        let server = try await ScriptedWebSocketServer.start(
+            script: (1...9).map { message("update", Self.status($0).serializedString()) })
+        defer { server.shutdownNow() }
+        let feedweb = try await FeedwebProcess(arguments: [
+            // The test server starts its script at the first ping.
+            "--upstream", server.url("/api/v1/streaming?stream=public"), "--mode", "append", "--read-timeout", "0.5",
+        ])
+        defer { feedweb.kill() }
+        func ids() async throws -> [String] {
+            try await state(feedweb.port)?["items"]?.arrayValue?.compactMap { $0["id"]?.stringValue } ?? []
+        }
+        let nine = (1...9).reversed().map { String(113_000_000_000_000_000 + $0) }
+        try await Eventually.check("nine posts, each its payload's") { try await ids() == nine }
+        try server.send([message("delete", String(113_000_000_000_000_008))])
+        try await Eventually.check("post 8 gone") { try await ids() == nine.filter { !$0.hasSuffix("08") } }
+        let page = try await HTTPTestClient.get(port: feedweb.port, "/").text
+        #expect(page.contains("Post 9") && !page.contains("Post 8 ") && !page.contains("payload"))
+    }
 }

@@ -2030,19 +2030,29 @@ public enum ItemShapeDetector {
         for column in columns { uses[column.label, default: 0] += 1 }
         var labels = Set<String>()
         var names = Set<String>()
-        return columns.map { column in
+        let qualified = columns.map { column in
             var column = column
             if column.pointer.tokens.count >= 2 {
                 let outer = column.pointer.tokens[column.pointer.tokens.count - 2]
                 if labels.contains(column.label) || uses[column.label, default: 0] > 1 {
-                    column.label = qualified(column.label, by: outer)
+                    column.label = Self.qualified(column.label, by: outer)
                 }
                 if names.contains(column.name) { column.name = outer + "." + column.name }
-            } else if uses[column.label, default: 0] > 1, let name = column.pointer.tokens.last, !name.isEmpty {
-                column.label = name
             }
             labels.insert(column.label)
             names.insert(column.name)
+            return column
+        }
+        // Members whose names read as one heading, `e` and `E`, are headed as named, after
+        // their object's name when they are one down (Binance's combined stream: `Data e`
+        // and `Data E`).
+        var still: [String: Int] = [:]
+        for column in qualified { still[column.label, default: 0] += 1 }
+        return qualified.map { column in
+            let tokens = column.pointer.tokens
+            guard still[column.label, default: 0] > 1, let name = tokens.last, !name.isEmpty else { return column }
+            var column = column
+            column.label = tokens.count >= 2 ? label(for: tokens[tokens.count - 2]) + " " + name : name
             return column
         }
     }

@@ -3,7 +3,10 @@
 ///
 /// - `append` (`--mode append`): each text message is one JSON item, put first; the newest
 ///   `keep` are the document `{"items":[…]}` (seed 003's Wikipedia edits,
-///   `{"type":…,"content":…,"time":…}`).
+///   `{"type":…,"content":…,"time":…}`). Mastodon's streaming messages,
+///   `{"stream":[…],"event":"update","payload":"{…}"}`, are its SSE events in an envelope:
+///   read as the append protocol reads the event `event` with the data `payload`
+///   (``AppendProtocol``: a post put first, edited, or deleted by its id).
 /// - `document` (`--mode document`): each text message is a whole JSON document; the store
 ///   diffs it against the last one into a patch, as it does a poll.
 ///
@@ -48,9 +51,21 @@ public struct WebSocketProtocol: Sendable, Equatable {
                 return .reportError("a message is not JSON: \(error)")
             }
             switch mode {
-            case .append(let keep): return .prependItem(value, keep: keep)
+            case .append(let keep):
+                if let event = Self.envelopedEvent(value) { return AppendProtocol(keep: keep).interpret(event) }
+                return .prependItem(value, keep: keep)
             case .document: return .replaceDocument(value)
             }
         }
+    }
+
+    /// The SSE event a Mastodon streaming message carries: an object of a text `event`, a
+    /// text `payload` and at most a `stream` besides; `nil` for any other message.
+    static func envelopedEvent(_ message: JSONValue) -> SSEEvent? {
+        guard let members = message.objectValue, let type = members["event"]?.stringValue, !type.isEmpty,
+            let payload = members["payload"]?.stringValue,
+            members.keys.allSatisfy({ ["event", "payload", "stream"].contains($0) })
+        else { return nil }
+        return SSEEvent(type: type, data: payload)
     }
 }
