@@ -86,6 +86,26 @@ struct ItemShapeDetectorTests {
         #expect(one.columns.first { $0.pointer.tokens.last == "E" }?.format == .number, "one value says too little")
     }
 
+    @Test("a title named so titles its item though others share it; a group's name does not")
+    func sharedTitles() throws {
+        // ntfy's notifications: the same alert raised again and again.
+        let titles = ["Disk full on db-2", "Backup done", "Disk full on db-2", "Backup done", "Deploy finished"]
+        let alerts = titles.enumerated().map { index, title in
+            #"{"id": "m\#(index)", "time": \#(1_796_360_000 + index), "event": "message", "title": "\#(title)", "#
+                + #""message": "Host web-\#(index) at 05:41:\#(10 + index)", "priority": \#(index % 5 + 1)}"#
+        }
+        let notifications = try reading(
+            "[" + (alerts + alerts.map { $0.replacingOccurrences(of: #""m"#, with: #""n"#) }).joined(separator: ", ")
+                + "]")
+        #expect(notifications.profile.fields[.title] == (try JSONPointer("/title")))
+        #expect(notifications.profile.keyPath == (try JSONPointer("/id")))
+        // Builds of one repository: the repository names none of them.
+        let builds = try reading(
+            #"[{"id": 1, "repo": "api", "status": "ok"}, {"id": 2, "repo": "api", "status": "failed"}, "#
+                + #"{"id": 3, "repo": "web", "status": "ok"}, {"id": 4, "repo": "api", "status": "ok"}]"#)
+        #expect(builds.profile.fields[.title] != (try JSONPointer("/repo")))
+    }
+
     @Test("a document that is an array of objects is the items")
     func arrayAtTheRoot() throws {
         let reading = try reading(#"[{"uuid": "a-1", "v": 1}, {"uuid": "a-2", "v": 2}]"#)
