@@ -2054,16 +2054,25 @@ public enum ItemShapeDetector {
             names.insert(column.name)
             return column
         }
-        // Members whose names read as one heading, `e` and `E`, are headed as named, after
-        // their object's name when they are one down (Binance's combined stream: `Data e`
-        // and `Data E`).
+        // Members whose names read as one heading (Binance's trade events: `e`, the event's
+        // type, and `E`, its time) are headed as named, after their object's name when they
+        // are one down (`Data e`), and told apart in capitals too, as the pages show
+        // headings: the second and later by what they show when that is a time (`E time`),
+        // else by their place among them (`M (2)`).
+        var seen: [String: Int] = [:]
         var still: [String: Int] = [:]
-        for column in qualified { still[column.label, default: 0] += 1 }
+        for column in qualified { still[column.label.lowercased(), default: 0] += 1 }
         return qualified.map { column in
             let tokens = column.pointer.tokens
-            guard still[column.label, default: 0] > 1, let name = tokens.last, !name.isEmpty else { return column }
+            let shared = column.label.lowercased()
+            guard still[shared, default: 0] > 1, let name = tokens.last, !name.isEmpty else { return column }
             var column = column
             column.label = tokens.count >= 2 ? label(for: tokens[tokens.count - 2]) + " " + name : name
+            seen[shared, default: 0] += 1
+            if let place = seen[shared], place > 1 {
+                let isTime = column.format == .relative || column.format == .date
+                column.label += isTime ? " time" : " (\(place))"
+            }
             return column
         }
     }
