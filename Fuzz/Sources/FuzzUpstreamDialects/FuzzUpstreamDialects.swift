@@ -67,8 +67,8 @@ func readDocumentProtocol(_ stream: [UInt8]) {
                 invariant(expected == nil, "the store refused a patch that applies to its mirror: \(error)")
                 invariant(store.snapshot?.document == before, "a refused patch changed the mirror")
             }
-        case .prependItem:
-            invariant(false, "the document protocol prepended an item")
+        case .prependItem, .replaceItem, .removeItem:
+            invariant(false, "the document protocol edited an item")
         case .reportError, .endStream, .ignore, .reject:
             invariant(store.snapshot?.document == before, "a message that changes nothing changed the mirror")
         }
@@ -79,13 +79,41 @@ func readAppendProtocol(_ stream: [UInt8], keep: Int) {
     let store = newStore()
     let dialect = AppendProtocol(keep: keep)
     for event in events(of: stream) {
-        guard case .prependItem(let item, let itemKeep) = dialect.interpret(event) else { continue }
+        let command = dialect.interpret(event)
+        if editKeptItem(command, in: store, keep: keep) { continue }
+        guard case .prependItem(let item, let itemKeep) = command else { continue }
         invariant(itemKeep == keep, "the append protocol changed keep")
         _ = store.prependItem(item, keep: itemKeep)
         let items = store.snapshot?.document["items"]?.arrayValue ?? []
         invariant(items.count <= keep, "the document holds \(items.count) items, keep is \(keep)")
         invariant(items.first == item, "the newest item is not first")
     }
+}
+
+/// Carries out an edit of a kept item (Mastodon's `status.update` and `delete`) and checks
+/// what it may change: an edit keeps the number of items, a delete takes one out at most,
+/// and neither does anything but change or remove the item with the key. Returns whether
+/// `command` was such an edit.
+func editKeptItem(_ command: UpstreamCommand, in store: FeedStore, keep: Int) -> Bool {
+    let before = store.snapshot?.document["items"]?.arrayValue ?? []
+    switch command {
+    case .replaceItem(let item):
+        let change = store.replaceItem(item)
+        let after = store.snapshot?.document["items"]?.arrayValue ?? []
+        invariant(after.count == before.count, "an edit changed the number of items")
+        invariant(change == nil || after.contains(item), "an edit that changed the items does not hold the item")
+        invariant(zip(before, after).filter { $0 != $1 }.count <= 1, "an edit changed more than one item")
+    case .removeItem(let key):
+        let change = store.removeItem(keyed: key)
+        let after = store.snapshot?.document["items"]?.arrayValue ?? []
+        invariant(after.count == before.count - (change == nil ? 0 : 1), "a delete took out other than one item")
+        invariant(after.allSatisfy(before.contains), "a delete brought an item in")
+    default:
+        return false
+    }
+    let items = store.snapshot?.document["items"]?.arrayValue ?? []
+    invariant(items.count <= keep, "the document holds \(items.count) items, keep is \(keep)")
+    return true
 }
 
 func readFirebaseProtocol(_ stream: [UInt8]) {
@@ -103,8 +131,8 @@ func readFirebaseProtocol(_ stream: [UInt8]) {
             } catch {
                 invariant(false, "a patch of the Firebase stream does not apply to the mirror it built: \(error)")
             }
-        case .prependItem:
-            invariant(false, "the Firebase protocol prepended an item")
+        case .prependItem, .replaceItem, .removeItem:
+            invariant(false, "the Firebase protocol edited an item")
         case .reportError, .endStream, .ignore, .reject:
             invariant(store.snapshot?.document == before, "a message that changes nothing changed the mirror")
         }
@@ -121,7 +149,8 @@ func readWebSocketMessages(_ stream: [UInt8], mode: WebSocketProtocol.Mode) {
         let message: WebSocketProtocol.Message =
             bytes.first == 1 ? .binary(byteCount: bytes.count - 1) : .text(String(decoding: bytes, as: UTF8.self))
         let before = store.snapshot?.document
-        switch dialect.interpret(message) {
+        let command = dialect.interpret(message)
+        switch command {
         case .replaceDocument(let document):
             invariant(mode == .document, "a whole document in append mode")
             _ = store.replaceDocument(document)
@@ -132,6 +161,12 @@ func readWebSocketMessages(_ stream: [UInt8], mode: WebSocketProtocol.Mode) {
             let items = store.snapshot?.document["items"]?.arrayValue ?? []
             invariant(items.count <= keep, "the document holds \(items.count) items, keep is \(keep)")
             invariant(items.first == item, "the newest item is not first")
+        case .replaceItem, .removeItem:
+            guard case .append(let keep) = mode else {
+                invariant(false, "an edit of an item outside append mode")
+                break
+            }
+            _ = editKeptItem(command, in: store, keep: keep)
         case .applyPatch:
             invariant(false, "a WebSocket message became a patch")
         case .reportError, .endStream, .ignore, .reject:
