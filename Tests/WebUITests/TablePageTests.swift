@@ -398,10 +398,8 @@ struct TablePageTests {
                     "big": stock("big", .double(1234.5), 5, 0.000123),
                 ])
             ]), detection: .init())
-        func column(_ name: String, on path: String = "/?sort=name") async throws -> [String] {
-            let html = try await HTTPTestClient.get(port: server.port, path).text
-            return html.matches(of: try Regex(#"<td class="[^"]*" data-col="\#(name)"[^>]*>([^<]*)</td>"#))
-                .compactMap { $0.output[1].substring.map(String.init) }
+        func column(_ name: String) async throws -> [String] {
+            try await Self.cells(of: name, port: server.port, path: "/?sort=name")
         }
         // Sorted by name: `&lt;b&gt;…`, `a/b`, `big`, `c~d`.
         var prices = try await column("price")
@@ -437,6 +435,13 @@ struct TablePageTests {
         #expect(kiosk.contains("Price</span> 80.000</p>") && kiosk.contains("Price</span> 12.000</p>"), "led at three")
     }
 
+    /// The texts of the column `name`'s plain cells on the page at `path`, top to bottom.
+    static func cells(of name: String, port: UInt16, path: String) async throws -> [String] {
+        let html = try await HTTPTestClient.get(port: port, path).text
+        return html.matches(of: try Regex(#"<td class="[^"]*" data-col="\#(name)"[^>]*>([^<]*)</td>"#))
+            .compactMap { $0.output[1].substring.map(String.init) }
+    }
+
     @Test("a token's price below a thousandth keeps four significant digits, written with a point")
     func tinyPricesKeepTheirDigits() async throws {
         // An exchange's 24-hour tickers: prices as text with eight decimals (Binance's
@@ -452,9 +457,7 @@ struct TablePageTests {
                 ticker("DOGEUSDT", "0.09412700", .double(7e-06)),
             ]), detection: .init())
         func column(_ name: String) async throws -> [String] {
-            let html = try await HTTPTestClient.get(port: server.port, "/?sort=symbol").text
-            return html.matches(of: try Regex(#"<td class="[^"]*" data-col="\#(name)"[^>]*>([^<]*)</td>"#))
-                .compactMap { $0.output[1].substring.map(String.init) }
+            try await Self.cells(of: name, port: server.port, path: "/?sort=symbol")
         }
         // Sorted by symbol: `&lt;i&gt;PEPE…`, BTC, DOGE, SHIB.
         #expect(try await column("lastPrice") == ["0.00000123", "43,164.60", "0.094127", "0.00000987"])

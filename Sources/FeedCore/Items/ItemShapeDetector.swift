@@ -2031,9 +2031,9 @@ public enum ItemShapeDetector {
 
     /// `columns` with each heading and name told apart from the ones before it: a repeated
     /// one, of a member one level down or more, is qualified by the object that holds it
-    /// (`Actor ID`, `actor.id`), so that a sort by name finds one column; members of the
-    /// item itself whose names read as one heading are headed by their names as written
-    /// (Binance's trade event `e`, the event's type, and `E`, its time: not `E` twice).
+    /// (`Actor ID`, `actor.id`), so that a sort by name finds one column; members whose
+    /// names read as one heading are headed by their names as written and told apart in
+    /// capitals too (Binance's trade event `e`, the event's type, and `E time`: not `E` twice).
     private static func distinct(_ columns: [ItemColumn]) -> [ItemColumn] {
         // A heading shared by members of two objects is qualified in each (`Home team`,
         // `Away team`), not only in the second.
