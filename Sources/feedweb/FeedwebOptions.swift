@@ -28,7 +28,8 @@ enum FeedwebOptions {
             parse: OptionValue.listenAddress),
         .single(
             "upstream", "URL", at: \.upstream,
-            help: "Upstream URL: an SSE feed (http or https) or a WebSocket (ws or wss).", shownDefault: "the demo"
+            help: "Upstream URL: an SSE feed or a stream of JSON (http or https) or a WebSocket (ws or wss).",
+            shownDefault: "the demo"
         ) { text throws(FeedwebOption.Problem) in
             try OptionValue.sourceURL(text, transport: nil)
         },
@@ -36,9 +37,10 @@ enum FeedwebOptions {
             "mode", SourceMode.allCases.map(\.rawValue).joined(separator: "|"), at: \.mode,
             among: SourceMode.allCases.map { ($0.rawValue, $0) },
             help: """
-                How to read --upstream: document (Streamdata data/patch events, or each WebSocket message a whole \
-                document), append (each event or message one item, e.g. Wikimedia EventStreams) or firebase \
-                (Firebase REST streaming put/patch events, e.g. the Hacker News API; SSE only).
+                How to read --upstream: document (Streamdata data/patch events, or each WebSocket message or JSON \
+                value a whole document), append (each event, message or JSON value one item, e.g. Wikimedia \
+                EventStreams; a Kubernetes watch's objects kept in step) or firebase (Firebase REST streaming \
+                put/patch events, e.g. the Hacker News API; SSE only).
                 """
         ) { text in
             "must be document, append or firebase, not '\(text)'"

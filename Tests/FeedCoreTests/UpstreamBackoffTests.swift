@@ -186,8 +186,8 @@ struct UpstreamBackoffTests {
     }
 
     @Test(
-        "a Content-Type other than text/event-stream is an error, then a retry",
-        arguments: ["application/json", "text/plain", nil, "text/event-streams", "text/html; charset=utf-8"]
+        "a Content-Type other than text/event-stream or a JSON stream's is an error, then a retry",
+        arguments: ["text/plain", nil, "text/event-streams", "text/html; charset=utf-8", "application/xml"]
             as [String?])
     func wrongContentType(contentType: String?) async throws {
         let wrong = SSEText.event("data", data: Upstream.document(1, marker: "wrong"))

@@ -32,7 +32,8 @@ struct UpstreamConnectionRedirectTests {
             let requests = server.requests
             #expect(requests.map(\.uri) == ["/feed", "/r1", "/r2", "/r3", "/r4?q=1", "/final"])
             for request in requests {
-                #expect(request.header("Accept") == "text/event-stream")
+                #expect(
+                    request.header("Accept") == "text/event-stream, application/x-ndjson;q=0.9, application/json;q=0.8")
                 #expect(request.header("Authorization") == "Bearer t", "same origin: credentials kept")
                 #expect(request.header("X-Sd-Token") == "k")
             }
@@ -100,7 +101,7 @@ struct UpstreamConnectionRedirectTests {
             #expect(moved.header("Authorization") == nil)
             #expect(moved.header("Cookie") == nil)
             #expect(moved.header("X-Api-Key") == "k")
-            #expect(moved.header("Accept") == "text/event-stream")
+            #expect(moved.header("Accept") == "text/event-stream, application/x-ndjson;q=0.9, application/json;q=0.8")
         }
     }
 }

@@ -20,7 +20,7 @@ struct UpstreamConnectionTests {
             #expect(request.method == "GET")
             #expect(request.uri == "/feed?x=1&y=2")
             #expect(request.path == "/feed")
-            #expect(request.header("Accept") == "text/event-stream")
+            #expect(request.header("Accept") == "text/event-stream, application/x-ndjson;q=0.9, application/json;q=0.8")
             #expect(request.header("Cache-Control") == "no-cache")
             #expect(request.header("Authorization") == "Bearer s3cret")
             #expect(request.header("X-Sd-Token") == "token-1")

@@ -143,7 +143,9 @@ struct UpstreamRobustnessTests {
         ) { server, upstream in
             #expect(server.url().hasPrefix("https://"))
             try await upstream.waitUntil("the document") { upstream.document != nil }
-            #expect(server.requests.first?.header("Accept") == "text/event-stream")
+            #expect(
+                server.requests.first?.header("Accept")
+                    == "text/event-stream, application/x-ndjson;q=0.9, application/json;q=0.8")
             #expect(upstream.status.lastError == nil)
         }
     }

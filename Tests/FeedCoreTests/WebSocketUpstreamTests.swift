@@ -42,7 +42,7 @@ struct WebSocketUpstreamTests {
     func appendMode() async throws {
         let server = try await ScriptedWebSocketServer.start(script: (1...5).map { .text(Self.edit($0)) })
         try await Self.run(
-            server, kind: .webSocket(WebSocketProtocol(mode: .append(keep: 3))), path: "/edits?lang=en",
+            server, kind: .webSocket(MessageProtocol(mode: .append(keep: 3))), path: "/edits?lang=en",
             headers: [("Authorization", "Bearer t0k3n"), ("X-Client", "feedweb-test")]
         ) { upstream in
             let expected = try Self.items([5, 4, 3])
@@ -71,7 +71,7 @@ struct WebSocketUpstreamTests {
         let url = server.url("/ws").replacingOccurrences(of: "ws://", with: "ws://ed%40itor:pa55@")
         let configuration = UpstreamConfiguration(url: url, maxBackoff: .milliseconds(200))
         let harness = try UpstreamHarness(
-            configuration: configuration, kind: .webSocket(WebSocketProtocol(mode: .append(keep: 5))),
+            configuration: configuration, kind: .webSocket(MessageProtocol(mode: .append(keep: 5))),
             profile: .generic)
         harness.start()
         let connected = try? await server.waitForConnections(1)
@@ -89,7 +89,7 @@ struct WebSocketUpstreamTests {
         let first = #"{"items":[{"id":"a","title":"A"}],"version":1}"#
         let second = #"{"items":[{"id":"b","title":"B"},{"id":"a","title":"A"}],"version":2}"#
         let server = try await ScriptedWebSocketServer.start(script: [.text(first)])
-        try await Self.run(server, kind: .webSocket(WebSocketProtocol(mode: .document))) { upstream in
+        try await Self.run(server, kind: .webSocket(MessageProtocol(mode: .document))) { upstream in
             let one = try JSONValue(parsing: first)
             try await upstream.waitUntil("the first document") { upstream.document == one }
             try server.send([.text(second)])
@@ -106,7 +106,7 @@ struct WebSocketUpstreamTests {
         let server = try await ScriptedWebSocketServer.start(script: [
             .text(Self.edit(1)), .text("{not json"), .binary([0, 1, 2, 3]), .text(Self.edit(2)),
         ])
-        try await Self.run(server, kind: .webSocket(WebSocketProtocol(mode: .append(keep: 10)))) { upstream in
+        try await Self.run(server, kind: .webSocket(MessageProtocol(mode: .append(keep: 10)))) { upstream in
             let expected = try Self.items([2, 1])
             try await upstream.waitUntil("both good items") { upstream.document == expected }
             let status = try await upstream.waitForStatus("two upstream errors", timeout: .seconds(15)) {
@@ -128,7 +128,7 @@ struct WebSocketUpstreamTests {
             script: [.text(Self.edit(1)), fragmented ? .fragmentedText(big, frameSize: 500) : .text(big)],
             then: [.text(Self.edit(2))])
         try await Self.run(
-            server, kind: .webSocket(WebSocketProtocol(mode: .append(keep: 10))), maxEventBytes: 2048
+            server, kind: .webSocket(MessageProtocol(mode: .append(keep: 10))), maxEventBytes: 2048
         ) { upstream in
             try await server.waitForConnections(2)
             let expected = try Self.items([2, 1])
@@ -152,7 +152,7 @@ struct WebSocketUpstreamTests {
     func errorClose() async throws {
         let server = try await ScriptedWebSocketServer.start(
             script: [.text(Self.edit(1)), .close(code: 1011, reason: "overloaded")], then: [.text(Self.edit(2))])
-        try await Self.run(server, kind: .webSocket(WebSocketProtocol(mode: .append(keep: 10)))) { upstream in
+        try await Self.run(server, kind: .webSocket(MessageProtocol(mode: .append(keep: 10)))) { upstream in
             try await server.waitForConnections(2)
             let expected = try Self.items([2, 1])
             try await upstream.waitUntil("item 2 after the reconnect") { upstream.document == expected }
@@ -172,7 +172,7 @@ struct WebSocketUpstreamTests {
             default: return [.text(Self.edit(3))]
             }
         }
-        try await Self.run(server, kind: .webSocket(WebSocketProtocol(mode: .append(keep: 10)))) { upstream in
+        try await Self.run(server, kind: .webSocket(MessageProtocol(mode: .append(keep: 10)))) { upstream in
             try await server.waitForConnections(3)
             let expected = try Self.items([3, 2, 1])
             try await upstream.waitUntil("three items over three connections") { upstream.document == expected }
@@ -186,7 +186,7 @@ struct WebSocketUpstreamTests {
     func pingKeepAlive() async throws {
         let server = try await ScriptedWebSocketServer.start(script: [.text(Self.edit(1))], then: [.text(Self.edit(2))])
         try await Self.run(
-            server, kind: .webSocket(WebSocketProtocol(mode: .append(keep: 10))), readTimeout: .milliseconds(400)
+            server, kind: .webSocket(MessageProtocol(mode: .append(keep: 10))), readTimeout: .milliseconds(400)
         ) { upstream in
             // Quiet but answering: pings go out every 200 ms and the connection stays.
             try await upstream.waitUntil("three pings answered") { (server.connections.first?.pingsReceived ?? 0) >= 3 }
@@ -209,7 +209,7 @@ struct WebSocketUpstreamTests {
         // By the certificate's DNS name: swift-websocket 1.6.2 sends the host as SNI, which
         // TLS does not allow for an IP address (wss://127.0.0.1 fails its handshake).
         try await Self.run(
-            trusted, kind: .webSocket(WebSocketProtocol(mode: .append(keep: 5))), caFile: Upstream.caFile,
+            trusted, kind: .webSocket(MessageProtocol(mode: .append(keep: 5))), caFile: Upstream.caFile,
             host: "localhost"
         ) { upstream in
             let expected = try Self.items([1])
@@ -218,7 +218,7 @@ struct WebSocketUpstreamTests {
         }
         let untrusted = try await ScriptedWebSocketServer.start(script: [.text(Self.edit(1))], tls: Upstream.serverTLS)
         try await Self.run(
-            untrusted, kind: .webSocket(WebSocketProtocol(mode: .append(keep: 5))), host: "localhost"
+            untrusted, kind: .webSocket(MessageProtocol(mode: .append(keep: 5))), host: "localhost"
         ) { upstream in
             let status = try await upstream.waitForStatus("a refused handshake", timeout: .seconds(15)) {
                 $0.lastError != nil
@@ -235,7 +235,7 @@ struct WebSocketUpstreamTests {
         let url = server.url("/ws").replacingOccurrences(of: "http://", with: "ws://")
         let harness = try UpstreamHarness(
             configuration: .init(url: url, headers: [("X-Client", "feedweb-test")], maxBackoff: .milliseconds(200)),
-            kind: .webSocket(WebSocketProtocol(mode: .document)))
+            kind: .webSocket(MessageProtocol(mode: .document)))
         harness.start()
         let status = try? await harness.waitForStatus("a refused upgrade", timeout: .seconds(15)) {
             $0.lastError != nil
@@ -255,7 +255,7 @@ struct WebSocketUpstreamTests {
         await server.shutdown()
         let harness = try UpstreamHarness(
             configuration: .init(url: url, maxBackoff: .milliseconds(200)),
-            kind: .webSocket(WebSocketProtocol(mode: .document)))
+            kind: .webSocket(MessageProtocol(mode: .document)))
         harness.start()
         let status = try? await harness.waitForStatus("a refused attempt", timeout: .seconds(15)) {
             $0.lastError != nil

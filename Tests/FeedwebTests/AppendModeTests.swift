@@ -54,7 +54,7 @@ struct AppendModeTests {
         }
         let first = try #require(server.requests.first)
         #expect(first.header("Last-Event-ID") == nil)
-        #expect(first.header("Accept") == "text/event-stream")
+        #expect(first.header("Accept") == "text/event-stream, application/x-ndjson;q=0.9, application/json;q=0.8")
 
         // Downstream: the document, then add /items/0 + remove /items/3 per new item.
         let events = try await SSETestClient(port: feedweb.port)
@@ -191,5 +191,73 @@ struct AppendModeTests {
         try await Eventually.check("post 8 gone") { try await ids() == nine.filter { !$0.hasSuffix("08") } }
         let page = try await HTTPTestClient.get(port: feedweb.port, "/").text
         #expect(page.contains("Post 9") && !page.contains("Post 8 ") && !page.contains("payload"))
+    }
+
+    /// A pod as a Kubernetes API server's watch writes it.
+    static func pod(_ n: Int, phase: String, node: String = "node-1") -> JSONValue {
+        .object([
+            "kind": .string("Pod"), "apiVersion": .string("v1"),
+            "metadata": .object([
+                "name": .string("web-\(n)"), "namespace": .string("default"),
+                "uid": .string("0f6a1c2e-0000-4000-8000-00000000000\(n)"), "resourceVersion": .string(String(100 + n)),
+            ]),
+            "spec": .object(["nodeName": .string(node)]),
+            "status": .object(["phase": .string(phase), "podIP": .string("10.0.0.\(n)")]),
+        ])
+    }
+
+    @Test("a Kubernetes watch over HTTP: one JSON object a line, the pods as a table kept in step")
+    func kubernetesWatch() async throws {
+        func watch(_ type: String, _ pod: JSONValue) -> String {
+            JSONValue.object(["type": .string(type), "object": pod]).serializedString() + "\n"
+        }
+        let added = (1...9).map { watch("ADDED", Self.pod($0, phase: $0 % 3 == 0 ? "Pending" : "Running")) }
+        let server = try await ScriptedSSEServer.start(script: [
+            .stream(
+                [
+                    .text(added.joined()),
+                    .text(watch("MODIFIED", Self.pod(2, phase: "Running", node: "<script>x</script>"))),
+                ],
+                ending: .stayOpen, contentType: "application/json")
+        ])
+        defer { server.shutdownNow() }
+        let feedweb = try await FeedwebProcess(arguments: [
+            "--upstream", server.url("/api/v1/namespaces/default/pods?watch=1"), "--mode", "append",
+        ])
+        defer { feedweb.kill() }
+        func pods() async throws -> [String] {
+            try await state(feedweb.port)?["items"]?.arrayValue?.compactMap { $0["metadata"]?["name"]?.stringValue }
+                ?? []
+        }
+        func pod(_ name: String) async throws -> JSONValue? {
+            try await state(feedweb.port)?["items"]?.arrayValue?.first { $0["metadata"]?["name"]?.stringValue == name }
+        }
+        let nine = (1...9).reversed().map { "web-\($0)" }
+        try await Eventually.check("nine pods, newest first, web-2 modified") {
+            let modified = try await pod("web-2")?["spec"]?["nodeName"]?.stringValue
+            return try await pods() == nine && modified == "<script>x</script>"
+        }
+        let page = try await HTTPTestClient.get(port: feedweb.port, "/").text
+        let heads = page.matches(of: /<th[^>]*data-col="([^"]+)"/).map { String($0.output.1) }
+        #expect(
+            heads.contains("name") && heads.contains("phase") && heads.contains("nodeName"),
+            "the pods' own fields: \(heads)")
+        #expect(page.contains("web-9") && !page.contains("<script>x"), "a node name from the feed as text")
+        #expect(page.contains("&lt;script&gt;x"))
+        #expect(!page.contains("MODIFIED") && !page.contains("ADDED"), "the objects, not the watch's envelopes")
+
+        // web-4 fails, web-7 is deleted, a bookmark passes, a new pod is added.
+        try await server.push(watch("MODIFIED", Self.pod(4, phase: "Failed")))
+        try await server.push(watch("DELETED", Self.pod(7, phase: "Running")))
+        try await server.push(
+            #"{"type":"BOOKMARK","object":{"kind":"Pod","metadata":{"resourceVersion":"120"}}}"# + "\n")
+        try await server.push(watch("ADDED", Self.pod(0, phase: "Pending")))
+        let now = ["web-0"] + nine.filter { $0 != "web-7" }
+        try await Eventually.check("web-7 gone, web-0 added") { try await pods() == now }
+        #expect(try await pod("web-4")?["status"]?["phase"]?.stringValue == "Failed", "modified in place")
+        let ready = try await JSONValue(parsing: HTTPTestClient.get(port: feedweb.port, "/readyz").body)
+        #expect(ready["upstream"]?["ignored_events"] == .int(0), "the bookmark is not counted")
+        #expect(ready["upstream"]?["state"] == .string("open"))
+        #expect(server.requests.count == 1, "no reconnect")
     }
 }

@@ -14,11 +14,14 @@ import FuzzSupport
 ///   every patch it returns applies to the mirror, which is always the document the stream
 ///   has built; anything else leaves the mirror as it was;
 /// - WebSocket: messages (split at NUL bytes; one starting with `0x01` is binary)
-///   interpreted by ``WebSocketProtocol`` in document or append mode.
+///   interpreted by ``MessageProtocol`` in document or append mode;
+/// - a JSON stream over HTTP: the bytes split into texts by ``JSONTextSplitter`` (the same
+///   texts whole and byte by byte), each interpreted by ``MessageProtocol``.
 ///
-/// Input: a byte choosing the dialect (its value modulo 5, in the order above; the rest of
-/// it picks `keep` for append and the mode for WebSocket), then the stream or, for
-/// polling, a status byte, header lines `Name: value` up to an empty line, and the body.
+/// Input: a byte choosing the dialect (its value modulo 5, in the order above, the fifth
+/// being WebSocket below 160 and a JSON stream from 160; the rest of it picks `keep` for
+/// append, the mode, and a JSON stream's framing), then the stream or, for polling, a
+/// status byte, header lines `Name: value` up to an empty line, and the body.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzUpstreamDialects(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
     var input = FuzzInput(start, count)
@@ -30,8 +33,13 @@ public func fuzzUpstreamDialects(_ start: UnsafeRawPointer, _ count: Int) -> CIn
     case 2: readPollingAnswer(&input)
     case 3: readFirebaseProtocol(input.rest())
     default:
-        let mode: WebSocketProtocol.Mode = variant % 2 == 0 ? .document : .append(keep: variant / 2 % 8 + 1)
-        readWebSocketMessages(input.rest(), mode: mode)
+        if variant < 32 {
+            let mode: MessageProtocol.Mode = variant % 2 == 0 ? .document : .append(keep: variant / 2 % 8 + 1)
+            readWebSocketMessages(input.rest(), mode: mode)
+        } else {
+            let mode: MessageProtocol.Mode = variant % 2 == 0 ? .document : .append(keep: variant / 4 % 8 + 1)
+            readJSONStream(input.rest(), framing: variant / 2 % 2 == 0 ? .lines : .values, mode: mode)
+        }
     }
     return 0
 }
@@ -67,7 +75,7 @@ func readDocumentProtocol(_ stream: [UInt8]) {
                 invariant(expected == nil, "the store refused a patch that applies to its mirror: \(error)")
                 invariant(store.snapshot?.document == before, "a refused patch changed the mirror")
             }
-        case .prependItem, .replaceItem, .removeItem:
+        case .prependItem, .replaceItem, .removeItem, .putItem, .removeItemByID:
             invariant(false, "the document protocol edited an item")
         case .reportError, .endStream, .ignore, .reject:
             invariant(store.snapshot?.document == before, "a message that changes nothing changed the mirror")
@@ -90,10 +98,11 @@ func readAppendProtocol(_ stream: [UInt8], keep: Int) {
     }
 }
 
-/// Carries out an edit of a kept item (Mastodon's `status.update` and `delete`) and checks
-/// what it may change: an edit keeps the number of items, a delete takes one out at most,
-/// and neither does anything but change or remove the item with the key. Returns whether
-/// `command` was such an edit.
+/// Carries out an edit of a kept item (Mastodon's `status.update` and `delete`, a
+/// Kubernetes watch's events) and checks what it may change: an edit keeps the number of
+/// items, a put adds one at most, a delete takes one out at most, and none does anything
+/// but change, add or remove the item with the key. Returns whether `command` was such an
+/// edit.
 func editKeptItem(_ command: UpstreamCommand, in store: FeedStore, keep: Int) -> Bool {
     let before = store.snapshot?.document["items"]?.arrayValue ?? []
     switch command {
@@ -105,6 +114,18 @@ func editKeptItem(_ command: UpstreamCommand, in store: FeedStore, keep: Int) ->
         invariant(zip(before, after).filter { $0 != $1 }.count <= 1, "an edit changed more than one item")
     case .removeItem(let key):
         let change = store.removeItem(keyed: key)
+        let after = store.snapshot?.document["items"]?.arrayValue ?? []
+        invariant(after.count == before.count - (change == nil ? 0 : 1), "a delete took out other than one item")
+        invariant(after.allSatisfy(before.contains), "a delete brought an item in")
+    case .putItem(let item, let idPath, let itemKeep):
+        invariant(itemKeep == keep, "a put item with another keep")
+        let change = store.putItem(item, idAt: idPath, keep: keep)
+        let after = store.snapshot?.document["items"]?.arrayValue ?? []
+        invariant(change == nil || after.contains(item), "a put that changed the items does not hold the item")
+        invariant(after.count <= before.count + 1, "a put added more than one item")
+        invariant(after.count >= min(before.count, keep), "a put took items out")
+    case .removeItemByID(let id, let idPath):
+        let change = store.removeItem(withID: id, at: idPath)
         let after = store.snapshot?.document["items"]?.arrayValue ?? []
         invariant(after.count == before.count - (change == nil ? 0 : 1), "a delete took out other than one item")
         invariant(after.allSatisfy(before.contains), "a delete brought an item in")
@@ -131,7 +152,7 @@ func readFirebaseProtocol(_ stream: [UInt8]) {
             } catch {
                 invariant(false, "a patch of the Firebase stream does not apply to the mirror it built: \(error)")
             }
-        case .prependItem, .replaceItem, .removeItem:
+        case .prependItem, .replaceItem, .removeItem, .putItem, .removeItemByID:
             invariant(false, "the Firebase protocol edited an item")
         case .reportError, .endStream, .ignore, .reject:
             invariant(store.snapshot?.document == before, "a message that changes nothing changed the mirror")
@@ -142,36 +163,73 @@ func readFirebaseProtocol(_ stream: [UInt8]) {
     }
 }
 
-func readWebSocketMessages(_ stream: [UInt8], mode: WebSocketProtocol.Mode) {
+func readWebSocketMessages(_ stream: [UInt8], mode: MessageProtocol.Mode) {
     let store = newStore()
-    let dialect = WebSocketProtocol(mode: mode)
+    let dialect = MessageProtocol(mode: mode)
     for bytes in stream.split(separator: 0, omittingEmptySubsequences: false) {
-        let message: WebSocketProtocol.Message =
+        let message: MessageProtocol.Message =
             bytes.first == 1 ? .binary(byteCount: bytes.count - 1) : .text(String(decoding: bytes, as: UTF8.self))
-        let before = store.snapshot?.document
-        let command = dialect.interpret(message)
-        switch command {
-        case .replaceDocument(let document):
-            invariant(mode == .document, "a whole document in append mode")
-            _ = store.replaceDocument(document)
-            invariant(store.snapshot?.document == document, "a message did not replace the mirror")
-        case .prependItem(let item, let keep):
-            invariant(mode == .append(keep: keep), "an item outside append mode, or with another keep")
-            _ = store.prependItem(item, keep: keep)
-            let items = store.snapshot?.document["items"]?.arrayValue ?? []
-            invariant(items.count <= keep, "the document holds \(items.count) items, keep is \(keep)")
-            invariant(items.first == item, "the newest item is not first")
-        case .replaceItem, .removeItem:
-            guard case .append(let keep) = mode else {
-                invariant(false, "an edit of an item outside append mode")
-                break
+        carryOut(dialect.interpret(message), mode: mode, on: store)
+    }
+}
+
+/// The texts of `stream` split whole, which must be the texts split byte by byte, each
+/// carried out as a message.
+func readJSONStream(_ stream: [UInt8], framing: JSONTextSplitter.Framing, mode: MessageProtocol.Mode) {
+    func texts(inChunksOf size: Int) -> [[UInt8]] {
+        var splitter = JSONTextSplitter(framing: framing, maxTextBytes: 64 * 1024)
+        var texts: [[UInt8]] = []
+        var start = 0
+        while start < stream.count {
+            let end = min(stream.count, start + size)
+            let failed = stream[start..<end].withUnsafeBytes { raw in
+                do throws(JSONTextSplitterError) {
+                    try splitter.split(raw, into: &texts)
+                    return false
+                } catch {
+                    return true
+                }
             }
-            _ = editKeptItem(command, in: store, keep: keep)
-        case .applyPatch:
-            invariant(false, "a WebSocket message became a patch")
-        case .reportError, .endStream, .ignore, .reject:
-            invariant(store.snapshot?.document == before, "a message that changes nothing changed the mirror")
+            if failed { return texts }
+            start = end
         }
+        splitter.finish(into: &texts)
+        return texts
+    }
+    let whole = texts(inChunksOf: max(1, stream.count))
+    invariant(whole == texts(inChunksOf: 1), "the texts depend on how the bytes are split")
+    let store = newStore()
+    let dialect = MessageProtocol(mode: mode)
+    for text in whole {
+        invariant(!text.isEmpty, "an empty text")
+        carryOut(dialect.interpret(.text(String(decoding: text, as: UTF8.self))), mode: mode, on: store)
+    }
+}
+
+/// Carries out a message's command on `store` and checks what it may change.
+func carryOut(_ command: UpstreamCommand, mode: MessageProtocol.Mode, on store: FeedStore) {
+    let before = store.snapshot?.document
+    switch command {
+    case .replaceDocument(let document):
+        invariant(mode == .document, "a whole document in append mode")
+        _ = store.replaceDocument(document)
+        invariant(store.snapshot?.document == document, "a message did not replace the mirror")
+    case .prependItem(let item, let keep):
+        invariant(mode == .append(keep: keep), "an item outside append mode, or with another keep")
+        _ = store.prependItem(item, keep: keep)
+        let items = store.snapshot?.document["items"]?.arrayValue ?? []
+        invariant(items.count <= keep, "the document holds \(items.count) items, keep is \(keep)")
+        invariant(items.first == item, "the newest item is not first")
+    case .replaceItem, .removeItem, .putItem, .removeItemByID:
+        guard case .append(let keep) = mode else {
+            invariant(false, "an edit of an item outside append mode")
+            break
+        }
+        _ = editKeptItem(command, in: store, keep: keep)
+    case .applyPatch:
+        invariant(false, "a WebSocket message became a patch")
+    case .reportError, .endStream, .ignore, .reject:
+        invariant(store.snapshot?.document == before, "a message that changes nothing changed the mirror")
     }
 }
 

@@ -2,7 +2,10 @@
 /// it arrived (Mastodon's streaming API sends `status.update` with the whole post again and
 /// `delete` with its id). The item is found by the reading's key path
 /// (``ItemProfile/keyPath``), its key made as the pages make it (``ItemKey``), so an id
-/// sent as text finds an item whose id is a number and the other way round.
+/// sent as text finds an item whose id is a number and the other way round. Where the
+/// protocol itself names where an item's id is (a Kubernetes watch: `/metadata/uid`),
+/// ``putItem(_:idAt:keep:position:arrival:)`` and ``removeItem(withID:at:position:arrival:)``
+/// find it by that id, equal as JSON, whatever the reading decided.
 ///
 /// Each edit is one patch on the document's `items`, tested first: the item at the index
 /// found must still have its id there, or nothing changes. Nothing changes either when no
@@ -35,19 +38,51 @@ extension FeedStore {
         return edit([kept.test, .remove(path: kept.pointer)], position: position, arrival: arrival)
     }
 
+    /// Puts `item` in place of the kept item with the same id at `idAt`, or first (keeping
+    /// the newest `keep`) when none has it or `item` has no id there: a Kubernetes watch's
+    /// `ADDED` and `MODIFIED`, which a new watch sends again for every object. Returns the
+    /// change, or `nil` when the kept item is `item` already.
+    @discardableResult
+    public func putItem(
+        _ item: JSONValue, idAt idPath: JSONPointer, keep: Int, position: String? = nil,
+        arrival: UpstreamArrival? = nil
+    ) -> FeedChange? {
+        guard let id = item.value(at: idPath), !id.isNull,
+            let kept = keptItem(at: idPath, where: { kept, _ in kept == id })
+        else { return prependItem(item, keep: keep, position: position, arrival: arrival) }
+        guard kept.item != item else { return nil }
+        return edit([kept.test, .replace(path: kept.pointer, value: item)], position: position, arrival: arrival)
+    }
+
+    /// Takes the kept item whose value at `idPath` is `id` out: a Kubernetes watch's
+    /// `DELETED`. Returns the change, or `nil` when no kept item has it.
+    @discardableResult
+    public func removeItem(
+        withID id: JSONValue, at idPath: JSONPointer, position: String? = nil, arrival: UpstreamArrival? = nil
+    ) -> FeedChange? {
+        guard !id.isNull, let kept = keptItem(at: idPath, where: { kept, _ in kept == id }) else { return nil }
+        return edit([kept.test, .remove(path: kept.pointer)], position: position, arrival: arrival)
+    }
+
     /// The kept item keyed `key`: where it is, what it is, and the test that it is still
     /// there with its id.
     private func keptItem(keyed key: String, at keyPath: JSONPointer)
         -> (pointer: JSONPointer, item: JSONValue, test: JSONPatch.Operation)?
     {
+        keptItem(at: keyPath) { id, item in ItemKey.make(id: id, item: item) == key }
+    }
+
+    /// The first kept item whose id at `idPath` `matches` (given the id and the item): where
+    /// it is, what it is, and the test that it is still there with its id.
+    private func keptItem(at idPath: JSONPointer, where matches: (JSONValue, JSONValue) -> Bool)
+        -> (pointer: JSONPointer, item: JSONValue, test: JSONPatch.Operation)?
+    {
         let itemsPointer = JSONPointer(tokens: [MirrorDocument.itemsMember])
         guard let items = snapshot?.value(at: itemsPointer)?.arrayValue else { return nil }
         for (index, item) in items.enumerated() {
-            guard let id = item.value(at: keyPath), !id.isNull, ItemKey.make(id: id, item: item) == key else {
-                continue
-            }
+            guard let id = item.value(at: idPath), !id.isNull, matches(id, item) else { continue }
             let pointer = itemsPointer.appending(index: index)
-            return (pointer, item, .test(path: JSONPointer(tokens: pointer.tokens + keyPath.tokens), value: id))
+            return (pointer, item, .test(path: JSONPointer(tokens: pointer.tokens + idPath.tokens), value: id))
         }
         return nil
     }

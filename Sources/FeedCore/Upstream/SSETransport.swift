@@ -2,31 +2,36 @@ import AsyncHTTPClient
 import Foundation
 import NIOCore
 
-/// An SSE stream over HTTP: one attempt is one request (following redirects) and the
-/// reading of its body until it ends. Where a byte goes: the body → ``SSEParser`` → an
-/// ``SSEEvent`` → the connection's ``SSEDialect`` (an ``UpstreamCommand``) →
-/// ``UpstreamCommitter`` → ``FeedStore``.
+/// An SSE stream over HTTP, or a stream of JSON texts: one attempt is one request
+/// (following redirects) and the reading of its body until it ends. Where a byte goes: the
+/// body → ``SSEParser`` → an ``SSEEvent`` → the connection's ``SSEDialect`` (an
+/// ``UpstreamCommand``) → ``UpstreamCommitter`` → ``FeedStore``; in a JSON stream, the body
+/// → ``JSONTextSplitter`` → one text → ``MessageProtocol`` → the committer.
 ///
-/// Request headers: `Accept: text/event-stream`, `Cache-Control: no-cache`,
-/// `Last-Event-ID` when an id is known, then every configured header (a configured
-/// `Accept` or `Cache-Control` replaces the default; credentials stay on the configured
-/// origin, see ``UpstreamRedirects``). A 2xx answer other than 204 must be
-/// `text/event-stream`; 204 asks clients to stop.
+/// Request headers: `Accept: text/event-stream` (then the JSON streams' types, weighed
+/// lower, where `jsonTexts` reads them: ``acceptingJSONStreams``), `Cache-Control:
+/// no-cache`, `Last-Event-ID` when an id is known, then every configured header (a configured `Accept` or `Cache-Control` replaces
+/// the default; credentials stay on the configured origin, see ``UpstreamRedirects``). A
+/// 2xx answer other than 204 must be `text/event-stream`, or a JSON stream
+/// (``jsonFraming(of:)``) where `jsonTexts` reads one; 204 asks clients to stop.
 struct SSETransport: HTTPTransport {
     let clientConfiguration: HTTPClient.Configuration
     let makeDialect: @Sendable () -> any SSEDialect
+    /// How the texts of a JSON stream are read; `nil`: a JSON stream is refused.
+    let jsonTexts: MessageProtocol?
 
     func attempt(with client: HTTPClient, session: UpstreamSession) async -> UpstreamAttemptOutcome? {
         let configured = session.endpoint.headers
         let configuredNames = Set(configured.map { $0.name.lowercased() })
         var redirects = UpstreamRedirects(start: session.endpoint.url)
         let requestedAt = Date()
+        let accept = jsonTexts == nil ? "text/event-stream" : Self.acceptingJSONStreams
         do {
             let response = try await HTTPUpstream.get(
                 client, redirects: &redirects, deadline: .distantFuture, session: session
             ) { redirects in
                 var headers: [(name: String, value: String)] = []
-                if !configuredNames.contains("accept") { headers.append(("Accept", "text/event-stream")) }
+                if !configuredNames.contains("accept") { headers.append(("Accept", accept)) }
                 if !configuredNames.contains("cache-control") { headers.append(("Cache-Control", "no-cache")) }
                 let lastEventID = session.lastEventID
                 if !lastEventID.isEmpty {
@@ -47,10 +52,16 @@ struct SSETransport: HTTPTransport {
                 throw UpstreamError.noContent
             case 200..<300:
                 let contentType = response.headers.first(name: "Content-Type")
-                guard Self.isEventStream(contentType) else { throw UpstreamError.wrongContentType(contentType) }
-                session.publish(.opened(at: Date()))
-                session.logger.info("upstream: connected to \(URLRedaction.redacted(redirects.url.absoluteString))")
-                try await read(response.body, session: session)
+                if Self.isEventStream(contentType) {
+                    opened(redirects.url, session: session)
+                    try await read(response.body, session: session)
+                    throw UpstreamError.endOfStream
+                }
+                guard let jsonTexts, let framing = Self.jsonFraming(of: contentType) else {
+                    throw UpstreamError.wrongContentType(contentType)
+                }
+                opened(redirects.url, session: session)
+                try await read(response.body, framing: framing, as: jsonTexts, session: session)
                 throw UpstreamError.endOfStream
             default:
                 guard PollingProtocol.wantsReason(status: code) else { throw UpstreamError.httpStatus(code) }
@@ -61,6 +72,11 @@ struct SSETransport: HTTPTransport {
         } catch {
             return TransportFailure.outcome(of: error, url: redirects.url)
         }
+    }
+
+    private func opened(_ url: URL, session: UpstreamSession) {
+        session.publish(.opened(at: Date()))
+        session.logger.info("upstream: connected to \(URLRedaction.redacted(url.absoluteString))")
     }
 
     /// Reads the body through the committer: the reader parses each read into events and
@@ -97,6 +113,81 @@ struct SSETransport: HTTPTransport {
                 guard await queue.put(read) else { return }  // the committer stopped
                 if failure != nil { throw UpstreamError.eventTooLarge(limit: maxEventBytes) }
             }
+        }
+    }
+
+    /// Reads a JSON stream's body through the committer: the reader splits each read into
+    /// texts and their commands. A body of one value that ends is a JSON API's one answer,
+    /// not a stream: it is shown, and ``UpstreamError/oneDocumentThenClosed`` says how to
+    /// follow it.
+    private func read(
+        _ body: HTTPClientResponse.Body, framing: JSONTextSplitter.Framing, as messages: MessageProtocol,
+        session: UpstreamSession
+    ) async throws {
+        let maxEventBytes = session.configuration.maxEventBytes
+        try await UpstreamCommitter(session: session).run { queue in
+            var count = 0
+            var splitter = JSONTextSplitter(framing: framing, maxTextBytes: maxEventBytes)
+            var texts: [[UInt8]] = []
+            var ended = false
+            var iterator = body.makeAsyncIterator()
+            while !ended {
+                let buffer = try await iterator.next()
+                let received = MonotonicTime.now()
+                texts.removeAll(keepingCapacity: true)
+                // Texts completed before an oversized one in the same read still count.
+                var failure: JSONTextSplitterError?
+                if let buffer {
+                    buffer.withUnsafeReadableBytes { raw in
+                        do throws(JSONTextSplitterError) {
+                            try splitter.split(raw, into: &texts)
+                        } catch {
+                            failure = error
+                        }
+                    }
+                    session.publish(.received(bytes: UInt64(buffer.readableBytes)))
+                } else {
+                    ended = true
+                    splitter.finish(into: &texts)
+                }
+                count += texts.count
+                let interpreted = texts.map { bytes in
+                    let text = String(decoding: bytes, as: UTF8.self)
+                    return (SSEEvent(type: "message", data: text), messages.interpret(.text(text)))
+                }
+                let read = UpstreamReadQueue.Read(
+                    events: interpreted, lastEventID: "", reconnectionTime: nil,
+                    byteCount: buffer?.readableBytes ?? 0,
+                    arrival: UpstreamArrival(received: received, parsed: MonotonicTime.now()))
+                guard await queue.put(read) else { return }  // the committer stopped
+                if failure != nil { throw UpstreamError.eventTooLarge(limit: maxEventBytes) }
+            }
+            if count == 1 && framing == .values { throw UpstreamError.oneDocumentThenClosed }
+        }
+    }
+
+    /// The `Accept` of a mode that also reads JSON streams: an SSE stream first, then the
+    /// JSON streams' types, which a Kubernetes API server needs to hear (it answers 406 to
+    /// `text/event-stream` alone).
+    static let acceptingJSONStreams = "text/event-stream, application/x-ndjson;q=0.9, application/json;q=0.8"
+
+    /// How a JSON stream answered with `contentType` is split: one text per line for the
+    /// line-delimited types (NDJSON, JSON Lines, JSON text sequences, `stream+json`), one per
+    /// value for `application/json`, `text/json` and any other `+json`; `nil` for anything
+    /// else.
+    static func jsonFraming(of contentType: String?) -> JSONTextSplitter.Framing? {
+        guard let contentType, let media = contentType.split(separator: ";", omittingEmptySubsequences: false).first
+        else { return nil }
+        let type = media.trimmingCharacters(in: .whitespaces).lowercased()
+        switch type {
+        case "application/x-ndjson", "application/ndjson", "application/jsonl", "application/x-jsonl",
+            "application/jsonlines", "application/x-jsonlines", "application/json-seq", "application/stream+json",
+            "application/x-json-stream":
+            return .lines
+        case "application/json", "text/json":
+            return .values
+        default:
+            return type.hasPrefix("application/") && type.hasSuffix("+json") ? .values : nil
         }
     }
 

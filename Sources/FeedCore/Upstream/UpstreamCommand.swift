@@ -14,6 +14,14 @@ public enum UpstreamCommand: Sendable {
     /// Append mode: take out the kept item whose key is this id (Mastodon's `delete`);
     /// nothing when none has it (``FeedStore/removeItem(keyed:position:arrival:)``).
     case removeItem(key: String)
+    /// Append mode: put an item in place of the kept one with the same id at `idAt`, or
+    /// first when none has it (a Kubernetes watch's `ADDED` and `MODIFIED`;
+    /// ``FeedStore/putItem(_:idAt:keep:position:arrival:)``).
+    case putItem(JSONValue, idAt: JSONPointer, keep: Int)
+    /// Append mode: take out the kept item whose id at `idAt` is this one (a Kubernetes
+    /// watch's `DELETED`); nothing when none has it
+    /// (``FeedStore/removeItem(withID:at:position:arrival:)``).
+    case removeItemByID(JSONValue, idAt: JSONPointer)
     /// Upstream reported an error, or sent something unusable that is counted as one (a
     /// WebSocket message that is not JSON, a Firebase `put` through a scalar); keep the
     /// state and the stream.

@@ -124,6 +124,12 @@ struct UpstreamCommitter: Sendable {
             if session.store.removeItem(keyed: key, position: position, arrival: arrival) == nil {
                 logger.debug("upstream: \(event.type) event: no kept item has the key \(key.prefix(100))")
             }
+        case .putItem(let item, let idPath, let keep):
+            session.store.putItem(item, idAt: idPath, keep: keep, position: position, arrival: arrival)
+        case .removeItemByID(let id, let idPath):
+            if session.store.removeItem(withID: id, at: idPath, position: position, arrival: arrival) == nil {
+                logger.debug("upstream: \(event.type) event: no kept item has its id")
+            }
         case .reportError(let message):
             logger.warning("upstream sent an error: \(message)")
             session.publish(.upstreamError(message: message))

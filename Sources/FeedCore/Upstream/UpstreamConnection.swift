@@ -12,8 +12,9 @@ import Logging
 /// | SSE, document (`--upstream`) | `SSETransport` | ``DocumentProtocol`` |
 /// | SSE, append (`--mode append`) | `SSETransport` | ``AppendProtocol`` |
 /// | SSE, Firebase (`--mode firebase`) | `SSETransport` | ``FirebaseProtocol`` |
+/// | a JSON stream (`--upstream`, NDJSON…) | `SSETransport` | ``JSONTextSplitter``, ``MessageProtocol`` |
 /// | polling (`--poll`) | `PollTransport` | ``PollingProtocol`` |
-/// | WebSocket (`--upstream ws://…`) | `WebSocketTransport` | ``WebSocketProtocol`` |
+/// | WebSocket (`--upstream ws://…`) | `WebSocketTransport` | ``MessageProtocol`` |
 ///
 /// What happens is published as ``UpstreamEvent``s: ``UpstreamEvent/connecting`` first,
 /// ``UpstreamEvent/reconnecting(reason:)`` (with what ended the last attempt) before each
@@ -44,15 +45,15 @@ public final class UpstreamConnection: UpstreamSource {
         let http = HTTPUpstream.clientConfiguration(tls: tls, readTimeout: configuration.readTimeout)
         var policy = ReconnectPolicy(maxBackoff: configuration.maxBackoff)
         switch kind {
-        case .sse(let makeDialect):
-            transport = SSETransport(clientConfiguration: http, makeDialect: makeDialect)
+        case .sse(let makeDialect, let jsonTexts):
+            transport = SSETransport(clientConfiguration: http, makeDialect: makeDialect, jsonTexts: jsonTexts)
         case .poll(let interval):
             // Failures are retried from the interval, doubling up to the cap (or the
             // interval, if longer).
             policy = ReconnectPolicy(retryInterval: interval, maxBackoff: max(configuration.maxBackoff, interval))
             transport = PollTransport(clientConfiguration: http, interval: interval)
-        case .webSocket(let webSocketProtocol):
-            transport = WebSocketTransport(protocol: webSocketProtocol, tls: tls)
+        case .webSocket(let messageProtocol):
+            transport = WebSocketTransport(protocol: messageProtocol, tls: tls)
         }
         self.configuration = configuration
         session = UpstreamSession(
@@ -66,7 +67,8 @@ public final class UpstreamConnection: UpstreamSource {
         interpret: @escaping @Sendable (SSEEvent) -> UpstreamCommand = DocumentProtocol.interpret
     ) throws(UpstreamError) {
         try self.init(
-            configuration: configuration, kind: .sse { StatelessDialect(interpret) }, store: store, logger: logger)
+            configuration: configuration, kind: .sse(dialect: { StatelessDialect(interpret) }), store: store,
+            logger: logger)
     }
 
     /// Makes the first attempt resume after `position` (``UpstreamPosition``; a cluster

@@ -28,6 +28,9 @@ public enum UpstreamError: Error, CustomStringConvertible, Equatable {
     case readTimeout
     /// The stream ended (upstream closed it).
     case endOfStream
+    /// An `--upstream` answered one JSON document, not a stream, and ended: a JSON API,
+    /// which is polled.
+    case oneDocumentThenClosed
     /// An event could not be applied; the state was kept and a fresh snapshot is needed.
     case resync(String)
     /// Upstream said the stream is over (Firebase `cancel` or `auth_revoked`): the state is
@@ -67,6 +70,8 @@ public enum UpstreamError: Error, CustomStringConvertible, Equatable {
         case .eventTooLarge(let limit): return "an event exceeded \(limit) bytes"
         case .readTimeout: return "no data from upstream within the read timeout"
         case .endOfStream: return "upstream closed the stream"
+        case .oneDocumentThenClosed:
+            return "upstream answered one JSON document and closed the connection (a JSON API is polled: --poll URL)"
         case .resync(let reason): return "resynchronising: \(reason)"
         case .endedByUpstream(let reason): return "upstream ended the stream: \(reason)"
         case .unusableAnswer(let message): return message

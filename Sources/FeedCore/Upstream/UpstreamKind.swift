@@ -1,20 +1,26 @@
 /// What an upstream source speaks, and so which transport and which protocol type read it.
 public enum UpstreamKind: Sendable {
-    /// An SSE stream (`--upstream http(s)://…`), read by a fresh dialect per connection.
-    case sse(dialect: @Sendable () -> any SSEDialect)
+    /// An SSE stream (`--upstream http(s)://…`), read by a fresh dialect per connection; an
+    /// answer that is a stream of JSON texts instead (NDJSON, a streamed `application/json`)
+    /// is read by `jsonTexts`, or refused where it is `nil`.
+    case sse(dialect: @Sendable () -> any SSEDialect, jsonTexts: MessageProtocol? = nil)
     /// A JSON document polled every `interval` with conditional requests (`--poll URL`).
     case poll(interval: Duration)
     /// A WebSocket (`--upstream ws(s)://…`), each message read as `mode` says.
-    case webSocket(WebSocketProtocol)
+    case webSocket(MessageProtocol)
 
     /// The Streamdata document protocol over SSE (`--mode document`, the default).
-    public static var document: UpstreamKind { .sse { StatelessDialect(DocumentProtocol.interpret) } }
+    public static var document: UpstreamKind {
+        .sse(dialect: { StatelessDialect(DocumentProtocol.interpret) }, jsonTexts: MessageProtocol(mode: .document))
+    }
 
     /// One item per SSE event, the newest `keep` kept (`--mode append`).
-    public static func append(keep: Int) -> UpstreamKind { .sse { AppendProtocol(keep: keep) } }
+    public static func append(keep: Int) -> UpstreamKind {
+        .sse(dialect: { AppendProtocol(keep: keep) }, jsonTexts: MessageProtocol(mode: .append(keep: keep)))
+    }
 
-    /// Firebase's REST streaming over SSE (`--mode firebase`).
-    public static var firebase: UpstreamKind { .sse { FirebaseProtocol() } }
+    /// Firebase's REST streaming over SSE (`--mode firebase`); nothing else.
+    public static var firebase: UpstreamKind { .sse(dialect: { FirebaseProtocol() }) }
 
     /// How it is reached.
     var transport: UpstreamEndpoint.Transport {

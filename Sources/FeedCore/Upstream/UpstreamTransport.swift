@@ -3,7 +3,7 @@
 /// reconnect — is ``UpstreamConnection``'s, written once for every transport.
 ///
 /// A transport does I/O at the edge and hands everything it reads to its I/O-free protocol
-/// type (an ``SSEDialect``, ``PollingProtocol``, ``WebSocketProtocol``).
+/// type (an ``SSEDialect``, ``PollingProtocol``, ``MessageProtocol``).
 protocol UpstreamTransport: Sendable {
     /// What the transport keeps open across attempts (an HTTP client), made when the loop
     /// starts and released when it ends.

@@ -7,7 +7,7 @@ import WSClient
 
 /// A WebSocket upstream (`--upstream ws://…` or `wss://…`, swift-websocket's
 /// `WebSocketClient`): one attempt is one handshake and the reading of its messages until
-/// the socket closes. Where a message goes: the socket → ``WebSocketProtocol`` (an
+/// the socket closes. Where a message goes: the socket → ``MessageProtocol`` (an
 /// ``UpstreamCommand``) → ``UpstreamCommitter`` → ``FeedStore``.
 ///
 /// - The handshake carries every configured header (`--header`); a user name and password
@@ -25,14 +25,14 @@ import WSClient
 struct WebSocketTransport: UpstreamTransport {
     typealias Resources = Void
 
-    let `protocol`: WebSocketProtocol
+    let `protocol`: MessageProtocol
     let tls: TLSConfiguration
 
     /// `tls` with a short wait for upstream's TLS close: when the task is cancelled,
     /// swift-websocket closes the connection's input first, so upstream's `close_notify`
     /// can never be read and NIOSSL would wait its whole default (5 s) before closing;
     /// feedweb must stop within 2 s.
-    init(protocol: WebSocketProtocol, tls: TLSConfiguration) {
+    init(protocol: MessageProtocol, tls: TLSConfiguration) {
         self.protocol = `protocol`
         var tls = tls
         tls.shutdownTimeout = .milliseconds(250)
@@ -56,7 +56,7 @@ struct WebSocketTransport: UpstreamTransport {
             guard let name = HTTPField.Name(header.name) else { continue }
             configuration.additionalHeaders.append(HTTPField(name: name, value: header.value))
         }
-        let webSocketProtocol = self.protocol
+        let messageProtocol = self.protocol
         let requestedAt = Date()
         let client = WebSocketClient(
             url: url, configuration: configuration, tlsConfiguration: tls, logger: session.libraryLogger
@@ -82,10 +82,10 @@ struct WebSocketTransport: UpstreamTransport {
                     switch message {
                     case .text(let text):
                         event = SSEEvent(type: "message", data: text)
-                        command = webSocketProtocol.interpret(.text(text))
+                        command = messageProtocol.interpret(.text(text))
                     case .binary:
                         event = SSEEvent(type: "binary", data: "")
-                        command = webSocketProtocol.interpret(.binary(byteCount: byteCount))
+                        command = messageProtocol.interpret(.binary(byteCount: byteCount))
                     }
                     let read = UpstreamReadQueue.Read(
                         events: [(event, command)], lastEventID: "", reconnectionTime: nil, byteCount: byteCount,

@@ -24,7 +24,7 @@ public struct FeedwebConfiguration: Sendable {
         case poll(url: String, interval: Duration)
         /// A WebSocket (`--upstream ws(s)://…`), each text message one item
         /// (`--mode append`) or a whole document (`--mode document`).
-        case webSocket(url: String, mode: WebSocketProtocol.Mode)
+        case webSocket(url: String, mode: MessageProtocol.Mode)
 
         /// Whether each of the source's events is one item (append mode, SSE or WebSocket).
         var itemsAreEvents: Bool {
@@ -57,7 +57,7 @@ public struct FeedwebConfiguration: Sendable {
             case .append(let url, let keep): return (url, .append(keep: keep))
             case .firebase(let url): return (url, .firebase)
             case .poll(let url, let interval): return (url, .poll(interval: interval))
-            case .webSocket(let url, let mode): return (url, .webSocket(WebSocketProtocol(mode: mode)))
+            case .webSocket(let url, let mode): return (url, .webSocket(MessageProtocol(mode: mode)))
             }
         }
     }

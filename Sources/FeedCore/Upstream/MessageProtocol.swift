@@ -1,20 +1,26 @@
-/// How the messages of a WebSocket upstream (`--upstream ws://…` or `wss://…`) become
-/// ``UpstreamCommand``s, without I/O.
+/// How whole JSON messages become ``UpstreamCommand``s, without I/O: the text messages of a
+/// WebSocket upstream (`--upstream ws://…` or `wss://…`), and the texts of a JSON stream
+/// over HTTP (`--upstream http(s)://…` answered `application/x-ndjson`, `application/json`
+/// and the like, split by ``JSONTextSplitter``).
 ///
 /// - `append` (`--mode append`): each text message is one JSON item, put first; the newest
 ///   `keep` are the document `{"items":[…]}` (seed 003's Wikipedia edits,
 ///   `{"type":…,"content":…,"time":…}`). Mastodon's streaming messages,
 ///   `{"stream":[…],"event":"update","payload":"{…}"}`, are its SSE events in an envelope:
 ///   read as the append protocol reads the event `event` with the data `payload`
-///   (``AppendProtocol``: a post put first, edited, or deleted by its id).
+///   (``AppendProtocol``: a post put first, edited, or deleted by its id). A Kubernetes
+///   watch's events, `{"type":"MODIFIED","object":{…}}`, edit the set of objects kept
+///   (``KubernetesWatch``). A heartbeat (`{"event":"keepalive",…}`, ``isHeartbeat(_:)``)
+///   is no item.
 /// - `document` (`--mode document`): each text message is a whole JSON document; the store
 ///   diffs it against the last one into a patch, as it does a poll.
 ///
 /// A text message that is not JSON, and a binary message, are counted and shown as
 /// upstream errors; the state and the connection are kept (there is no snapshot to
-/// resynchronise from). A WebSocket has no event id: a reconnect starts a new stream, and
-/// the gap shows downstream as the patch from the old state to the new one.
-public struct WebSocketProtocol: Sendable, Equatable {
+/// resynchronise from). Neither a WebSocket nor a JSON stream has event ids: a reconnect
+/// starts a new stream, and the gap shows downstream as the patch from the old state to the
+/// new one.
+public struct MessageProtocol: Sendable, Equatable {
     /// What one text message is.
     public enum Mode: Sendable, Equatable {
         /// One item; the newest `keep` (at least 1) are kept.
@@ -53,10 +59,30 @@ public struct WebSocketProtocol: Sendable, Equatable {
             switch mode {
             case .append(let keep):
                 if let event = Self.envelopedEvent(value) { return AppendProtocol(keep: keep).interpret(event) }
+                if let command = KubernetesWatch.command(for: value, keep: keep) { return command }
+                if Self.isHeartbeat(value) { return .ignore(reason: "heartbeat", counted: false) }
                 return .prependItem(value, keep: keep)
             case .document: return .replaceDocument(value)
             }
         }
+    }
+
+    /// Whether `message` only says the stream is alive, and is no item: an object whose
+    /// `event` or `type` is `keepalive` (ntfy's `{"event":"keepalive",…}`), or `heartbeat`
+    /// with at most one other member (Kraken's `{"event":"heartbeat"}`; a monitor's
+    /// heartbeats with a status and a time are its data), or ntfy's `open` (an `event` of
+    /// `open` beside a `topic`).
+    static func isHeartbeat(_ message: JSONValue) -> Bool {
+        guard let members = message.objectValue else { return false }
+        for name in ["event", "type"] {
+            switch members[name]?.stringValue?.lowercased() {
+            case "keepalive", "keep-alive": return true
+            case "heartbeat" where members.count <= 2: return true
+            case "open" where name == "event" && members["topic"] != nil: return true
+            default: continue
+            }
+        }
+        return false
     }
 
     /// The SSE event a Mastodon streaming message carries: an object of a text `event`, a

@@ -1,0 +1,50 @@
+/// A Kubernetes watch (`GET /api/v1/pods?watch=1`, any resource's `?watch=true`), read in
+/// append mode: one JSON object per line, `{"type":…,"object":{…}}`, the edits of a set of
+/// objects, each identified by its `metadata.uid` (``idPath``):
+///
+/// - `ADDED` and `MODIFIED`: the object in place of the kept one with its uid, or first when
+///   none has it (a new watch sends `ADDED` again for every object there is);
+/// - `DELETED`: the kept object with its uid taken out;
+/// - `BOOKMARK`: only a resource version; ignored, not counted;
+/// - `ERROR`: the API's `Status` object (`410 Expired: too old resource version`), shown as
+///   an upstream error.
+///
+/// Any other message is not a watch event (``command(for:keep:)`` returns `nil`).
+enum KubernetesWatch {
+    /// Where a Kubernetes object keeps its id.
+    static let idPath = JSONPointer(tokens: ["metadata", "uid"])
+
+    /// The command for `message`, or `nil` when it is not a watch event: an object of
+    /// exactly a `type` of the five and an `object` that is an object.
+    static func command(for message: JSONValue, keep: Int) -> UpstreamCommand? {
+        guard let members = message.objectValue, members.count == 2, let type = members["type"]?.stringValue,
+            let object = members["object"], object.objectValue != nil
+        else { return nil }
+        switch type {
+        case "ADDED", "MODIFIED":
+            return .putItem(object, idAt: idPath, keep: keep)
+        case "DELETED":
+            guard let id = object.value(at: idPath), !id.isNull else {
+                return .ignore(reason: "DELETED names no metadata.uid", counted: true)
+            }
+            return .removeItemByID(id, idAt: idPath)
+        case "BOOKMARK":
+            return .ignore(reason: "bookmark", counted: false)
+        case "ERROR":
+            return .reportError(describe(status: object))
+        default:
+            return nil
+        }
+    }
+
+    /// A `Status` in words: `410 Expired: too old resource version: 1 (2)`, at most 300
+    /// characters on one line.
+    static func describe(status: JSONValue) -> String {
+        let code = ItemExtractor.text(status["code"])
+        let reason = ItemExtractor.text(status["reason"])
+        let message = ItemExtractor.text(status["message"]) ?? "watch error"
+        let head = [code, reason].compactMap { $0 }.joined(separator: " ")
+        let text = head.isEmpty ? message : "\(head): \(message)"
+        return String(String(text.prefix(300)).map { $0.isNewline ? " " : $0 })
+    }
+}

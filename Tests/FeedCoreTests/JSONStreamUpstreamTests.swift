@@ -1,0 +1,175 @@
+import FeedCore
+import Foundation
+import TestSupport
+import Testing
+
+/// An `--upstream` that answers a stream of JSON texts instead of SSE, over real sockets
+/// against ``ScriptedSSEServer``: NDJSON and streamed `application/json` as items or
+/// documents, a Kubernetes watch as the set of objects it edits, heartbeats and broken texts
+/// left out while the state is kept, and a JSON API's single answer shown with the way to
+/// follow it.
+@Suite("JSON stream upstream", .timeLimit(.minutes(2)), .onThreadsOfItsOwn)
+struct JSONStreamUpstreamTests {
+    static func line(_ value: JSONValue) -> String { value.serializedString() + "\n" }
+
+    static func notification(_ n: Int, title: String) -> JSONValue {
+        .object([
+            "id": .string("m\(n)"), "time": .int(1_796_371_600 + Int64(n)), "event": .string("message"),
+            "topic": .string("alerts"), "title": .string(title),
+        ])
+    }
+
+    /// A pod as a Kubernetes API server writes it, identified by `uid`.
+    static func pod(_ name: String, uid: String, phase: String, version: Int) -> JSONValue {
+        .object([
+            "kind": .string("Pod"), "apiVersion": .string("v1"),
+            "metadata": .object([
+                "name": .string(name), "namespace": .string("default"), "uid": .string(uid),
+                "resourceVersion": .string(String(version)),
+            ]),
+            "status": .object(["phase": .string(phase)]),
+        ])
+    }
+
+    static func watch(_ type: String, _ object: JSONValue) -> String {
+        line(.object(["type": .string(type), "object": object]))
+    }
+
+    static func watch(_ type: String, json object: String) throws -> String {
+        watch(type, try JSONValue(parsing: object))
+    }
+
+    /// The first price in a `{"prices":[…]}` document.
+    static func firstPrice(_ document: JSONValue?) -> JSONValue? {
+        document?["prices"]?.arrayValue?.first?["price"]
+    }
+
+    /// The kept items' values at `pointer`, in order.
+    static func values(_ document: JSONValue?, at pointer: String) -> [String] {
+        let path = (try? JSONPointer(pointer)) ?? JSONPointer(tokens: [])
+        return (document?["items"]?.arrayValue ?? []).map { $0.value(at: path)?.stringValue ?? "-" }
+    }
+
+    @Test("NDJSON in append mode: each line one item; keepalives, ntfy's open and a broken line are no items")
+    func ndjsonItems() async throws {
+        let head = [
+            #"{"id":"o1","time":1,"event":"open","topic":"alerts"}"# + "\n",
+            Self.line(Self.notification(1, title: "Backup done")),
+            #"{"id":"k1","time":2,"event":"keepalive","topic":"alerts"}"# + "\n",
+            "{\"id\":\"m-broken\",\"title\":\n",
+        ]
+        try await Upstream.run(
+            [
+                .stream(
+                    [.text(head.joined()), .text(Self.line(Self.notification(2, title: "<b>Disk</b> full")))],
+                    ending: .stayOpen, contentType: "application/x-ndjson; charset=utf-8")
+            ], kind: .append(keep: 10)
+        ) { server, upstream in
+            try await upstream.waitUntil("two notifications") {
+                Self.values(upstream.document, at: "/id") == ["m2", "m1"]
+            }
+            #expect(Self.values(upstream.document, at: "/title") == ["<b>Disk</b> full", "Backup done"])
+            try await upstream.waitUntil("the broken line counted") { upstream.status.upstreamErrors == 1 }
+            #expect(upstream.status.lastUpstreamError?.contains("not JSON") == true)
+            #expect(upstream.status.phase == .open, "a broken line keeps the connection")
+            // Pushed later, split mid-line: one more item once its line ends.
+            let next = Self.line(Self.notification(3, title: "Deploy finished"))
+            let cut = next.index(next.startIndex, offsetBy: 10)
+            try await server.push(String(next[..<cut]))
+            try await server.push(String(next[cut...]))
+            try await upstream.waitUntil("the third notification") {
+                Self.values(upstream.document, at: "/id") == ["m3", "m2", "m1"]
+            }
+            #expect(upstream.status.reconnects == 0)
+        }
+    }
+
+    @Test("a Kubernetes watch: added, modified in place, deleted by uid; a new watch's ADDED again duplicates nothing")
+    func kubernetesWatch() async throws {
+        let first = [
+            Self.watch("ADDED", Self.pod("web-1", uid: "u1", phase: "Pending", version: 1)),
+            Self.watch("ADDED", Self.pod("web-2", uid: "u2", phase: "Running", version: 2)),
+            Self.watch("ADDED", Self.pod("db-1", uid: "u3", phase: "Running", version: 3)),
+            Self.watch("MODIFIED", Self.pod("web-1", uid: "u1", phase: "Running", version: 4)),
+            try Self.watch("BOOKMARK", json: #"{"kind":"Pod","apiVersion":"v1","metadata":{"resourceVersion":"5"}}"#),
+            Self.watch("DELETED", Self.pod("web-2", uid: "u2", phase: "Running", version: 6)),
+            try Self.watch(
+                "ERROR",
+                json: #"""
+                    {"kind":"Status","apiVersion":"v1","status":"Failure","reason":"Expired","code":410,
+                    "message":"too old resource version: 1 (6)"}
+                    """#),
+        ]
+        // The watch ends (as an API server ends one after its timeout); the next starts with
+        // every object there is, one of them changed meanwhile.
+        let second = [
+            Self.watch("ADDED", Self.pod("web-1", uid: "u1", phase: "Running", version: 4)),
+            Self.watch("ADDED", Self.pod("db-1", uid: "u3", phase: "Failed", version: 7)),
+            Self.watch("ADDED", Self.pod("web-3", uid: "u4", phase: "Pending", version: 8)),
+        ]
+        try await Upstream.run(
+            [
+                .stream([.text(first.joined())], ending: .close, contentType: "application/json"),
+                .stream([.text(second.joined())], ending: .stayOpen, contentType: "application/json"),
+            ], path: "/api/v1/pods?watch=1", kind: .append(keep: 50)
+        ) { server, upstream in
+            try await upstream.waitUntil("the first watch's pods") {
+                Self.values(upstream.document, at: "/metadata/name") == ["db-1", "web-1"]
+            }
+            #expect(Self.values(upstream.document, at: "/status/phase") == ["Running", "Running"])
+            try await upstream.waitUntil("the Status shown") {
+                upstream.status.lastUpstreamError == "410 Expired: too old resource version: 1 (6)"
+            }
+            try await server.waitForRequests(2)
+            try await upstream.waitUntil("the second watch's pods") {
+                Self.values(upstream.document, at: "/metadata/name") == ["web-3", "db-1", "web-1"]
+            }
+            #expect(Self.values(upstream.document, at: "/status/phase") == ["Pending", "Failed", "Running"])
+            #expect(Self.values(upstream.document, at: "/metadata/uid") == ["u4", "u3", "u1"])
+        }
+    }
+
+    @Test("streamed application/json in document mode: each value, pretty-printed or not, a whole document")
+    func jsonDocuments() async throws {
+        let pretty = "{\n  \"prices\": [\n    {\"symbol\": \"ACME\", \"price\": 12.5}\n  ]\n}\n"
+        try await Upstream.run(
+            [.stream([.text(pretty)], ending: .stayOpen, contentType: "application/json")], kind: .document
+        ) { server, upstream in
+            try await upstream.waitUntil("the first document") {
+                Self.firstPrice(upstream.document) == .double(12.5)
+            }
+            try await server.push(#"{"prices":[{"symbol":"ACME","price":12.75}]}"#)
+            try await upstream.waitUntil("the second document") {
+                Self.firstPrice(upstream.document) == .double(12.75)
+            }
+            #expect(upstream.acceptedDocuments.count == 2)
+            #expect(upstream.status.lastError == nil)
+        }
+    }
+
+    @Test("a JSON API's one answer: shown, and the error says to poll it")
+    func oneAnswer() async throws {
+        let answer = ScriptedSSEServer.Response.status(
+            200, headers: [("Content-Type", "application/json")], body: #"{"prices":[{"symbol":"ACME","price":1}]}"#)
+        try await Upstream.run([answer], then: answer, kind: .document) { _, upstream in
+            try await upstream.waitUntil("the document, and the advice") {
+                upstream.document?["prices"] != nil && upstream.status.lastError?.contains("--poll") == true
+            }
+            #expect(
+                upstream.status.lastError
+                    == "upstream answered one JSON document and closed the connection (a JSON API is polled: --poll URL)"
+            )
+        }
+    }
+
+    @Test("Firebase mode reads SSE only: a JSON stream is refused")
+    func firebaseRefuses() async throws {
+        try await Upstream.run(
+            [.stream([.text("{\"a\":1}\n")], ending: .stayOpen, contentType: "application/x-ndjson")],
+            kind: .firebase
+        ) { _, upstream in
+            try await upstream.waitUntil("the refusal") { upstream.status.lastError?.contains("Content-Type") == true }
+            #expect(upstream.document == nil)
+        }
+    }
+}

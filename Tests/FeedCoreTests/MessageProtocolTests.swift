@@ -1,0 +1,77 @@
+import FeedCore
+import Testing
+
+/// ``MessageProtocol`` without I/O: which whole messages are items, which are heartbeats,
+/// and which are a Kubernetes watch's edits.
+@Suite("Message protocol")
+struct MessageProtocolTests {
+    static let append = MessageProtocol(mode: .append(keep: 7))
+
+    static func command(_ text: String) -> UpstreamCommand {
+        append.interpret(.text(text))
+    }
+
+    static func isItem(_ text: String) -> Bool {
+        if case .prependItem(_, keep: 7) = command(text) { return true }
+        return false
+    }
+
+    static func isQuietlyIgnored(_ text: String) -> Bool {
+        if case .ignore(_, counted: false) = command(text) { return true }
+        return false
+    }
+
+    @Test("a heartbeat is no item; a monitor's heartbeat with a status and a time is its data")
+    func heartbeats() {
+        #expect(Self.isQuietlyIgnored(#"{"event":"heartbeat"}"#))  // Kraken
+        #expect(Self.isQuietlyIgnored(#"{"id":"k1","time":2,"event":"keepalive","topic":"alerts"}"#))  // ntfy
+        #expect(Self.isQuietlyIgnored(#"{"id":"o1","time":1,"event":"open","topic":"alerts"}"#))  // ntfy
+        #expect(Self.isQuietlyIgnored(#"{"type":"Keep-Alive"}"#))
+        #expect(Self.isItem(#"{"type":"heartbeat","monitorID":1,"status":1,"msg":"OK","ping":23}"#))
+        #expect(Self.isItem(#"{"event":"open","door":"front"}"#), "an open without a topic is not ntfy's")
+        #expect(Self.isItem(#"{"type":"ping","host":"db-1","ms":12}"#))
+        // In document mode a message is a document, whatever it says.
+        let document = MessageProtocol(mode: .document).interpret(.text(#"{"event":"heartbeat"}"#))
+        guard case .replaceDocument = document else {
+            Issue.record("document mode: \(document)")
+            return
+        }
+    }
+
+    @Test("a Kubernetes watch's events: put, remove by uid, bookmark ignored, error shown")
+    func kubernetesWatch() throws {
+        let pod = #"{"kind":"Pod","metadata":{"name":"web-1","uid":"u1"},"status":{"phase":"Running"}}"#
+        let uid = try JSONPointer("/metadata/uid")
+        for type in ["ADDED", "MODIFIED"] {
+            guard case .putItem(let item, let idPath, let keep) = Self.command(#"{"type":"\#(type)","object":\#(pod)}"#)
+            else {
+                Issue.record("\(type) is not a put")
+                continue
+            }
+            #expect(item == (try JSONValue(parsing: pod)))
+            #expect(idPath == uid && keep == 7)
+        }
+        guard case .removeItemByID(let id, let idPath) = Self.command(#"{"type":"DELETED","object":\#(pod)}"#) else {
+            Issue.record("DELETED is not a removal")
+            return
+        }
+        #expect(id == .string("u1") && idPath == uid)
+        #expect(Self.isQuietlyIgnored(#"{"type":"BOOKMARK","object":{"metadata":{"resourceVersion":"9"}}}"#))
+        guard
+            case .reportError(let message) = Self.command(
+                #"{"type":"ERROR","object":{"kind":"Status","code":410,"reason":"Expired","message":"too old"}}"#)
+        else {
+            Issue.record("ERROR is not reported")
+            return
+        }
+        #expect(message == "410 Expired: too old")
+        guard case .ignore(_, counted: true) = Self.command(#"{"type":"DELETED","object":{"kind":"Pod"}}"#) else {
+            Issue.record("a DELETED without a uid is not counted as ignored")
+            return
+        }
+        // Not a watch event: a third member, an object that is not one, another type.
+        #expect(Self.isItem(#"{"type":"ADDED","object":\#(pod),"extra":1}"#))
+        #expect(Self.isItem(#"{"type":"ADDED","object":"web-1"}"#))
+        #expect(Self.isItem(#"{"type":"CREATED","object":\#(pod)}"#))
+    }
+}
