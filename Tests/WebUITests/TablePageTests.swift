@@ -442,6 +442,33 @@ struct TablePageTests {
             .compactMap { $0.output[1].substring.map(String.init) }
     }
 
+    @Test("an item's page does not say its name twice: the heading, then the other values")
+    func itemPageNamesOnce() async throws {
+        func pod(_ name: String, _ phase: String) -> JSONValue {
+            .object([
+                "metadata": .object(["name": .string(name), "namespace": .string("default")]),
+                "status": .object(["phase": .string(phase)]),
+            ])
+        }
+        let server = try TestServer(
+            document: .object([
+                "items": .array([pod("web-1", "Running"), pod("db-1", "Pending"), pod("<b>api</b>-1", "Failed")])
+            ]), detection: .init())
+        let key = try #require(
+            try await JSONValue(parsing: HTTPTestClient.get(port: server.port, "/api/items").body)
+                .arrayValue?.first { $0["title"]?.stringValue == "web-1" }?["key"]?.stringValue)
+        let page = try await HTTPTestClient.get(port: server.port, "/items/" + key).text
+        let facts = page.matches(of: /<div class="detail-value"><dt>([^<]*)<\/dt><dd[^>]*>([^<]*)<\/dd>/)
+            .map { "\($0.output.1)=\($0.output.2)" }
+        #expect(page.contains(#"<h1 class="detail-title">web-1</h1>"#))
+        #expect(facts.contains("Namespace=default"), "\(facts)")
+        #expect(!facts.contains { $0.hasSuffix("=web-1") }, "the name once, as the heading: \(facts)")
+        // The table still has the name's column, each name linking to its page.
+        let table = try await HTTPTestClient.get(port: server.port, "/").text
+        #expect(table.contains(#"<th scope="col" class="col" data-col="name""#))
+        #expect(table.contains(#"href="/items/\#(key)">web-1</a>"#), "the name's cell links to the page")
+    }
+
     @Test("a token's price below a thousandth keeps four significant digits, written with a point")
     func tinyPricesKeepTheirDigits() async throws {
         // An exchange's 24-hour tickers: prices as text with eight decimals (Binance's

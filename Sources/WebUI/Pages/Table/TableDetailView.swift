@@ -1,8 +1,9 @@
 import FeedCore
 import Foundation
 
-/// `/items/{key}` for an item that is not news: its name, its columns' values formatted,
-/// then every member of its own JSON (``ItemFieldsHTML``).
+/// `/items/{key}` for an item that is not news: its name, its columns' values formatted
+/// (but a value that is the name, word for word, which the heading already says: a pod's
+/// `name`, a post's words), then every member of its own JSON (``ItemFieldsHTML``).
 struct TableDetailView {
     let key: String
     let title: String
@@ -27,10 +28,12 @@ struct TableDetailView {
         sectionHref = item.section.map(links.section)
         homeHref = links.home
         original = links.safeURL(item.url)
+        let title = self.title
         cells = CellView.finishing(
             TableColumns.shown(of: profile).map {
                 CellView(column: $0, item: item, now: now, links: links, shortened: false)
-            })
+            }
+            .filter { !($0.isPlain && $0.text == title) })
         fields = ItemFieldsHTML.render(item.raw)
     }
 }
