@@ -666,6 +666,24 @@ struct ItemShapeDetectorTests {
                 + #""created_at": "2026-11-30T11:00:00Z", "created_at_i": \#(now)}]}"#
         ).profile
         #expect(hits.columns.map(\.name) == ["objectID", "title", "created_at"], "\(hits.columns)")
+        // Docker's events: the moment in seconds and again in nanoseconds, camelCase.
+        let events = try reading(
+            "["
+                + (0..<3).map { n in
+                    #"{"status": "start", "id": "c\#(n)", "from": "nginx", "time": \#(now - n), "#
+                        + #""timeNano": \#(now - n)123456789}"#
+                }.joined(separator: ", ") + "]"
+        ).profile
+        #expect(events.columns.contains { $0.name == "time" && $0.format == .relative }, "\(events.columns)")
+        #expect(!events.columns.contains { $0.name == "timeNano" }, "\(events.columns)")
+        // A name that begins like another's but not as a word is no twin: `startedat`, `started`.
+        let builds = try reading(
+            "["
+                + (0..<3).map { n in
+                    #"{"id": "b\#(n)", "started": "2026-11-30T10:0\#(n):00Z", "startedat": "2026-11-30T11:0\#(n):00Z"}"#
+                }.joined(separator: ", ") + "]"
+        ).profile
+        #expect(builds.columns.map(\.name).contains("startedat"), "\(builds.columns)")
     }
 
     @Test("a 1 or a 0 named as a question is a yes or a no; as a state, coloured as a flag named so")

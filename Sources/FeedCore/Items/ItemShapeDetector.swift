@@ -1749,18 +1749,25 @@ public enum ItemShapeDetector {
         return compared >= 3
     }
 
-    /// Whether `column` shows a moment that another of `columns`, whose name begins its own,
-    /// shows too: `created_at_i` (seconds) beside `created_at` (RFC 3339). A twin in UTC
-    /// is the one kept: WordPress' `date` is the site's time without a zone, its
-    /// `date_gmt` the same moment in UTC.
+    /// Whether `column` shows a moment that another of `columns`, whose name begins its own
+    /// as a word (before `_` or a capital), shows too: `created_at_i` (seconds) beside
+    /// `created_at` (RFC 3339), Docker's `timeNano` beside its `time`. A twin in UTC is the
+    /// one kept: WordPress' `date` is the site's time without a zone, its `date_gmt` the same
+    /// moment in UTC.
     private static func isMomentTwin(_ column: ItemColumn, among columns: [ItemColumn]) -> Bool {
         func isMoment(_ format: ItemColumn.Format) -> Bool { format == .relative || format == .date }
         func inUTC(_ name: String) -> Bool { ["_gmt", "_utc"].contains { name.lowercased().hasSuffix($0) } }
+        func extends(_ name: String, _ base: String) -> Bool {
+            guard name.count > base.count, name.hasPrefix(base), let next = name.dropFirst(base.count).first else {
+                return false
+            }
+            return next == "_" || (next.isUppercase && base.last?.isLowercase == true)
+        }
         guard isMoment(column.format) else { return false }
         return columns.contains { other in
             guard other.pointer != column.pointer, isMoment(other.format) else { return false }
-            if column.name.hasPrefix(other.name + "_") { return !inUTC(column.name) }
-            return other.name.hasPrefix(column.name + "_") && inUTC(other.name)
+            if extends(column.name, other.name) { return !inUTC(column.name) }
+            return extends(other.name, column.name) && inUTC(other.name)
         }
     }
 
