@@ -101,6 +101,14 @@ struct ItemShapeDetectorTests {
                 + "]")
         #expect(notifications.profile.fields[.title] == (try JSONPointer("/title")))
         #expect(notifications.profile.keyPath == (try JSONPointer("/id")))
+        // Each message its own words, as ntfy's JSON stream sends them: the title still titles.
+        let distinct = try reading("[" + alerts.joined(separator: ", ") + "]")
+        #expect(distinct.profile.fields[.title] == (try JSONPointer("/title")))
+        // With no title, the message does.
+        let untitled = try reading(
+            "[" + alerts.map { $0.replacingOccurrences(of: #""title""#, with: #""label_""#) }.joined(separator: ", ")
+                + "]")
+        #expect(untitled.profile.fields[.title] == (try JSONPointer("/message")))
         // Builds of one repository: the repository names none of them.
         let builds = try reading(
             #"[{"id": 1, "repo": "api", "status": "ok"}, {"id": 2, "repo": "api", "status": "failed"}, "#

@@ -39,6 +39,9 @@ public enum ItemShapeDetector {
     /// Of ``titleNames``, those that title an item even where other items have the same
     /// (``titleMember(of:paths:sides:)``).
     static let sharedTitleNames = ["title", "display_title", "headline", "subject", "summary", "message"]
+    /// Of ``titleNames``, those of an item's body of words, which name it only where no
+    /// title does (``titleMember(of:paths:sides:)``).
+    static let bodyNames: Set<String> = ["summary", "message", "content", "text", "body"]
     /// Member names of a few values that make a filter, in order of preference: a health
     /// first (Elasticsearch's index `health`, green to red, before its `status`, open or
     /// closed; a Prometheus target's `health` before its scrape pool).
@@ -824,9 +827,6 @@ public enum ItemShapeDetector {
             let texts = items.compactMap { $0.value(at: pointer)?.stringValue }.filter { !$0.isEmpty }
             return texts.count * 10 >= items.count * 9 && Set(texts).count * 10 >= items.count * 9
         }
-        for candidates in [paths.top, paths.enveloped] {
-            if let pointer = named(candidates, titleNames).first(where: namesEach) { return pointer }
-        }
         // A title named so titles the item though others share it (an alert's `Disk full`
         // raised again, an ntfy notification's `Backup done`): a name of a group (a `repo`,
         // a `service`) does not.
@@ -834,7 +834,17 @@ public enum ItemShapeDetector {
             let texts = items.compactMap { $0.value(at: pointer)?.stringValue }.filter { !$0.isEmpty }
             return texts.count * 10 >= items.count * 9 && Set(texts).count >= min(2, items.count)
         }
-        if let pointer = named(paths.top, sharedTitleNames).first(where: titlesEach) { return pointer }
+        let sharedTitle = named(paths.top, sharedTitleNames).first(where: titlesEach)
+        for candidates in [paths.top, paths.enveloped] {
+            guard let pointer = named(candidates, titleNames).first(where: namesEach) else { continue }
+            // A body's words differ from item to item where its title may not: ntfy's
+            // `title`, `Backup done` again, before its `message`.
+            if bodyNames.contains(pointer.memberName), let sharedTitle, !bodyNames.contains(sharedTitle.memberName) {
+                return sharedTitle
+            }
+            return pointer
+        }
+        if let pointer = sharedTitle { return pointer }
         // A thing's message one level down (a GitHub commit's `commit/message`).
         if let pointer = paths.nested.first(where: { $0.memberName == "message" && namesEach($0) }) {
             return pointer
