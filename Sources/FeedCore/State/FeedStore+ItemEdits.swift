@@ -41,17 +41,67 @@ extension FeedStore {
     /// Puts `item` in place of the kept item with the same id at `idAt`, or first (keeping
     /// the newest `keep`) when none has it or `item` has no id there: a Kubernetes watch's
     /// `ADDED` and `MODIFIED`, which a new watch sends again for every object. Returns the
-    /// change, or `nil` when the kept item is `item` already.
+    /// last change, or `nil` when the kept item is `item` already. See
+    /// ``putItems(_:idAt:keep:position:arrival:)``.
     @discardableResult
     public func putItem(
         _ item: JSONValue, idAt idPath: JSONPointer, keep: Int, position: String? = nil,
         arrival: UpstreamArrival? = nil
     ) -> FeedChange? {
-        guard let id = item.value(at: idPath), !id.isNull,
-            let kept = keptItem(at: idPath, where: { kept, _ in kept == id })
-        else { return prependItem(item, keep: keep, position: position, arrival: arrival) }
-        guard kept.item != item else { return nil }
-        return edit([kept.test, .replace(path: kept.pointer, value: item)], position: position, arrival: arrival)
+        putItems(CollectionOfOne(item), idAt: idPath, keep: keep, position: position, arrival: arrival).last
+    }
+
+    /// Puts each of `items` (oldest first, as they arrived) in place of the kept item with
+    /// the same id at `idPath`, or first when none has it; an id that comes more than once is
+    /// put once, as it came last, where it came first. At most two changes, in one pass over
+    /// the kept items: the kept ones replaced (one patch, each tested), then the new ones put
+    /// first and the newest `keep` kept (``prependItems(_:keep:position:arrival:)``). So a
+    /// watch's first burst of thousands of objects is one change, not one each. Returns the
+    /// changes made.
+    @discardableResult
+    public func putItems(
+        _ items: some Collection<JSONValue>, idAt idPath: JSONPointer, keep: Int, position: String? = nil,
+        arrival: UpstreamArrival? = nil
+    ) -> [FeedChange] {
+        let itemsPointer = JSONPointer(tokens: [MirrorDocument.itemsMember])
+        let current = snapshot?.value(at: itemsPointer)?.arrayValue ?? []
+        var keptIndex: [JSONValue: Int] = [:]
+        for (index, item) in current.enumerated() {
+            guard let id = item.value(at: idPath), !id.isNull, keptIndex[id] == nil else { continue }
+            keptIndex[id] = index
+        }
+        var replacements: [Int: JSONValue] = [:]
+        var fresh: [JSONValue] = []
+        var freshIndex: [JSONValue: Int] = [:]
+        for item in items {
+            guard let id = item.value(at: idPath), !id.isNull else {
+                fresh.append(item)
+                continue
+            }
+            if let index = keptIndex[id] {
+                replacements[index] = item
+            } else if let index = freshIndex[id] {
+                fresh[index] = item
+            } else {
+                freshIndex[id] = fresh.count
+                fresh.append(item)
+            }
+        }
+        var changes: [FeedChange] = []
+        var operations: [JSONPatch.Operation] = []
+        for (index, item) in replacements.sorted(by: { $0.key < $1.key }) where current[index] != item {
+            let pointer = itemsPointer.appending(index: index)
+            let id = item.value(at: idPath) ?? .null
+            operations += [
+                .test(path: JSONPointer(tokens: pointer.tokens + idPath.tokens), value: id),
+                .replace(path: pointer, value: item),
+            ]
+        }
+        if !operations.isEmpty, let change = edit(operations, position: position, arrival: arrival) {
+            changes.append(change)
+        }
+        if !fresh.isEmpty { changes.append(prependItems(fresh, keep: keep, position: position, arrival: arrival)) }
+        return changes
     }
 
     /// Takes the kept item whose value at `idPath` is `id` out: a Kubernetes watch's

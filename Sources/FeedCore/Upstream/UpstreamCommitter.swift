@@ -46,7 +46,8 @@ struct UpstreamCommitter: Sendable {
         }
     }
 
-    /// Carries out `reads` in order, the items among them as one change. The stream's
+    /// Carries out `reads` in order, the items among them that came one after another as
+    /// one change (or two, for items put in place and first: ``FeedStore/putItems(_:idAt:keep:position:arrival:)``). The stream's
     /// position (last event id, retry) becomes theirs first; a resync clears the id again.
     private func commit(_ reads: [UpstreamReadQueue.Read]) throws(UpstreamError) {
         guard let last = reads.last else { return }
@@ -59,23 +60,31 @@ struct UpstreamCommitter: Sendable {
             if delivered { session.delivered() }
             if handled > 0 { session.publish(.eventHandled(count: handled, at: Date())) }
         }
+        // Items that came one after another, put first or put in place, as one change.
         var items: [JSONValue] = []
-        var keep = 0
+        var batch: ItemBatch?
         var itemsPosition = ""
         var itemsArrival: UpstreamArrival?
         func commitItems() {
-            guard !items.isEmpty else { return }
-            session.store.prependItems(
-                items, keep: keep, position: Self.position(itemsPosition), arrival: itemsArrival)
+            guard let batch, !items.isEmpty else { return }
+            let store = session.store
+            let position = Self.position(itemsPosition)
+            switch batch {
+            case .prepend(let keep):
+                store.prependItems(items, keep: keep, position: position, arrival: itemsArrival)
+            case .put(let idPath, let keep):
+                store.putItems(items, idAt: idPath, keep: keep, position: position, arrival: itemsArrival)
+            }
             handled += items.count
             delivered = true
             items.removeAll(keepingCapacity: true)
         }
         for read in reads {
             for (event, command) in read.events {
-                if case .prependItem(let item, let itemKeep) = command {
+                if let (item, kind) = ItemBatch.of(command) {
+                    if kind != batch { commitItems() }
+                    batch = kind
                     items.append(item)
-                    keep = itemKeep
                     itemsPosition = event.id
                     itemsArrival = read.arrival  // items committed together: the last one's
                     continue
@@ -87,6 +96,23 @@ struct UpstreamCommitter: Sendable {
             }
         }
         commitItems()
+    }
+
+    /// How items that arrive together are committed together.
+    private enum ItemBatch: Equatable {
+        /// Put first (``FeedStore/prependItems(_:keep:position:arrival:)``).
+        case prepend(keep: Int)
+        /// Put in place or first (``FeedStore/putItems(_:idAt:keep:position:arrival:)``).
+        case put(idAt: JSONPointer, keep: Int)
+
+        /// The item `command` carries and how it is batched, or `nil` for any other command.
+        static func of(_ command: UpstreamCommand) -> (JSONValue, ItemBatch)? {
+            switch command {
+            case .prependItem(let item, let keep): (item, .prepend(keep: keep))
+            case .putItem(let item, let idPath, let keep): (item, .put(idAt: idPath, keep: keep))
+            default: nil
+            }
+        }
     }
 
     /// Carries out one event's command; throws ``UpstreamError/resync(_:)`` to end the
