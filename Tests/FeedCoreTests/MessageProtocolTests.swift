@@ -73,5 +73,12 @@ struct MessageProtocolTests {
         #expect(Self.isItem(#"{"type":"ADDED","object":\#(pod),"extra":1}"#))
         #expect(Self.isItem(#"{"type":"ADDED","object":"web-1"}"#))
         #expect(Self.isItem(#"{"type":"CREATED","object":\#(pod)}"#))
+        // In document mode a watch's event is no document: the error says how to read it.
+        let document = MessageProtocol(mode: .document).interpret(.text(#"{"type":"ADDED","object":\#(pod)}"#))
+        guard case .reportError(let advice) = document else {
+            Issue.record("a watch event in document mode: \(document)")
+            return
+        }
+        #expect(advice.contains("--mode append"))
     }
 }

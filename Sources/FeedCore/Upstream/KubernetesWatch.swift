@@ -11,6 +11,10 @@
 ///
 /// Any other message is not a watch event (``command(for:keep:)`` returns `nil`).
 enum KubernetesWatch {
+    /// What a watch's event read in document mode is shown as: the way to read it.
+    static let inDocumentMode =
+        "a Kubernetes watch event, not a document: --mode append keeps the watch's objects in step"
+
     /// Where a Kubernetes object keeps its id.
     static let idPath = JSONPointer(tokens: ["metadata", "uid"])
 

@@ -13,7 +13,8 @@
 ///   (``KubernetesWatch``). A heartbeat (`{"event":"keepalive",…}`, ``isHeartbeat(_:)``)
 ///   is no item.
 /// - `document` (`--mode document`): each text message is a whole JSON document; the store
-///   diffs it against the last one into a patch, as it does a poll.
+///   diffs it against the last one into a patch, as it does a poll. A Kubernetes watch's
+///   event is no document: it is shown as an upstream error that names `--mode append`.
 ///
 /// A text message that is not JSON, and a binary message, are counted and shown as
 /// upstream errors; the state and the connection are kept (there is no snapshot to
@@ -62,7 +63,12 @@ public struct MessageProtocol: Sendable, Equatable {
                 if let command = KubernetesWatch.command(for: value, keep: keep) { return command }
                 if Self.isHeartbeat(value) { return .ignore(reason: "heartbeat", counted: false) }
                 return .prependItem(value, keep: keep)
-            case .document: return .replaceDocument(value)
+            case .document:
+                // A watch's events are edits, not documents: the last would stand for all.
+                if KubernetesWatch.command(for: value, keep: 1) != nil {
+                    return .reportError(KubernetesWatch.inDocumentMode)
+                }
+                return .replaceDocument(value)
             }
         }
     }
