@@ -469,6 +469,25 @@ struct TablePageTests {
         #expect(table.contains(#"href="/items/\#(key)">web-1</a>"#), "the name's cell links to the page")
     }
 
+    @Test("an item named by nothing but a long digest is headed by its first 12 digits, as its cell shows it")
+    func digestNamesShortened() async throws {
+        // Docker's events: each keyed by a container's 64 hex digits, titled by nothing.
+        let ids = (1...4).map { n in String(repeating: "\(n)f0a9c", count: 13).prefix(64) }.map(String.init)
+        let events = ids.enumerated().map { index, id in
+            JSONValue.object([
+                "status": .string(index % 2 == 0 ? "start" : "die"), "id": .string(id),
+                "from": .string(index % 2 == 0 ? "nginx:1.25" : "redis:7"), "Type": .string("container"),
+            ])
+        }
+        let server = try TestServer(document: .array(events), detection: .init())
+        let kiosk = try await HTTPTestClient.get(port: server.port, "/kiosk").text
+        let heads = kiosk.matches(of: /<h2 class="tile-title">([^<]*)<\/h2>/).map { String($0.output.1) }
+        #expect(Set(heads) == Set(ids.map { String($0.prefix(12)) }), "\(heads)")
+        let page = try await HTTPTestClient.get(port: server.port, "/items/" + ids[0]).text
+        #expect(page.contains(#"<h1 class="detail-title">\#(ids[0].prefix(12))</h1>"#))
+        #expect(page.contains(ids[0]), "the whole id on its page, among its values")
+    }
+
     @Test("a token's price below a thousandth keeps four significant digits, written with a point")
     func tinyPricesKeepTheirDigits() async throws {
         // An exchange's 24-hour tickers: prices as text with eight decimals (Binance's

@@ -194,6 +194,13 @@ enum CellFormatting {
         }
     }
 
+    /// What names `item` on a tile and its page: its title, else its key; a long digest
+    /// (Docker's 64 hex digits) cut to 12, as its cell shows it (``ItemShapeDetector/shortDigest(_:)``).
+    static func itemName(_ item: FeedItem) -> String {
+        let name = item.title ?? item.key
+        return ItemShapeDetector.shortDigest(name) ?? name
+    }
+
     /// A title that is a moment, as a tile heads it: a date and time without a zone as the
     /// place that sent it keeps time (a forecast's `2026-11-30T17:00`: "30 Nov, 17:00"),
     /// one with a zone in UTC ("30 Nov, 16:00 UTC"), the year only when it is not `now`'s;

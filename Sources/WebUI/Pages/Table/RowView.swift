@@ -7,7 +7,7 @@ struct RowView {
     let key: String
     let domID: String
     let href: String
-    /// What names the item: its title field, else its key; a moment (a forecast's hour) as
+    /// What names the item: its title field, else its key (``CellFormatting/itemName(_:)``); a moment (a forecast's hour) as
     /// people write one (``CellFormatting/momentTitle(_:now:)``).
     let title: String
     let cells: [CellView]
@@ -42,7 +42,7 @@ struct RowView {
         self.item = TemplateJSON(item.raw)
         domID = "item-" + item.key
         href = links.item(item.key)
-        let name = item.title ?? item.key
+        let name = CellFormatting.itemName(item)
         title = CellFormatting.momentTitle(name, now: now) ?? name
         var cells: [CellView] = []
         cells.reserveCapacity(columns.count)

@@ -23,7 +23,7 @@ struct TableDetailView {
     init(_ item: FeedItem, profile: ItemProfile, now: Date, links: PageLinks) {
         key = item.key
         self.item = TemplateJSON(item.raw)
-        title = item.title ?? item.key
+        title = CellFormatting.itemName(item)
         section = item.section.map { TableColumns.filterText($0, profile: profile) }
         sectionHref = item.section.map(links.section)
         homeHref = links.home
