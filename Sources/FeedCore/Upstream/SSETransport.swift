@@ -10,10 +10,11 @@ import NIOCore
 ///
 /// Request headers: `Accept: text/event-stream` (then the JSON streams' types, weighed
 /// lower, where `jsonTexts` reads them: ``acceptingJSONStreams``), `Cache-Control:
-/// no-cache`, `Last-Event-ID` when an id is known, then every configured header (a configured `Accept` or `Cache-Control` replaces
-/// the default; credentials stay on the configured origin, see ``UpstreamRedirects``). A
-/// 2xx answer other than 204 must be `text/event-stream`, or a JSON stream
-/// (``jsonFraming(of:)``) where `jsonTexts` reads one; 204 asks clients to stop.
+/// no-cache`, `Last-Event-ID` when an id is known, then every configured header (a
+/// configured `Accept` or `Cache-Control` replaces the default; credentials stay on the
+/// configured origin, see ``UpstreamRedirects``). A 2xx answer other than 204 must be
+/// `text/event-stream`, or a JSON stream (``jsonFraming(of:)``) where `jsonTexts` reads
+/// one; 204 asks clients to stop.
 struct SSETransport: HTTPTransport {
     let clientConfiguration: HTTPClient.Configuration
     let makeDialect: @Sendable () -> any SSEDialect
@@ -117,14 +118,16 @@ struct SSETransport: HTTPTransport {
     }
 
     /// Reads a JSON stream's body through the committer: the reader splits each read into
-    /// texts and their commands. A body of one value that ends is a JSON API's one answer,
-    /// not a stream: it is shown, and ``UpstreamError/oneDocumentThenClosed`` says how to
-    /// follow it.
+    /// texts and their commands. A body of one value that ends within
+    /// ``oneAnswerSeconds`` is a JSON API's one answer, not a stream: it is shown, and
+    /// ``UpstreamError/oneDocumentThenClosed`` says how to follow it (a watch that ends after
+    /// minutes with one object is a stream).
     private func read(
         _ body: HTTPClientResponse.Body, framing: JSONTextSplitter.Framing, as messages: MessageProtocol,
         session: UpstreamSession
     ) async throws {
         let maxEventBytes = session.configuration.maxEventBytes
+        let started = MonotonicTime.now()
         try await UpstreamCommitter(session: session).run { queue in
             var count = 0
             var splitter = JSONTextSplitter(framing: framing, maxTextBytes: maxEventBytes)
@@ -151,6 +154,7 @@ struct SSETransport: HTTPTransport {
                     splitter.finish(into: &texts)
                 }
                 count += texts.count
+                if ended && texts.isEmpty { break }
                 let interpreted = texts.map { bytes in
                     let text = String(decoding: bytes, as: UTF8.self)
                     return (SSEEvent(type: "message", data: text), messages.interpret(.text(text)))
@@ -162,9 +166,16 @@ struct SSETransport: HTTPTransport {
                 guard await queue.put(read) else { return }  // the committer stopped
                 if failure != nil { throw UpstreamError.eventTooLarge(limit: maxEventBytes) }
             }
-            if count == 1 && framing == .values { throw UpstreamError.oneDocumentThenClosed }
+            let seconds = Double(MonotonicTime.now() &- started) / 1e9
+            if count == 1 && framing == .values && seconds < Self.oneAnswerSeconds {
+                throw UpstreamError.oneDocumentThenClosed
+            }
         }
     }
+
+    /// Within how many seconds a body of one JSON value must end to be taken for a JSON API's
+    /// one answer.
+    static let oneAnswerSeconds = 5.0
 
     /// The `Accept` of a mode that also reads JSON streams: an SSE stream first, then the
     /// JSON streams' types, which a Kubernetes API server needs to hear (it answers 406 to
