@@ -129,6 +129,34 @@ struct JSONStreamUpstreamTests {
         }
     }
 
+    @Test(
+        "CouchDB's continuous changes: the documents, each once, as they are now; heartbeats and the last line skipped")
+    func couchChanges() async throws {
+        func change(_ seq: Int, _ id: String, name: String, deleted: Bool = false) -> String {
+            let doc =
+                deleted
+                ? #"{"_id":"\#(id)","_rev":"\#(seq)-x","_deleted":true}"#
+                : #"{"_id":"\#(id)","_rev":"\#(seq)-x","name":"\#(name)"}"#
+            return #"{"seq":"\#(seq)-g1A","id":"\#(id)","changes":[{"rev":"\#(seq)-x"}],"#
+                + (deleted ? #""deleted":true,"# : "") + #""doc":\#(doc)}"# + "\n"
+        }
+        let feed = [
+            change(1, "ada", name: "Ada"), change(2, "alan", name: "Alan"), "\n",
+            change(3, "grace", name: "Grace"), change(4, "ada", name: "Ada L."), "\n",
+            change(5, "alan", name: "", deleted: true), #"{"last_seq":"5-g1A","pending":0}"# + "\n",
+        ]
+        try await Upstream.run(
+            [.stream([.text(feed.joined())], ending: .stayOpen, contentType: "application/json")],
+            path: "/db/_changes?feed=continuous&include_docs=true&heartbeat=10000", kind: .append(keep: 10)
+        ) { _, upstream in
+            try await upstream.waitUntil("two documents, ada changed in place") {
+                Self.values(upstream.document, at: "/name") == ["Grace", "Ada L."]
+            }
+            #expect(Self.values(upstream.document, at: "/_id") == ["grace", "ada"])
+            #expect(upstream.status.ignoredEvents == 0 && upstream.status.upstreamErrors == 0)
+        }
+    }
+
     @Test("streamed application/json in document mode: each value, pretty-printed or not, a whole document")
     func jsonDocuments() async throws {
         let pretty = "{\n  \"prices\": [\n    {\"symbol\": \"ACME\", \"price\": 12.5}\n  ]\n}\n"

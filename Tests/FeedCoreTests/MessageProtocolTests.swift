@@ -81,4 +81,44 @@ struct MessageProtocolTests {
         }
         #expect(advice.contains("--mode append"))
     }
+
+    @Test("CouchDB's changes: a document put by its _id, a row by its id, a deletion, the last line ignored")
+    func couchChanges() throws {
+        let doc = #"{"_id":"doc-7","_rev":"2-b","name":"Ada"}"#
+        let (documentID, rowID) = (try JSONPointer("/_id"), try JSONPointer("/id"))
+        guard
+            case .putItem(let item, let idPath, 7) = Self.command(
+                #"{"seq":"2-g1A","id":"doc-7","changes":[{"rev":"2-b"}],"doc":\#(doc)}"#)
+        else {
+            Issue.record("a change with its doc is not a put")
+            return
+        }
+        let document = try JSONValue(parsing: doc)
+        #expect(item == document && idPath == documentID)
+        let row = #"{"seq":3,"id":"doc-8","changes":[{"rev":"1-a"}]}"#
+        guard case .putItem(let rowItem, let rowPath, 7) = Self.command(row) else {
+            Issue.record("a change without its doc is not a put")
+            return
+        }
+        let rowValue = try JSONValue(parsing: row)
+        #expect(rowItem == rowValue && rowPath == rowID)
+        guard
+            case .removeItemByID(let id, let deletedPath) = Self.command(
+                #"{"seq":4,"id":"doc-7","changes":[{"rev":"3-c"}],"deleted":true,"doc":{"_id":"doc-7","_deleted":true}}"#
+            )
+        else {
+            Issue.record("a deletion is not a removal")
+            return
+        }
+        #expect(id == .string("doc-7") && deletedPath == documentID)
+        #expect(Self.isQuietlyIgnored(#"{"last_seq":"9-g1A","pending":0}"#))
+        // Not a change: no list of changes.
+        #expect(Self.isItem(#"{"seq":5,"id":"doc-9"}"#))
+        // Over SSE (`feed=eventsource`), the same.
+        let overSSE = AppendProtocol(keep: 7).interpret(SSEEvent(data: row))
+        guard case .putItem(_, _, 7) = overSSE else {
+            Issue.record("a change over SSE: \(overSSE)")
+            return
+        }
+    }
 }

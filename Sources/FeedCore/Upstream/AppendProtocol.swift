@@ -4,7 +4,8 @@
 /// (see ``FeedStore/prependItem(_:keep:)``).
 ///
 /// - `message` (named, as EventStreams and ntfy send it, or unnamed), and Mastodon's
-///   `update` (a new post) and `notification`: one item, any JSON value. Data that is not
+///   `update` (a new post) and `notification`: one item, any JSON value; a CouchDB change
+///   (its `feed=eventsource`) edits the set of documents (``CouchChanges``). Data that is not
 ///   JSON is counted and ignored: there is no snapshot to resynchronise from, and a
 ///   reconnect without `Last-Event-ID` would only lose events.
 /// - `status.update` (Mastodon: a post edited): the whole item again, put in place of the
@@ -32,11 +33,14 @@ public struct AppendProtocol: Sendable {
     public func interpret(_ event: SSEEvent) -> UpstreamCommand {
         switch event.type {
         case _ where Self.itemTypes.contains(event.type):
+            let item: JSONValue
             do {
-                return .prependItem(try JSONValue(parsing: event.data), keep: keep)
+                item = try JSONValue(parsing: event.data)
             } catch {
                 return .ignore(reason: "\(event.type) event is not JSON: \(error)", counted: true)
             }
+            // CouchDB's `feed=eventsource`: its changes, as in its continuous feed.
+            return CouchChanges.command(for: item, keep: keep) ?? .prependItem(item, keep: keep)
         case "status.update":
             guard let item = try? JSONValue(parsing: event.data), item.objectValue != nil else {
                 return .ignore(reason: "status.update event is not a JSON object", counted: true)

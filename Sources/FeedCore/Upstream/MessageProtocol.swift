@@ -10,7 +10,8 @@
 ///   read as the append protocol reads the event `event` with the data `payload`
 ///   (``AppendProtocol``: a post put first, edited, or deleted by its id). A Kubernetes
 ///   watch's events, `{"type":"MODIFIED","object":{…}}`, edit the set of objects kept
-///   (``KubernetesWatch``). A heartbeat (`{"event":"keepalive",…}`, ``isHeartbeat(_:)``)
+///   (``KubernetesWatch``), and CouchDB's changes feed the set of documents
+///   (``CouchChanges``). A heartbeat (`{"event":"keepalive",…}`, ``isHeartbeat(_:)``)
 ///   is no item.
 /// - `document` (`--mode document`): each text message is a whole JSON document; the store
 ///   diffs it against the last one into a patch, as it does a poll. A Kubernetes watch's
@@ -61,6 +62,7 @@ public struct MessageProtocol: Sendable, Equatable {
             case .append(let keep):
                 if let event = Self.envelopedEvent(value) { return AppendProtocol(keep: keep).interpret(event) }
                 if let command = KubernetesWatch.command(for: value, keep: keep) { return command }
+                if let command = CouchChanges.command(for: value, keep: keep) { return command }
                 if Self.isHeartbeat(value) { return .ignore(reason: "heartbeat", counted: false) }
                 return .prependItem(value, keep: keep)
             case .document:

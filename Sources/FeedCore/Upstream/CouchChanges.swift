@@ -1,0 +1,33 @@
+/// CouchDB's changes feed (`/DB/_changes?feed=continuous`, with `&include_docs=true` the
+/// documents too), read in append mode as the set of documents it changes, not as a log of
+/// revisions: one JSON object a line,
+/// `{"seq":…,"id":"doc-7","changes":[{"rev":"2-…"}],"doc":{"_id":"doc-7",…}}`.
+///
+/// - A change with its `doc`: the document, put in place of the kept one with its `_id`, or
+///   first when none has it.
+/// - A change without (no `include_docs`): the row itself, put by its `id`.
+/// - `"deleted": true`: the kept document or row with that id taken out.
+/// - `{"last_seq":…,"pending":…}`, the line a feed ends with: ignored, not counted.
+///
+/// Any other message is not a change (``command(for:keep:)`` returns `nil`).
+enum CouchChanges {
+    /// Where a document keeps its id, and where a change row does.
+    static let documentIDPath = JSONPointer(tokens: ["_id"])
+    static let rowIDPath = JSONPointer(tokens: ["id"])
+
+    /// The command for `message`, or `nil` when it is not a change: an object with a
+    /// `seq`, a text `id` and an array of `changes`, or the feed's last line.
+    static func command(for message: JSONValue, keep: Int) -> UpstreamCommand? {
+        guard let members = message.objectValue else { return nil }
+        if members["last_seq"] != nil && members.keys.allSatisfy({ ["last_seq", "pending"].contains($0) }) {
+            return .ignore(reason: "the changes feed's last line", counted: false)
+        }
+        guard members["seq"] != nil, let id = members["id"]?.stringValue, !id.isEmpty,
+            members["changes"]?.arrayValue != nil
+        else { return nil }
+        let document = members["doc"].flatMap { $0.objectValue != nil ? $0 : nil }
+        let idPath = document == nil ? rowIDPath : documentIDPath
+        if members["deleted"] == .bool(true) { return .removeItemByID(.string(id), idAt: idPath) }
+        return .putItem(document ?? message, idAt: idPath, keep: keep)
+    }
+}
