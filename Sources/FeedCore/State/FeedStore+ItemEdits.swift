@@ -63,8 +63,7 @@ extension FeedStore {
         _ items: some Collection<JSONValue>, idAt idPath: JSONPointer, keep: Int, position: String? = nil,
         arrival: UpstreamArrival? = nil
     ) -> [FeedChange] {
-        let itemsPointer = JSONPointer(tokens: [MirrorDocument.itemsMember])
-        let current = snapshot?.value(at: itemsPointer)?.arrayValue ?? []
+        let current = snapshot?.value(at: Self.itemsPointer)?.arrayValue ?? []
         var keptIndex: [JSONValue: Int] = [:]
         for (index, item) in current.enumerated() {
             guard let id = item.value(at: idPath), !id.isNull, keptIndex[id] == nil else { continue }
@@ -90,12 +89,8 @@ extension FeedStore {
         var changes: [FeedChange] = []
         var operations: [JSONPatch.Operation] = []
         for (index, item) in replacements.sorted(by: { $0.key < $1.key }) where current[index] != item {
-            let pointer = itemsPointer.appending(index: index)
-            let id = item.value(at: idPath) ?? .null
-            operations += [
-                .test(path: JSONPointer(tokens: pointer.tokens + idPath.tokens), value: id),
-                .replace(path: pointer, value: item),
-            ]
+            let kept = Self.keptItem(at: index, id: item.value(at: idPath) ?? .null, idPath: idPath)
+            operations += [kept.test, .replace(path: kept.pointer, value: item)]
         }
         if !operations.isEmpty, let change = edit(operations, position: position, arrival: arrival) {
             changes.append(change)
@@ -127,14 +122,25 @@ extension FeedStore {
     private func keptItem(at idPath: JSONPointer, where matches: (JSONValue, JSONValue) -> Bool)
         -> (pointer: JSONPointer, item: JSONValue, test: JSONPatch.Operation)?
     {
-        let itemsPointer = JSONPointer(tokens: [MirrorDocument.itemsMember])
-        guard let items = snapshot?.value(at: itemsPointer)?.arrayValue else { return nil }
+        guard let items = snapshot?.value(at: Self.itemsPointer)?.arrayValue else { return nil }
         for (index, item) in items.enumerated() {
             guard let id = item.value(at: idPath), !id.isNull, matches(id, item) else { continue }
-            let pointer = itemsPointer.appending(index: index)
-            return (pointer, item, .test(path: JSONPointer(tokens: pointer.tokens + idPath.tokens), value: id))
+            let kept = Self.keptItem(at: index, id: id, idPath: idPath)
+            return (kept.pointer, item, kept.test)
         }
         return nil
+    }
+
+    /// Where the document keeps its items.
+    private static let itemsPointer = JSONPointer(tokens: [MirrorDocument.itemsMember])
+
+    /// The kept item at `index`: its pointer, and the test that it still has `id` at
+    /// `idPath`, which each edit of it runs first.
+    private static func keptItem(at index: Int, id: JSONValue, idPath: JSONPointer)
+        -> (pointer: JSONPointer, test: JSONPatch.Operation)
+    {
+        let pointer = itemsPointer.appending(index: index)
+        return (pointer, .test(path: JSONPointer(tokens: pointer.tokens + idPath.tokens), value: id))
     }
 
     /// Applies `operations` as one change; `nil` when they do not apply (the item moved
