@@ -37,8 +37,8 @@ enum FeedwebOptions {
             "mode", SourceMode.allCases.map(\.rawValue).joined(separator: "|"), at: \.mode,
             among: SourceMode.allCases.map { ($0.rawValue, $0) },
             help: """
-                How to read --upstream: document (Streamdata data/patch events, or each WebSocket message or JSON \
-                value a whole document), append (each event, message or JSON value one item, e.g. Wikimedia \
+                How to read --upstream: document (Streamdata data/patch events, a feed's own name for its \
+                whole documents, GraphQL's next, or each WebSocket message or JSON value a whole document), append (each event, message or JSON value one item, e.g. Wikimedia \
                 EventStreams; a Kubernetes watch's objects kept in step) or firebase (Firebase REST streaming \
                 put/patch events, e.g. the Hacker News API; SSE only).
                 """

@@ -9,7 +9,7 @@ struct AppendProtocolTests {
 
     @Test("a message event is one item to put first, whatever its id")
     func messageIsAnItem() throws {
-        let append = AppendProtocol(keep: 3)
+        var append = AppendProtocol(keep: 3)
         let event = SSEEvent(
             type: "message", data: #"{"title":"A","meta":{"id":"x"}}"#, id: #"[{"topic":"rc","offset":7}]"#)
         guard case .prependItem(let item, let keep) = append.interpret(event) else {
@@ -22,7 +22,8 @@ struct AppendProtocolTests {
 
     @Test("data that is not JSON is counted and ignored, never a resync")
     func notJSONIgnored() {
-        guard case .ignore(_, let counted) = AppendProtocol(keep: 5).interpret(SSEEvent(data: "{oops")) else {
+        var append = AppendProtocol(keep: 5)
+        guard case .ignore(_, let counted) = append.interpret(SSEEvent(data: "{oops")) else {
             Issue.record("not ignored")
             return
         }
@@ -31,7 +32,7 @@ struct AppendProtocolTests {
 
     @Test("error, monitor and other types")
     func otherTypes() {
-        let append = AppendProtocol(keep: 5)
+        var append = AppendProtocol(keep: 5)
         guard case .reportError(let message) = append.interpret(SSEEvent(type: "error", data: #"{"message":"m"}"#))
         else {
             Issue.record("error event not reported")
@@ -46,6 +47,56 @@ struct AppendProtocolTests {
             Issue.record("unknown type not counted")
             return
         }
+    }
+
+    @Test("a feed's own event name carries its items: learned from the first whose data is an object")
+    func namedItems() {
+        var append = AppendProtocol(keep: 5)
+        func read(_ type: String, _ data: String) -> UpstreamCommand {
+            append.interpret(SSEEvent(type: type, data: data))
+        }
+        guard case .ignore(_, false) = read("open", #"{"id":"x","topic":"t"}"#) else {
+            Issue.record("an open event was counted")
+            return
+        }
+        guard case .ignore(let document, true) = read("data", #"{"results":[]}"#) else {
+            Issue.record("a document event was read as an item")
+            return
+        }
+        #expect(document.contains("--mode document"), "\(document)")
+        // A heartbeat, and Mastodon's announcements, are no items.
+        guard case .ignore = read("status", #"{"event":"heartbeat"}"#),
+            case .ignore = read("announcement", #"{"id":"1","content":"hi"}"#)
+        else {
+            Issue.record("a heartbeat or an announcement was read")
+            return
+        }
+        #expect(append.itemEvents == nil)
+        guard case .prependItem(let first, 5) = read("trade", #"{"s":"BTCUSDT","p":"1.5"}"#),
+            case .prependItem(let second, 5) = read("trade", #"{"s":"ETHUSDT","p":"2"}"#)
+        else {
+            Issue.record("trades are not items")
+            return
+        }
+        #expect(first["s"] == .string("BTCUSDT") && second["s"] == .string("ETHUSDT"))
+        #expect(append.itemEvents == "trade")
+        guard case .ignore(let reason, true) = read("alert", #"{"level":"high"}"#) else {
+            Issue.record("a second name was read")
+            return
+        }
+        #expect(reason.contains("alert") && reason.contains("trade events are"), "\(reason)")
+    }
+
+    @Test("a stream whose items came as message learns no other name")
+    func namesAfterMessage() {
+        var append = AppendProtocol(keep: 5)
+        guard case .prependItem = append.interpret(SSEEvent(data: #"{"a":1}"#)),
+            case .ignore(_, true) = append.interpret(SSEEvent(type: "trade", data: #"{"b":2}"#))
+        else {
+            Issue.record("a name after message items was read")
+            return
+        }
+        #expect(append.itemEvents == nil)
     }
 
     @Test("keep is at least 1")
@@ -155,7 +206,7 @@ struct AppendProtocolTests {
 
     @Test("Mastodon's events: update and notification are items, status.update an edit, delete an id")
     func mastodonsEvents() throws {
-        let append = AppendProtocol(keep: 5)
+        var append = AppendProtocol(keep: 5)
         for type in ["update", "notification"] {
             guard case .prependItem(let item, 5) = append.interpret(SSEEvent(type: type, data: #"{"id":"1"}"#)) else {
                 Issue.record("\(type) is not an item")

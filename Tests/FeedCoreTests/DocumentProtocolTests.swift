@@ -3,8 +3,10 @@ import Testing
 
 @Suite("Document protocol")
 struct DocumentProtocolTests {
+    /// The command for one event, on a fresh connection.
     private func command(_ type: String, _ data: String) -> UpstreamCommand {
-        DocumentProtocol.interpret(SSEEvent(type: type, data: data, id: "7"))
+        var dialect = DocumentProtocol()
+        return dialect.interpret(SSEEvent(type: type, data: data, id: "7"))
     }
 
     private func document(_ command: UpstreamCommand) -> JSONValue? {
@@ -47,9 +49,26 @@ struct DocumentProtocolTests {
         #expect(document(command("message", text)) == (try json(text)))
     }
 
-    @Test("an unnamed event whose data is not a JSON object is counted and ignored")
+    @Test("an unnamed event whose data is a JSON array is a document, or a patch when it is one")
+    func unnamedArray() throws {
+        let rows = #"[{"symbol":"AAPL","price":1.5},{"symbol":"MSFT","price":2}]"#
+        #expect(document(command("message", rows)) == (try json(rows)))
+        #expect(document(command("message", "[]")) == (try json("[]")))
+        // An array of operations: a patch, as an unnamed Streamdata-like stream sends it.
+        let ops = #"[{"op":"replace","path":"/0/price","value":3},{"op":"remove","path":"/1"}]"#
+        guard case .applyPatch(let patch) = command("message", ops) else {
+            Issue.record("an unnamed patch is not a patch")
+            return
+        }
+        #expect(patch == (try JSONPatch(parsing: ops)))
+        // One element that is not an operation: a document of rows that happen to have an op.
+        let mixed = #"[{"op":"replace","path":"/a","value":1},{"op":"buy","path":"/b"}]"#
+        #expect(document(command("message", mixed)) == (try json(mixed)))
+    }
+
+    @Test("an unnamed event whose data is not a JSON object or array is counted and ignored")
     func unnamedOther() {
-        for text in ["[1,2,3]", "\"text\"", "12", "hello", ""] {
+        for text in ["\"text\"", "12", "hello", ""] {
             guard case .ignore(_, let counted) = command("message", text) else {
                 Issue.record("message \(text.debugDescription) was not ignored")
                 continue
@@ -169,14 +188,98 @@ struct DocumentProtocolTests {
         #expect(!counted)
     }
 
+    @Test("a feed's own event name carries its document: learned from the first that holds one")
+    func namedDocuments() throws {
+        var dialect = DocumentProtocol()
+        func read(_ type: String, _ data: String) -> UpstreamCommand {
+            dialect.interpret(SSEEvent(type: type, data: data))
+        }
+        // Liveness and scalars first: neither is the document, and liveness is not counted.
+        guard case .ignore(_, false) = read("ping", #"{"time":1}"#) else {
+            Issue.record("a ping was counted")
+            return
+        }
+        guard case .ignore(let reason, true) = read("info", #"{"server":"x","version":2}"#) else {
+            Issue.record("a hello of scalars was read")
+            return
+        }
+        #expect(reason.contains("info events are not read"), "\(reason)")
+        #expect(dialect.documentEvents == nil)
+        let prices = #"{"updated":5,"quotes":[{"symbol":"AAPL","price":1.5}]}"#
+        #expect(document(read("prices", prices)) == (try json(prices)))
+        #expect(dialect.documentEvents == "prices")
+        let next = #"{"updated":6,"quotes":[]}"#
+        #expect(document(read("prices", next)) == (try json(next)), "the same name again: the next document")
+        // Another name is not the document now, whatever it holds.
+        guard case .ignore(let other, true) = read("stats", #"{"latency":[1,2]}"#) else {
+            Issue.record("a second name was read")
+            return
+        }
+        #expect(other.contains("stats") && other.contains("prices"), "\(other)")
+        #expect(dialect.documentEvents == "prices")
+        // A patch under any name is a patch.
+        guard case .applyPatch(let patch) = read("delta", #"[{"op":"replace","path":"/updated","value":7}]"#)
+        else {
+            Issue.record("a named patch is not a patch")
+            return
+        }
+        #expect(patch.operations.count == 1)
+    }
+
+    @Test("a stream that began with data learns no other name")
+    func namesAfterData() throws {
+        var dialect = DocumentProtocol()
+        #expect(document(dialect.interpret(SSEEvent(type: "data", data: #"{"results":[]}"#))) != nil)
+        guard case .ignore(_, true) = dialect.interpret(SSEEvent(type: "state", data: #"{"items":[{"a":1}]}"#)) else {
+            Issue.record("a name after data was read")
+            return
+        }
+        #expect(dialect.documentEvents == nil)
+    }
+
+    @Test("GraphQL over SSE: next carries a result whose data is the document, errors say what failed")
+    func graphQL() throws {
+        let quotes = #"{"quotes":[{"symbol":"AAPL","price":1.5}]}"#
+        #expect(document(command("next", #"{"data":\#(quotes)}"#)) == (try json(quotes)))
+        // The single-connection mode's envelope.
+        #expect(document(command("next", #"{"id":"s1","payload":{"data":\#(quotes)}}"#)) == (try json(quotes)))
+        guard
+            case .reportError(let message) = command(
+                "next", #"{"data":null,"errors":[{"message":"Cannot query field \"x\""},{"message":"two"}]}"#)
+        else {
+            Issue.record("GraphQL errors not reported")
+            return
+        }
+        #expect(message == #"GraphQL: Cannot query field "x" (and 1 more)"#)
+        guard case .ignore(_, false) = command("complete", "") else {
+            Issue.record("complete was counted")
+            return
+        }
+        // A next event that is no GraphQL result is a feed's own name.
+        #expect(document(command("next", quotes)) == (try json(quotes)))
+    }
+
     @Test(
         "any other event type is ignored and counted",
-        arguments: ["ping", "Data", "PATCH", "update", "open", "keep-alive", "datas"])
+        arguments: ["Data", "PATCH", "update", "datas", "info"])
     func unknown(type: String) {
         guard case .ignore(_, let counted) = command(type, #"{"a":1}"#) else {
             Issue.record("\(type) not ignored")
             return
         }
         #expect(counted)
+    }
+}
+
+extension DocumentProtocolTests {
+    @Test(
+        "events named for liveness are ignored and not counted, whatever they hold",
+        arguments: ["ping", "open", "keep-alive", "Heartbeat", "complete"])
+    func liveness(type: String) {
+        guard case .ignore(_, let counted) = command(type, #"{"items":[{"a":1}]}"#) else {
+            Issue.record("\(type) not ignored")
+            return
+        }
+        #expect(!counted)
     }
 }

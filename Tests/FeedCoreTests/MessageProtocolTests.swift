@@ -115,7 +115,8 @@ struct MessageProtocolTests {
         // Not a change: no list of changes.
         #expect(Self.isItem(#"{"seq":5,"id":"doc-9"}"#))
         // Over SSE (`feed=eventsource`), the same.
-        let overSSE = AppendProtocol(keep: 7).interpret(SSEEvent(data: row))
+        var append = AppendProtocol(keep: 7)
+        let overSSE = append.interpret(SSEEvent(data: row))
         guard case .putItem(_, _, 7) = overSSE else {
             Issue.record("a change over SSE: \(overSSE)")
             return

@@ -224,9 +224,12 @@ struct UpstreamConnectionTests {
             #expect(upstream.status.ignoredEvents == 0)
 
             try await send(SSEText.event("ping", data: #"{"a":1}"#))
+            #expect(upstream.status.ignoredEvents == 0, "liveness is not counted")
+            try await send(SSEText.event("tick", data: #"{"a":1}"#))
             #expect(upstream.status.ignoredEvents == 1)
-            try await send(SSEText.event(data: "[1,2,3]"))
+            try await send(SSEText.event(data: #""text""#))
             #expect(upstream.status.ignoredEvents == 2)
+            #expect(upstream.status.lastIgnored == "an unnamed event's data is not a JSON object or array")
 
             try await send(SSEText.event("data", data: Upstream.document(7, marker: "data")))
             #expect(upstream.document?["marker"] == .string("data"))

@@ -37,7 +37,7 @@ struct BadgeFrameTests {
         for _ in 0..<200 {
             upstream.publish(.received(bytes: 512))
             upstream.publish(.eventHandled(at: Date()))
-            upstream.publish(.ignored)
+            upstream.publish(.ignored(reason: "unknown event type"))
         }
         try await Task.sleep(for: .milliseconds(300))
         #expect(pages.pacer.renderedFrames == settled, "600 events that leave the badge live made frames")

@@ -59,9 +59,14 @@ func newStore() -> FeedStore {
 
 func readDocumentProtocol(_ stream: [UInt8]) {
     let store = newStore()
+    var dialect = DocumentProtocol()
     for event in events(of: stream) {
         let before = store.snapshot?.document
-        switch DocumentProtocol.interpret(event) {
+        let learned = dialect.documentEvents
+        let command = dialect.interpret(event)
+        invariant(
+            learned == nil || dialect.documentEvents == learned, "the document's event name changed on one connection")
+        switch command {
         case .replaceDocument(let document):
             _ = store.replaceDocument(document)
             invariant(store.snapshot?.document == document, "a snapshot did not replace the mirror")
@@ -85,9 +90,11 @@ func readDocumentProtocol(_ stream: [UInt8]) {
 
 func readAppendProtocol(_ stream: [UInt8], keep: Int) {
     let store = newStore()
-    let dialect = AppendProtocol(keep: keep)
+    var dialect = AppendProtocol(keep: keep)
     for event in events(of: stream) {
+        let learned = dialect.itemEvents
         let command = dialect.interpret(event)
+        invariant(learned == nil || dialect.itemEvents == learned, "the items' event name changed on one connection")
         if editKeptItem(command, in: store, keep: keep) { continue }
         guard case .prependItem(let item, let itemKeep) = command else { continue }
         invariant(itemKeep == keep, "the append protocol changed keep")

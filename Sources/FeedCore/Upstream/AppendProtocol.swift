@@ -15,6 +15,11 @@
 ///   (``FeedStore/removeItem(keyed:position:arrival:)``).
 /// - `error`: an upstream error object, reported like in the document protocol.
 /// - `monitor`: ignored (logged at debug level).
+/// - any other name (`event: trade`, `event: alert`): while no item has come on the
+///   connection, the first such event whose data is a JSON object, and not a heartbeat
+///   (``MessageProtocol/isHeartbeat(_:)``, an event named for liveness:
+///   ``DocumentProtocol/livenessNames``), is an item, and so is every later event of that
+///   name (``itemEvents``).
 /// - anything else (ntfy's `open` and `keepalive`): counted and ignored.
 ///
 /// The event `id` is opaque (EventStreams sends a JSON array of Kafka offsets); the
@@ -22,17 +27,42 @@
 public struct AppendProtocol: Sendable {
     /// How many items the document keeps (`--keep`), at least 1.
     public let keep: Int
+    /// The name of the events whose data is an item on this connection when it is none of
+    /// ``itemTypes``; `nil` until one is learned. Set at most once per connection, and never
+    /// after an item came by one of ``itemTypes``.
+    public private(set) var itemEvents: String?
+    /// Whether an item came on this connection (by any event).
+    private var hasItem = false
 
     /// The event types whose data is a new item.
     public static let itemTypes: Set<String> = ["message", "update", "notification"]
+
+    /// The document protocol's events (``DocumentProtocol``): never items.
+    static let documentTypes: Set<String> = ["data", "snapshot", "patch"]
+
+    /// The other events of Mastodon's streaming API: never items, so never learned as
+    /// ``itemEvents``.
+    static let mastodonsOthers: Set<String> = [
+        "announcement", "announcement.reaction", "announcement.delete", "conversation", "filters_changed",
+        "encrypted_message", "notifications_merged",
+    ]
 
     public init(keep: Int) {
         self.keep = max(1, keep)
     }
 
-    public func interpret(_ event: SSEEvent) -> UpstreamCommand {
+    public mutating func interpret(_ event: SSEEvent) -> UpstreamCommand {
+        guard let command = command(forKnown: event) else { return named(event) }
+        if Self.itemTypes.contains(event.type) { hasItem = true }
+        return command
+    }
+
+    /// The command for an event of a type this protocol reads (``itemTypes``, the learned
+    /// ``itemEvents``, Mastodon's edits and deletes, `error`, `monitor`); `nil` for any
+    /// other type.
+    func command(forKnown event: SSEEvent) -> UpstreamCommand? {
         switch event.type {
-        case _ where Self.itemTypes.contains(event.type):
+        case _ where Self.itemTypes.contains(event.type) || event.type == itemEvents:
             let item: JSONValue
             do {
                 item = try JSONValue(parsing: event.data)
@@ -56,8 +86,34 @@ public struct AppendProtocol: Sendable {
         case "monitor":
             return .ignore(reason: "monitor", counted: false)
         default:
-            return .ignore(reason: "unknown event type in append mode", counted: true)
+            return nil
         }
+    }
+
+    /// An event of a name the protocol does not know.
+    private mutating func named(_ event: SSEEvent) -> UpstreamCommand {
+        let name = event.type
+        if DocumentProtocol.livenessNames.contains(name.lowercased()) {
+            return .ignore(reason: "\(name) (no item)", counted: false)
+        }
+        if Self.documentTypes.contains(name) {
+            return .ignore(
+                reason: "\(name) events are the document protocol's, whole documents and their patches: "
+                    + "feedweb reads them in --mode document", counted: true)
+        }
+        guard itemEvents == nil, !hasItem, !Self.mastodonsOthers.contains(name),
+            let item = try? JSONValue(parsing: event.data), item.objectValue?.isEmpty == false,
+            !MessageProtocol.isHeartbeat(item)
+        else {
+            let read =
+                itemEvents.map { "\($0) events are" }
+                ?? "feedweb reads message, update and notification events, and the first other events whose data is "
+                + "a JSON object"
+            return .ignore(reason: "\(name) events are not read in --mode append: \(read)", counted: true)
+        }
+        itemEvents = name
+        hasItem = true
+        return CouchChanges.command(for: item, keep: keep) ?? .prependItem(item, keep: keep)
     }
 
     /// The id a `delete` event's data names: Mastodon's bare `113000000000000001`, a JSON

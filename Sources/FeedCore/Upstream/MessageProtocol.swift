@@ -60,7 +60,10 @@ public struct MessageProtocol: Sendable, Equatable {
             }
             switch mode {
             case .append(let keep):
-                if let event = Self.envelopedEvent(value) { return AppendProtocol(keep: keep).interpret(event) }
+                if let event = Self.envelopedEvent(value) {
+                    return AppendProtocol(keep: keep).command(forKnown: event)
+                        ?? .ignore(reason: "\(event.type) events are not read", counted: true)
+                }
                 if let command = KubernetesWatch.command(for: value, keep: keep) { return command }
                 if let command = CouchChanges.command(for: value, keep: keep) { return command }
                 if Self.isHeartbeat(value) { return .ignore(reason: "heartbeat", counted: false) }

@@ -10,17 +10,4 @@ public protocol SSEDialect: Sendable {
     mutating func interpret(_ event: SSEEvent) -> UpstreamCommand
 }
 
-/// A dialect without state: a function of the event alone.
-public struct StatelessDialect: SSEDialect {
-    private let function: @Sendable (SSEEvent) -> UpstreamCommand
-
-    public init(_ function: @escaping @Sendable (SSEEvent) -> UpstreamCommand) {
-        self.function = function
-    }
-
-    public func interpret(_ event: SSEEvent) -> UpstreamCommand {
-        function(event)
-    }
-}
-
 extension AppendProtocol: SSEDialect {}

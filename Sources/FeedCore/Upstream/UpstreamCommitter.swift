@@ -166,7 +166,7 @@ struct UpstreamCommitter: Sendable {
         case .ignore(let reason, let counted):
             if counted {
                 logger.debug("upstream: ignored \(event.type) event: \(reason)")
-                session.publish(.ignored)
+                session.publish(.ignored(reason: reason))
             } else {
                 logger.debug("upstream: \(event.type) \(event.data.prefix(200))")
             }

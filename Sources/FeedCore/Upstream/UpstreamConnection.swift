@@ -60,15 +60,12 @@ public final class UpstreamConnection: UpstreamSource {
             endpoint: endpoint, configuration: configuration, policy: policy, store: store, logger: logger)
     }
 
-    /// Prepares an SSE connection whose events `interpret` reads (by default the document
-    /// protocol); throws if the URL, a header or the CA file is unusable.
+    /// Prepares an SSE connection in the document protocol (``DocumentProtocol``); throws
+    /// if the URL, a header or the CA file is unusable.
     public convenience init(
-        configuration: UpstreamConfiguration, store: FeedStore, logger: Logger,
-        interpret: @escaping @Sendable (SSEEvent) -> UpstreamCommand = DocumentProtocol.interpret
+        configuration: UpstreamConfiguration, store: FeedStore, logger: Logger
     ) throws(UpstreamError) {
-        try self.init(
-            configuration: configuration, kind: .sse(dialect: { StatelessDialect(interpret) }), store: store,
-            logger: logger)
+        try self.init(configuration: configuration, kind: .document, store: store, logger: logger)
     }
 
     /// Makes the first attempt resume after `position` (``UpstreamPosition``; a cluster

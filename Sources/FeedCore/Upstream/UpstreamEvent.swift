@@ -37,8 +37,9 @@ public enum UpstreamEvent: Sendable, Equatable {
     case rejected(reason: String)
     /// Upstream sent an `event: error` with `message`.
     case upstreamError(message: String)
-    /// An event of an unknown type was ignored.
-    case ignored
+    /// An event was counted and ignored (an unknown type, data a dialect cannot read);
+    /// `reason` says why, in words.
+    case ignored(reason: String)
     /// The connection (or poll) ended with `error` at `at`; the next attempt is at `until`.
     case backingOff(until: Date, error: String, at: Date)
     /// Upstream answered 204 (stop) at `at`; the next attempt is at `until`, after the

@@ -11,7 +11,7 @@ public enum UpstreamKind: Sendable {
 
     /// The Streamdata document protocol over SSE (`--mode document`, the default).
     public static var document: UpstreamKind {
-        .sse(dialect: { StatelessDialect(DocumentProtocol.interpret) }, jsonTexts: MessageProtocol(mode: .document))
+        .sse(dialect: { DocumentProtocol() }, jsonTexts: MessageProtocol(mode: .document))
     }
 
     /// One item per SSE event, the newest `keep` kept (`--mode append`).

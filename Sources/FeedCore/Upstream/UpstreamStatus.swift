@@ -45,8 +45,10 @@ public struct UpstreamStatus: Sendable, Equatable {
     public var rejectedPatches: UInt64 = 0
     /// `event: error` events received.
     public var upstreamErrors: UInt64 = 0
-    /// Events of unknown type, ignored.
+    /// Events counted and ignored (of unknown type, or data a dialect cannot read).
     public var ignoredEvents: UInt64 = 0
+    /// Why the last of ``ignoredEvents`` was ignored, in words.
+    public var lastIgnored: String?
 
     public init(source: String) {
         self.source = source
@@ -84,8 +86,9 @@ public struct UpstreamStatus: Sendable, Equatable {
         case .upstreamError(let message):
             upstreamErrors += 1
             lastUpstreamError = message
-        case .ignored:
+        case .ignored(let reason):
             ignoredEvents += 1
+            lastIgnored = reason
         case .backingOff(let until, let error, let time):
             phase = .backingOff(until: until)
             lastError = error

@@ -53,6 +53,7 @@ enum StatusJSON {
             "rejected_patches": .int(Int64(clamping: status.rejectedPatches)),
             "upstream_errors": .int(Int64(clamping: status.upstreamErrors)),
             "ignored_events": .int(Int64(clamping: status.ignoredEvents)),
+            "last_ignored": status.lastIgnored.map(JSONValue.string) ?? .null,
         ])
     }
 }

@@ -21,11 +21,15 @@ struct StatusBadge: Hashable, Sendable {
     /// upstream is not connected; `nil` while connected, before any attempt failed, or where
     /// the pages are not to say it (`--inspect off`).
     let problem: String?
+    /// While connected with no document: why upstream's last event was not read
+    /// (``UpstreamStatus/lastIgnored``), where the pages may say it; else `nil`.
+    let unread: String?
 
-    init(kind: Kind, since: Date?, problem: String? = nil) {
+    init(kind: Kind, since: Date?, problem: String? = nil, unread: String? = nil) {
         self.kind = kind
         self.since = since.map { Date(timeIntervalSince1970: $0.timeIntervalSince1970.rounded(.down)) }
         self.problem = problem
+        self.unread = unread
     }
 
     /// The badge for `status`; `showsProblem` false keeps upstream's error off the pages
@@ -41,7 +45,8 @@ struct StatusBadge: Hashable, Sendable {
         let error = status.isConnected ? nil : status.lastError
         let problem = showsProblem ? error : nil
         guard hasDocument else {
-            self.init(kind: error == nil ? .connecting : .failing, since: nil, problem: problem)
+            let unread = status.isConnected && showsProblem ? status.lastIgnored : nil
+            self.init(kind: error == nil ? .connecting : .failing, since: nil, problem: problem, unread: unread)
             return
         }
         let lastFresh = status.lastEventAt ?? restoredAt
@@ -63,7 +68,9 @@ struct StatusBadge: Hashable, Sendable {
         case (.failing, nil):
             return "No document from upstream yet: its answers fail. feedweb tries again until it answers."
         default:
-            return "Waiting for the first document from upstream…"
+            guard let unread else { return "Waiting for the first document from upstream…" }
+            return "Nothing to show yet: upstream is connected and sends events, but none that feedweb reads as "
+                + "the document. The last: " + unread + "."
         }
     }
 
