@@ -650,7 +650,7 @@
     var stale = performance.now() - disconnectedMono > 10000;
     var kind = stale ? "stale" : "reconnecting";
     var hhmm = new Date(disconnectedAt).toTimeString().slice(0, 5);
-    status.className = status.className.replace(/\b(badge|board-status)-(live|connecting|failing|reconnecting|stale)\b/g, "$1-" + kind);
+    status.className = status.className.replace(/\b(badge|board-status)-(live|connecting|waiting|failing|reconnecting|stale)\b/g, "$1-" + kind);
     var label = status.querySelector(".badge-label");
     if (label) label.textContent = stale ? "Stale since " + hhmm : "Reconnecting…";
     // What upstream did last is not news while feedweb itself cannot be reached.

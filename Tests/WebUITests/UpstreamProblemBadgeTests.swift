@@ -59,14 +59,14 @@ struct UpstreamProblemBadgeTests {
         let retrying = try await HTTPTestClient.get(port: server.port, "/")
         #expect(Self.problem(in: retrying.text) == HTMLText.escaped(Self.hostileError))
 
-        // Connected, the document not here yet: connecting, and no error.
+        // Connected, the document not here yet: waiting for it, and no error.
         server.setStatus {
             $0.phase = .open
             $0.connectedSince = Date()
         }
         let open = try await HTTPTestClient.get(port: server.port, "/")
         let badge = try #require(HTMLText.element(withID: "status", in: open.text))
-        #expect(Self.classes(badge).contains("badge-connecting"), "\(badge)")
+        #expect(Self.classes(badge).contains("badge-waiting") && badge.text.contains("Waiting for data"), "\(badge)")
         #expect(Self.problem(in: open.text) == nil)
         #expect(
             HTMLText.element(withID: "empty", in: open.text)?.text.hasPrefix("Waiting for the first document") == true)

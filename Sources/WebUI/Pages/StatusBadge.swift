@@ -1,13 +1,13 @@
 import FeedCore
 import Foundation
 
-/// The upstream status as a page shows it: live, connecting, failing (no document yet and
-/// upstream's last answer an error), reconnecting, or stale since a time; while not
-/// connected, with what went wrong in words. Part of every page's cache key, so a page is
+/// The upstream status as a page shows it: live, connecting, waiting (connected, no
+/// document yet), failing (no document yet and upstream's last answer an error),
+/// reconnecting, or stale since a time; while not connected, with what went wrong in words. Part of every page's cache key, so a page is
 /// re-rendered when it changes.
 struct StatusBadge: Hashable, Sendable {
     enum Kind: String, Sendable {
-        case live, connecting, failing, reconnecting, stale
+        case live, connecting, waiting, failing, reconnecting, stale
     }
 
     /// How long a broken connection shows "reconnecting" before it shows "stale".
@@ -46,7 +46,8 @@ struct StatusBadge: Hashable, Sendable {
         let problem = showsProblem ? error : nil
         guard hasDocument else {
             let unread = status.isConnected && showsProblem ? status.lastIgnored : nil
-            self.init(kind: error == nil ? .connecting : .failing, since: nil, problem: problem, unread: unread)
+            let kind: Kind = error != nil ? .failing : status.isConnected ? .waiting : .connecting
+            self.init(kind: kind, since: nil, problem: problem, unread: unread)
             return
         }
         let lastFresh = status.lastEventAt ?? restoredAt
@@ -79,6 +80,7 @@ struct StatusBadge: Hashable, Sendable {
         switch kind {
         case .live: return "Live"
         case .connecting: return "Connecting…"
+        case .waiting: return "Waiting for data"
         case .failing: return "Upstream failing"
         case .reconnecting: return "Reconnecting…"
         case .stale:
