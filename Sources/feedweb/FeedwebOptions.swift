@@ -59,6 +59,14 @@ enum FeedwebOptions {
                 "Authorization: Bearer …" (repeatable).
                 """,
             shownDefault: nil, parse: OptionValue.headers),
+        .values(
+            "send", "TEXT", at: \.configuration.sources.sendOnOpen, repetition: .repeatable,
+            help: """
+                A text message sent on a WebSocket --upstream once it opens, e.g. a subscription: \
+                '{"type":"subscribe","product_ids":["BTC-USD"],"channels":["ticker"]}' (repeatable; sent in \
+                order on every connection).
+                """,
+            shownDefault: nil, parse: OptionValue.messages),
         .single(
             "profile", "NAME", at: \.profile,
             help: """

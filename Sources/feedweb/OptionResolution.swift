@@ -142,6 +142,9 @@ private struct Resolution {
             throw failure(
                 "mode", "\(mode.rawValue) reads \(reads): it needs --upstream URL\(poll != nil ? ", not --poll" : "")")
         }
+        if !settings.configuration.sources.sendOnOpen.isEmpty && !webSocket {
+            throw failure("send", "sends text messages on a WebSocket: it needs --upstream ws://… or wss://…")
+        }
         if mode == .firebase && webSocket {
             throw failure("mode", "firebase reads an SSE feed (http or https), not a WebSocket")
         }

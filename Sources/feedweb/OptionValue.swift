@@ -221,6 +221,12 @@ enum OptionValue {
         return headers
     }
 
+    /// Text messages to send (`--send`): any text but an empty one.
+    static func messages(_ texts: [String]) throws(Problem) -> [String] {
+        if let empty = texts.firstIndex(where: \.isEmpty) { throw Problem("message \(empty + 1) is empty") }
+        return texts
+    }
+
     /// CSP sources as typed (see ``FrameAncestors``): every word given, each split at spaces.
     static func frameAncestors(_ words: [String]) throws(Problem) -> String {
         do {

@@ -30,12 +30,41 @@ struct MessageProtocolTests {
         #expect(Self.isItem(#"{"type":"heartbeat","monitorID":1,"status":1,"msg":"OK","ping":23}"#))
         #expect(Self.isItem(#"{"event":"open","door":"front"}"#), "an open without a topic is not ntfy's")
         #expect(Self.isItem(#"{"type":"ping","host":"db-1","ms":12}"#))
-        // In document mode a message is a document, whatever it says.
-        let document = MessageProtocol(mode: .document).interpret(.text(#"{"event":"heartbeat"}"#))
-        guard case .replaceDocument = document else {
+        #expect(Self.isQuietlyIgnored(#"{"channel":"heartbeat"}"#))  // Kraken v2
+        #expect(Self.isQuietlyIgnored(#"{"type":"ping"}"#))  // Finnhub
+        #expect(Self.isQuietlyIgnored(#"{"op":"pong","ts":1}"#))
+        // In document mode a heartbeat would blank the page: it is no document either.
+        let document = MessageProtocol(mode: .document).interpret(.text(#"{"type":"ping"}"#))
+        guard case .ignore(_, counted: false) = document else {
             Issue.record("document mode: \(document)")
             return
         }
+        let state = MessageProtocol(mode: .document).interpret(.text(#"{"type":"ping","hosts":[{"a":1}]}"#))
+        guard case .replaceDocument = state else {
+            Issue.record("document mode, a document that says ping: \(state)")
+            return
+        }
+    }
+
+    @Test("an answer to a subscription is no item: the market feeds' own words for it")
+    func subscriptionAnswers() {
+        let answers = [
+            #"{"type":"subscriptions","channels":[{"name":"ticker","product_ids":["BTC-USD"]}]}"#,  // Coinbase
+            #"{"method":"subscribe","result":{"channel":"ticker","symbol":"BTC/USD"},"success":true}"#,  // Kraken v2
+            #"{"event":"subscriptionStatus","status":"subscribed","pair":"XBT/USD"}"#,  // Kraken v1
+            #"{"event":"subscribe","arg":{"channel":"tickers","instId":"BTC-USDT"}}"#,  // OKX
+            #"{"success":true,"ret_msg":"","op":"subscribe","conn_id":"c1"}"#,  // Bybit
+            #"{"event":"bts:subscription_succeeded","channel":"live_trades_btcusd","data":{}}"#,  // Bitstamp
+            #"{"result":null,"id":1}"#,  // Binance
+            // Deribit
+            #"{"jsonrpc":"2.0","id":42,"result":["ticker.BTC-PERPETUAL.100ms"],"usIn":1,"usOut":2,"usDiff":1}"#,
+        ]
+        for answer in answers {
+            #expect(Self.isQuietlyIgnored(answer), "\(answer)")
+        }
+        // Data that has an id and a result among other members, or a type of its own, is data.
+        #expect(Self.isItem(#"{"id":7,"result":"passed","job":"build"}"#))
+        #expect(Self.isItem(#"{"type":"ticker","product_id":"BTC-USD","price":"43000.12"}"#))
     }
 
     @Test("a Kubernetes watch's events: put, remove by uid, bookmark ignored, error shown")

@@ -130,6 +130,13 @@ struct OptionResolverTests {
             arguments: ["--max-event-bytes", "10"], expected: ["--max-event-bytes: must be a whole number from 1024"]),
         BadCase(arguments: ["--header", "NoColonHere"], expected: ["--header:", "Name: value"]),
         BadCase(arguments: ["--header", "Bad Name: x"], expected: ["--header: 'Bad Name' is not a valid header name"]),
+        BadCase(
+            arguments: ["--upstream", "http://127.0.0.1:9/feed", "--send", "{}"],
+            expected: ["--send: sends text messages on a WebSocket: it needs --upstream ws://… or wss://…"]),
+        BadCase(arguments: ["--send", "{}"], expected: ["--send: sends text messages on a WebSocket"]),
+        BadCase(
+            arguments: ["--upstream", "ws://127.0.0.1:9/ws", "--send", "a", "--send", ""],
+            expected: ["--send: message 2 is empty"]),
         BadCase(arguments: ["--ca-file", "/nonexistent/ca.pem"], expected: ["--ca-file: cannot read"]),
         BadCase(
             arguments: ["--state-file", "/nonexistent/dir/state.json"], expected: ["--state-file:", "does not exist"]),
@@ -436,6 +443,15 @@ struct OptionResolverTests {
                 "http://127.0.0.1:9/feed", "firebase http://127.0.0.1:9/feed", "append http://127.0.0.1:9/rc",
                 "ws://127.0.0.1:9/ws", "append wss://127.0.0.1:9/ws", "poll http://127.0.0.1:9/api",
             ])
+    }
+
+    @Test("--send: the messages in order, for a WebSocket")
+    func sendOnOpen() throws {
+        let configuration = try Self.configuration([
+            "--upstream", "wss://127.0.0.1:9/ws", "--mode", "append", "--send", #"{"type":"subscribe"}"#,
+            "--send=second",
+        ])
+        #expect(configuration.sources.sendOnOpen == [#"{"type":"subscribe"}"#, "second"])
     }
 
     @Test("--items-path, --key-path, --version-path, --field and --mark over the profile, from options or variables")

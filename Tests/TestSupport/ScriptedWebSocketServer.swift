@@ -11,7 +11,7 @@ import NIOWebSocket
 /// `feedweb` binary (`--upstream ws://…`) in end-to-end tests.
 ///
 /// - **Records** every handshake (request target and headers, in order) and every
-///   connection (open or closed, the close code the client sent).
+///   connection (open or closed, the close code the client sent, the text messages it sent).
 /// - **Plays** a script on each connection once the client has sent its first ping (so the
 ///   client must ping: give it a short read timeout): the responder picks the
 ///   ``Action``s for the n-th connection (text and binary messages, pauses, a close frame
@@ -66,6 +66,8 @@ public final class ScriptedWebSocketServer: Sendable {
         public internal(set) var clientCloseCode: UInt16?
         /// Pings received from the client.
         public internal(set) var pingsReceived = 0
+        /// The text messages the client sent (each one frame), in order.
+        public internal(set) var textsReceived: [String] = []
     }
 
     private struct State {
@@ -247,6 +249,11 @@ public final class ScriptedWebSocketServer: Sendable {
         }
     }
 
+    /// Records a text message from the client.
+    fileprivate func receivedText(_ text: String, connection id: Int) {
+        state.withLockedValue { $0.connections[id].textsReceived.append(text) }
+    }
+
     /// Plays connection `id`'s script on `channel` (after its first ping).
     fileprivate func start(_ script: [Action], on channel: Channel, connection id: Int) {
         play(script, on: channel, connection: id)
@@ -329,6 +336,9 @@ private final class FrameHandler: ChannelInboundHandler {
                 context.writeAndFlush(wrapOutboundOut(pong), promise: nil)
             }
             if let script { server.start(script, on: context.channel, connection: connection) }
+        case .text:
+            var data = frame.unmaskedData
+            server.receivedText(data.readString(length: data.readableBytes) ?? "", connection: connection)
         case .connectionClose:
             var data = frame.unmaskedData
             let code = data.readWebSocketErrorCode().map { UInt16(webSocketErrorCode: $0) }

@@ -58,6 +58,11 @@ public struct MessageProtocol: Sendable, Equatable {
             } catch {
                 return .reportError("a message is not JSON: \(error)")
             }
+            // Neither an item nor a document, in either mode.
+            if Self.isHeartbeat(value) { return .ignore(reason: "heartbeat", counted: false) }
+            if Self.isSubscriptionAnswer(value) {
+                return .ignore(reason: "an answer to a subscription", counted: false)
+            }
             switch mode {
             case .append(let keep):
                 if let event = Self.envelopedEvent(value) {
@@ -66,7 +71,6 @@ public struct MessageProtocol: Sendable, Equatable {
                 }
                 if let command = KubernetesWatch.command(for: value, keep: keep) { return command }
                 if let command = CouchChanges.command(for: value, keep: keep) { return command }
-                if Self.isHeartbeat(value) { return .ignore(reason: "heartbeat", counted: false) }
                 return .prependItem(value, keep: keep)
             case .document:
                 // A watch's events are edits, not documents: the last would stand for all.
@@ -79,21 +83,39 @@ public struct MessageProtocol: Sendable, Equatable {
     }
 
     /// Whether `message` only says the stream is alive, and is no item: an object whose
-    /// `event` or `type` is `keepalive` (ntfy's `{"event":"keepalive",…}`), or `heartbeat`
-    /// with at most one other member (Kraken's `{"event":"heartbeat"}`; a monitor's
-    /// heartbeats with a status and a time are its data), or ntfy's `open` (an `event` of
-    /// `open` beside a `topic`).
+    /// `event`, `type`, `channel` or `op` is `keepalive` (ntfy's `{"event":"keepalive",…}`),
+    /// or `heartbeat`, `ping` or `pong` with at most one other member, a scalar (Kraken's
+    /// `{"event":"heartbeat"}` and `{"channel":"heartbeat"}`, Finnhub's `{"type":"ping"}`; a
+    /// monitor's heartbeats with a status and a time, a prober's pings with their times, are
+    /// its data), or ntfy's `open` (an `event` of `open` beside a `topic`).
     static func isHeartbeat(_ message: JSONValue) -> Bool {
         guard let members = message.objectValue else { return false }
-        for name in ["event", "type"] {
+        // At most one other member, and that a scalar (a time), not data.
+        let bare = members.count <= 2 && members.values.allSatisfy { $0.objectValue == nil && $0.arrayValue == nil }
+        for name in ["event", "type", "channel", "op"] {
             switch members[name]?.stringValue?.lowercased() {
             case "keepalive", "keep-alive": return true
-            case "heartbeat" where members.count <= 2: return true
+            case "heartbeat" where bare, "ping" where bare, "pong" where bare: return true
             case "open" where name == "event" && members["topic"] != nil: return true
             default: continue
             }
         }
         return false
+    }
+
+    /// Whether `message` answers a subscription (`--send`) rather than carrying data: an
+    /// object whose `type`, `event`, `op` or `method` names one (Coinbase's
+    /// `{"type":"subscriptions",…}`, Kraken's `{"method":"subscribe","success":true,…}` and
+    /// `subscriptionStatus`, OKX's and Bybit's `subscribe`, Bitstamp's
+    /// `bts:subscription_succeeded`), or a request's answer of an `id` and a `result` with no
+    /// other member but JSON-RPC's own (Binance's `{"result":null,"id":1}`, Deribit's).
+    static func isSubscriptionAnswer(_ message: JSONValue) -> Bool {
+        guard let members = message.objectValue else { return false }
+        for name in ["type", "event", "op", "method"] {
+            if members[name]?.stringValue?.lowercased().contains("subscri") == true { return true }
+        }
+        let rpc: Set<String> = ["id", "result", "jsonrpc", "usIn", "usOut", "usDiff", "testnet"]
+        return members["id"] != nil && members["result"] != nil && members.keys.allSatisfy(rpc.contains)
     }
 
     /// The SSE event a Mastodon streaming message carries: an object of a text `event`, a

@@ -6,6 +6,10 @@ public struct UpstreamConfiguration: Sendable {
     /// Extra request headers (`--header "Name: value"`), in order; for a WebSocket, sent in
     /// the handshake.
     public var headers: [(name: String, value: String)]
+    /// Text messages sent on a WebSocket once it opens, in order, on every connection
+    /// (`--send`): a subscription, as most market feeds ask for one. Never logged or shown:
+    /// one may hold a key.
+    public var sendOnOpen: [String] = []
     /// The bound on one event, WebSocket message or polled document, in bytes
     /// (`--max-event-bytes`).
     public var maxEventBytes: Int

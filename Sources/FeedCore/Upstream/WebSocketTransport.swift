@@ -10,6 +10,8 @@ import WSClient
 /// the socket closes. Where a message goes: the socket → ``MessageProtocol`` (an
 /// ``UpstreamCommand``) → ``UpstreamCommitter`` → ``FeedStore``.
 ///
+/// - Once open, the configured messages go out (`--send`, a subscription), in order, before
+///   any is read; so a reconnect subscribes again.
 /// - The handshake carries every configured header (`--header`); a user name and password
 ///   in the URL become `Authorization: Basic …` unless one is configured, and never go
 ///   into the request line.
@@ -64,6 +66,11 @@ struct WebSocketTransport: UpstreamTransport {
             session.publish(.answered(status: 101, requestedAt: requestedAt, at: Date()))
             session.publish(.opened(at: Date()))
             session.logger.info("upstream: connected to \(session.shownURL)")
+            let sends = session.configuration.sendOnOpen
+            for text in sends {
+                try await outbound.write(.text(text))
+            }
+            if !sends.isEmpty { session.logger.info("upstream: sent \(sends.count) message(s) (--send)") }
             try await UpstreamCommitter(session: session).run { queue in
                 for try await message in inbound.messages(maxSize: limit) {
                     let received = MonotonicTime.now()

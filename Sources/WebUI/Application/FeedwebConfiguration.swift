@@ -144,6 +144,8 @@ extension FeedwebConfiguration {
         public var source = Source.demo
         /// Request headers for upstream (`--header`).
         public var headers: [(name: String, value: String)] = []
+        /// Text messages sent on a WebSocket upstream once it opens (`--send`), in order.
+        public var sendOnOpen: [String] = []
         /// The largest upstream event, WebSocket message or polled document, in bytes
         /// (`--max-event-bytes`).
         public var maxEventBytes = UpstreamConfiguration.defaultMaxEventBytes
@@ -174,9 +176,11 @@ extension FeedwebConfiguration {
 
         /// The upstream connection's configuration for `url` (the source's, or the demo's).
         func upstream(url: String) -> UpstreamConfiguration {
-            UpstreamConfiguration(
+            var configuration = UpstreamConfiguration(
                 url: url, headers: headers, maxEventBytes: maxEventBytes, maxBackoff: maxBackoff,
                 readTimeout: readTimeout, caFile: caFile)
+            configuration.sendOnOpen = sendOnOpen
+            return configuration
         }
     }
 }
