@@ -63,8 +63,7 @@ enum FeedwebOptions {
             "send", "TEXT", at: \.configuration.sources.sendOnOpen, repetition: .repeatable,
             help: """
                 A text message sent on a WebSocket --upstream once it opens, e.g. a subscription: \
-                '{"type":"subscribe","product_ids":["BTC-USD"],"channels":["ticker"]}' (repeatable; sent in \
-                order on every connection).
+                '{"type":"subscribe","channels":["ticker"]}' (repeatable; sent in order on every connection).
                 """,
             shownDefault: nil, parse: OptionValue.messages),
         .single(

@@ -1977,4 +1977,23 @@ struct ItemShapeDetectorTests {
         #expect(tones.tone(of: "fatal") == tones.tone(of: "error"))
         #expect(tones.tone(of: "fatal") != tones.tone(of: "warning"))
     }
+
+    @Test("a key given (--key-path) is the reading's from the start: the title falls back to it, the filter is another")
+    func givenKey() throws {
+        let ticks = (1...8).map { n in
+            #"{"type":"ticker","sequence":\#(n),"product_id":"\#(n % 2 == 0 ? "BTC-USD" : "ETH-USD")","#
+                + #""best_bid":"\#(100 + n).5","side":"\#(n % 3 == 0 ? "buy" : "sell")"}"#
+        }
+        var overrides = ItemProfile.Overrides()
+        overrides.keyPath = .at(try JSONPointer("/product_id"))
+        let given = try reading("[" + ticks.joined(separator: ",") + "]", overrides)
+        #expect(given.profile.keyPath == (try JSONPointer("/product_id")))
+        #expect(given.profile.fields[.title] == (try JSONPointer("/product_id")), "\(given.notes)")
+        #expect(given.notes.contains("key: /product_id, as given"), "\(given.notes)")
+        #expect(!given.notes.joined().contains("best_bid, unique"), "no key of its own found: \(given.notes)")
+        overrides.keyPath = .nowhere
+        let none = try reading("[" + ticks.joined(separator: ",") + "]", overrides)
+        #expect(none.profile.keyPath == nil)
+        #expect(none.notes.contains { $0.hasPrefix("key: none, as given") }, "\(none.notes)")
+    }
 }

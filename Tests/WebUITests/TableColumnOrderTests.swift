@@ -87,6 +87,25 @@ struct TableColumnOrderTests {
         #expect(Self.headings(table) == ["id", "branch", "state", "duration_s"], "\(Self.headings(table))")
     }
 
+    @Test("a ticker's type, the same in every message, comes after what tells the products apart")
+    func littleLast() async throws {
+        func ticker(_ sequence: Int, _ product: String, _ price: String) -> JSONValue {
+            .object([
+                "type": .string("ticker"), "sequence": .int(Int64(sequence)), "product_id": .string(product),
+                "price": .string(price), "side": .string(sequence % 2 == 0 ? "buy" : "sell"),
+            ])
+        }
+        var detection = ItemProfile.Overrides()
+        detection.keyPath = .at(try JSONPointer("/product_id"))
+        let server = try TestServer(
+            document: .array([
+                ticker(1, "BTC-USD", "43000.5"), ticker(2, "ETH-USD", "2200.25"), ticker(3, "SOL-USD", "95.1"),
+                ticker(4, "DOGE-USD", "0.0912"),
+            ]), detection: detection)
+        let shown = Self.headings(try await HTTPTestClient.get(port: server.port, "/").text)
+        #expect(shown.last == "type" && shown.contains("product_id"), "\(shown)")
+    }
+
     @Test("a pod list: Ready and Restarts beside its phase, as kubectl shows them; its UID last; the tiles as before")
     func podsAsKubectlShowsThem() async throws {
         func pod(_ index: Int, _ phase: String) -> JSONValue {

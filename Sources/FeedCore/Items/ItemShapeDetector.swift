@@ -92,6 +92,14 @@ public enum ItemShapeDetector {
             // A member's name is unique in its object and is the item's identity.
             profile.keyPath = JSONPointer(tokens: [name])
             notes.append("key: /\(escaped(name)), each item's member name")
+        } else if let given = overrides.keyPath {
+            // `--key-path`: the title, the filter and the columns are chosen around it.
+            if case .at(let key) = given {
+                profile.keyPath = key
+                notes.append("key: \(key), as given")
+            } else {
+                notes.append("key: none, as given; each item is keyed by a hash of its JSON")
+            }
         } else if let key = key(of: located.items, paths: paths, arriveAlone: overrides.itemsArriveAlone) {
             profile.keyPath = key
             notes.append("key: \(key), unique in all \(located.items.count) items")

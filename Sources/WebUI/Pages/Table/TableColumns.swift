@@ -33,15 +33,32 @@ enum TableColumns {
     /// - tallies across an array's objects (a pod's `Ready` and `Restarts`) come right after
     ///   that status, as `kubectl get pods` shows them beside it;
     /// - a column of the item's own UUIDs (`uid`, `uuid`, `guid`), which no one reads and
-    ///   which is as wide as a sentence, comes last, unless it names the item.
+    ///   which is as wide as a sentence, comes last, unless it names the item;
+    /// - a column that says little (the same value in every item it was found in, no status:
+    ///   a ticker's `type: ticker`, ``ItemColumn/saysLittle``) comes after the others but
+    ///   those UUIDs, unless it names the item, as on a kiosk's tiles.
     ///
     /// Columns given (`--column`) are shown in exactly their order; a kiosk's tiles keep the
     /// profile's order, which decides their lead.
     static func shown(of profile: ItemProfile) -> [ItemColumn] {
         let columns = columns(of: profile)
         guard !profile.columnsAreGiven else { return columns }
-        return talliesBesideStatus(
+        let ordered = talliesBesideStatus(
             statusNearStart(uuidsLast(namingFirst(columns, profile), profile), profile), profile)
+        return uuidsLast(littleLast(ordered, profile), profile)
+    }
+
+    /// `columns` with those that say little after the rest, unless one names the item; a
+    /// key put last (a snowflake id, a build's UUID) stays last.
+    private static func littleLast(_ columns: [ItemColumn], _ profile: ItemProfile) -> [ItemColumn] {
+        let link = linkColumn(of: columns, profile: profile)
+        let linked = columns.indices.contains(link) ? columns[link].pointer : nil
+        let isLittle = { (column: ItemColumn) in column.saysLittle && column.pointer != linked }
+        guard let last = columns.last, last.pointer == profile.keyPath, !isLittle(last) else {
+            return columns.filter { !isLittle($0) } + columns.filter(isLittle)
+        }
+        let others = columns.dropLast()
+        return others.filter { !isLittle($0) } + others.filter(isLittle) + [last]
     }
 
     /// `columns` with the one that names the item first, when it is past the third (a
