@@ -8,7 +8,9 @@ struct MessageProtocolTests {
     static let append = MessageProtocol(mode: .append(keep: 7))
 
     static func command(_ text: String) -> UpstreamCommand {
-        append.interpret(.text(text))
+        let commands = append.interpret(.text(text))
+        #expect(commands.count == 1, "one message, one command: \(commands)")
+        return commands.first ?? .ignore(reason: "none", counted: false)
     }
 
     static func isItem(_ text: String) -> Bool {
@@ -34,16 +36,49 @@ struct MessageProtocolTests {
         #expect(Self.isQuietlyIgnored(#"{"type":"ping"}"#))  // Finnhub
         #expect(Self.isQuietlyIgnored(#"{"op":"pong","ts":1}"#))
         // In document mode a heartbeat would blank the page: it is no document either.
-        let document = MessageProtocol(mode: .document).interpret(.text(#"{"type":"ping"}"#))
+        let document = MessageProtocol(mode: .document).interpret(.text(#"{"type":"ping"}"#)).first
         guard case .ignore(_, counted: false) = document else {
             Issue.record("document mode: \(document)")
             return
         }
-        let state = MessageProtocol(mode: .document).interpret(.text(#"{"type":"ping","hosts":[{"a":1}]}"#))
+        let state = MessageProtocol(mode: .document).interpret(.text(#"{"type":"ping","hosts":[{"a":1}]}"#)).first
         guard case .replaceDocument = state else {
             Issue.record("document mode, a document that says ping: \(state)")
             return
         }
+    }
+
+    @Test("a market feed's envelope of items: each item of its data, in order; its status no item")
+    func carriedItems() {
+        func items(_ text: String) -> [JSONValue]? {
+            let commands = Self.append.interpret(.text(text))
+            var items: [JSONValue] = []
+            for command in commands {
+                guard case .prependItem(let item, 7) = command else { return nil }
+                items.append(item)
+            }
+            return items
+        }
+        let kraken =
+            #"{"channel":"ticker","type":"snapshot","data":[{"symbol":"BTC/USD","last":43000.1},{"symbol":"ETH/USD","last":2200}]}"#
+        #expect(items(kraken)?.compactMap { $0["symbol"]?.stringValue } == ["BTC/USD", "ETH/USD"])
+        let okx = #"{"arg":{"channel":"tickers","instId":"BTC-USDT"},"data":[{"instId":"BTC-USDT","last":"43000.1"}]}"#
+        #expect(items(okx)?.first?["instId"] == .string("BTC-USDT"))
+        let bitmex = #"{"table":"trade","action":"insert","data":[{"symbol":"XBTUSD","price":43000,"size":10}]}"#
+        #expect(items(bitmex)?.count == 1)
+        // Kraken's status on connecting is no item.
+        let status = Self.append.interpret(
+            .text(#"{"channel":"status","type":"update","data":[{"api_version":"v2","system":"online"}]}"#))
+        guard case .ignore(_, counted: false)? = status.first, status.count == 1 else {
+            Issue.record("the feed's status: \(status)")
+            return
+        }
+        // An item with a data list of its own among other members is one item.
+        #expect(items(#"{"sensor":"t1","data":[{"t":1,"v":2}]}"#)?.count == 1)
+        #expect(items(#"{"channel":"x","data":[{"t":1},{"t":2}],"meta":{"a":1}}"#)?.count == 1)
+        #expect(items(#"{"channel":"x","data":[1,2]}"#)?.count == 1, "data of numbers: one item")
+        // In document mode a message is one document, whatever it carries.
+        #expect(MessageProtocol(mode: .document).interpret(.text(kraken)).count == 1)
     }
 
     @Test("an answer to a subscription is no item: the market feeds' own words for it")
@@ -103,7 +138,7 @@ struct MessageProtocolTests {
         #expect(Self.isItem(#"{"type":"ADDED","object":"web-1"}"#))
         #expect(Self.isItem(#"{"type":"CREATED","object":\#(pod)}"#))
         // In document mode a watch's event is no document: the error says how to read it.
-        let document = MessageProtocol(mode: .document).interpret(.text(#"{"type":"ADDED","object":\#(pod)}"#))
+        let document = MessageProtocol(mode: .document).interpret(.text(#"{"type":"ADDED","object":\#(pod)}"#)).first
         guard case .reportError(let advice) = document else {
             Issue.record("a watch event in document mode: \(document)")
             return

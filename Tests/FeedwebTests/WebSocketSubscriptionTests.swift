@@ -60,4 +60,42 @@ struct WebSocketSubscriptionTests {
         // The subscription is never logged: it may hold a key.
         #expect(!(feedweb.log + feedweb.standardOutput).contains("product_ids"), "the log names no sent message")
     }
+
+    @Test("Kraken's envelopes: its status no item, a snapshot's and an update's tickers each an item, a row a symbol")
+    func krakenEnvelopes() async throws {
+        func tickers(_ type: String, _ pairs: [(String, Double)]) -> ScriptedWebSocketServer.Action {
+            .text(
+                JSONValue.object([
+                    "channel": .string("ticker"), "type": .string(type),
+                    "data": .array(
+                        pairs.map { symbol, last in
+                            .object([
+                                "symbol": .string(symbol), "last": .double(last), "bid": .double(last - 0.5),
+                                "volume": .double(1234.5),
+                            ])
+                        }),
+                ]).serializedString())
+        }
+        let server = try await ScriptedWebSocketServer.start(script: [
+            .text(#"{"channel":"status","type":"update","data":[{"api_version":"v2","system":"online"}]}"#),
+            .text(#"{"method":"subscribe","result":{"channel":"ticker","symbol":"BTC/USD"},"success":true}"#),
+            tickers("snapshot", [("BTC/USD", 43_000.25), ("ETH/USD", 2_200.5), ("SOL/USD", 95.75)]),
+            .text(#"{"channel":"heartbeat"}"#), tickers("update", [("BTC/USD", 43_100.75)]),
+        ])
+        defer { server.shutdownNow() }
+        let subscribe =
+            #"{"method":"subscribe","params":{"channel":"ticker","symbol":["BTC/USD","ETH/USD","SOL/USD"]}}"#
+        let feedweb = try await FeedwebProcess(arguments: [
+            "--upstream", server.url("/v2"), "--mode", "append", "--read-timeout", "0.5", "--send", subscribe,
+        ])
+        defer { feedweb.kill() }
+        try await Eventually.check("BTC's update in the table", within: 20) {
+            try await HTTPTestClient.get(port: feedweb.port, "/").text.contains("43,100.75")
+        }
+        let items = try await JSONValue(parsing: HTTPTestClient.get(port: feedweb.port, "/api/items").body)
+        #expect(items.arrayValue?.count == 3, "a row a symbol: \(items)")
+        let page = try await HTTPTestClient.get(port: feedweb.port, "/").text
+        #expect(!page.contains("43,000.25") && !page.contains("online") && !page.contains("api_version"))
+        #expect(server.connections.first?.textsReceived == [subscribe])
+    }
 }

@@ -176,7 +176,7 @@ func readWebSocketMessages(_ stream: [UInt8], mode: MessageProtocol.Mode) {
     for bytes in stream.split(separator: 0, omittingEmptySubsequences: false) {
         let message: MessageProtocol.Message =
             bytes.first == 1 ? .binary(byteCount: bytes.count - 1) : .text(String(decoding: bytes, as: UTF8.self))
-        carryOut(dialect.interpret(message), mode: mode, on: store)
+        for command in dialect.interpret(message) { carryOut(command, mode: mode, on: store) }
     }
 }
 
@@ -209,7 +209,9 @@ func readJSONStream(_ stream: [UInt8], framing: JSONTextSplitter.Framing, mode: 
     let dialect = MessageProtocol(mode: mode)
     for text in whole {
         invariant(!text.isEmpty, "an empty text")
-        carryOut(dialect.interpret(.text(String(decoding: text, as: UTF8.self))), mode: mode, on: store)
+        for command in dialect.interpret(.text(String(decoding: text, as: UTF8.self))) {
+            carryOut(command, mode: mode, on: store)
+        }
     }
 }
 

@@ -47,7 +47,20 @@ public struct MessageProtocol: Sendable, Equatable {
         }
     }
 
-    public func interpret(_ message: Message) -> UpstreamCommand {
+    /// The commands for one message: one, or in append mode one per item a message carries
+    /// in an envelope (``carriedItems(_:)``), in the order it lists them.
+    public func interpret(_ message: Message) -> [UpstreamCommand] {
+        if case .append(let keep) = mode, case .text(let text) = message, let value = try? JSONValue(parsing: text),
+            let items = Self.carriedItems(value)
+        {
+            if Self.isFeedStatus(value) { return [.ignore(reason: "the feed's status", counted: false)] }
+            return items.map { .prependItem($0, keep: keep) }
+        }
+        return [command(for: message)]
+    }
+
+    /// The one command for `message`, whatever it carries.
+    private func command(for message: Message) -> UpstreamCommand {
         switch message {
         case .binary(let byteCount):
             return .reportError("a binary message (\(byteCount) bytes); feedweb reads text messages of JSON")
@@ -116,6 +129,42 @@ public struct MessageProtocol: Sendable, Equatable {
         }
         let rpc: Set<String> = ["id", "result", "jsonrpc", "usIn", "usOut", "usDiff", "testnet"]
         return members["id"] != nil && members["result"] != nil && members.keys.allSatisfy(rpc.contains)
+    }
+
+    /// Member names of an envelope around a market feed's items, besides its `data`: Kraken's
+    /// `channel` and `type`, OKX's `arg`, BitMEX's `table` and `action`, Bybit's `topic` and
+    /// `ts`, Binance's combined `stream`.
+    static let envelopeNames: Set<String> = [
+        "channel", "type", "topic", "arg", "stream", "event", "table", "action", "ts", "time", "timestamp", "seq",
+        "sequence", "cts",
+    ]
+
+    /// The items a message carries as an array in its `data`, each an object (Kraken's
+    /// `{"channel":"ticker","type":"update","data":[{"symbol":"BTC/USD",…}]}`, OKX's
+    /// `{"arg":{…},"data":[…]}`, BitMEX's `{"table":"trade","action":"insert","data":[…]}`),
+    /// when every other member is one of ``envelopeNames`` holding a scalar or an object of
+    /// scalars; `nil` for any other message (an item with its own `data` list among other
+    /// members of its own is an item).
+    static func carriedItems(_ message: JSONValue) -> [JSONValue]? {
+        guard let members = message.objectValue, let items = members["data"]?.arrayValue, !items.isEmpty,
+            items.allSatisfy({ $0.objectValue != nil })
+        else { return nil }
+        for (name, value) in members where name != "data" {
+            guard envelopeNames.contains(name) else { return nil }
+            if let object = value.objectValue,
+                object.values.contains(where: { $0.objectValue != nil || $0.arrayValue != nil })
+            {
+                return nil
+            }
+            if value.arrayValue != nil { return nil }
+        }
+        return items
+    }
+
+    /// Whether an envelope carries the feed's own status, not its data: its `channel`,
+    /// `topic` or `table` is `status` (Kraken's `{"channel":"status","data":[{"system":"online",…}]}`).
+    static func isFeedStatus(_ message: JSONValue) -> Bool {
+        ["channel", "topic", "table"].contains { message[$0]?.stringValue?.lowercased() == "status" }
     }
 
     /// The SSE event a Mastodon streaming message carries: an object of a text `event`, a

@@ -155,9 +155,10 @@ struct SSETransport: HTTPTransport {
                 }
                 count += texts.count
                 if ended && texts.isEmpty { break }
-                let interpreted = texts.map { bytes in
+                let interpreted = texts.flatMap { bytes in
                     let text = String(decoding: bytes, as: UTF8.self)
-                    return (SSEEvent(type: "message", data: text), messages.interpret(.text(text)))
+                    let event = SSEEvent(type: "message", data: text)
+                    return messages.interpret(.text(text)).map { (event, $0) }
                 }
                 let read = UpstreamReadQueue.Read(
                     events: interpreted, lastEventID: "", reconnectionTime: nil,

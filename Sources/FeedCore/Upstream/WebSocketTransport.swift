@@ -85,17 +85,18 @@ struct WebSocketTransport: UpstreamTransport {
                         throw UpstreamError.eventTooLarge(limit: limit)
                     }
                     let event: SSEEvent
-                    let command: UpstreamCommand
+                    let commands: [UpstreamCommand]
                     switch message {
                     case .text(let text):
                         event = SSEEvent(type: "message", data: text)
-                        command = messageProtocol.interpret(.text(text))
+                        commands = messageProtocol.interpret(.text(text))
                     case .binary:
                         event = SSEEvent(type: "binary", data: "")
-                        command = messageProtocol.interpret(.binary(byteCount: byteCount))
+                        commands = messageProtocol.interpret(.binary(byteCount: byteCount))
                     }
                     let read = UpstreamReadQueue.Read(
-                        events: [(event, command)], lastEventID: "", reconnectionTime: nil, byteCount: byteCount,
+                        events: commands.map { (event, $0) }, lastEventID: "", reconnectionTime: nil,
+                        byteCount: byteCount,
                         arrival: UpstreamArrival(received: received, parsed: MonotonicTime.now()))
                     guard await queue.put(read) else { return }  // the committer stopped
                 }
