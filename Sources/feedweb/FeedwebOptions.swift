@@ -134,7 +134,10 @@ enum FeedwebOptions {
             shownDefault: "the items' own fields", parse: OptionValue.columns),
         .single(
             "sort", "COLUMN[:desc]", at: \.sort,
-            help: "The column the table is sorted by when the URL does not say (?sort=NAME&order=desc).",
+            help: """
+                The column the table is sorted by when the URL does not say (?sort=NAME&order=desc), and the \
+                kiosk's tiles.
+                """,
             shownDefault: "feed order", parse: OptionValue.sort),
         .single(
             "title", "TEXT", at: \.configuration.title,

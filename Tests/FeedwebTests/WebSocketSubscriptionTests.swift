@@ -36,7 +36,7 @@ struct WebSocketSubscriptionTests {
         let feedweb = try await FeedwebProcess(arguments: [
             // The test server starts its script at the first ping.
             "--upstream", server.url("/"), "--mode", "append", "--key-path", "/product_id", "--read-timeout", "0.5",
-            "--send", Self.subscribe, "--send", #"{"type":"ping-me-too"}"#,
+            "--send", Self.subscribe, "--send", #"{"type":"ping-me-too"}"#, "--sort", "product_id",
         ])
         defer { feedweb.kill() }
         try await Eventually.check("the second connection's ticker", within: 20) {
@@ -55,6 +55,11 @@ struct WebSocketSubscriptionTests {
         #expect(page.contains("43,010.75") && !page.contains("43,000.50"), "the newest BTC price only")
         #expect(!page.contains("subscriptions") && !page.contains("heartbeat"))
         #expect(page.contains("&lt;b&gt;X&lt;/b&gt;-USD") && !page.contains("<b>X</b>"))
+        // The kiosk's tiles in the order --sort gives the table, not the newest first.
+        func keys(_ html: String) -> [String] { html.matches(of: /id="item-([^"]+)"/).map { String($0.output.1) } }
+        let kiosk = keys(try await HTTPTestClient.get(port: feedweb.port, "/kiosk").text)
+        #expect(kiosk.count == 3 && kiosk == keys(page), "tiles \(kiosk), rows \(keys(page))")
+        #expect(kiosk.first != "ETH-USD", "not the newest first")
         let ready = try await JSONValue(parsing: HTTPTestClient.get(port: feedweb.port, "/readyz").body)
         #expect(ready["upstream"]?["ignored_events"] == .int(0), "the answer and the heartbeat are not counted")
         // The subscription is never logged: it may hold a key.

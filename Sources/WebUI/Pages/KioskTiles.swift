@@ -87,6 +87,17 @@ enum KioskTiles {
         return ChunkedArray(shown)
     }
 
+    /// `tiles` in the order `--sort` asks for (``ItemProfile/sort``), when it names a column:
+    /// a ticker's tiles then stay in place as its prices change, rather than the newest
+    /// first. Only the tiles shown are sorted (at most ``PageRenderer/kioskTileLimit``), not
+    /// the feed: which tiles are shown is still decided by feed order and trouble.
+    static func ordered(_ tiles: ChunkedArray<FeedItem>, profile: ItemProfile) -> ChunkedArray<FeedItem> {
+        guard let sort = profile.sort,
+            let column = TableColumns.column(named: sort.column, in: TableColumns.columns(of: profile))
+        else { return tiles }
+        return ChunkedArray(TableSorting.sorted(tiles, by: column, descending: sort.descending))
+    }
+
     /// ``shown(_:trouble:limit:)`` for `items` read with `profile`, their trouble found by
     /// reading every one (a page rendered on its own).
     static func shown(_ items: ChunkedArray<FeedItem>, profile: ItemProfile, limit: Int) -> ChunkedArray<FeedItem> {

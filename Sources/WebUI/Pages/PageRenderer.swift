@@ -231,7 +231,8 @@ struct PageRenderer: Sendable {
         guard let view else { return [] }
         let items = view.items(inSection: section)
         guard view.profile.layout == .table else { return ChunkedArray(items.prefix(kioskLimit)) }
-        return KioskTiles.shown(items, profile: view.profile, limit: kioskTileLimit)
+        return KioskTiles.ordered(
+            KioskTiles.shown(items, profile: view.profile, limit: kioskTileLimit), profile: view.profile)
     }
 
     /// The kiosk board, optionally filtered to one section; of the past (no stream) with

@@ -53,7 +53,8 @@ final class KioskTilesMemo: Sendable {
                 KioskTiles.trouble(in: items, statuses: statuses)
             }
         if before == nil || before?.statuses != statuses { readings.withLockedValue { $0 += 1 } }
-        let tiles = KioskTiles.shown(items, trouble: trouble, limit: PageRenderer.kioskTileLimit)
+        let tiles = KioskTiles.ordered(
+            KioskTiles.shown(items, trouble: trouble, limit: PageRenderer.kioskTileLimit), profile: view.profile)
         entries.withLockedValue { entries in
             if entries.count >= Self.capacity && entries[section] == nil { entries.removeAll() }
             var kept = entries[section] ?? []
