@@ -66,6 +66,9 @@ struct MessageProtocolTests {
         #expect(items(okx)?.first?["instId"] == .string("BTC-USDT"))
         let bitmex = #"{"table":"trade","action":"insert","data":[{"symbol":"XBTUSD","price":43000,"size":10}]}"#
         #expect(items(bitmex)?.count == 1)
+        let binance = #"[{"e":"24hrTicker","s":"BTCUSDT","c":"43000.1"},{"e":"24hrTicker","s":"ETHUSDT","c":"2200"}]"#
+        #expect(items(binance)?.compactMap { $0["s"]?.stringValue } == ["BTCUSDT", "ETHUSDT"])
+        #expect(items("[1,2]")?.count == 1, "a list of numbers: one item")
         // Kraken's status on connecting is no item.
         let status = Self.append.interpret(
             .text(#"{"channel":"status","type":"update","data":[{"api_version":"v2","system":"online"}]}"#))

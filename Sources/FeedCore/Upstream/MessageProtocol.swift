@@ -139,13 +139,19 @@ public struct MessageProtocol: Sendable, Equatable {
         "sequence", "cts",
     ]
 
-    /// The items a message carries as an array in its `data`, each an object (Kraken's
+    /// The items a message carries: the message itself when it is an array of objects
+    /// (Binance's all-market tickers, `[{"e":"24hrTicker","s":"BTCUSDT",…},…]`), or an array
+    /// in its `data`, each an object (Kraken's
     /// `{"channel":"ticker","type":"update","data":[{"symbol":"BTC/USD",…}]}`, OKX's
     /// `{"arg":{…},"data":[…]}`, BitMEX's `{"table":"trade","action":"insert","data":[…]}`),
     /// when every other member is one of ``envelopeNames`` holding a scalar or an object of
     /// scalars; `nil` for any other message (an item with its own `data` list among other
     /// members of its own is an item).
     static func carriedItems(_ message: JSONValue) -> [JSONValue]? {
+        // Binance's `!ticker@arr`: the message a list of the items.
+        if let items = message.arrayValue {
+            return !items.isEmpty && items.allSatisfy({ $0.objectValue != nil }) ? items : nil
+        }
         guard let members = message.objectValue, let items = members["data"]?.arrayValue, !items.isEmpty,
             items.allSatisfy({ $0.objectValue != nil })
         else { return nil }
