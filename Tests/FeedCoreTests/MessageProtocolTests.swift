@@ -33,6 +33,11 @@ struct MessageProtocolTests {
         #expect(Self.isItem(#"{"event":"open","door":"front"}"#), "an open without a topic is not ntfy's")
         #expect(Self.isItem(#"{"type":"ping","host":"db-1","ms":12}"#))
         #expect(Self.isQuietlyIgnored(#"{"channel":"heartbeat"}"#))  // Kraken v2
+        // Coinbase's heartbeat channel: a product's, but no ticker.
+        #expect(
+            Self.isQuietlyIgnored(
+                #"{"type":"heartbeat","sequence":90,"last_trade_id":20,"product_id":"BTC-USD","time":"2026-12-04T11:00:00Z"}"#
+            ))
         #expect(Self.isQuietlyIgnored(#"{"type":"ping"}"#))  // Finnhub
         #expect(Self.isQuietlyIgnored(#"{"op":"pong","ts":1}"#))
         // In document mode a heartbeat would blank the page: it is no document either.

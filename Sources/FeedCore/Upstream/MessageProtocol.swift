@@ -97,18 +97,22 @@ public struct MessageProtocol: Sendable, Equatable {
 
     /// Whether `message` only says the stream is alive, and is no item: an object whose
     /// `event`, `type`, `channel` or `op` is `keepalive` (ntfy's `{"event":"keepalive",…}`),
-    /// or `heartbeat`, `ping` or `pong` with at most one other member, a scalar (Kraken's
-    /// `{"event":"heartbeat"}` and `{"channel":"heartbeat"}`, Finnhub's `{"type":"ping"}`; a
-    /// monitor's heartbeats with a status and a time, a prober's pings with their times, are
-    /// its data), or ntfy's `open` (an `event` of `open` beside a `topic`).
+    /// or `ping` or `pong` with at most one other member, a scalar (Finnhub's
+    /// `{"type":"ping"}`; a prober's pings with their hosts and times are its data), or
+    /// `heartbeat` that says no status (Kraken's `{"event":"heartbeat"}` and
+    /// `{"channel":"heartbeat"}`, Coinbase's with its `sequence`, `last_trade_id` and
+    /// `product_id`; a monitor's heartbeats with a `status` are its data), or ntfy's `open`
+    /// (an `event` of `open` beside a `topic`).
     static func isHeartbeat(_ message: JSONValue) -> Bool {
         guard let members = message.objectValue else { return false }
         // At most one other member, and that a scalar (a time), not data.
         let bare = members.count <= 2 && members.values.allSatisfy { $0.objectValue == nil && $0.arrayValue == nil }
+        // A monitor's heartbeat says how a thing is: that is its data.
+        let saysStatus = ["status", "state", "up", "healthy", "ok"].contains { members[$0] != nil }
         for name in ["event", "type", "channel", "op"] {
             switch members[name]?.stringValue?.lowercased() {
             case "keepalive", "keep-alive": return true
-            case "heartbeat" where bare, "ping" where bare, "pong" where bare: return true
+            case "heartbeat" where bare || !saysStatus, "ping" where bare, "pong" where bare: return true
             case "open" where name == "event" && members["topic"] != nil: return true
             default: continue
             }
