@@ -89,6 +89,43 @@ struct MessageProtocolTests {
         #expect(MessageProtocol(mode: .document).interpret(.text(kraken)).count == 1)
     }
 
+    @Test("GraphQL over a WebSocket (graphql-transport-ws): a result's data the document, its errors said")
+    func graphQLOverWebSocket() throws {
+        let document = MessageProtocol(mode: .document)
+        func command(_ text: String) -> UpstreamCommand? {
+            let commands = document.interpret(.text(text))
+            return commands.count == 1 ? commands.first : nil
+        }
+        let orders = #"{"orders":[{"id":1,"status":"paid"}]}"#
+        guard case .replaceDocument(let data)? = command(#"{"id":"1","type":"next","payload":{"data":\#(orders)}}"#)
+        else {
+            Issue.record("a result is not the document")
+            return
+        }
+        #expect(data == (try JSONValue(parsing: orders)))
+        // subscriptions-transport-ws's `data`, the same.
+        guard case .replaceDocument? = command(#"{"id":"1","type":"data","payload":{"data":\#(orders)}}"#) else {
+            Issue.record("the older protocol's data is not the document")
+            return
+        }
+        for quiet in [#"{"type":"connection_ack"}"#, #"{"type":"ka"}"#, #"{"id":"1","type":"complete"}"#] {
+            guard case .ignore(_, counted: false)? = command(quiet) else {
+                Issue.record("\(quiet) not ignored quietly")
+                continue
+            }
+        }
+        guard
+            case .reportError(let message)? = command(
+                #"{"id":"1","type":"error","payload":[{"message":"Cannot query field \"x\""}]}"#)
+        else {
+            Issue.record("an error not reported")
+            return
+        }
+        #expect(message == #"GraphQL: Cannot query field "x""#)
+        // In append mode its own messages are no items.
+        #expect(Self.isQuietlyIgnored(#"{"type":"connection_ack"}"#))
+    }
+
     @Test("an answer to a subscription is no item: the market feeds' own words for it")
     func subscriptionAnswers() {
         let answers = [

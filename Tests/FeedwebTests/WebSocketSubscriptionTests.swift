@@ -103,4 +103,52 @@ struct WebSocketSubscriptionTests {
         #expect(!page.contains("43,000.25") && !page.contains("online") && !page.contains("api_version"))
         #expect(server.connections.first?.textsReceived == [subscribe])
     }
+
+    @Test(
+        "a GraphQL subscription over a WebSocket: its subprotocol, its init and subscribe sent, its data the document")
+    func graphQLSubscription() async throws {
+        func orders(_ status: String) -> ScriptedWebSocketServer.Action {
+            .text(
+                JSONValue.object([
+                    "id": .string("1"), "type": .string("next"),
+                    "payload": .object([
+                        "data": .object([
+                            "orders": .array(
+                                (1...3).map { n in
+                                    .object([
+                                        "id": .int(Int64(n)), "status": .string(n == 2 ? status : "paid"),
+                                        "total": .double(Double(n) * 10.5),
+                                    ])
+                                })
+                        ])
+                    ]),
+                ]).serializedString())
+        }
+        let server = try await ScriptedWebSocketServer.start(script: [
+            .text(#"{"type":"connection_ack"}"#), orders("new"), .text(#"{"type":"ping"}"#), orders("shipped"),
+        ])
+        defer { server.shutdownNow() }
+        let subscribe =
+            #"{"id":"1","type":"subscribe","payload":{"query":"subscription { orders { id status total } }"}}"#
+        let feedweb = try await FeedwebProcess(arguments: [
+            "--upstream", server.url("/v1/graphql"), "--header", "Sec-WebSocket-Protocol: graphql-transport-ws",
+            "--read-timeout", "0.5", "--send", #"{"type":"connection_init"}"#, "--send", subscribe,
+        ])
+        defer { feedweb.kill() }
+        func state() async throws -> JSONValue? {
+            let response = try await HTTPTestClient.get(port: feedweb.port, "/api/state", timeout: 3)
+            return response.status == 200 ? try JSONValue(parsing: response.body) : nil
+        }
+        try await Eventually.check("order 2 shipped, the result's data the document", within: 20) {
+            let orders = try await state()?["orders"]?.arrayValue ?? []
+            return orders.count == 3 && orders[1]["status"] == .string("shipped")
+        }
+        let document = try #require(try await state())
+        #expect(document["payload"] == nil && document["type"] == nil, "no envelope in the document")
+        let handshake = try #require(server.connections.first?.handshake)
+        #expect(handshake.header("Sec-WebSocket-Protocol") == "graphql-transport-ws")
+        #expect(server.connections.first?.textsReceived == [#"{"type":"connection_init"}"#, subscribe])
+        let ready = try await JSONValue(parsing: HTTPTestClient.get(port: feedweb.port, "/readyz").body)
+        #expect(ready["upstream"]?["ignored_events"] == .int(0) && ready["upstream"]?["upstream_errors"] == .int(0))
+    }
 }

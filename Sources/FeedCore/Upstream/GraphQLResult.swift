@@ -37,4 +37,30 @@ struct GraphQLResult {
         let more = errorCount > 1 ? " (and \(errorCount - 1) more)" : ""
         return .reportError("GraphQL: " + DocumentProtocol.oneLine(firstError) + more)
     }
+
+    /// What a message of GraphQL over a WebSocket (`graphql-transport-ws`, and the older
+    /// `subscriptions-transport-ws`: an object of a `type`, an `id` and a `payload`, nothing
+    /// else) does to the feed, in `--mode document`: `next` (or `data`) carries a result (its
+    /// data the document, its errors reported); `error` and `connection_error` are the
+    /// upstream's errors; `connection_ack`, `ka` and `complete` say nothing. `nil` for any
+    /// other message.
+    static func command(overWebSocket message: JSONValue) -> UpstreamCommand? {
+        guard let members = message.objectValue, let type = members["type"]?.stringValue,
+            members.keys.allSatisfy({ $0 == "type" || $0 == "id" || $0 == "payload" })
+        else { return nil }
+        switch type {
+        case "next", "data":
+            guard let payload = members["payload"], let result = GraphQLResult(payload) else { return nil }
+            return result.command ?? .ignore(reason: "a GraphQL result without data or errors", counted: true)
+        case "error", "connection_error":
+            let errors = members["payload"]?.arrayValue ?? members["payload"].map { [$0] } ?? []
+            let first = errors.first.flatMap { ItemExtractor.text($0["message"]) } ?? "GraphQL error"
+            let more = errors.count > 1 ? " (and \(errors.count - 1) more)" : ""
+            return .reportError("GraphQL: " + DocumentProtocol.oneLine(first) + more)
+        case "connection_ack", "ka", "complete":
+            return .ignore(reason: "GraphQL's \(type)", counted: false)
+        default:
+            return nil
+        }
+    }
 }

@@ -13,7 +13,8 @@
 ///   (``KubernetesWatch``), and CouchDB's changes feed the set of documents
 ///   (``CouchChanges``). A heartbeat (`{"event":"keepalive",…}`, ``isHeartbeat(_:)``)
 ///   is no item.
-/// - `document` (`--mode document`): each text message is a whole JSON document; the store
+/// - `document` (`--mode document`): each text message is a whole JSON document (a GraphQL
+///   subscription's over `graphql-transport-ws`: its result's data, ``GraphQLResult``); the store
 ///   diffs it against the last one into a patch, as it does a poll. A Kubernetes watch's
 ///   event is no document: it is shown as an upstream error that names `--mode append`.
 ///
@@ -78,6 +79,9 @@ public struct MessageProtocol: Sendable, Equatable {
             }
             switch mode {
             case .append(let keep):
+                if case .ignore? = GraphQLResult.command(overWebSocket: value) {
+                    return .ignore(reason: "GraphQL's own message", counted: false)
+                }
                 if let event = Self.envelopedEvent(value) {
                     return AppendProtocol(keep: keep).command(forKnown: event)
                         ?? .ignore(reason: "\(event.type) events are not read", counted: true)
@@ -86,6 +90,7 @@ public struct MessageProtocol: Sendable, Equatable {
                 if let command = CouchChanges.command(for: value, keep: keep) { return command }
                 return .prependItem(value, keep: keep)
             case .document:
+                if let command = GraphQLResult.command(overWebSocket: value) { return command }
                 // A watch's events are edits, not documents: the last would stand for all.
                 if KubernetesWatch.command(for: value, keep: 1) != nil {
                     return .reportError(KubernetesWatch.inDocumentMode)
