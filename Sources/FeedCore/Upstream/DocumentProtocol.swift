@@ -98,6 +98,11 @@ public struct DocumentProtocol: SSEDialect, Sendable {
             }
             return document(value)
         }
+        if !hasDocument, value.objectValue?.isEmpty == false, !Self.holdsContainer(value) {
+            return .ignore(
+                reason: "\(name) events are not read: each holds an object of plain values, an item rather than a "
+                    + "whole document (--mode append reads each such event as one item)", counted: true)
+        }
         guard !hasDocument, Self.holdsContainer(value) else {
             return .ignore(
                 reason: "\(name) events are not read: feedweb reads data, snapshot and patch events, unnamed ones, "
