@@ -136,6 +136,9 @@ struct MessageProtocolTests {
             #"{"success":true,"ret_msg":"","op":"subscribe","conn_id":"c1"}"#,  // Bybit
             #"{"event":"bts:subscription_succeeded","channel":"live_trades_btcusd","data":{}}"#,  // Bitstamp
             #"{"result":null,"id":1}"#,  // Binance
+            #"[{"T":"success","msg":"connected"}]"#,  // Alpaca, in a list
+            #"[{"T":"subscription","trades":["AAPL"],"quotes":[]}]"#,  // Alpaca
+            #"[{"ev":"status","status":"connected","message":"Connected Successfully"}]"#,  // Polygon
             // Deribit
             #"{"jsonrpc":"2.0","id":42,"result":["ticker.BTC-PERPETUAL.100ms"],"usIn":1,"usOut":2,"usDiff":1}"#,
         ]
@@ -145,6 +148,15 @@ struct MessageProtocolTests {
         // Data that has an id and a result among other members, or a type of its own, is data.
         #expect(Self.isItem(#"{"id":7,"result":"passed","job":"build"}"#))
         #expect(Self.isItem(#"{"type":"ticker","product_id":"BTC-USD","price":"43000.12"}"#))
+        #expect(Self.isItem(#"{"type":"status","state":"success","sha":"abc","context":"ci/build"}"#))
+        // A list of an answer and data: the data.
+        let mixed = Self.append.interpret(
+            .text(#"[{"T":"success","msg":"authenticated"},{"T":"t","S":"AAPL","p":190.5}]"#))
+        guard mixed.count == 1, case .prependItem(let trade, 7)? = mixed.first else {
+            Issue.record("the trade of a mixed list: \(mixed)")
+            return
+        }
+        #expect(trade["S"] == .string("AAPL"))
     }
 
     @Test("a Kubernetes watch's events: put, remove by uid, bookmark ignored, error shown")

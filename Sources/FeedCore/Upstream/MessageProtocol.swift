@@ -55,7 +55,10 @@ public struct MessageProtocol: Sendable, Equatable {
             let items = Self.carriedItems(value)
         {
             if Self.isFeedStatus(value) { return [.ignore(reason: "the feed's status", counted: false)] }
-            return items.map { .prependItem($0, keep: keep) }
+            // Alpaca and Polygon answer in lists too: `[{"T":"success","msg":"connected"}]`.
+            let data = items.filter { !Self.isHeartbeat($0) && !Self.isSubscriptionAnswer($0) }
+            guard !data.isEmpty else { return [.ignore(reason: "an answer to a subscription", counted: false)] }
+            return data.map { .prependItem($0, keep: keep) }
         }
         return [command(for: message)]
     }
@@ -126,15 +129,21 @@ public struct MessageProtocol: Sendable, Equatable {
     }
 
     /// Whether `message` answers a subscription (`--send`) rather than carrying data: an
-    /// object whose `type`, `event`, `op` or `method` names one (Coinbase's
+    /// object whose `type`, `event`, `op`, `method`, `T` or `ev` names one (Coinbase's
     /// `{"type":"subscriptions",…}`, Kraken's `{"method":"subscribe","success":true,…}` and
     /// `subscriptionStatus`, OKX's and Bybit's `subscribe`, Bitstamp's
-    /// `bts:subscription_succeeded`), or a request's answer of an `id` and a `result` with no
-    /// other member but JSON-RPC's own (Binance's `{"result":null,"id":1}`, Deribit's).
+    /// `bts:subscription_succeeded`, Alpaca's `{"T":"subscription",…}`), says the connection
+    /// succeeded or how it is in a few words (Alpaca's `{"T":"success","msg":"connected"}`,
+    /// Polygon's `{"ev":"status","status":"connected","message":…}`), or a request's answer
+    /// of an `id` and a `result` with no other member but JSON-RPC's own (Binance's
+    /// `{"result":null,"id":1}`, Deribit's).
     static func isSubscriptionAnswer(_ message: JSONValue) -> Bool {
         guard let members = message.objectValue else { return false }
-        for name in ["type", "event", "op", "method"] {
-            if members[name]?.stringValue?.lowercased().contains("subscri") == true { return true }
+        let words = members.count <= 3 && ["msg", "message", "status"].contains { members[$0] != nil }
+        for name in ["type", "event", "op", "method", "T", "ev"] {
+            guard let value = members[name]?.stringValue?.lowercased() else { continue }
+            if value.contains("subscri") { return true }
+            if words && (value == "success" || value == "status") { return true }
         }
         let rpc: Set<String> = ["id", "result", "jsonrpc", "usIn", "usOut", "usDiff", "testnet"]
         return members["id"] != nil && members["result"] != nil && members.keys.allSatisfy(rpc.contains)
