@@ -51,55 +51,53 @@ public struct MessageProtocol: Sendable, Equatable {
     /// The commands for one message: one, or in append mode one per item a message carries
     /// in an envelope (``carriedItems(_:)``), in the order it lists them.
     public func interpret(_ message: Message) -> [UpstreamCommand] {
-        if case .append(let keep) = mode, case .text(let text) = message, let value = try? JSONValue(parsing: text),
-            let items = Self.carriedItems(value)
-        {
-            if Self.isFeedStatus(value) { return [.ignore(reason: "the feed's status", counted: false)] }
-            // Alpaca and Polygon answer in lists too: `[{"T":"success","msg":"connected"}]`.
-            let data = items.filter { !Self.isHeartbeat($0) && !Self.isSubscriptionAnswer($0) }
-            guard !data.isEmpty else { return [.ignore(reason: "an answer to a subscription", counted: false)] }
-            return data.map { .prependItem($0, keep: keep) }
-        }
-        return [command(for: message)]
-    }
-
-    /// The one command for `message`, whatever it carries.
-    private func command(for message: Message) -> UpstreamCommand {
         switch message {
         case .binary(let byteCount):
-            return .reportError("a binary message (\(byteCount) bytes); feedweb reads text messages of JSON")
+            return [.reportError("a binary message (\(byteCount) bytes); feedweb reads text messages of JSON")]
         case .text(let text):
             let value: JSONValue
             do {
                 value = try JSONValue(parsing: text)
             } catch {
-                return .reportError("a message is not JSON: \(error)")
+                return [.reportError("a message is not JSON: \(error)")]
             }
-            // Neither an item nor a document, in either mode.
-            if Self.isHeartbeat(value) { return .ignore(reason: "heartbeat", counted: false) }
-            if Self.isSubscriptionAnswer(value) {
-                return .ignore(reason: "an answer to a subscription", counted: false)
+            if case .append(let keep) = mode, let items = Self.carriedItems(value) {
+                if Self.isFeedStatus(value) { return [.ignore(reason: "the feed's status", counted: false)] }
+                // Alpaca and Polygon answer in lists too: `[{"T":"success","msg":"connected"}]`.
+                let data = items.filter { !Self.isHeartbeat($0) && !Self.isSubscriptionAnswer($0) }
+                guard !data.isEmpty else { return [.ignore(reason: "an answer to a subscription", counted: false)] }
+                return data.map { .prependItem($0, keep: keep) }
             }
-            switch mode {
-            case .append(let keep):
-                if case .ignore? = GraphQLResult.command(overWebSocket: value) {
-                    return .ignore(reason: "GraphQL's own message", counted: false)
-                }
-                if let event = Self.envelopedEvent(value) {
-                    return AppendProtocol(keep: keep).command(forKnown: event)
-                        ?? .ignore(reason: "\(event.type) events are not read", counted: true)
-                }
-                if let command = KubernetesWatch.command(for: value, keep: keep) { return command }
-                if let command = CouchChanges.command(for: value, keep: keep) { return command }
-                return .prependItem(value, keep: keep)
-            case .document:
-                if let command = GraphQLResult.command(overWebSocket: value) { return command }
-                // A watch's events are edits, not documents: the last would stand for all.
-                if KubernetesWatch.command(for: value, keep: 1) != nil {
-                    return .reportError(KubernetesWatch.inDocumentMode)
-                }
-                return .replaceDocument(value)
+            return [command(for: value)]
+        }
+    }
+
+    /// The one command for the JSON text `value`, whatever it carries.
+    private func command(for value: JSONValue) -> UpstreamCommand {
+        // Neither an item nor a document, in either mode.
+        if Self.isHeartbeat(value) { return .ignore(reason: "heartbeat", counted: false) }
+        if Self.isSubscriptionAnswer(value) {
+            return .ignore(reason: "an answer to a subscription", counted: false)
+        }
+        switch mode {
+        case .append(let keep):
+            if case .ignore? = GraphQLResult.command(overWebSocket: value) {
+                return .ignore(reason: "GraphQL's own message", counted: false)
             }
+            if let event = Self.envelopedEvent(value) {
+                return AppendProtocol(keep: keep).command(forKnown: event)
+                    ?? .ignore(reason: "\(event.type) events are not read", counted: true)
+            }
+            if let command = KubernetesWatch.command(for: value, keep: keep) { return command }
+            if let command = CouchChanges.command(for: value, keep: keep) { return command }
+            return .prependItem(value, keep: keep)
+        case .document:
+            if let command = GraphQLResult.command(overWebSocket: value) { return command }
+            // A watch's events are edits, not documents: the last would stand for all.
+            if KubernetesWatch.command(for: value, keep: 1) != nil {
+                return .reportError(KubernetesWatch.inDocumentMode)
+            }
+            return .replaceDocument(value)
         }
     }
 
