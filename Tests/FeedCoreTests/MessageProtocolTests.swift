@@ -149,6 +149,15 @@ struct MessageProtocolTests {
         #expect(Self.isItem(#"{"id":7,"result":"passed","job":"build"}"#))
         #expect(Self.isItem(#"{"type":"ticker","product_id":"BTC-USD","price":"43000.12"}"#))
         #expect(Self.isItem(#"{"type":"status","state":"success","sha":"abc","context":"ci/build"}"#))
+        // An error in answer is upstream's error, in a list or not, never quiet.
+        guard case .reportError(let alpaca) = Self.command(#"[{"T":"error","code":402,"msg":"auth failed"}]"#),
+            case .reportError(let polygon) = Self.command(
+                #"{"ev":"status","status":"auth_failed","message":"authentication failed"}"#)
+        else {
+            Issue.record("an exchange's error not reported")
+            return
+        }
+        #expect(alpaca == "402: auth failed" && polygon == "authentication failed")
         // A list of an answer and data: the data.
         let mixed = Self.append.interpret(
             .text(#"[{"T":"success","msg":"authenticated"},{"T":"t","S":"AAPL","p":190.5}]"#))

@@ -65,6 +65,9 @@ struct NamedEventsTests {
         let moved = Self.prices(5)
         try await Eventually.check("the next document's prices") { try await prices(feedweb.port) == moved }
         #expect(moved != expected)
+        if kind == "prices" {
+            #expect(feedweb.log.contains("upstream: events named prices carry the document"), "the log says so")
+        }
         let ready = try await JSONValue(parsing: HTTPTestClient.get(port: feedweb.port, "/readyz").body)
         #expect(ready["upstream"]?["rejected_patches"] == .int(0))
         #expect(server.requests.count == 1, "no reconnect")
@@ -123,5 +126,6 @@ struct NamedEventsTests {
         #expect(page.contains("&lt;i&gt;X&lt;/i&gt;USD") && !page.contains("<i>X</i>"))
         let ready = try await JSONValue(parsing: HTTPTestClient.get(port: feedweb.port, "/readyz").body)
         #expect(ready["upstream"]?["ignored_events"] == .int(0), "the open event is liveness, not counted")
+        #expect(feedweb.log.contains("upstream: events named trade carry the items"), "the log says so")
     }
 }

@@ -37,6 +37,8 @@ public struct DocumentProtocol: SSEDialect, Sendable {
 
     public init() {}
 
+    public var learned: String? { documentEvents.map { "events named \($0) carry the document" } }
+
     public mutating func interpret(_ event: SSEEvent) -> UpstreamCommand {
         switch event.type {
         case "data", "snapshot":

@@ -64,9 +64,14 @@ public struct MessageProtocol: Sendable, Equatable {
             if case .append(let keep) = mode, let items = Self.carriedItems(value) {
                 if Self.isFeedStatus(value) { return [.ignore(reason: "the feed's status", counted: false)] }
                 // Alpaca and Polygon answer in lists too: `[{"T":"success","msg":"connected"}]`.
-                let data = items.filter { !Self.isHeartbeat($0) && !Self.isSubscriptionAnswer($0) }
-                guard !data.isEmpty else { return [.ignore(reason: "an answer to a subscription", counted: false)] }
-                return data.map { .prependItem($0, keep: keep) }
+                let errors = items.compactMap(Self.feedError).map(UpstreamCommand.reportError)
+                let data = items.filter {
+                    Self.feedError($0) == nil && !Self.isHeartbeat($0) && !Self.isSubscriptionAnswer($0)
+                }
+                guard !data.isEmpty || !errors.isEmpty else {
+                    return [.ignore(reason: "an answer to a subscription", counted: false)]
+                }
+                return errors + data.map { .prependItem($0, keep: keep) }
             }
             return [command(for: value)]
         }
@@ -75,6 +80,7 @@ public struct MessageProtocol: Sendable, Equatable {
     /// The one command for the JSON text `value`, whatever it carries.
     private func command(for value: JSONValue) -> UpstreamCommand {
         // Neither an item nor a document, in either mode.
+        if let error = Self.feedError(value) { return .reportError(error) }
         if Self.isHeartbeat(value) { return .ignore(reason: "heartbeat", counted: false) }
         if Self.isSubscriptionAnswer(value) {
             return .ignore(reason: "an answer to a subscription", counted: false)
@@ -145,6 +151,26 @@ public struct MessageProtocol: Sendable, Equatable {
         }
         let rpc: Set<String> = ["id", "result", "jsonrpc", "usIn", "usOut", "usDiff", "testnet"]
         return members["id"] != nil && members["result"] != nil && members.keys.allSatisfy(rpc.contains)
+    }
+
+    /// What a market feed's error message says, `CODE: MESSAGE`: an object whose `T`, `ev`,
+    /// `type` or `event` is `error` beside a `msg` or `message` (Alpaca's
+    /// `{"T":"error","code":402,"msg":"auth failed"}`), or a `status` message whose status
+    /// says it failed (Polygon's `{"ev":"status","status":"auth_failed","message":…}`); `nil`
+    /// for any other message. Such an answer to `--send` is shown as upstream's error, not
+    /// kept as an item or taken for quiet.
+    static func feedError(_ message: JSONValue) -> String? {
+        guard let members = message.objectValue,
+            let text = ItemExtractor.text(members["msg"]) ?? ItemExtractor.text(members["message"])
+        else { return nil }
+        let kinds = ["T", "ev", "type", "event"].compactMap { members[$0]?.stringValue?.lowercased() }
+        let status = members["status"]?.stringValue?.lowercased() ?? ""
+        let failed =
+            kinds.contains("error")
+            || (kinds.contains("status") && (status.contains("fail") || status.contains("error")))
+        guard failed, members.count <= 4 else { return nil }
+        let code = ItemExtractor.text(members["code"]).map { "\($0): " } ?? ""
+        return code + String(text.prefix(300))
     }
 
     /// Member names of an envelope around a market feed's items, besides its `data`: Kraken's

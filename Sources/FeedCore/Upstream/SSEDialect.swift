@@ -8,6 +8,16 @@
 public protocol SSEDialect: Sendable {
     /// The command for `event`, the next event of the stream.
     mutating func interpret(_ event: SSEEvent) -> UpstreamCommand
+
+    /// What the dialect learned of this stream's own event names, in words, for the log
+    /// (`events named prices carry the document`); `nil` while it learned nothing.
+    var learned: String? { get }
 }
 
-extension AppendProtocol: SSEDialect {}
+extension SSEDialect {
+    public var learned: String? { nil }
+}
+
+extension AppendProtocol: SSEDialect {
+    public var learned: String? { itemEvents.map { "events named \($0) carry the items" } }
+}

@@ -107,7 +107,9 @@ struct SSETransport: HTTPTransport {
                     }
                 }
                 session.publish(.received(bytes: UInt64(count)))
+                let learned = dialect.learned
                 let interpreted = events.map { ($0, dialect.interpret($0)) }
+                if learned == nil, let now = dialect.learned { session.logger.notice("upstream: \(now)") }
                 let read = UpstreamReadQueue.Read(
                     events: interpreted, lastEventID: parser.lastEventID, reconnectionTime: parser.reconnectionTime,
                     byteCount: count, arrival: UpstreamArrival(received: received, parsed: MonotonicTime.now()))
