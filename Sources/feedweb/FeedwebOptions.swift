@@ -83,7 +83,10 @@ enum FeedwebOptions {
             shownDefault: "the profile's", parse: OptionValue.pointer),
         .single(
             "key-path", "POINTER", at: \.keyPath,
-            help: "JSON Pointer, within an item, to its stable id (\"\" or none: a hash of the item).",
+            help: """
+                JSON Pointer, within an item, to its stable id (\"\" or none: a hash of the item). In append mode, an \
+                item with a kept item's id takes its place (a ticker's product).
+                """,
             shownDefault: "the profile's", parse: OptionValue.pointerOrNone),
         .single(
             "version-path", "POINTER", at: \.versionPath,
@@ -154,7 +157,9 @@ enum FeedwebOptions {
             "export-templates", "DIR", at: \.exportTemplates,
             help: "Write every built-in template to DIR, as a starting point for --templates, and exit.",
             shownDefault: nil, parse: OptionValue.exportFolder),
-        .wholeNumber("keep", at: \.keep, in: 1...100_000, help: "Items kept in append mode, newest first."),
+        .wholeNumber(
+            "keep", at: \.keep, in: 1...100_000,
+            help: "Items kept in append mode, newest first (with --key-path, items, not their versions)."),
         .wholeNumber(
             "history", at: \.configuration.history, in: 0...1_000_000,
             help: "Changes kept for resuming clients, ?at= and /api/changes (and at most 64 MiB of them)."),

@@ -125,6 +125,10 @@ private struct Resolution {
         var configuration = settings.configuration
         if let source = try source() { configuration.sources.source = source }
         (configuration.profile, configuration.profileDetection) = try profile()
+        // A key given in append mode says which item an item is: a new version takes its place.
+        if settings.mode == .append, case .at(let key)? = settings.keyPath {
+            configuration.sources.itemsPutInPlaceAt = key
+        }
         return configuration
     }
 

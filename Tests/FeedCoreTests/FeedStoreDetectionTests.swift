@@ -62,6 +62,37 @@ struct FeedStoreDetectionTests {
         #expect(store.snapshot?.published.items.map(\.key) == ["ACME"])
     }
 
+    @Test("versions of a few items put in place settle the reading too: from three items, after as many changes")
+    func versionsInPlaceSettle() throws {
+        var overrides = ItemProfile.Overrides()
+        overrides.itemsArriveAlone = true
+        overrides.keyPath = .at(try JSONPointer("/product_id"))
+        let store = FeedStore(configuration: .init(profile: .table, detection: overrides), epoch: "settle2")
+        let products = ["BTC-USD", "ETH-USD", "SOL-USD"]
+        let key = try JSONPointer("/product_id")
+        func tick(_ sequence: Int) throws -> JSONValue {
+            try JSONValue(
+                parsing: #"{"type": "ticker", "sequence": \#(sequence), "product_id": "\#(products[sequence % 3])", "#
+                    + #""price": \#(100 + sequence)}"#)
+        }
+        store.putItem(try tick(0), idAt: key, keep: 200)
+        let first = try #require(store.snapshot?.published.reading)
+        #expect(first.profile.columns.allSatisfy { !$0.saysLittle }, "one item: nothing says little yet")
+        // Three products, then versions of them: never settlingItems items.
+        for sequence in 1..<ItemReading.settlingItems { store.putItem(try tick(sequence), idAt: key, keep: 200) }
+        #expect(store.snapshot?.published.reading?.notes.last == first.notes.last, "not yet")
+        store.putItem(try tick(ItemReading.settlingItems), idAt: key, keep: 200)
+        let settled = try #require(store.snapshot?.published)
+        #expect(settled.items.count == 3)
+        #expect(settled.reading?.notes.last == "read again from 3 items", "\(settled.reading?.notes ?? [])")
+        let type = settled.reading?.profile.columns.first { $0.pointer.description == "/type" }
+        #expect(type?.saysLittle == true, "every product's type is ticker")
+        // Once: more versions read nothing again.
+        for sequence in 9..<20 { store.putItem(try tick(sequence), idAt: key, keep: 200) }
+        #expect(store.snapshot?.published.reading?.notes.last == settled.reading?.notes.last)
+        #expect(store.snapshot?.published.reading?.profile == settled.reading?.profile)
+    }
+
     @Test("a reading found from an append stream's first event is read again, once, from enough events")
     func appendStreamSettles() throws {
         var overrides = ItemProfile.Overrides()

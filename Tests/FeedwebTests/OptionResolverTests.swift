@@ -454,6 +454,19 @@ struct OptionResolverTests {
         #expect(configuration.sources.sendOnOpen == [#"{"type":"subscribe"}"#, "second"])
     }
 
+    @Test("--key-path in append mode puts a new version of an item in its place; not without a key, nor for documents")
+    func keyedAppend() throws {
+        let ws = ["--upstream", "wss://127.0.0.1:9/ws", "--mode", "append"]
+        let sse = ["--upstream", "http://127.0.0.1:9/ticker", "--mode", "append"]
+        let key = JSONPointer(tokens: ["product_id"])
+        #expect(try Self.configuration(ws + ["--key-path", "/product_id"]).sources.itemsPutInPlaceAt == key)
+        #expect(try Self.configuration(sse + ["--key-path", "/product_id"]).sources.itemsPutInPlaceAt == key)
+        #expect(try Self.configuration(sse).sources.itemsPutInPlaceAt == nil)
+        #expect(try Self.configuration(sse + ["--key-path", "none"]).sources.itemsPutInPlaceAt == nil)
+        let document = ["--upstream", "http://127.0.0.1:9/doc", "--key-path", "/product_id"]
+        #expect(try Self.configuration(document).sources.itemsPutInPlaceAt == nil)
+    }
+
     @Test("--items-path, --key-path, --version-path, --field and --mark over the profile, from options or variables")
     func profileOptions() throws {
         let options = [

@@ -96,10 +96,16 @@ public final class FeedStore: Sendable {
         /// The members the items have shown, while the reading is a found one that can
         /// still gain columns; `nil` otherwise.
         var memberWatch: ItemMemberWatch?
-        /// How many items the found reading was worked out from; `nil` for a given reading.
-        /// Below ``ItemReading/settlingItems``, the reading is read again once the items are
-        /// that many (``ItemReading/settled(by:items:)``).
+        /// How many items the found reading was worked out from (``ItemReading/settlingItems``
+        /// once it was read again from fewer: see ``changesSinceReading``); `nil` for a given
+        /// reading. Below ``ItemReading/settlingItems``, the reading is read again once the
+        /// items are that many (``ItemReading/settled(by:items:)``).
         var readFrom: Int?
+        /// The changes committed since the found reading was worked out. Versions of a few
+        /// items put in place (an append stream keyed by `--key-path`: a ticker's five
+        /// products) may never make ``ItemReading/settlingItems`` items; that many changes
+        /// to three or more settle the reading too.
+        var changesSinceReading = 0
 
         init(reading: ItemReading) {
             self.reading = reading
@@ -553,7 +559,9 @@ public final class FeedStore: Sendable {
     /// only adds columns.
     private func readItems(of prepared: inout Prepared, overrides: ItemProfile.Overrides) {
         // Per change, only what the watches need; the whole reading when the items gained a member.
-        let (current, watch, readFrom) = reader.withLockedValue { ($0.reading, $0.memberWatch, $0.readFrom) }
+        let (current, watch, readFrom, changes) = reader.withLockedValue {
+            ($0.reading, $0.memberWatch, $0.readFrom, $0.changesSinceReading)
+        }
         let (itemsPath, form) = (current.profile.itemsPath, current.profile.itemsForm)
         let document = prepared.document
         func itemCount(at path: JSONPointer, _ form: ItemsForm) -> Int {
@@ -582,12 +590,13 @@ public final class FeedStore: Sendable {
             if let raised { prepared.reading = current.raisingDecimals(to: raised) }
         }
         // Found from a few items (an append stream's first event): read again, once, from
-        // enough of them.
+        // enough of them, or from three or more once enough versions of them came.
         if let readFrom, readFrom < ItemReading.settlingItems {
             let count = itemCount(at: itemsPath, form)
-            if count >= ItemReading.settlingItems {
+            let settling = ItemReading.settlingItems
+            if count >= settling || (changes + 1 >= settling && count >= 3) {
                 let again = ItemShapeDetector.reading(of: document.json, overrides: overrides)
-                prepared.readFrom = count
+                prepared.readFrom = max(count, settling)
                 if let settled = (prepared.reading ?? current).settled(by: again, items: count) {
                     prepared.reading = settled
                     return
@@ -622,7 +631,12 @@ public final class FeedStore: Sendable {
         let seq = id.seq
         let (items, mirrorChanges, reading, hidden) = reader.withLockedValue { reader in
             if let watch = prepared.memberWatch { reader.memberWatch = watch }
-            if let readFrom = prepared.readFrom { reader.readFrom = readFrom }
+            if let readFrom = prepared.readFrom {
+                reader.readFrom = readFrom
+                reader.changesSinceReading = 0
+            } else {
+                reader.changesSinceReading += 1
+            }
             if let detected = prepared.reading {
                 // Decided (or still not, with what this document holds instead), or widened:
                 // read every item afresh with the profile found.

@@ -90,6 +90,8 @@ struct SSETransport: HTTPTransport {
             var parser = SSEParser(maxEventBytes: maxEventBytes)
             parser.resume(lastEventID: startID)
             var dialect = makeDialect()
+            // Whether the log was told what the dialect learned (it learns at most once).
+            var toldLearned = false
             var events: [SSEEvent] = []
             for try await buffer in body {
                 let received = MonotonicTime.now()
@@ -107,9 +109,11 @@ struct SSETransport: HTTPTransport {
                     }
                 }
                 session.publish(.received(bytes: UInt64(count)))
-                let learned = dialect.learned
                 let interpreted = events.map { ($0, dialect.interpret($0)) }
-                if learned == nil, let now = dialect.learned { session.logger.notice("upstream: \(now)") }
+                if !toldLearned, let learned = dialect.learned {
+                    toldLearned = true
+                    session.logger.notice("upstream: \(learned)")
+                }
                 let read = UpstreamReadQueue.Read(
                     events: interpreted, lastEventID: parser.lastEventID, reconnectionTime: parser.reconnectionTime,
                     byteCount: count, arrival: UpstreamArrival(received: received, parsed: MonotonicTime.now()))

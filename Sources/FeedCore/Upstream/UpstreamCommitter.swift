@@ -65,6 +65,7 @@ struct UpstreamCommitter: Sendable {
         var batch: ItemBatch?
         var itemsPosition = ""
         var itemsArrival: UpstreamArrival?
+        let putInPlaceAt = session.configuration.itemsPutInPlaceAt
         func commitItems() {
             guard let batch, !items.isEmpty else { return }
             let store = session.store
@@ -81,7 +82,7 @@ struct UpstreamCommitter: Sendable {
         }
         for read in reads {
             for (event, command) in read.events {
-                if let (item, kind) = ItemBatch.of(command) {
+                if let (item, kind) = ItemBatch.of(command, putInPlaceAt: putInPlaceAt) {
                     if kind != batch { commitItems() }
                     batch = kind
                     items.append(item)
@@ -106,9 +107,12 @@ struct UpstreamCommitter: Sendable {
         case put(idAt: JSONPointer, keep: Int)
 
         /// The item `command` carries and how it is batched, or `nil` for any other command.
-        static func of(_ command: UpstreamCommand) -> (JSONValue, ItemBatch)? {
+        /// An item to put first is put in place instead when items say which they are at
+        /// `putInPlaceAt` (``UpstreamConfiguration/itemsPutInPlaceAt``).
+        static func of(_ command: UpstreamCommand, putInPlaceAt: JSONPointer?) -> (JSONValue, ItemBatch)? {
             switch command {
-            case .prependItem(let item, let keep): (item, .prepend(keep: keep))
+            case .prependItem(let item, let keep):
+                (item, putInPlaceAt.map { .put(idAt: $0, keep: keep) } ?? .prepend(keep: keep))
             case .putItem(let item, let idPath, let keep): (item, .put(idAt: idPath, keep: keep))
             default: nil
             }

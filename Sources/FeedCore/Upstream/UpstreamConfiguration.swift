@@ -25,6 +25,11 @@ public struct UpstreamConfiguration: Sendable {
     /// feedweb's `/events`) is published with those ids and bytes, not new ones
     /// (``FeedStore/adopt(_:)``), so every relay under one root hands out the same ids.
     public var passesIDsThrough = false
+    /// Append mode: where an item says which item it is (`--key-path`, given). An item whose
+    /// value there a kept item has too is a new version of that item (a ticker's product, a
+    /// build that moved on) and takes its place; any other goes first
+    /// (``FeedStore/putItems(_:idAt:keep:position:arrival:)``). `nil`: every item goes first.
+    public var itemsPutInPlaceAt: JSONPointer?
 
     /// The largest event, message or document: 16 MiB, the SSE parser's own bound.
     public static let defaultMaxEventBytes = SSEParser.defaultMaxEventBytes

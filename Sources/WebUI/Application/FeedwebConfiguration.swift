@@ -146,6 +146,10 @@ extension FeedwebConfiguration {
         public var headers: [(name: String, value: String)] = []
         /// Text messages sent on a WebSocket upstream once it opens (`--send`), in order.
         public var sendOnOpen: [String] = []
+        /// Append mode: where an item says which item it is, so that a new version of a kept
+        /// item takes its place (``UpstreamConfiguration/itemsPutInPlaceAt``); set by a
+        /// given `--key-path`.
+        public var itemsPutInPlaceAt: JSONPointer?
         /// The largest upstream event, WebSocket message or polled document, in bytes
         /// (`--max-event-bytes`).
         public var maxEventBytes = UpstreamConfiguration.defaultMaxEventBytes
@@ -180,6 +184,7 @@ extension FeedwebConfiguration {
                 url: url, headers: headers, maxEventBytes: maxEventBytes, maxBackoff: maxBackoff,
                 readTimeout: readTimeout, caFile: caFile)
             configuration.sendOnOpen = sendOnOpen
+            configuration.itemsPutInPlaceAt = itemsPutInPlaceAt
             return configuration
         }
     }

@@ -43,16 +43,19 @@ enum TableColumns {
     static func shown(of profile: ItemProfile) -> [ItemColumn] {
         let columns = columns(of: profile)
         guard !profile.columnsAreGiven else { return columns }
-        let ordered = talliesBesideStatus(
-            statusNearStart(uuidsLast(namingFirst(columns, profile), profile), profile), profile)
-        return uuidsLast(littleLast(ordered, profile), profile)
-    }
-
-    /// `columns` with those that say little after the rest, unless one names the item; a
-    /// key put last (a snowflake id, a build's UUID) stays last.
-    private static func littleLast(_ columns: [ItemColumn], _ profile: ItemProfile) -> [ItemColumn] {
+        // The column that names the item is the same whatever the order.
         let link = linkColumn(of: columns, profile: profile)
         let linked = columns.indices.contains(link) ? columns[link].pointer : nil
+        let ordered = talliesBesideStatus(
+            statusNearStart(uuidsLast(namingFirst(columns, profile), linked: linked), profile), profile)
+        return uuidsLast(littleLast(ordered, linked: linked, profile), linked: linked)
+    }
+
+    /// `columns` with those that say little after the rest, unless one names the item (its
+    /// pointer `linked`); a key put last (a snowflake id, a build's UUID) stays last.
+    private static func littleLast(
+        _ columns: [ItemColumn], linked: JSONPointer?, _ profile: ItemProfile
+    ) -> [ItemColumn] {
         let isLittle = { (column: ItemColumn) in column.saysLittle && column.pointer != linked }
         guard let last = columns.last, last.pointer == profile.keyPath, !isLittle(last) else {
             return columns.filter { !isLittle($0) } + columns.filter(isLittle)
@@ -72,10 +75,9 @@ enum TableColumns {
         return moved
     }
 
-    /// `columns` with the item's own UUIDs (by their name) last, unless they name the item.
-    private static func uuidsLast(_ columns: [ItemColumn], _ profile: ItemProfile) -> [ItemColumn] {
-        let link = linkColumn(of: columns, profile: profile)
-        let linked = columns.indices.contains(link) ? columns[link].pointer : nil
+    /// `columns` with the item's own UUIDs (by their name) last, unless they name the item
+    /// (its pointer `linked`).
+    private static func uuidsLast(_ columns: [ItemColumn], linked: JSONPointer?) -> [ItemColumn] {
         let isUUIDs = { (column: ItemColumn) in column.pointer != linked && isUUIDName(column.pointer.tokens.last ?? "")
         }
         return columns.filter { !isUUIDs($0) } + columns.filter(isUUIDs)

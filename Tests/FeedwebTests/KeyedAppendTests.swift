@@ -1,0 +1,109 @@
+import FeedCore
+import Foundation
+import TestSupport
+import Testing
+
+/// An append stream of versions of a few items (a ticker's products) with `--key-path`
+/// given, through the real binary against a scripted SSE upstream: a new version takes its
+/// item's place, a new item goes first, and `--keep` counts items, not versions.
+@Suite(.serialized, .timeLimit(.minutes(3)), .onThreadsOfItsOwn)
+struct KeyedAppendTests {
+    /// Tick `sequence` of `product` at `price`, as a Coinbase-style ticker channel sends it.
+    static func tick(_ product: String, _ price: Double, sequence: Int) -> String {
+        SSEText.event(
+            "ticker",
+            data: JSONValue.object([
+                "type": .string("ticker"), "sequence": .int(Int64(sequence)), "product_id": .string(product),
+                "price": .double(price), "time": .string("2026-12-04T15:00:\(String(format: "%02d", sequence % 60))Z"),
+            ]).serializedString())
+    }
+
+    static let evil = "<b>SOL</b>-USD"
+
+    private func items(_ port: UInt16) async throws -> [JSONValue] {
+        let response = try await HTTPTestClient.get(port: port, "/api/state", timeout: 3)
+        guard response.status == 200 else { return [] }
+        return try JSONValue(parsing: response.body)["items"]?.arrayValue ?? []
+    }
+
+    private func products(_ port: UInt16) async throws -> [String] {
+        try await items(port).compactMap { $0["product_id"]?.stringValue }
+    }
+
+    private func price(of product: String, _ port: UInt16) async throws -> Double? {
+        try await items(port).first { $0["product_id"]?.stringValue == product }?["price"]?.doubleValue
+    }
+
+    @Test("a new version takes its item's place, downstream as a replace; a quiet item stays; --keep counts items")
+    func versionsInPlace() async throws {
+        let server = try await ScriptedSSEServer.start(script: [
+            .stream(
+                [
+                    .text(Self.tick("BTC-USD", 43_000, sequence: 1)), .text(Self.tick("ETH-USD", 2_300, sequence: 2)),
+                    .text(Self.tick(Self.evil, 98, sequence: 3)),
+                ], ending: .stayOpen)
+        ])
+        defer { server.shutdownNow() }
+        let feedweb = try await FeedwebProcess(arguments: [
+            "--upstream", server.url("/ticker"), "--mode", "append", "--key-path", "/product_id", "--keep", "3",
+        ])
+        defer { feedweb.kill() }
+        let firstSeen = [Self.evil, "ETH-USD", "BTC-USD"]
+        try await Eventually.check("three products, the newest first") { try await products(feedweb.port) == firstSeen }
+
+        let events = try await SSETestClient(port: feedweb.port)
+        defer { events.close() }
+        _ = try await events.expectNext("data")
+        // Ten ticks of BTC, then one of ETH: more versions than --keep, and SOL quiet throughout.
+        for sequence in 4...13 {
+            try await server.push(Self.tick("BTC-USD", 43_000 + Double(sequence), sequence: sequence))
+        }
+        try await server.push(Self.tick("ETH-USD", 2_301, sequence: 14))
+        try await Eventually.check("ETH's newest price") { try await price(of: "ETH-USD", feedweb.port) == 2_301 }
+        #expect(try await products(feedweb.port) == firstSeen, "every product in its place, the quiet one kept")
+        #expect(try await price(of: "BTC-USD", feedweb.port) == 43_013, "BTC's newest version")
+        #expect(try await price(of: Self.evil, feedweb.port) == 98)
+
+        // Downstream each version is a replace in place (tested first), not an add and a remove.
+        let patch = try await events.expectNext("patch")
+        let operations = try JSONValue(parsing: patch.data).arrayValue ?? []
+        let ops = operations.compactMap { $0["op"]?.stringValue }
+        #expect(ops == ["test", "replace"], "\(patch.data)")
+        #expect(operations.last?["path"] == .string("/items/2"), "BTC's place: \(patch.data)")
+
+        // The table's rows in the same order, the markup as text.
+        let page = try await HTTPTestClient.get(port: feedweb.port, "/").text
+        let rows = page.matches(of: /<tr[^>]* id="item-([^"]*)"/).map { String($0.output.1) }
+        // (The markup's key is made safe for an id; the others are as they are.)
+        #expect(rows.count == 3 && Array(rows.dropFirst()) == ["ETH-USD", "BTC-USD"], "\(rows)")
+        #expect(page.contains("&lt;b&gt;SOL&lt;/b&gt;-USD") && !page.contains("<b>SOL</b>"))
+        // Fourteen versions of three products settled the reading: `type: ticker` says little.
+        let columns = page.matches(of: /<th[^>]* data-col="([^"]*)"/).map { String($0.output.1) }
+        #expect(columns.first != "type" && columns.contains("type"), "\(columns)")
+
+        // A new product goes first; --keep 3 lets the one last in place go.
+        try await server.push(Self.tick("DOGE-USD", 0.1, sequence: 15))
+        try await Eventually.check("DOGE first, BTC gone") {
+            try await products(feedweb.port) == ["DOGE-USD", Self.evil, "ETH-USD"]
+        }
+        let ready = try await JSONValue(parsing: HTTPTestClient.get(port: feedweb.port, "/readyz").body)
+        #expect(ready["upstream"]?["ignored_events"] == .int(0))
+    }
+
+    @Test("without --key-path every tick is an item of its own, newest first, as before")
+    func withoutKeyEveryTickIsAnItem() async throws {
+        let server = try await ScriptedSSEServer.start(script: [
+            .stream(
+                [
+                    .text(Self.tick("BTC-USD", 43_000, sequence: 1)), .text(Self.tick("ETH-USD", 2_300, sequence: 2)),
+                    .text(Self.tick("BTC-USD", 43_001, sequence: 3)),
+                ], ending: .stayOpen)
+        ])
+        defer { server.shutdownNow() }
+        let feedweb = try await FeedwebProcess(arguments: ["--upstream", server.url("/ticker"), "--mode", "append"])
+        defer { feedweb.kill() }
+        try await Eventually.check("three ticks, the newest first") {
+            try await items(feedweb.port).compactMap { $0["sequence"]?.int64Value } == [3, 2, 1]
+        }
+    }
+}
