@@ -212,6 +212,71 @@ struct MessageProtocolTests {
         #expect(advice.contains("--mode append"))
     }
 
+    @Test("Home Assistant's WebSocket API: a state put by its entity, a removed one taken out, its handshake no item")
+    func homeAssistant() throws {
+        let state =
+            #"{"entity_id":"sensor.kitchen","state":"21.5","attributes":{"unit_of_measurement":"°C","#
+            + #""friendly_name":"Kitchen"},"last_changed":"2026-12-04T14:00:00+00:00"}"#
+        func changed(_ new: String) -> String {
+            #"{"id":2,"type":"event","event":{"event_type":"state_changed","data":{"entity_id":"sensor.kitchen","#
+                + #""old_state":null,"new_state":\#(new)},"origin":"LOCAL","time_fired":"2026-12-04T14:00:00+00:00"}}"#
+        }
+        let entity = try JSONPointer("/entity_id")
+        guard case .putItem(let item, let idPath, let keep) = Self.command(changed(state)) else {
+            Issue.record("a state_changed event is not a put")
+            return
+        }
+        #expect(item == (try JSONValue(parsing: state)) && idPath == entity && keep == 7)
+        guard case .removeItemByID(let id, let removedAt) = Self.command(changed("null")) else {
+            Issue.record("a removed entity is not taken out")
+            return
+        }
+        #expect(id == .string("sensor.kitchen") && removedAt == entity)
+        // Another event: the event itself, first.
+        let fired = #"{"event_type":"call_service","data":{"domain":"light"},"time_fired":"2026-12-04T14:00:01Z"}"#
+        guard case .prependItem(let event, keep: 7) = Self.command(#"{"id":2,"type":"event","event":\#(fired)}"#) else {
+            Issue.record("another event is not an item")
+            return
+        }
+        #expect(event == (try JSONValue(parsing: fired)))
+        // The handshake and the answers: no items; a refusal and a failed request: upstream's errors.
+        #expect(Self.isQuietlyIgnored(#"{"type":"auth_required","ha_version":"2026.11.3"}"#))
+        #expect(Self.isQuietlyIgnored(#"{"type":"auth_ok","ha_version":"2026.11.3"}"#))
+        #expect(Self.isQuietlyIgnored(#"{"id":2,"type":"result","success":true,"result":null}"#))
+        let refused = Self.command(#"{"type":"auth_invalid","message":"Invalid access token or password"}"#)
+        guard case .reportError("auth_invalid: Invalid access token or password") = refused else {
+            Issue.record("auth_invalid: \(refused)")
+            return
+        }
+        let failed = Self.command(
+            #"{"id":3,"type":"result","success":false,"error":{"code":"unknown_command","message":"Unknown command."}}"#
+        )
+        guard case .reportError("result 3: unknown_command: Unknown command.") = failed else {
+            Issue.record("a failed request: \(failed)")
+            return
+        }
+        // `get_states`' answer: each state put in place by its entity, in order.
+        let all = Self.append.interpret(
+            .text(
+                #"{"id":1,"type":"result","success":true,"result":[\#(state),"#
+                    + #"{"entity_id":"light.hall","state":"on","attributes":{}}]}"#))
+        let entities = all.compactMap { command -> String? in
+            guard case .putItem(let item, entity, 7) = command else { return nil }
+            return item["entity_id"]?.stringValue
+        }
+        #expect(entities == ["sensor.kitchen", "light.hall"] && all.count == 2, "\(all)")
+        // Not Home Assistant's: an event without the request's id, a result without success.
+        #expect(Self.isItem(#"{"type":"event","event":\#(fired)}"#))
+        #expect(Self.isItem(#"{"id":1,"type":"result","value":3}"#))
+        // In document mode its events are no documents: the error says how to read them.
+        let document = MessageProtocol(mode: .document).interpret(.text(changed(state))).first
+        guard case .reportError(let advice) = document else {
+            Issue.record("a state_changed event in document mode: \(String(describing: document))")
+            return
+        }
+        #expect(advice.contains("--mode append"))
+    }
+
     @Test("CouchDB's changes: a document put by its _id, a row by its id, a deletion, the last line ignored")
     func couchChanges() throws {
         let doc = #"{"_id":"doc-7","_rev":"2-b","name":"Ada"}"#

@@ -151,4 +151,96 @@ struct WebSocketSubscriptionTests {
         let ready = try await JSONValue(parsing: HTTPTestClient.get(port: feedweb.port, "/readyz").body)
         #expect(ready["upstream"]?["ignored_events"] == .int(0) && ready["upstream"]?["upstream_errors"] == .int(0))
     }
+
+    @Test("Home Assistant: every state from get_states, each change in its entity's place, a removed one gone")
+    func homeAssistant() async throws {
+        func state(_ entity: String, _ value: String, name: String, unit: String? = nil) -> JSONValue {
+            var attributes: JSONObject = ["friendly_name": .string(name)]
+            if let unit { attributes["unit_of_measurement"] = .string(unit) }
+            return .object([
+                "entity_id": .string(entity), "state": .string(value), "attributes": .object(attributes),
+                "last_changed": .string("2026-12-04T14:00:00+00:00"),
+            ])
+        }
+        func changed(_ entity: String, to new: JSONValue) -> ScriptedWebSocketServer.Action {
+            let data: JSONValue = .object(["entity_id": .string(entity), "old_state": .null, "new_state": new])
+            return .text(
+                JSONValue.object([
+                    "id": .int(2), "type": .string("event"),
+                    "event": .object([
+                        "event_type": .string("state_changed"), "data": data, "origin": .string("LOCAL"),
+                        "time_fired": .string("2026-12-04T14:00:01+00:00"),
+                    ]),
+                ]).serializedString())
+        }
+        let states: [JSONValue] = [
+            state("sensor.kitchen", "21.5", name: "Kitchen", unit: "°C"),
+            state("light.hall", "on", name: "Hall <script>x</script>"),
+            state("switch.kettle", "off", name: "Kettle"),
+        ]
+        let script: [ScriptedWebSocketServer.Action] = [
+            .text(#"{"type":"auth_required","ha_version":"2026.11.3"}"#),
+            .text(#"{"type":"auth_ok","ha_version":"2026.11.3"}"#),
+            .text(
+                JSONValue.object([
+                    "id": .int(1), "type": .string("result"), "success": .bool(true), "result": .array(states),
+                ]).serializedString()),
+            .text(#"{"id":2,"type":"result","success":true,"result":null}"#),
+            changed("sensor.kitchen", to: state("sensor.kitchen", "22.5", name: "Kitchen", unit: "°C")),
+            changed("switch.kettle", to: .null),
+            changed("sensor.kitchen", to: state("sensor.kitchen", "23.5", name: "Kitchen", unit: "°C")),
+        ]
+        let server = try await ScriptedWebSocketServer.start(script: script)
+        defer { server.shutdownNow() }
+        let sends = [
+            #"{"type":"auth","access_token":"secret-token"}"#, #"{"id":1,"type":"get_states"}"#,
+            #"{"id":2,"type":"subscribe_events","event_type":"state_changed"}"#,
+        ]
+        let feedweb = try await FeedwebProcess(
+            arguments: [
+                "--upstream", server.url("/api/websocket"), "--mode", "append", "--read-timeout", "0.5",
+            ] + sends.flatMap { ["--send", $0] })
+        defer { feedweb.kill() }
+        func entities() async throws -> [JSONValue] {
+            let state = try await JSONValue(parsing: HTTPTestClient.get(port: feedweb.port, "/api/state").body)
+            return state["items"]?.arrayValue ?? []
+        }
+        try await Eventually.check("the kitchen at 23.5, the kettle gone") {
+            let now = try await entities()
+            return now.count == 2 && now.contains { $0["state"] == .string("23.5") }
+        }
+        // get_states' entities in its order's place; the kitchen's changes in place, not first.
+        let now = try await entities()
+        #expect(now.compactMap { $0["entity_id"]?.stringValue } == ["light.hall", "sensor.kitchen"], "\(now)")
+        #expect(server.connections.first?.textsReceived == sends, "auth, get_states, subscribe_events, in order")
+        let page = try await HTTPTestClient.get(port: feedweb.port, "/").text
+        #expect(page.contains("Kitchen") && page.contains("23.5"))
+        #expect(page.contains("Hall &lt;script&gt;x&lt;/script&gt;") && !page.contains("<script>x"))
+        #expect(!page.contains("auth_ok") && !feedweb.log.contains("secret-token"))
+        let ready = try await JSONValue(parsing: HTTPTestClient.get(port: feedweb.port, "/readyz").body)
+        #expect(ready["upstream"]?["ignored_events"] == .int(0) && ready["upstream"]?["upstream_errors"] == .int(0))
+    }
+
+    @Test("Home Assistant refusing the token: its words on the badge, no item")
+    func homeAssistantRefuses() async throws {
+        let server = try await ScriptedWebSocketServer.start(script: [
+            .text(#"{"type":"auth_required","ha_version":"2026.11.3"}"#),
+            .text(#"{"type":"auth_invalid","message":"Invalid <b>access token</b> or password"}"#),
+        ])
+        defer { server.shutdownNow() }
+        let feedweb = try await FeedwebProcess(arguments: [
+            "--upstream", server.url("/api/websocket"), "--mode", "append", "--read-timeout", "0.5",
+            "--send", #"{"type":"auth","access_token":"wrong"}"#,
+        ])
+        defer { feedweb.kill() }
+        try await Eventually.check("the refusal said") {
+            let ready = try await JSONValue(parsing: HTTPTestClient.get(port: feedweb.port, "/readyz").body)
+            return ready["upstream"]?["last_upstream_error"]?.stringValue?.contains("auth_invalid") == true
+        }
+        let page = try await HTTPTestClient.get(port: feedweb.port, "/").text
+        #expect(
+            page.contains("upstream said: auth_invalid: Invalid &lt;b&gt;access token&lt;/b&gt; or password"),
+            "says why")
+        #expect(page.contains("badge-failing") && !page.contains("<b>access"))
+    }
 }

@@ -70,6 +70,23 @@ struct UpstreamProblemBadgeTests {
         #expect(Self.problem(in: open.text) == nil)
         #expect(
             HTMLText.element(withID: "empty", in: open.text)?.text.hasPrefix("Waiting for the first document") == true)
+
+        // Connected, and upstream sent an error of its own (a refused token): that is why.
+        let refusal = "auth_invalid: Invalid <b>access token</b> or password"
+        server.setStatus { $0.lastUpstreamError = refusal }
+        let refused = try await HTTPTestClient.get(port: server.port, "/")
+        let refusedBadge = try #require(HTMLText.element(withID: "status", in: refused.text))
+        #expect(Self.classes(refusedBadge).contains("badge-failing"), "\(refusedBadge)")
+        #expect(Self.problem(in: refused.text) == HTMLText.escaped("upstream said: " + refusal))
+        #expect(!refused.text.contains("<b>access"))
+        // Upstream closes after it; the retries' error and upstream's words together.
+        server.setStatus {
+            $0.phase = .backingOff(until: Date() + 5)
+            $0.lastError = "the WebSocket closed (1000)"
+        }
+        let closed = try await HTTPTestClient.get(port: server.port, "/")
+        #expect(
+            Self.problem(in: closed.text) == HTMLText.escaped("the WebSocket closed (1000); upstream said: " + refusal))
     }
 
     @Test("a table feed's page says it too; with --inspect off only that upstream fails, not its words")

@@ -10,8 +10,9 @@
 ///   read as the append protocol reads the event `event` with the data `payload`
 ///   (``AppendProtocol``: a post put first, edited, or deleted by its id). A Kubernetes
 ///   watch's events, `{"type":"MODIFIED","object":{…}}`, edit the set of objects kept
-///   (``KubernetesWatch``), and CouchDB's changes feed the set of documents
-///   (``CouchChanges``). A heartbeat (`{"event":"keepalive",…}`, ``isHeartbeat(_:)``)
+///   (``KubernetesWatch``), CouchDB's changes feed the set of documents
+///   (``CouchChanges``), and Home Assistant's `state_changed` events the entities' states
+///   (``HomeAssistantEvents``). A heartbeat (`{"event":"keepalive",…}`, ``isHeartbeat(_:)``)
 ///   is no item.
 /// - `document` (`--mode document`): each text message is a whole JSON document (a GraphQL
 ///   subscription's over `graphql-transport-ws`: its result's data, ``GraphQLResult``); the store
@@ -61,6 +62,9 @@ public struct MessageProtocol: Sendable, Equatable {
             } catch {
                 return [.reportError("a message is not JSON: \(error)")]
             }
+            if case .append(let keep) = mode, let commands = HomeAssistantEvents.commands(for: value, keep: keep) {
+                return commands
+            }
             if case .append(let keep) = mode, let items = Self.carriedItems(value) {
                 if Self.isFeedStatus(value) { return [.ignore(reason: "the feed's status", counted: false)] }
                 // Alpaca and Polygon answer in lists too: `[{"T":"success","msg":"connected"}]`.
@@ -102,6 +106,14 @@ public struct MessageProtocol: Sendable, Equatable {
             // A watch's events are edits, not documents: the last would stand for all.
             if KubernetesWatch.command(for: value, keep: 1) != nil {
                 return .reportError(KubernetesWatch.inDocumentMode)
+            }
+            if let commands = HomeAssistantEvents.commands(for: value, keep: 1) {
+                // Its handshake and answers are no documents either; its errors are errors.
+                switch commands.first {
+                case .putItem?, .removeItemByID?, .prependItem?: return .reportError(HomeAssistantEvents.inDocumentMode)
+                case let command?: return command
+                case nil: return .ignore(reason: "Home Assistant's answer", counted: false)
+                }
             }
             return .replaceDocument(value)
         }

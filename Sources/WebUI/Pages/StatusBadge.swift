@@ -2,7 +2,8 @@ import FeedCore
 import Foundation
 
 /// The upstream status as a page shows it: live, connecting, waiting (connected, no
-/// document yet), failing (no document yet and upstream's last answer an error),
+/// document yet), failing (no document yet and upstream's last answer an error, or an
+/// error upstream sent),
 /// reconnecting, or stale since a time; while not connected, with what went wrong in words. Part of every page's cache key, so a page is
 /// re-rendered when it changes.
 struct StatusBadge: Hashable, Sendable {
@@ -18,8 +19,9 @@ struct StatusBadge: Hashable, Sendable {
     /// the second.
     let since: Date?
     /// Upstream's last error, as ``UpstreamStatus/lastError`` says it (URLs redacted), while
-    /// upstream is not connected; `nil` while connected, before any attempt failed, or where
-    /// the pages are not to say it (`--inspect off`).
+    /// upstream is not connected, and before any document the last error upstream sent
+    /// (``UpstreamStatus/lastUpstreamError``); `nil` while connected with neither, before any
+    /// attempt failed, or where the pages are not to say it (`--inspect off`).
     let problem: String?
     /// While connected with no document: why upstream's last event was not read
     /// (``UpstreamStatus/lastIgnored``), where the pages may say it; else `nil`.
@@ -45,9 +47,16 @@ struct StatusBadge: Hashable, Sendable {
         let error = status.isConnected ? nil : status.lastError
         let problem = showsProblem ? error : nil
         guard hasDocument else {
-            let unread = status.isConnected && showsProblem ? status.lastIgnored : nil
-            let kind: Kind = error != nil ? .failing : status.isConnected ? .waiting : .connecting
-            self.init(kind: kind, since: nil, problem: problem, unread: unread)
+            // Before any document, upstream's own error (a refused token, a subscription's
+            // error) says why nothing came, connected or not.
+            let said = status.lastUpstreamError.map { "upstream said: " + $0 }
+            let problems = [error, said].compactMap { $0 }
+            let unread = status.isConnected && showsProblem && said == nil ? status.lastIgnored : nil
+            let kind: Kind = !problems.isEmpty ? .failing : status.isConnected ? .waiting : .connecting
+            self.init(
+                kind: kind, since: nil,
+                problem: showsProblem && !problems.isEmpty ? problems.joined(separator: "; ") : nil,
+                unread: unread)
             return
         }
         let lastFresh = status.lastEventAt ?? restoredAt
