@@ -268,6 +268,14 @@ struct MessageProtocolTests {
         // Not Home Assistant's: an event without the request's id, a result without success.
         #expect(Self.isItem(#"{"type":"event","event":\#(fired)}"#))
         #expect(Self.isItem(#"{"id":1,"type":"result","value":3}"#))
+        // Nor a feed's own item that says it is an event, among members of its own.
+        let concert = #"{"id":7,"type":"event","event":{"event_type":"concert"},"venue":"Hall"}"#
+        guard case .prependItem(let own, keep: 7) = Self.command(concert) else {
+            Issue.record("a concert is not an item")
+            return
+        }
+        #expect(own == (try JSONValue(parsing: concert)), "the whole item, not its inner event")
+        #expect(Self.isItem(#"{"id":7,"type":"event","event":{"name":"Concert"}}"#), "no event_type: the whole item")
         // In document mode its events are no documents: the error says how to read them.
         let document = MessageProtocol(mode: .document).interpret(.text(changed(state))).first
         guard case .reportError(let advice) = document else {

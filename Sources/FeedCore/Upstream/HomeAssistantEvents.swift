@@ -12,8 +12,8 @@
 /// - `event` of `state_changed`: the entity's new state, `{"entity_id":…,"state":…,
 ///   "attributes":{…},…}`, in place of the kept state of that entity (``idPath``), or first
 ///   when none is kept; a `null` new state (the entity was removed) takes the kept one out;
-/// - `event` of any other kind (a `subscribe_events` without an `event_type`, a
-///   `subscribe_trigger`): the event itself, first.
+/// - `event` of any other kind (a `subscribe_events` without an `event_type`): the event
+///   itself, first.
 ///
 /// Any other message is not Home Assistant's (``commands(for:keep:)`` returns `nil`).
 enum HomeAssistantEvents {
@@ -24,11 +24,22 @@ enum HomeAssistantEvents {
     /// Where an entity's state keeps the entity's id.
     static let idPath = JSONPointer(tokens: ["entity_id"])
 
+    /// The members each kind of message may have, by its `type`.
+    static let memberNames: [String: Set<String>] = [
+        "auth_required": ["type", "ha_version"], "auth_ok": ["type", "ha_version"],
+        "auth_invalid": ["type", "message"], "result": ["id", "type", "success", "result", "error"],
+        "event": ["id", "type", "event"],
+    ]
+
     /// The commands for `message`, or `nil` when it is none of the API's messages: an object
-    /// whose `type` is `auth_required`, `auth_ok` or `auth_invalid`, or a `result` or an
-    /// `event` beside the request's `id`.
+    /// of nothing but its members, whose `type` is `auth_required`, `auth_ok` or
+    /// `auth_invalid`, or a `result` or an `event` (with its `event_type`) beside the
+    /// request's `id`. A feed's own item that says `"type":"event"` among members of its own
+    /// is not one.
     static func commands(for message: JSONValue, keep: Int) -> [UpstreamCommand]? {
-        guard let members = message.objectValue, let type = members["type"]?.stringValue else { return nil }
+        guard let members = message.objectValue, let type = members["type"]?.stringValue,
+            let names = memberNames[type], members.keys.allSatisfy(names.contains)
+        else { return nil }
         switch type {
         case "auth_required", "auth_ok":
             return [.ignore(reason: "Home Assistant's \(type)", counted: false)]
@@ -48,7 +59,7 @@ enum HomeAssistantEvents {
             guard !states.isEmpty else { return [.ignore(reason: "Home Assistant's answer", counted: false)] }
             return states.map { .putItem($0, idAt: idPath, keep: keep) }
         case "event" where members["id"] != nil:
-            guard let event = members["event"], event.objectValue != nil else { return nil }
+            guard let event = members["event"], event["event_type"]?.stringValue != nil else { return nil }
             guard event["event_type"]?.stringValue == "state_changed", let data = event["data"],
                 let entity = data["entity_id"], entity.stringValue != nil
             else { return [.prependItem(event, keep: keep)] }
