@@ -244,4 +244,41 @@ struct WebSocketSubscriptionTests {
             "says why")
         #expect(page.contains("badge-failing") && !page.contains("<b>access"))
     }
+
+    @Test("a Socket.IO server: its namespace joined first, each ping answered, each event's argument an item")
+    func socketIO() async throws {
+        func tick(_ symbol: String, _ price: Double) -> ScriptedWebSocketServer.Action {
+            .text(
+                "42"
+                    + JSONValue.array([
+                        .string("tick"), .object(["symbol": .string(symbol), "price": .double(price)]),
+                    ]).serializedString())
+        }
+        let server = try await ScriptedWebSocketServer.start(script: [
+            .text(#"0{"sid":"Lbo5JLzTotvW3g2LAAAA","upgrades":[],"pingInterval":25000,"pingTimeout":20000}"#),
+            .text(#"40{"sid":"bDfJFxgOaVJZeQ9FAAAB"}"#), .text("2"), tick("BTC", 43_000.5),
+            tick("<b>ETH</b>", 2_200.25),
+            .text(#"42["ping","keepalive"]"#), .text("2"), tick("BTC", 43_010.75),
+        ])
+        defer { server.shutdownNow() }
+        let subscribe = #"42["subscribe",{"channels":["ticks"]}]"#
+        let feedweb = try await FeedwebProcess(arguments: [
+            "--upstream", server.url("/socket.io/?EIO=4&transport=websocket"), "--mode", "append",
+            "--key-path", "/symbol", "--read-timeout", "0.5", "--send", subscribe,
+        ])
+        defer { feedweb.kill() }
+        try await Eventually.check("BTC's second tick") {
+            let page = try await HTTPTestClient.get(port: feedweb.port, "/").text
+            return page.contains("43,010.75")
+        }
+        let items = try await JSONValue(parsing: HTTPTestClient.get(port: feedweb.port, "/api/state").body)
+        #expect(items["items"]?.arrayValue?.compactMap { $0["symbol"]?.stringValue } == ["<b>ETH</b>", "BTC"])
+        try await Eventually.check("both pings answered") { server.connections.first?.textsReceived.count == 4 }
+        #expect(server.connections.first?.textsReceived == ["40", subscribe, "3", "3"], "joined, asked, answered")
+        let page = try await HTTPTestClient.get(port: feedweb.port, "/").text
+        #expect(page.contains("&lt;b&gt;ETH&lt;/b&gt;") && !page.contains("<b>ETH"))
+        let ready = try await JSONValue(parsing: HTTPTestClient.get(port: feedweb.port, "/readyz").body)
+        #expect(ready["upstream"]?["ignored_events"] == .int(0) && ready["upstream"]?["upstream_errors"] == .int(0))
+        #expect(server.connections.count == 1, "no reconnect")
+    }
 }

@@ -14,13 +14,14 @@ import FuzzSupport
 ///   every patch it returns applies to the mirror, which is always the document the stream
 ///   has built; anything else leaves the mirror as it was;
 /// - WebSocket: messages (split at NUL bytes; one starting with `0x01` is binary)
-///   interpreted by ``MessageProtocol`` in document or append mode;
+///   interpreted by ``MessageProtocol`` in document or append mode, plain or as a Socket.IO
+///   server's packets;
 /// - a JSON stream over HTTP: the bytes split into texts by ``JSONTextSplitter`` (the same
 ///   texts whole and byte by byte), each interpreted by ``MessageProtocol``.
 ///
 /// Input: a byte choosing the dialect (its value modulo 5, in the order above, the fifth
 /// being WebSocket below 160 and a JSON stream from 160; the rest of it picks `keep` for
-/// append, the mode, and a JSON stream's framing), then the stream or, for polling, a
+/// append, the mode, a WebSocket's framing and a JSON stream's), then the stream or, for polling, a
 /// status byte, header lines `Name: value` up to an empty line, and the body.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzUpstreamDialects(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
@@ -35,7 +36,7 @@ public func fuzzUpstreamDialects(_ start: UnsafeRawPointer, _ count: Int) -> CIn
     default:
         if variant < 32 {
             let mode: MessageProtocol.Mode = variant % 2 == 0 ? .document : .append(keep: variant / 2 % 8 + 1)
-            readWebSocketMessages(input.rest(), mode: mode)
+            readWebSocketMessages(input.rest(), mode: mode, framing: variant / 16 % 2 == 0 ? .plain : .socketIO)
         } else {
             let mode: MessageProtocol.Mode = variant % 2 == 0 ? .document : .append(keep: variant / 4 % 8 + 1)
             readJSONStream(input.rest(), framing: variant / 2 % 2 == 0 ? .lines : .values, mode: mode)
@@ -170,9 +171,9 @@ func readFirebaseProtocol(_ stream: [UInt8]) {
     }
 }
 
-func readWebSocketMessages(_ stream: [UInt8], mode: MessageProtocol.Mode) {
+func readWebSocketMessages(_ stream: [UInt8], mode: MessageProtocol.Mode, framing: MessageProtocol.Framing) {
     let store = newStore()
-    let dialect = MessageProtocol(mode: mode)
+    let dialect = MessageProtocol(mode: mode, framing: framing)
     for bytes in stream.split(separator: 0, omittingEmptySubsequences: false) {
         let message: MessageProtocol.Message =
             bytes.first == 1 ? .binary(byteCount: bytes.count - 1) : .text(String(decoding: bytes, as: UTF8.self))

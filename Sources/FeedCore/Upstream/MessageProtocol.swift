@@ -39,14 +39,35 @@ public struct MessageProtocol: Sendable, Equatable {
         case binary(byteCount: Int)
     }
 
-    public let mode: Mode
+    /// How a text message carries its JSON.
+    public enum Framing: Sendable, Equatable {
+        /// The message is one JSON text.
+        case plain
+        /// A Socket.IO server's packets (``SocketIOPacket``): an event's one argument is the
+        /// JSON text's value (`42["tick",{…}]`: the object); an event of several arguments is
+        /// `{"event":name,"arguments":[…]}`; Engine.IO's and Socket.IO's own packets are no
+        /// items, a refusal (`44`) is upstream's error, and a close (`1`, `41`) ends the
+        /// connection.
+        case socketIO
 
-    public init(mode: Mode) {
+        /// The framing of the WebSocket at `url`: Socket.IO's when its query names the
+        /// Engine.IO protocol (`?EIO=4&transport=websocket`).
+        public static func of(url: String) -> Framing {
+            SocketIOPacket.isSocketIO(query: url.split(separator: "?", maxSplits: 1).dropFirst().first.map(String.init))
+                ? .socketIO : .plain
+        }
+    }
+
+    public let mode: Mode
+    public let framing: Framing
+
+    public init(mode: Mode, framing: Framing = .plain) {
         if case .append(let keep) = mode {
             self.mode = .append(keep: max(1, keep))
         } else {
             self.mode = mode
         }
+        self.framing = framing
     }
 
     /// The commands for one message: one, or in append mode one per item a message carries
@@ -55,6 +76,8 @@ public struct MessageProtocol: Sendable, Equatable {
         switch message {
         case .binary(let byteCount):
             return [.reportError("a binary message (\(byteCount) bytes); feedweb reads text messages of JSON")]
+        case .text(let text) where framing == .socketIO:
+            return socketIOCommands(text)
         case .text(let text):
             let value: JSONValue
             do {
@@ -62,23 +85,55 @@ public struct MessageProtocol: Sendable, Equatable {
             } catch {
                 return [.reportError("a message is not JSON: \(error)")]
             }
-            if case .append(let keep) = mode, let commands = HomeAssistantEvents.commands(for: value, keep: keep) {
-                return commands
-            }
-            if case .append(let keep) = mode, let items = Self.carriedItems(value) {
-                if Self.isFeedStatus(value) { return [.ignore(reason: "the feed's status", counted: false)] }
-                // Alpaca and Polygon answer in lists too: `[{"T":"success","msg":"connected"}]`.
-                let errors = items.compactMap(Self.feedError).map(UpstreamCommand.reportError)
-                let data = items.filter {
-                    Self.feedError($0) == nil && !Self.isHeartbeat($0) && !Self.isSubscriptionAnswer($0)
-                }
-                guard !data.isEmpty || !errors.isEmpty else {
-                    return [.ignore(reason: "an answer to a subscription", counted: false)]
-                }
-                return errors + data.map { .prependItem($0, keep: keep) }
-            }
-            return [command(for: value)]
+            return commands(for: value)
         }
+    }
+
+    /// The commands for a Socket.IO server's message (``Framing/socketIO``).
+    private func socketIOCommands(_ text: String) -> [UpstreamCommand] {
+        switch SocketIOPacket(parsing: text) {
+        case .handshake, .ping, .pong, .noop, .joined, .acknowledgement:
+            return [.ignore(reason: "Socket.IO's own packet", counted: false)]
+        case .close:
+            return [.endStream("Socket.IO: the server closed the connection")]
+        case .left:
+            return [.endStream("Socket.IO: the server disconnected feedweb from its namespace")]
+        case .refused(let message):
+            return [.reportError("Socket.IO: " + message)]
+        case .withAttachments:
+            return [.ignore(reason: "a Socket.IO event with binary attachments is not read", counted: true)]
+        case .malformed(let what):
+            return [.reportError("a message is not Socket.IO's: " + what)]
+        case .event(let name, let arguments):
+            if DocumentProtocol.livenessNames.contains(name.lowercased()) {
+                return [.ignore(reason: "\(name) (no item)", counted: false)]
+            }
+            guard arguments.count == 1, let value = arguments.first else {
+                return commands(for: .object(["event": .string(name), "arguments": .array(arguments)]))
+            }
+            return commands(for: value)
+        }
+    }
+
+    /// The commands for one message's JSON value: one, or in append mode one per item it
+    /// carries.
+    private func commands(for value: JSONValue) -> [UpstreamCommand] {
+        if case .append(let keep) = mode, let commands = HomeAssistantEvents.commands(for: value, keep: keep) {
+            return commands
+        }
+        if case .append(let keep) = mode, let items = Self.carriedItems(value) {
+            if Self.isFeedStatus(value) { return [.ignore(reason: "the feed's status", counted: false)] }
+            // Alpaca and Polygon answer in lists too: `[{"T":"success","msg":"connected"}]`.
+            let errors = items.compactMap(Self.feedError).map(UpstreamCommand.reportError)
+            let data = items.filter {
+                Self.feedError($0) == nil && !Self.isHeartbeat($0) && !Self.isSubscriptionAnswer($0)
+            }
+            guard !data.isEmpty || !errors.isEmpty else {
+                return [.ignore(reason: "an answer to a subscription", counted: false)]
+            }
+            return errors + data.map { .prependItem($0, keep: keep) }
+        }
+        return [command(for: value)]
     }
 
     /// The one command for the JSON text `value`, whatever it carries.

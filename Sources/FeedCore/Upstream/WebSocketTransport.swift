@@ -11,7 +11,9 @@ import WSClient
 /// ``UpstreamCommand``) → ``UpstreamCommitter`` → ``FeedStore``.
 ///
 /// - Once open, the configured messages go out (`--send`, a subscription), in order, before
-///   any is read; so a reconnect subscribes again.
+///   any is read; so a reconnect subscribes again. A Socket.IO server
+///   (``MessageProtocol/Framing/socketIO``) is first sent the join of its default namespace
+///   (`40`) unless a message given joins it, and each of its pings (`2`) is answered (`3`).
 /// - The handshake carries every configured header (`--header`); a user name and password
 ///   in the URL become `Authorization: Basic …` unless one is configured, and never go
 ///   into the request line.
@@ -66,7 +68,13 @@ struct WebSocketTransport: UpstreamTransport {
             session.publish(.answered(status: 101, requestedAt: requestedAt, at: Date()))
             session.publish(.opened(at: Date()))
             session.logger.info("upstream: connected to \(session.shownURL)")
+            // A Socket.IO server's default namespace is joined first, so that a subscription
+            // sent after it is heard, unless a message given joins it (with its `auth`).
+            let socketIO = messageProtocol.framing == .socketIO
             let sends = session.configuration.sendOnOpen
+            if socketIO && !sends.contains(where: { $0.hasPrefix(SocketIOPacket.join) }) {
+                try await outbound.write(.text(SocketIOPacket.join))
+            }
             for text in sends {
                 try await outbound.write(.text(text))
             }
@@ -88,6 +96,8 @@ struct WebSocketTransport: UpstreamTransport {
                     let commands: [UpstreamCommand]
                     switch message {
                     case .text(let text):
+                        // Engine.IO's ping (`2`) must be answered, or the server drops the client.
+                        if socketIO && text == "2" { try await outbound.write(.text(SocketIOPacket.pongText)) }
                         event = SSEEvent(type: "message", data: text)
                         commands = messageProtocol.interpret(.text(text))
                     case .binary:

@@ -57,7 +57,8 @@ public struct FeedwebConfiguration: Sendable {
             case .append(let url, let keep): return (url, .append(keep: keep))
             case .firebase(let url): return (url, .firebase)
             case .poll(let url, let interval): return (url, .poll(interval: interval))
-            case .webSocket(let url, let mode): return (url, .webSocket(MessageProtocol(mode: mode)))
+            case .webSocket(let url, let mode):
+                return (url, .webSocket(MessageProtocol(mode: mode, framing: .of(url: url))))
             }
         }
     }

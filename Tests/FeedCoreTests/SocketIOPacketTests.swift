@@ -1,0 +1,95 @@
+import Testing
+
+@testable import FeedCore
+
+/// A Socket.IO server's messages over its WebSocket: Engine.IO's packets, Socket.IO's in
+/// them, and what the message protocol makes of each.
+@Suite("Socket.IO packets")
+struct SocketIOPacketTests {
+    static let append = MessageProtocol(mode: .append(keep: 5), framing: .socketIO)
+
+    @Test("Engine.IO's and Socket.IO's packet types, namespaces and acknowledgement ids")
+    func packets() throws {
+        #expect(
+            SocketIOPacket(parsing: #"0{"sid":"a","upgrades":[],"pingInterval":25000,"pingTimeout":20000}"#)
+                == .handshake)
+        #expect(SocketIOPacket(parsing: "2") == .ping)
+        #expect(SocketIOPacket(parsing: "3") == .pong)
+        #expect(SocketIOPacket(parsing: "1") == .close)
+        #expect(SocketIOPacket(parsing: "6") == .noop)
+        #expect(SocketIOPacket(parsing: #"40{"sid":"b"}"#) == .joined)
+        #expect(SocketIOPacket(parsing: "40/prices,") == .joined)
+        #expect(SocketIOPacket(parsing: "41") == .left)
+        let tick = SocketIOPacket.event(
+            name: "tick", arguments: [try JSONValue(parsing: #"{"symbol":"BTC","price":1.5}"#)])
+        #expect(SocketIOPacket(parsing: #"42["tick",{"symbol":"BTC","price":1.5}]"#) == tick)
+        #expect(SocketIOPacket(parsing: #"42/prices,["tick",{"symbol":"BTC","price":1.5}]"#) == tick)
+        #expect(SocketIOPacket(parsing: #"4217["tick",{"symbol":"BTC","price":1.5}]"#) == tick)
+        #expect(SocketIOPacket(parsing: #"42/prices,17["tick",{"symbol":"BTC","price":1.5}]"#) == tick)
+        #expect(SocketIOPacket(parsing: #"4317[]"#) == .acknowledgement)
+        #expect(SocketIOPacket(parsing: #"44{"message":"Not authorized"}"#) == .refused("Not authorized"))
+        #expect(SocketIOPacket(parsing: #"451-["file",{"_placeholder":true,"num":0}]"#) == .withAttachments)
+        for broken in ["", "9", "42", #"42{"a":1}"#, "42[1,2]", "42/prices", "4x"] {
+            guard case .malformed = SocketIOPacket(parsing: broken) else {
+                Issue.record("\(broken) is not malformed: \(SocketIOPacket(parsing: broken))")
+                continue
+            }
+        }
+    }
+
+    @Test("a Socket.IO URL is known by its EIO query; any other WebSocket is plain")
+    func framingOfURL() {
+        #expect(MessageProtocol.Framing.of(url: "wss://feed.example/socket.io/?EIO=4&transport=websocket") == .socketIO)
+        #expect(MessageProtocol.Framing.of(url: "ws://127.0.0.1:3000/live/?transport=websocket&EIO=4") == .socketIO)
+        #expect(MessageProtocol.Framing.of(url: "wss://ws-feed.exchange.coinbase.com") == .plain)
+        #expect(MessageProtocol.Framing.of(url: "wss://feed.example/socket.io/?NEIO=4") == .plain)
+    }
+
+    @Test("an event's one argument is the item; its own packets no items; a refusal an error; a close ends it")
+    func commands() throws {
+        func commands(_ text: String) -> [UpstreamCommand] { Self.append.interpret(.text(text)) }
+        guard case .prependItem(let item, keep: 5)? = commands(#"42["tick",{"symbol":"BTC","price":1.5}]"#).first
+        else {
+            Issue.record("an event is not an item")
+            return
+        }
+        #expect(item == (try JSONValue(parsing: #"{"symbol":"BTC","price":1.5}"#)))
+        // An argument that is a list of items: each one (as a bare message's list is).
+        #expect(commands(#"42["ticks",[{"symbol":"BTC"},{"symbol":"ETH"}]]"#).count == 2)
+        // Several arguments: the event's name and its arguments.
+        guard case .prependItem(let several, _)? = commands(#"42["trade","BTC",43000]"#).first else {
+            Issue.record("an event of several arguments is not an item")
+            return
+        }
+        #expect(several == (try JSONValue(parsing: #"{"event":"trade","arguments":["BTC",43000]}"#)))
+        for quiet in [#"0{"sid":"a"}"#, "2", "3", "6", #"40{"sid":"b"}"#, "43[]", #"42["ping",1]"#] {
+            guard case .ignore(_, counted: false)? = commands(quiet).first else {
+                Issue.record("\(quiet) is not quietly ignored: \(commands(quiet))")
+                continue
+            }
+        }
+        guard case .reportError("Socket.IO: Not authorized")? = commands(#"44{"message":"Not authorized"}"#).first
+        else {
+            Issue.record("a refusal is not an error")
+            return
+        }
+        for closing in ["1", "41"] {
+            guard case .endStream? = commands(closing).first else {
+                Issue.record("\(closing) does not end the stream")
+                continue
+            }
+        }
+        guard case .reportError(let error)? = commands(#"{"symbol":"BTC"}"#).first else {
+            Issue.record("plain JSON on a Socket.IO socket is not an error")
+            return
+        }
+        #expect(error.contains("not Socket.IO's"), "\(error)")
+        // In document mode an event's argument is the document.
+        let document = MessageProtocol(mode: .document, framing: .socketIO)
+        guard case .replaceDocument(let value)? = document.interpret(.text(#"42["state",{"quotes":[]}]"#)).first else {
+            Issue.record("an event's argument is not the document")
+            return
+        }
+        #expect(value == (try JSONValue(parsing: #"{"quotes":[]}"#)))
+    }
+}
