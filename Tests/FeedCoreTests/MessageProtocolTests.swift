@@ -255,6 +255,12 @@ struct MessageProtocolTests {
             Issue.record("a failed request: \(failed)")
             return
         }
+        // Upstream's words on one line, as every upstream error is shown.
+        let twoLines = Self.command(#"{"type":"auth_invalid","message":"Invalid token\nor password"}"#)
+        guard case .reportError("auth_invalid: Invalid token or password") = twoLines else {
+            Issue.record("a refusal of two lines: \(twoLines)")
+            return
+        }
         // `get_states`' answer: each state put in place by its entity, in order.
         let all = Self.append.interpret(
             .text(

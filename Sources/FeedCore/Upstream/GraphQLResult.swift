@@ -34,8 +34,14 @@ struct GraphQLResult {
     var command: UpstreamCommand? {
         if let data { return .replaceDocument(data) }
         guard let firstError else { return nil }
-        let more = errorCount > 1 ? " (and \(errorCount - 1) more)" : ""
-        return .reportError("GraphQL: " + DocumentProtocol.oneLine(firstError) + more)
+        return Self.error(firstError, count: errorCount)
+    }
+
+    /// `count` GraphQL errors, the first saying `first`, as upstream's error:
+    /// `GraphQL: Cannot query field "x" (and 1 more)`.
+    static func error(_ first: String, count: Int) -> UpstreamCommand {
+        let more = count > 1 ? " (and \(count - 1) more)" : ""
+        return .reportError("GraphQL: " + DocumentProtocol.oneLine(first) + more)
     }
 
     /// What a message of GraphQL over a WebSocket (`graphql-transport-ws`, and the older
@@ -55,8 +61,7 @@ struct GraphQLResult {
         case "error", "connection_error":
             let errors = members["payload"]?.arrayValue ?? members["payload"].map { [$0] } ?? []
             let first = errors.first.flatMap { ItemExtractor.text($0["message"]) } ?? "GraphQL error"
-            let more = errors.count > 1 ? " (and \(errors.count - 1) more)" : ""
-            return .reportError("GraphQL: " + DocumentProtocol.oneLine(first) + more)
+            return error(first, count: errors.count)
         case "connection_ack", "ka", "complete":
             return .ignore(reason: "GraphQL's \(type)", counted: false)
         default:

@@ -44,14 +44,17 @@ enum HomeAssistantEvents {
         case "auth_required", "auth_ok":
             return [.ignore(reason: "Home Assistant's \(type)", counted: false)]
         case "auth_invalid":
-            return [.reportError("auth_invalid: " + String((ItemExtractor.text(members["message"]) ?? "").prefix(300)))]
+            return [
+                .reportError("auth_invalid: " + DocumentProtocol.oneLine(ItemExtractor.text(members["message"]) ?? ""))
+            ]
         case "result" where members["id"] != nil && members["success"]?.boolValue != nil:
             guard members["success"]?.boolValue == true else {
                 let error = members["error"]
                 let words = [ItemExtractor.text(error?["code"]), ItemExtractor.text(error?["message"])]
                 let id = ItemExtractor.text(members["id"]) ?? ""
                 return [
-                    .reportError("result \(id): " + String(words.compactMap { $0 }.joined(separator: ": ").prefix(300)))
+                    .reportError(
+                        "result \(id): " + DocumentProtocol.oneLine(words.compactMap { $0 }.joined(separator: ": ")))
                 ]
             }
             // `get_states`' answer: every entity's state.

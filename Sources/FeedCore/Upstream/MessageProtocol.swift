@@ -124,14 +124,19 @@ public struct MessageProtocol: Sendable, Equatable {
         if case .append(let keep) = mode, let items = Self.carriedItems(value) {
             if Self.isFeedStatus(value) { return [.ignore(reason: "the feed's status", counted: false)] }
             // Alpaca and Polygon answer in lists too: `[{"T":"success","msg":"connected"}]`.
-            let errors = items.compactMap(Self.feedError).map(UpstreamCommand.reportError)
-            let data = items.filter {
-                Self.feedError($0) == nil && !Self.isHeartbeat($0) && !Self.isSubscriptionAnswer($0)
+            var errors: [UpstreamCommand] = []
+            var data: [UpstreamCommand] = []
+            for item in items {
+                if let error = Self.feedError(item) {
+                    errors.append(.reportError(error))
+                } else if !Self.isHeartbeat(item) && !Self.isSubscriptionAnswer(item) {
+                    data.append(.prependItem(item, keep: keep))
+                }
             }
             guard !data.isEmpty || !errors.isEmpty else {
                 return [.ignore(reason: "an answer to a subscription", counted: false)]
             }
-            return errors + data.map { .prependItem($0, keep: keep) }
+            return errors + data
         }
         return [command(for: value)]
     }
@@ -237,7 +242,7 @@ public struct MessageProtocol: Sendable, Equatable {
             || (kinds.contains("status") && (status.contains("fail") || status.contains("error")))
         guard failed, members.count <= 4 else { return nil }
         let code = ItemExtractor.text(members["code"]).map { "\($0): " } ?? ""
-        return code + String(text.prefix(300))
+        return code + DocumentProtocol.oneLine(text)
     }
 
     /// Member names of an envelope around a market feed's items, besides its `data`: Kraken's

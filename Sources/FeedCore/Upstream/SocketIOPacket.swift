@@ -84,7 +84,7 @@ enum SocketIOPacket: Equatable {
         case UInt8(ascii: "4"):
             let value = try? JSONValue(parsing: String(decoding: payload, as: UTF8.self))
             let message = ItemExtractor.text(value?["message"]) ?? ItemExtractor.text(value) ?? "refused"
-            return .refused(String(message.prefix(300)))
+            return .refused(DocumentProtocol.oneLine(message))
         case UInt8(ascii: "2"):
             guard let value = try? JSONValue(parsing: String(decoding: payload, as: UTF8.self)),
                 let array = value.arrayValue, let name = array.first?.stringValue
