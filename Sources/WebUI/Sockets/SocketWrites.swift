@@ -45,15 +45,19 @@ final class SocketWrites {
     /// The ring, behind a pointer: each call on it is then a plain call, not a checked
     /// exclusive access to a stored property (several per write).
     private let ring = UnsafeMutablePointer<io_uring>.allocate(capacity: 1)
-    private var hasRing = false
-    /// An eventfd the ring signals when reports arrive; `nil` without a ring.
-    private(set) var completionFD: Int32?
+    /// Set once, by `init`.
+    private let hasRing: Bool
+    /// An eventfd the ring signals when reports arrive; `nil` without a ring. Set once, by
+    /// `init`.
+    let completionFD: Int32?
+    // The queue's bookkeeping, touched several times per write by the sender's thread only:
+    // `@exclusivity(unchecked)`, as the sender's own state (``StreamSender``).
     /// Writes submitted or queued and not yet reported, by slot (a write's `user_data`).
-    private var inFlight: [InFlightWrite?] = []
+    @exclusivity(unchecked) private var inFlight: [InFlightWrite?] = []
     /// Slots of `inFlight` free for reuse.
-    private var freeSlots: [Int] = []
-    private var inFlightCount = 0
-    private var queued = 0
+    @exclusivity(unchecked) private var freeSlots: [Int] = []
+    @exclusivity(unchecked) private var inFlightCount = 0
+    @exclusivity(unchecked) private var queued = 0
 
     /// One write the kernel has not reported on yet.
     private struct InFlightWrite {
@@ -64,11 +68,17 @@ final class SocketWrites {
     init(useIOUring: Bool, entries: UInt32 = 64) {
         self.entries = entries
         ring.initialize(to: io_uring())
-        guard useIOUring, io_uring_queue_init(entries, ring, 0) == 0 else { return }
+        guard useIOUring, io_uring_queue_init(entries, ring, 0) == 0 else {
+            hasRing = false
+            completionFD = nil
+            return
+        }
         let signal = eventfd(0, Int32(EFD_CLOEXEC | EFD_NONBLOCK))
         guard signal >= 0, io_uring_register_eventfd(ring, signal) == 0 else {
             if signal >= 0 { close(signal) }
             io_uring_queue_exit(ring)
+            hasRing = false
+            completionFD = nil
             return
         }
         hasRing = true

@@ -27,15 +27,20 @@ public final class StreamConnection: @unchecked Sendable {
     /// A `Mutex`, stored in the object beside what it guards, not an `NIOLock`, whose
     /// mutex is a heap object of its own: a fan-out then finds a client's lock and state in
     /// the lines ``prefetch(_:)`` loads, not a second cold object per client per event.
+    ///
+    /// What it guards is marked `@exclusivity(unchecked)`, as is the sender's token: the
+    /// lock (or the sender's thread) already gives one access at a time, and the runtime's
+    /// own check of each access, a thread-local look-up, was ~2 % of the senders' CPU at
+    /// 10,000 clients (BENCHMARKS.md, "Exclusivity checks off the send path").
     private let lock = Mutex<Void>(())
-    private var machine: StreamStateMachine
+    @exclusivity(unchecked) private var machine: StreamStateMachine
     /// The sender the connection is handed to once libmicrohttpd has sent the first bytes;
     /// `nil`: libmicrohttpd sends everything (an HTTP/1.0 client, or no sender).
-    private var sender: StreamSender?
+    @exclusivity(unchecked) private var sender: StreamSender?
     /// The stream's token in its sender's records: touched only by the sender's thread
     /// (no lock), 0 until adopted.
-    var senderToken: UInt64 = 0
-    private var connection: ConnectionHandle?
+    @exclusivity(unchecked) var senderToken: UInt64 = 0
+    @exclusivity(unchecked) private var connection: ConnectionHandle?
     /// Set by the server when the request starts; handed back once by ``finish()``.
     private var onEnd: (@Sendable () -> Void)?
     private var hangupRegistration: HangupRegistration?

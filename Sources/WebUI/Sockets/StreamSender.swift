@@ -40,24 +40,29 @@ final class StreamSender: @unchecked Sendable {
     /// What the sender keeps of a stream it writes to; touched only by its thread. A class:
     /// a fan-out visits and completes each record once per event, in place, without
     /// copying its references out of the table and back.
+    ///
+    /// The thread's own state, here and in the sender, is `@exclusivity(unchecked)`: one
+    /// thread touches it, so the runtime's check of each access (a thread-local look-up,
+    /// several per client per event) can find no conflict (BENCHMARKS.md, "Exclusivity
+    /// checks off the send path").
     private final class Record {
         let stream: StreamConnection
         let fd: Int32
         let token: UInt64
         /// The unsent end of a chunk that the socket did not take at once.
-        var remainder: [UInt8] = []
+        @exclusivity(unchecked) var remainder: [UInt8] = []
         /// Whether the socket is registered for `EPOLLOUT` (waiting for room).
-        var waitingForRoom = false
+        @exclusivity(unchecked) var waitingForRoom = false
         /// Whether a write is in flight.
-        var writing = false
+        @exclusivity(unchecked) var writing = false
         /// Whether the stream is to be serviced again once its write is done (it had more
         /// queued, or is closing).
-        var again = false
+        @exclusivity(unchecked) var again = false
         /// The events (``WriteMarks/address(of:)``) in the chunk being written, remainder
         /// included: marked written when the kernel reports it. The first (0: none) apart
         /// from the rest, so that a chunk of one event, a fan-out's, allocates nothing.
-        var writingEvent: UInt = 0
-        var moreWritingEvents: [UInt] = []
+        @exclusivity(unchecked) var writingEvent: UInt = 0
+        @exclusivity(unchecked) var moreWritingEvents: [UInt] = []
 
         init(stream: StreamConnection, fd: Int32, token: UInt64) {
             self.stream = stream
@@ -90,17 +95,17 @@ final class StreamSender: @unchecked Sendable {
     private let thread = OwnedThread()
 
     // Thread-owned state.
-    private var records = RecordTable()
+    @exclusivity(unchecked) private var records = RecordTable()
     private let writes: SocketWrites
     /// One pass's chunks by the first bytes they carry: a chunk made of one shared event
     /// is assembled once per pass, not once per client.
-    private var frames: [UInt: (event: [UInt8], frame: [UInt8])] = [:]
+    @exclusivity(unchecked) private var frames: [UInt: (event: [UInt8], frame: [UInt8])] = [:]
     /// The chunk made last, also in `frames`: a fan-out frames one event for client after
     /// client, and finds it here without hashing.
-    private var lastFrame: (key: UInt, frame: [UInt8])?
+    @exclusivity(unchecked) private var lastFrame: (key: UInt, frame: [UInt8])?
     /// When this sender wrote each recent event (for `/inspect`), and this pass's marks.
     let writeMarks = WriteMarks()
-    private var pass = WriteMarks.Pass()
+    @exclusivity(unchecked) private var pass = WriteMarks.Pass()
 
     /// The most payload bytes put in one chunk (one write).
     static let maxChunkBytes = 256 * 1024
