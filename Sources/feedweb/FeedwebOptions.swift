@@ -159,7 +159,9 @@ enum FeedwebOptions {
             shownDefault: nil, parse: OptionValue.exportFolder),
         .wholeNumber(
             "keep", at: \.keep, in: 1...100_000,
-            help: "Items kept in append mode, newest first (with --key-path, items, not their versions)."),
+            help:
+                "Items kept in append mode, newest first (with --key-path, items, not their versions; the one quiet the longest goes first)."
+        ),
         .wholeNumber(
             "history", at: \.configuration.history, in: 0...1_000_000,
             help: "Changes kept for resuming clients, ?at= and /api/changes (and at most 64 MiB of them)."),

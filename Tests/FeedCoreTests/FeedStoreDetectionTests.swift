@@ -91,6 +91,15 @@ struct FeedStoreDetectionTests {
         for sequence in 9..<20 { store.putItem(try tick(sequence), idAt: key, keep: 200) }
         #expect(store.snapshot?.published.reading?.notes.last == settled.reading?.notes.last)
         #expect(store.snapshot?.published.reading?.profile == settled.reading?.profile)
+
+        // Versions that come together (one read of a fast ticker) count one each: three
+        // products, then a batch of versions, settle as the same versions one by one do.
+        let batched = FeedStore(configuration: .init(profile: .table, detection: overrides), epoch: "settle3")
+        for sequence in 0..<3 { batched.putItem(try tick(sequence), idAt: key, keep: 200) }
+        let changes = batched.putItems(
+            try (3...ItemReading.settlingItems).map(tick), idAt: key, keep: 200)
+        #expect(changes.count == 1 && changes.first?.upstreamChanges == ItemReading.settlingItems - 2)
+        #expect(batched.snapshot?.published.reading?.notes.last == "read again from 3 items")
     }
 
     @Test("a reading found from an append stream's first event is read again, once, from enough events")

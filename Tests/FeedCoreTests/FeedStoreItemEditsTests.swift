@@ -38,14 +38,48 @@ struct FeedStoreItemEditsTests {
         let batch = [Self.pod("a", "Running"), Self.pod("d", "Pending"), Self.pod("c", "Failed")]
         let changes = store.putItems(batch, idAt: Self.uid, keep: 3)
         #expect(changes.count == 2)
-        // d first; the oldest, a (replaced first), past keep.
-        #expect(Self.kept(store) == ["d:Pending", "c:Failed", "b:Pending"])
+        // d first; b, put the least recently (a and c were just put), past keep.
+        #expect(Self.kept(store) == ["d:Pending", "c:Failed", "a:Running"])
         #expect(store.putItems([Self.pod("c", "Failed")], idAt: Self.uid, keep: 3).isEmpty, "no change")
         // An object without the id is put first, as an item without a key is.
+        // a, put before d and c, goes.
         store.putItems([.object(["status": .object(["phase": .string("Unknown")])])], idAt: Self.uid, keep: 3)
         #expect(Self.kept(store) == ["-:Unknown", "d:Pending", "c:Failed"])
         let removed = store.removeItem(withID: .string("c"), at: Self.uid)
         #expect(removed != nil && Self.kept(store) == ["-:Unknown", "d:Pending"])
         #expect(store.removeItem(withID: .string("c"), at: Self.uid) == nil, "gone already")
+    }
+
+    @Test("a full keep lets go of the item put least recently, wherever it is; items never put go first, from the last")
+    func leastRecentlyPutGoes() throws {
+        let store = FeedStore(configuration: .init(profile: .generic), epoch: "t")
+        store.putItems([Self.pod("a", "1"), Self.pod("b", "1"), Self.pod("c", "1")], idAt: Self.uid, keep: 3)
+        // a, last in place, keeps ticking; b does not.
+        for tick in 2...5 { store.putItems([Self.pod("a", "\(tick)")], idAt: Self.uid, keep: 3) }
+        store.putItems([Self.pod("c", "2")], idAt: Self.uid, keep: 3)
+        #expect(Self.kept(store) == ["c:2", "b:1", "a:5"])
+        let changes = store.putItems([Self.pod("d", "1")], idAt: Self.uid, keep: 3)
+        #expect(Self.kept(store) == ["d:1", "c:2", "a:5"], "b, quiet the longest, goes; the rows in place stay")
+        // Downstream: b tested and removed where it was, then d put first.
+        let first = try #require(changes.first)
+        guard case .patch(let removal, _) = first.kind else {
+            Issue.record("the first change is a patch")
+            return
+        }
+        #expect(
+            removal.operations == [
+                .test(path: JSONPointer(tokens: ["items", "1", "metadata", "uid"]), value: .string("b")),
+                .remove(path: JSONPointer(tokens: ["items", "1"])),
+            ])
+        #expect(changes.count == 2)
+
+        // Items never put (the document's before, or without the id) go before any put one,
+        // the one further down first.
+        let restored = FeedStore(configuration: .init(profile: .generic), epoch: "t")
+        restored.prependItems([Self.pod("x", "old"), Self.pod("y", "old")], keep: 10)
+        restored.putItems([Self.pod("z", "1")], idAt: Self.uid, keep: 3)
+        #expect(Self.kept(restored) == ["z:1", "y:old", "x:old"])
+        restored.putItems([Self.pod("w", "1"), Self.pod("v", "1")], idAt: Self.uid, keep: 3)
+        #expect(Self.kept(restored) == ["v:1", "w:1", "z:1"])
     }
 }

@@ -261,7 +261,8 @@ struct MessageProtocolTests {
             Issue.record("a refusal of two lines: \(twoLines)")
             return
         }
-        // `get_states`' answer: each state put in place by its entity, in order.
+        // `get_states`' answer: each state put in place by its entity, the last first, so
+        // that each put first leaves them in Home Assistant's order.
         let all = Self.append.interpret(
             .text(
                 #"{"id":1,"type":"result","success":true,"result":[\#(state),"#
@@ -270,7 +271,7 @@ struct MessageProtocolTests {
             guard case .putItem(let item, entity, 7) = command else { return nil }
             return item["entity_id"]?.stringValue
         }
-        #expect(entities == ["sensor.kitchen", "light.hall"] && all.count == 2, "\(all)")
+        #expect(entities == ["light.hall", "sensor.kitchen"] && all.count == 2, "\(all)")
         // Not Home Assistant's: an event without the request's id, a result without success.
         #expect(Self.isItem(#"{"type":"event","event":\#(fired)}"#))
         #expect(Self.isItem(#"{"id":1,"type":"result","value":3}"#))

@@ -242,8 +242,14 @@ struct WebSocketUpstreamTests {
         }
         _ = await harness.stop()
         await server.shutdown()
-        #expect(status?.lastError == "upstream refused the WebSocket upgrade")
         let request = try #require(server.requests.first)
+        // The words name the Origin the handshake really carried, for a server that checks it.
+        let origin = try #require(request.header("Origin"))
+        #expect(
+            status?.lastError
+                == "upstream refused the WebSocket upgrade (the handshake's Origin was \(origin): a server that checks origins must allow it)"
+        )
+        #expect(origin == "ws://127.0.0.1")
         #expect(request.header("Upgrade")?.lowercased() == "websocket")
         #expect(request.header("X-Client") == "feedweb-test", "the headers go into the handshake")
     }

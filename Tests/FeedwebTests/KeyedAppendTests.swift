@@ -5,7 +5,8 @@ import Testing
 
 /// An append stream of versions of a few items (a ticker's products) with `--key-path`
 /// given, through the real binary against a scripted SSE upstream: a new version takes its
-/// item's place, a new item goes first, and `--keep` counts items, not versions.
+/// item's place, a new item goes first, and `--keep` counts items, not versions, letting
+/// go of the item quiet the longest.
 @Suite(.serialized, .timeLimit(.minutes(3)), .onThreadsOfItsOwn)
 struct KeyedAppendTests {
     /// Tick `sequence` of `product` at `price`, as a Coinbase-style ticker channel sends it.
@@ -85,29 +86,55 @@ struct KeyedAppendTests {
         let columns = page.matches(of: /<th[^>]* data-col="([^"]*)"/).map { String($0.output.1) }
         #expect(columns.first != "type" && columns.contains("type"), "\(columns)")
 
-        // A new product goes first; --keep 3 lets the one last in place go.
+        // A new product goes first; --keep 3 lets go of the one quiet the longest (SOL, at
+        // the top), not of the one last in place (BTC, ticking), and the others stay put.
         try await server.push(Self.tick("DOGE-USD", 0.1, sequence: 15))
-        try await Eventually.check("DOGE first, BTC gone") {
-            try await products(feedweb.port) == ["DOGE-USD", Self.evil, "ETH-USD"]
+        try await Eventually.check("DOGE first, SOL gone") {
+            try await products(feedweb.port) == ["DOGE-USD", "ETH-USD", "BTC-USD"]
         }
         let ready = try await JSONValue(parsing: HTTPTestClient.get(port: feedweb.port, "/readyz").body)
         #expect(ready["upstream"]?["ignored_events"] == .int(0))
     }
 
-    @Test("without --key-path every tick is an item of its own, newest first, as before")
+    @Test(
+        "without --key-path every tick is an item of its own, newest first, as before; the log says how to keep them in place"
+    )
     func withoutKeyEveryTickIsAnItem() async throws {
+        // The first tick alone, as a ticker's first read is: its product_id is the key found.
         let server = try await ScriptedSSEServer.start(script: [
-            .stream(
-                [
-                    .text(Self.tick("BTC-USD", 43_000, sequence: 1)), .text(Self.tick("ETH-USD", 2_300, sequence: 2)),
-                    .text(Self.tick("BTC-USD", 43_001, sequence: 3)),
-                ], ending: .stayOpen)
+            .stream([.text(Self.tick("BTC-USD", 43_000, sequence: 1))], ending: .stayOpen)
         ])
         defer { server.shutdownNow() }
         let feedweb = try await FeedwebProcess(arguments: ["--upstream", server.url("/ticker"), "--mode", "append"])
         defer { feedweb.kill() }
+        try await Eventually.check("the first tick") { try await items(feedweb.port).count == 1 }
+        try await server.push(Self.tick("ETH-USD", 2_300, sequence: 2))
+        try await server.push(Self.tick("BTC-USD", 43_001, sequence: 3))
         try await Eventually.check("three ticks, the newest first") {
             try await items(feedweb.port).compactMap { $0["sequence"]?.int64Value } == [3, 2, 1]
         }
+        // The key found (product_id) repeats: the log says, once, how to keep each in place.
+        let hinted = "--key-path /product_id keeps"
+        try await Eventually.check("the log's hint") { feedweb.log.contains(hinted) }
+        let hint = feedweb.log.split(separator: "\n").filter { $0.contains(hinted) }
+        #expect(hint.count == 1 && hint[0].contains("versions of 2 items"), "\(hint)")
+        try await server.push(Self.tick("ETH-USD", 2_301, sequence: 4))
+        try await Eventually.check("four ticks") { try await items(feedweb.port).count == 4 }
+        #expect(feedweb.log.split(separator: "\n").filter { $0.contains(hinted) }.count == 1, "once")
+    }
+
+    @Test("with --key-path, the versions are in place and the log gives no hint")
+    func noHintWithKeyPath() async throws {
+        let ticks = (1...6).map { Self.tick(["BTC-USD", "ETH-USD"][$0 % 2], 100 + Double($0), sequence: $0) }
+        let server = try await ScriptedSSEServer.start(script: [.stream(ticks.map { .text($0) }, ending: .stayOpen)])
+        defer { server.shutdownNow() }
+        let feedweb = try await FeedwebProcess(arguments: [
+            "--upstream", server.url("/ticker"), "--mode", "append", "--key-path", "/product_id",
+        ])
+        defer { feedweb.kill() }
+        try await Eventually.check("both products at their newest") {
+            try await items(feedweb.port).compactMap { $0["sequence"]?.int64Value } == [6, 5]
+        }
+        #expect(!feedweb.log.contains("--key-path /product_id keeps"), "\(feedweb.log)")
     }
 }

@@ -209,10 +209,10 @@ struct WebSocketSubscriptionTests {
             let now = try await entities()
             return now.count == 2 && now.contains { $0["state"] == .string("23.5") }
         }
-        // get_states' entities each put first as listed (the last listed first); the kitchen's
-        // changes in its place, not first.
+        // get_states' entities in Home Assistant's order; the kitchen's changes in its place,
+        // not first.
         let now = try await entities()
-        #expect(now.compactMap { $0["entity_id"]?.stringValue } == ["light.hall", "sensor.kitchen"], "\(now)")
+        #expect(now.compactMap { $0["entity_id"]?.stringValue } == ["sensor.kitchen", "light.hall"], "\(now)")
         #expect(server.connections.first?.textsReceived == sends, "auth, get_states, subscribe_events, in order")
         let page = try await HTTPTestClient.get(port: feedweb.port, "/").text
         #expect(page.contains("Kitchen") && page.contains("23.5"))

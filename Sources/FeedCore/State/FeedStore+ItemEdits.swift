@@ -58,25 +58,38 @@ extension FeedStore {
     /// first and the newest `keep` kept (``prependItems(_:keep:position:arrival:)``). So a
     /// watch's first burst of thousands of objects is one change, not one each. Returns the
     /// changes made.
+    ///
+    /// When the new ones would make more than `keep`, the kept items put least recently
+    /// (``ItemRecency``) go, wherever they are, in the first change (each tested, then
+    /// removed), so the second only puts the new ones first.
     @discardableResult
     public func putItems(
         _ items: some Collection<JSONValue>, idAt idPath: JSONPointer, keep: Int, position: String? = nil,
         arrival: UpstreamArrival? = nil
     ) -> [FeedChange] {
+        let keep = max(1, keep)
         let current = snapshot?.value(at: Self.itemsPointer)?.arrayValue ?? []
+        var keptIDs: [JSONValue?] = []
+        keptIDs.reserveCapacity(current.count)
         var keptIndex: [JSONValue: Int] = [:]
         for (index, item) in current.enumerated() {
-            guard let id = item.value(at: idPath), !id.isNull, keptIndex[id] == nil else { continue }
-            keptIndex[id] = index
+            guard let id = item.value(at: idPath), !id.isNull else {
+                keptIDs.append(nil)
+                continue
+            }
+            keptIDs.append(id)
+            if keptIndex[id] == nil { keptIndex[id] = index }
         }
         var replacements: [Int: JSONValue] = [:]
         var fresh: [JSONValue] = []
         var freshIndex: [JSONValue: Int] = [:]
+        var putIDs: [JSONValue] = []
         for item in items {
             guard let id = item.value(at: idPath), !id.isNull else {
                 fresh.append(item)
                 continue
             }
+            putIDs.append(id)
             if let index = keptIndex[id] {
                 replacements[index] = item
             } else if let index = freshIndex[id] {
@@ -86,16 +99,46 @@ extension FeedStore {
                 fresh.append(item)
             }
         }
+        let overflow = current.count + fresh.count - keep
+        let leaving =
+            overflow > 0 && fresh.count < keep
+            ? recency.withLockedValue {
+                $0.leastRecent(overflow, of: keptIDs, sparing: Set(replacements.keys))
+            } : []
         var changes: [FeedChange] = []
         var operations: [JSONPatch.Operation] = []
         for (index, item) in replacements.sorted(by: { $0.key < $1.key }) where current[index] != item {
             let kept = Self.keptItem(at: index, id: item.value(at: idPath) ?? .null, idPath: idPath)
             operations += [kept.test, .replace(path: kept.pointer, value: item)]
         }
-        if !operations.isEmpty, let change = edit(operations, position: position, arrival: arrival) {
+        // From the last up, so that each index still names the item it was chosen for.
+        for index in leaving.sorted(by: >) {
+            let pointer = Self.itemsPointer.appending(index: index)
+            let test =
+                keptIDs[index].map { Self.keptItem(at: index, id: $0, idPath: idPath).test }
+                ?? .test(path: pointer, value: current[index])
+            operations += [test, .remove(path: pointer)]
+        }
+        // Each version put in place is one of upstream's changes (`/stats` counts them).
+        if !operations.isEmpty,
+            let change = try? apply(
+                JSONPatch(operations: operations), carrying: items.count - fresh.count, position: position,
+                arrival: arrival)
+        {
             changes.append(change)
         }
         if !fresh.isEmpty { changes.append(prependItems(fresh, keep: keep, position: position, arrival: arrival)) }
+        recency.withLockedValue { recency in
+            recency.put(putIDs)
+            recency.forget(keep: keep) {
+                let left = Set(leaving)
+                var kept = Set(freshIndex.keys)
+                for (index, id) in keptIDs.enumerated() where !left.contains(index) {
+                    if let id { kept.insert(id) }
+                }
+                return kept
+            }
+        }
         return changes
     }
 

@@ -87,6 +87,10 @@ public final class FeedStore: Sendable {
     /// How items are read and the mirror's items, kept in step with each change; written
     /// only under `writeLock` (read alone for ``itemReading``).
     private let reader: NIOLockedValueBox<ItemsReader>
+    /// When each item put in place was last put, for the items a full `--keep` lets go of
+    /// first (``putItems(_:idAt:keep:position:arrival:)``). A leaf, taken with no other
+    /// lock held.
+    let recency = NIOLockedValueBox(ItemRecency())
 
     /// The mirror's items and what reads them from the document.
     private struct ItemsReader: Sendable {
@@ -101,10 +105,12 @@ public final class FeedStore: Sendable {
         /// reading. Below ``ItemReading/settlingItems``, the reading is read again once the
         /// items are that many (``ItemReading/settled(by:items:)``).
         var readFrom: Int?
-        /// The changes committed since the found reading was worked out. Versions of a few
-        /// items put in place (an append stream keyed by `--key-path`: a ticker's five
-        /// products) may never make ``ItemReading/settlingItems`` items; that many changes
-        /// to three or more settle the reading too.
+        /// Upstream's changes committed since the found reading was worked out (each
+        /// change's ``FeedChange/upstreamChanges``: versions that came together count one
+        /// each). Versions of a few items put in place (an append stream keyed by
+        /// `--key-path`: a ticker's five products) may never make
+        /// ``ItemReading/settlingItems`` items; that many changes to three or more settle the
+        /// reading too.
         var changesSinceReading = 0
 
         init(reading: ItemReading) {
@@ -186,12 +192,22 @@ public final class FeedStore: Sendable {
     public func apply(
         _ patch: JSONPatch, position: String? = nil, arrival: UpstreamArrival? = nil
     ) throws(FeedStoreError) -> FeedChange? {
+        try apply(patch, carrying: 1, position: position, arrival: arrival)
+    }
+
+    /// ``apply(_:position:arrival:)`` for a patch that carries `upstreamChanges` of
+    /// upstream's changes (``FeedChange/upstreamChanges``): versions of items put in place
+    /// together (``putItems(_:idAt:keep:position:arrival:)``).
+    func apply(
+        _ patch: JSONPatch, carrying upstreamChanges: Int, position: String?, arrival: UpstreamArrival?
+    ) throws(FeedStoreError) -> FeedChange? {
         try commit(arrival: arrival) { base throws(FeedStoreError) in
             guard let base else { throw .noDocument }
             guard !patch.operations.isEmpty else { return nil }
             let (document, byteCount) = try Self.patched(base, with: patch)
             return Prepared(
-                base: base, document: .value(document), patch: patch, byteCount: byteCount, position: position)
+                base: base, document: .value(document), patch: patch, byteCount: byteCount,
+                upstreamChanges: upstreamChanges, position: position)
         }
     }
 
@@ -376,7 +392,8 @@ public final class FeedStore: Sendable {
             let published = PublishedView(
                 epoch: epoch, seq: seq, version: Self.version(of: .value(document), reading: reading), items: items,
                 previousSeq: nil, itemChanges: [], reading: reading,
-                itemsProblem: reading.problem(in: .value(document), hidden: configuration.itemsAreEvents ? 0 : hidden))
+                itemsProblem: reading.problem(in: .value(document), hidden: configuration.itemsAreEvents ? 0 : hidden),
+                hiddenItems: hidden)
             let snapshot = FeedSnapshot(id: EventID(epoch: epoch, seq: seq), document: document, published: published)
             state.withLockedValue {
                 $0.epoch = epoch
@@ -594,7 +611,7 @@ public final class FeedStore: Sendable {
         if let readFrom, readFrom < ItemReading.settlingItems {
             let count = itemCount(at: itemsPath, form)
             let settling = ItemReading.settlingItems
-            if count >= settling || (changes + 1 >= settling && count >= 3) {
+            if count >= settling || (changes + prepared.upstreamChanges >= settling && count >= 3) {
                 let again = ItemShapeDetector.reading(of: document.json, overrides: overrides)
                 prepared.readFrom = max(count, settling)
                 if let settled = (prepared.reading ?? current).settled(by: again, items: count) {
@@ -635,7 +652,7 @@ public final class FeedStore: Sendable {
                 reader.readFrom = readFrom
                 reader.changesSinceReading = 0
             } else {
-                reader.changesSinceReading += 1
+                reader.changesSinceReading += prepared.upstreamChanges
             }
             if let detected = prepared.reading {
                 // Decided (or still not, with what this document holds instead), or widened:
@@ -740,7 +757,8 @@ public final class FeedStore: Sendable {
         return PublishedView(
             epoch: id.epoch, seq: id.seq, version: version, items: items, previousSeq: previous?.seq,
             itemChanges: changes, reading: reading,
-            itemsProblem: reading.problem(in: document, hidden: configuration.itemsAreEvents ? 0 : hidden))
+            itemsProblem: reading.problem(in: document, hidden: configuration.itemsAreEvents ? 0 : hidden),
+            hiddenItems: hidden)
     }
 }
 

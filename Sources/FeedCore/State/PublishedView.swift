@@ -32,6 +32,10 @@ public final class PublishedView: Sendable {
     /// What the document holds where the items should be, in words, when it holds no
     /// items array there (``ItemReading/problem(in:)``); `nil` when the items were read.
     public let itemsProblem: String?
+    /// The items left out because each has the key of one before it: in append mode the
+    /// earlier versions of an item (only the newest is shown), else what ``itemsProblem``
+    /// counts.
+    public let hiddenItems: Int
     private let sectionCache = NIOLockedValueBox<[String]?>(nil)
     /// `items` by key, made when first asked for (most views are never asked: building it
     /// for each change would cost a pass over every item).
@@ -53,10 +57,11 @@ public final class PublishedView: Sendable {
     public init(
         epoch: String, seq: UInt64, version: Double?, items: ChunkedArray<FeedItem>,
         previousSeq: UInt64?, itemChanges: [ItemChange], publishedAt: Date = Date(), reading: ItemReading? = nil,
-        itemsProblem: String? = nil
+        itemsProblem: String? = nil, hiddenItems: Int = 0
     ) {
         self.reading = reading
         self.itemsProblem = itemsProblem
+        self.hiddenItems = hiddenItems
         self.publishedAt = publishedAt
         self.epoch = epoch
         self.seq = seq

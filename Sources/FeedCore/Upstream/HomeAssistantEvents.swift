@@ -57,10 +57,11 @@ enum HomeAssistantEvents {
                         "result \(id): " + DocumentProtocol.oneLine(words.compactMap { $0 }.joined(separator: ": ")))
                 ]
             }
-            // `get_states`' answer: every entity's state.
+            // `get_states`' answer: every entity's state, the last first: each new one goes
+            // first, so the page lists them in Home Assistant's order.
             let states = members["result"]?.arrayValue?.filter { $0[idPath.tokens[0]]?.stringValue != nil } ?? []
             guard !states.isEmpty else { return [.ignore(reason: "Home Assistant's answer", counted: false)] }
-            return states.map { .putItem($0, idAt: idPath, keep: keep) }
+            return states.reversed().map { .putItem($0, idAt: idPath, keep: keep) }
         case "event" where members["id"] != nil:
             guard let event = members["event"], event["event_type"]?.stringValue != nil else { return nil }
             guard event["event_type"]?.stringValue == "state_changed", let data = event["data"],

@@ -39,8 +39,10 @@ public enum UpstreamError: Error, CustomStringConvertible, Equatable {
     /// A polled answer that is not a usable document (a status, a body that is not JSON…),
     /// in words.
     case unusableAnswer(String)
-    /// Upstream did not accept the WebSocket upgrade.
-    case webSocketUpgradeRefused
+    /// Upstream did not accept the WebSocket upgrade. `origin`: the `Origin` the handshake
+    /// carried (the WebSocket client's own, the URL's scheme and host: `ws://HOST`), which a
+    /// server that checks origins must allow.
+    case webSocketUpgradeRefused(origin: String)
     /// Upstream closed the WebSocket with a close code other than 1000 (normal) or 1001
     /// (going away).
     case webSocketClosed(code: UInt16, reason: String?)
@@ -75,7 +77,9 @@ public enum UpstreamError: Error, CustomStringConvertible, Equatable {
         case .resync(let reason): return "resynchronising: \(reason)"
         case .endedByUpstream(let reason): return "upstream ended the stream: \(reason)"
         case .unusableAnswer(let message): return message
-        case .webSocketUpgradeRefused: return "upstream refused the WebSocket upgrade"
+        case .webSocketUpgradeRefused(let origin):
+            return
+                "upstream refused the WebSocket upgrade (the handshake's Origin was \(origin): a server that checks origins must allow it)"
         case .webSocketClosed(let code, let reason):
             let why = reason.map { String($0.prefix(200)) }.flatMap { $0.isEmpty ? nil : " (\($0))" } ?? ""
             return "upstream closed the WebSocket with code \(code)\(why)"

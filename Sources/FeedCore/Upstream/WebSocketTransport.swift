@@ -150,7 +150,10 @@ struct WebSocketTransport: UpstreamTransport {
     static func error(_ failure: any Error, limit: Int, url: URL) -> UpstreamError {
         if let failure = failure as? WebSocketClientError {
             if failure == .serverSentMessageTooLarge { return .eventTooLarge(limit: limit) }
-            if failure == .webSocketUpgradeFailed { return .webSocketUpgradeRefused }
+            if failure == .webSocketUpgradeFailed {
+                // swift-websocket's own `Origin`, which a `--header Origin:` goes beside.
+                return .webSocketUpgradeRefused(origin: "\(url.scheme ?? "ws")://\(url.host ?? "")")
+            }
             if failure == .serverSentDataInconsistentWithMessage {
                 return .transport("upstream sent a text message that is not UTF-8")
             }
