@@ -125,6 +125,50 @@ struct KioskPageTests {
         #expect(table.contains(#"data-col="type""#))
     }
 
+    @Test("a post's tile is its words, when and who, not led by its count of replies; a build's still by its status")
+    func postsAreWordsToRead() async throws {
+        let posts = (0..<3).map { index in
+            JSONValue.object([
+                "id": .string("1130\(index)"), "created_at": .string("2026-12-04T17:0\(index):00.000Z"),
+                "content": .string("<p>Post \(index): the deploy went out <b>fine</b> &amp; the queue drained</p>"),
+                "replies_count": .int(Int64(index)), "reblogs_count": .int(Int64(10 + index)),
+                "account": .string("user\(index)"),
+            ])
+        }
+        let board = try TestServer(document: .object(["items": .array(posts)]), detection: .init())
+        let page = try await HTTPTestClient.get(port: board.port, "/kiosk").text
+        let tiles = page.matches(of: /<li class="(tile[^"]*)"[^>]*>(.*?)<\/li>/.dotMatchesNewlines()).map {
+            (classes: String($0.output.1), html: String($0.output.2))
+        }
+        #expect(tiles.count == posts.count, "\(page)")
+        for tile in tiles {
+            #expect(tile.classes.split(separator: " ").contains("wordy"), "\(tile.classes)")
+            #expect(!tile.html.contains("tile-lead"), "no count leads a post: \(tile.html)")
+            let facts = tile.html.matches(of: /data-col="([^"]+)"/).map { String($0.output.1) }
+            #expect(Array(facts.prefix(2)) == ["created_at", "account"], "when, then who: \(facts)")
+            #expect(tile.html.contains("&amp; the queue drained") && !tile.html.contains("<b>fine"))
+        }
+
+        // A build named by a long commit message is still led by its status.
+        let builds = (0..<3).map { index in
+            JSONValue.object([
+                "id": .int(Int64(900 + index)),
+                "message": .string(
+                    String(repeating: "Make the fan-out cheaper per client at ten thousand clients; ", count: 3)
+                        + "\(index)"),
+                "state": .string(["passed", "failed", "running"][index]), "duration": .int(Int64(60 * index)),
+            ])
+        }
+        let ci = try TestServer(document: .object(["builds": .array(builds)]), detection: .init())
+        let kiosk = try await HTTPTestClient.get(port: ci.port, "/kiosk").text
+        let leads = kiosk.matches(of: /<p class="tile-lead[^"]*" data-col="([^"]+)"/).map { String($0.output.1) }
+        #expect(leads == ["state", "state", "state"], "\(leads)")
+        // A short name is no post: a quote's price leads as before.
+        let quotes = try TestServer(document: TablePageTests.quotes, detection: .init())
+        let quoteKiosk = try await HTTPTestClient.get(port: quotes.port, "/kiosk").text
+        #expect(!quoteKiosk.contains("wordy") && quoteKiosk.contains("tile-lead"))
+    }
+
     @Test("a delayed train's tile keeps its platform beside the status that came first among its facts")
     func pressingStatusLeavesRoomForThePlatform() async throws {
         let departures = (0..<3).map { index in

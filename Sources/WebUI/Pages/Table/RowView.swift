@@ -21,6 +21,10 @@ struct RowView {
     let facts: [CellView]
     /// Stored, not computed: templates read stored values (TemplateValues.swift).
     let hasFacts: Bool
+    /// Whether the item is words to read (a post, a message: its name sent as HTML, or
+    /// longer than ``wordyName`` characters), not a thing to measure: its tile gives the words
+    /// the room, is led by no count (a post's replies), and its facts say when, then who.
+    let wordy: Bool
     /// The item's own JSON (`{{item.price}}`).
     let item: TemplateJSON
 
@@ -29,6 +33,10 @@ struct RowView {
 
     /// The most figures a tile shows besides its lead.
     static let maxFacts = 4
+
+    /// The most characters of a name that is no post's words: a headline (Hacker News' are
+    /// at most 80) is a name, its score a figure to lead with.
+    static let wordyName = 120
 
     /// `scores`: where a match's two scores are (``ItemProfile/scores``), which then lead
     /// its tile together. `tileOrder`: for a table's row (whose `columns` are in the table's
@@ -52,6 +60,9 @@ struct RowView {
                     column: column, item: item, now: now, links: links, itemHref: index == linkColumn ? href : nil))
         }
         cells = CellView.finishing(cells)
+        wordy =
+            title.count > Self.wordyName
+            || (columns.indices.contains(linkColumn) && columns[linkColumn].format == .html)
         // The tile: figures other than the name, numbers and statuses first.
         var others = cells.enumerated().filter { $0.offset != linkColumn && !$0.element.isImage }.map(\.element)
         // A match's tile: its score, `87 – 82`; its scores' own columns are then no facts.
@@ -63,7 +74,7 @@ struct RowView {
         // A named value (a device's `mac`, `unixtime`) is the tile's one figure, whatever it
         // is, when it is short enough to be one.
         let lead =
-            score ?? Self.lead(among: others)
+            score ?? Self.lead(among: others, wordy: wordy)
             ?? others.first.flatMap { only in others.count == 1 && only.text.count <= 24 ? only : nil }
         // A number and its unit (a sensor's `21.8` and `°C`) are one figure on the tile.
         let unit = lead?.value != nil ? others.first(where: Self.isUnit) : nil
@@ -84,7 +95,15 @@ struct RowView {
         // status that calls for attention (a charge `failed`, a check `critical`, a job
         // `pending`) first of all, wherever its column.
         let little = Set(columns.filter(\.saysLittle).map(\.name))
-        candidates = candidates.filter { $0.value != nil } + candidates.filter { $0.value == nil }
+        if wordy {
+            // Words to read: when, then who (a name, not a link), then the counts, then links.
+            let words = candidates.filter { !$0.isTime && $0.value == nil && !$0.isLink }
+            candidates =
+                candidates.filter(\.isTime) + words + candidates.filter { !$0.isTime && $0.value != nil }
+                + candidates.filter { !$0.isTime && $0.value == nil && $0.isLink }
+        } else {
+            candidates = candidates.filter { $0.value != nil } + candidates.filter { $0.value == nil }
+        }
         candidates = candidates.filter { !little.contains($0.name) } + candidates.filter { little.contains($0.name) }
         if let pressing = candidates.firstIndex(where: { $0.statusTone == .bad || $0.statusTone == .busy }) {
             candidates.insert(candidates.remove(at: pressing), at: 0)
@@ -98,7 +117,7 @@ struct RowView {
             let inTileOrder = others.enumerated().sorted {
                 (position[$0.element.name] ?? Int.max, $0.offset) < (position[$1.element.name] ?? Int.max, $1.offset)
             }.map(\.element)
-            if let tileLead = Self.lead(among: inTileOrder),
+            if let tileLead = Self.lead(among: inTileOrder, wordy: wordy),
                 let index = cells.firstIndex(where: { $0.name == tileLead.name })
             {
                 cells[index].classes += " lead"
@@ -156,12 +175,16 @@ extension RowView {
     /// outcome (``ItemShapeDetector/outcomeNames``) before the first. A finished build that
     /// failed is led by its `failure`, in red, not by its `completed`; a running one by its
     /// `in_progress`.
-    static func lead(among cells: [CellView]) -> CellView? {
+    ///
+    /// An item that is words to read (``wordy``) is led by a status or a price only, not by
+    /// another number: a post's count of replies is no figure for across a room.
+    static func lead(among cells: [CellView], wordy: Bool = false) -> CellView? {
         guard let first = cells.first(where: { $0.value != nil || $0.isStatus }) else { return nil }
         guard first.isStatus else {
             // A price is what a board of prices is for, wherever its column is: the price
             // itself (Binance's `lastPrice`), not its change or another price of the day.
             let prices = cells.filter { $0.value != nil && $0.memberName.lowercased().contains("price") }
+            if wordy { return prices.first { !isAsidePrice($0.memberName) } ?? cells.first(where: \.isStatus) }
             return prices.first { !isAsidePrice($0.memberName) } ?? prices.first ?? first
         }
         func rank(_ cell: CellView) -> Int {

@@ -50,7 +50,7 @@ extension Templates {
 
     /// One item on the kiosk of a table: its name, one figure large, a few more.
     static let kioskTile = #"""
-        <li class="tile{{#row.lead.tone}} {{row.lead.tone}}{{/row.lead.tone}}{{#featured}} is-featured{{/featured}}" id="{{row.domID}}" data-key="{{row.key}}">
+        <li class="tile{{#row.lead.tone}} {{row.lead.tone}}{{/row.lead.tone}}{{#row.wordy}} wordy{{/row.wordy}}{{#featured}} is-featured{{/featured}}" id="{{row.domID}}" data-key="{{row.key}}">
         <h2 class="tile-title">{{row.title}}</h2>
         {{#row.lead}}<p class="tile-lead {{classes}}" data-col="{{name}}"{{#value}} data-value="{{value}}"{{/value}}>{{^isNamedByItem}}<span class="tile-label">{{label}}</span> {{/isNamedByItem}}{{>cell}}</p>{{/row.lead}}
         {{#row.hasFacts}}<dl class="tile-facts">{{#row.facts}}<div class="{{classes}}" data-col="{{name}}"{{#value}} data-value="{{value}}"{{/value}}><dt>{{label}}</dt><dd>{{>cell}}</dd></div>{{/row.facts}}</dl>{{/row.hasFacts}}

@@ -501,6 +501,7 @@ extension RowView: MustacheParent {
         case "lead": self.lead
         case "facts": self.facts
         case "hasFacts": self.hasFacts
+        case "wordy": self.wordy
         case "item": self.item
         default: nil
         }
