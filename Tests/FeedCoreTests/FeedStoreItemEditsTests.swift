@@ -82,4 +82,30 @@ struct FeedStoreItemEditsTests {
         restored.putItems([Self.pod("w", "1"), Self.pod("v", "1")], idAt: Self.uid, keep: 3)
         #expect(Self.kept(restored) == ["v:1", "w:1", "z:1"])
     }
+
+    @Test("of 64 kept, one new lets the quietest go, and a batch of ten the ten quietest, as a model of the puts says")
+    func leastRecentAmongMany() throws {
+        let store = FeedStore(configuration: .init(profile: .generic), epoch: "t")
+        var lastPut: [String: Int] = [:]
+        var clock = 0
+        func put(_ uids: [String]) {
+            store.putItems(uids.map { Self.pod($0, "Running") }, idAt: Self.uid, keep: 64)
+            for uid in uids {
+                clock += 1
+                lastPut[uid] = clock
+            }
+        }
+        func keptUIDs() -> Set<String> { Set(Self.kept(store).map { String($0.prefix { $0 != ":" }) }) }
+        for index in 0..<64 { put(["p\(index)"]) }
+        put(stride(from: 0, to: 64, by: 2).map { "p\($0)" })
+        for batch in [["n0"], (1...10).map { "n\($0)" }] {
+            let before = keptUIDs()
+            let quietest = before.sorted { lastPut[$0, default: 0] < lastPut[$1, default: 0] }.prefix(batch.count)
+            put(batch)
+            let after = keptUIDs()
+            #expect(after == before.subtracting(quietest).union(batch), "\(batch.count) new: \(quietest)")
+            #expect(after.count == 64)
+        }
+        #expect(!keptUIDs().contains("p1") && keptUIDs().contains("p0") && keptUIDs().contains("p23"))
+    }
 }
