@@ -76,7 +76,8 @@ public final class FeedStore: Sendable {
     ///
     /// Lock order: `writeLock` → `deliveryLock` (taken before `writeLock` is released, so
     /// changes are delivered in commit order) → `reader` → `state`. `reader` and `state`
-    /// are never held while another lock is taken. The observer is called holding
+    /// are never held while another lock is taken; `recency` is taken with none held and
+    /// takes none. The observer is called holding
     /// `deliveryLock` only; it must not write to the store.
     private let writeLock = NIOLock()
     /// Serialises deliveries to the observer, in commit order.
