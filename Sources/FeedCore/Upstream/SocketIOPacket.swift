@@ -29,6 +29,8 @@ enum SocketIOPacket: Equatable {
     /// led by its name), in words.
     case malformed(String)
 
+    /// The server's ping (Engine.IO's `2`), which ``pongText`` answers.
+    static let pingText = "2"
     /// The answer to the server's ping.
     static let pongText = "3"
     /// What joins the default namespace, sent first once the socket opens.

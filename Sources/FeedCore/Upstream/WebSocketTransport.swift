@@ -97,7 +97,9 @@ struct WebSocketTransport: UpstreamTransport {
                     switch message {
                     case .text(let text):
                         // Engine.IO's ping (`2`) must be answered, or the server drops the client.
-                        if socketIO && text == "2" { try await outbound.write(.text(SocketIOPacket.pongText)) }
+                        if socketIO && text == SocketIOPacket.pingText {
+                            try await outbound.write(.text(SocketIOPacket.pongText))
+                        }
                         event = SSEEvent(type: "message", data: text)
                         commands = messageProtocol.interpret(.text(text))
                     case .binary:
