@@ -129,6 +129,105 @@ struct JSONStreamUpstreamTests {
         }
     }
 
+    @Test("a watch that ends is watched again from its last resourceVersion: what went meanwhile goes; 410 starts over")
+    func kubernetesWatchResumes() async throws {
+        let first = [
+            Self.watch("ADDED", Self.pod("web-1", uid: "u1", phase: "Running", version: 11)),
+            Self.watch("ADDED", Self.pod("web-2", uid: "u2", phase: "Running", version: 12)),
+            Self.watch("ADDED", Self.pod("db-1", uid: "u3", phase: "Running", version: 13)),
+            try Self.watch("BOOKMARK", json: #"{"kind":"Pod","apiVersion":"v1","metadata":{"resourceVersion":"15"}}"#),
+        ]
+        // What happened while feedweb was away, as the API server sends it to a watch that
+        // resumes; then the version expires.
+        let second = [
+            Self.watch("DELETED", Self.pod("web-2", uid: "u2", phase: "Running", version: 16)),
+            Self.watch("MODIFIED", Self.pod("db-1", uid: "u3", phase: "Failed", version: 17)),
+            try Self.watch(
+                "ERROR",
+                json:
+                    #"{"kind":"Status","apiVersion":"v1","status":"Failure","reason":"Expired","code":410,"message":"too old resource version: 17 (40)"}"#
+            ),
+        ]
+        try await Upstream.run(
+            [
+                .stream([.text(first.joined())], ending: .close, contentType: "application/json"),
+                .stream([.text(second.joined())], ending: .close, contentType: "application/json"),
+                .stream(
+                    [.text(Self.watch("ADDED", Self.pod("web-1", uid: "u1", phase: "Running", version: 41)))],
+                    ending: .stayOpen, contentType: "application/json"),
+            ], path: "/api/v1/pods?watch=1&labelSelector=app%3Dweb", kind: .append(keep: 50)
+        ) { server, upstream in
+            let requests = try await server.waitForRequests(3)
+            #expect(requests[0].uri == "/api/v1/pods?watch=1&labelSelector=app%3Dweb")
+            #expect(requests[1].uri == "/api/v1/pods?watch=1&labelSelector=app%3Dweb&resourceVersion=15")
+            #expect(requests[2].uri == "/api/v1/pods?watch=1&labelSelector=app%3Dweb", "after 410, a fresh watch")
+            try await upstream.waitUntil("the pods as the resumed watch left them") {
+                Self.values(upstream.document, at: "/metadata/uid") == ["u3", "u1"]
+                    && Self.values(upstream.document, at: "/metadata/resourceVersion") == ["17", "41"]
+            }
+            #expect(Self.values(upstream.document, at: "/status/phase") == ["Failed", "Running"])
+            #expect(upstream.status.lastUpstreamError == "410 Expired: too old resource version: 17 (40)")
+        }
+    }
+
+    @Test("a resumed watch answered 410 Gone: the next watch starts over")
+    func kubernetesResumeRefused() async throws {
+        let gone = ScriptedSSEServer.Response.status(
+            410, headers: [("Content-Type", "application/json")],
+            body: #"{"kind":"Status","apiVersion":"v1","status":"Failure","reason":"Expired","code":410}"#)
+        try await Upstream.run(
+            [
+                .stream(
+                    [.text(Self.watch("ADDED", Self.pod("web-1", uid: "u1", phase: "Running", version: 7)))],
+                    ending: .close, contentType: "application/json"),
+                gone,
+                .stream(
+                    [.text(Self.watch("ADDED", Self.pod("web-9", uid: "u9", phase: "Pending", version: 90)))],
+                    ending: .stayOpen, contentType: "application/json"),
+            ], path: "/api/v1/pods?watch=true", kind: .append(keep: 50)
+        ) { server, upstream in
+            let requests = try await server.waitForRequests(3)
+            #expect(
+                requests.map(\.uri) == [
+                    "/api/v1/pods?watch=true", "/api/v1/pods?watch=true&resourceVersion=7", "/api/v1/pods?watch=true",
+                ])
+            try await upstream.waitUntil("the fresh watch's pod") {
+                Self.values(upstream.document, at: "/metadata/uid").first == "u9"
+            }
+        }
+    }
+
+    @Test("a changes feed that ends is read again since its last seq, in place of since=now")
+    func couchChangesResume() async throws {
+        func change(_ seq: String, _ id: String, deleted: Bool = false) -> String {
+            #"{"seq":"\#(seq)","id":"\#(id)","changes":[{"rev":"1-x"}],"#
+                + (deleted ? #""deleted":true,"# : "") + #""doc":{"_id":"\#(id)","name":"\#(id.uppercased())"}}"# + "\n"
+        }
+        try await Upstream.run(
+            [
+                .stream(
+                    [.text(change("1-g1A", "ada") + change("2-g1B", "alan"))], ending: .close,
+                    contentType: "application/json"),
+                .stream(
+                    [.text(change("3-g1C", "alan", deleted: true) + #"{"last_seq":"4-g1D","pending":0}"# + "\n")],
+                    ending: .close, contentType: "application/json"),
+                .stream([.text(change("5-g1E", "grace"))], ending: .stayOpen, contentType: "application/json"),
+            ], path: "/db/_changes?feed=continuous&include_docs=true&since=now&heartbeat=10000",
+            kind: .append(keep: 10)
+        ) { server, upstream in
+            let requests = try await server.waitForRequests(3)
+            #expect(
+                requests.map(\.uri) == [
+                    "/db/_changes?feed=continuous&include_docs=true&since=now&heartbeat=10000",
+                    "/db/_changes?feed=continuous&include_docs=true&since=2-g1B&heartbeat=10000",
+                    "/db/_changes?feed=continuous&include_docs=true&since=4-g1D&heartbeat=10000",
+                ])
+            try await upstream.waitUntil("ada and grace, alan deleted while away") {
+                Self.values(upstream.document, at: "/_id") == ["grace", "ada"]
+            }
+        }
+    }
+
     @Test(
         "CouchDB's continuous changes: the documents, each once, as they are now; heartbeats and the last line skipped")
     func couchChanges() async throws {

@@ -10,6 +10,10 @@
 /// - `{"last_seq":…,"pending":…}`, the line a feed ends with: ignored, not counted.
 ///
 /// Any other message is not a change (``command(for:keep:)`` returns `nil`).
+///
+/// A feed that ends is read again `since` the last change read (``resume(after:)``), in
+/// place of the URL's own `since` (`now` included), so nothing that changed in between is
+/// lost and nothing before it is read again.
 enum CouchChanges {
     /// Where a document keeps its id, and where a change row does.
     static let documentIDPath = JSONPointer(tokens: ["_id"])
@@ -29,5 +33,25 @@ enum CouchChanges {
         let idPath = document == nil ? rowIDPath : documentIDPath
         if members["deleted"] == .bool(true) { return .removeItemByID(.string(id), idAt: idPath) }
         return .putItem(document ?? message, idAt: idPath, keep: keep)
+    }
+
+    /// Where the feed resumes after `message`: a change's `seq`, or the last line's
+    /// `last_seq` (text as CouchDB 2 and later write them, a number as 1.x does); `nil` for
+    /// anything else.
+    static func resume(after message: JSONValue) -> StreamResume? {
+        guard let members = message.objectValue else { return nil }
+        let sequence: JSONValue?
+        if members["last_seq"] != nil && members.keys.allSatisfy({ ["last_seq", "pending"].contains($0) }) {
+            sequence = members["last_seq"]
+        } else if members["id"]?.stringValue != nil, members["changes"]?.arrayValue != nil {
+            sequence = members["seq"]
+        } else {
+            return nil
+        }
+        switch sequence {
+        case .string(let text)? where !text.isEmpty: return .at(.init(name: "since", value: text))
+        case .int(let number)? where number >= 0: return .at(.init(name: "since", value: String(number)))
+        default: return nil
+        }
     }
 }

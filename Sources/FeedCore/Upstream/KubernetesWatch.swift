@@ -10,6 +10,11 @@
 ///   an upstream error.
 ///
 /// Any other message is not a watch event (``command(for:keep:)`` returns `nil`).
+///
+/// A watch that ends (an API server ends each after its timeout, minutes) is watched again
+/// from the `resourceVersion` of the last event read (``resume(after:)``), so the objects
+/// deleted or changed in between arrive as `DELETED` and `MODIFIED`, not lost; after a
+/// `410 Expired` the next watch starts over.
 enum KubernetesWatch {
     /// What a watch's event read in document mode is shown as: the way to read it.
     static let inDocumentMode =
@@ -40,6 +45,27 @@ enum KubernetesWatch {
             return nil
         }
     }
+
+    /// Where the watch resumes after `message`: the `resourceVersion` of an event's object
+    /// (a bookmark's too), ``StreamResume/startOver`` after an `ERROR` whose code is 410
+    /// (the version is too old), `nil` for anything else.
+    static func resume(after message: JSONValue) -> StreamResume? {
+        guard let members = message.objectValue, members.count == 2, let type = members["type"]?.stringValue,
+            let object = members["object"], object.objectValue != nil
+        else { return nil }
+        switch type {
+        case "ADDED", "MODIFIED", "DELETED", "BOOKMARK":
+            guard let version = object.value(at: resourceVersionPath)?.stringValue, !version.isEmpty else { return nil }
+            return .at(.init(name: "resourceVersion", value: version))
+        case "ERROR":
+            return object["code"]?.int64Value == 410 ? .startOver : nil
+        default:
+            return nil
+        }
+    }
+
+    /// Where an object keeps the version a watch resumes from.
+    static let resourceVersionPath = JSONPointer(tokens: ["metadata", "resourceVersion"])
 
     /// A `Status` in words: `410 Expired: too old resource version: 1 (2)`, at most 300
     /// characters on one line.

@@ -73,19 +73,27 @@ public struct MessageProtocol: Sendable, Equatable {
     /// The commands for one message: one, or in append mode one per item a message carries
     /// in an envelope (``carriedItems(_:)``), in the order it lists them.
     public func interpret(_ message: Message) -> [UpstreamCommand] {
+        read(message).commands
+    }
+
+    /// The commands for one message (``interpret(_:)``), and where the stream resumes after
+    /// it when it says (in append mode: a Kubernetes watch's events, CouchDB's changes;
+    /// ``StreamResume``).
+    public func read(_ message: Message) -> (commands: [UpstreamCommand], resume: StreamResume?) {
         switch message {
         case .binary(let byteCount):
-            return [.reportError("a binary message (\(byteCount) bytes); feedweb reads text messages of JSON")]
+            return ([.reportError("a binary message (\(byteCount) bytes); feedweb reads text messages of JSON")], nil)
         case .text(let text) where framing == .socketIO:
-            return socketIOCommands(text)
+            return (socketIOCommands(text), nil)
         case .text(let text):
             let value: JSONValue
             do {
                 value = try JSONValue(parsing: text)
             } catch {
-                return [.reportError("a message is not JSON: \(error)")]
+                return ([.reportError("a message is not JSON: \(error)")], nil)
             }
-            return commands(for: value)
+            guard case .append = mode else { return (commands(for: value), nil) }
+            return (commands(for: value), KubernetesWatch.resume(after: value) ?? CouchChanges.resume(after: value))
         }
     }
 

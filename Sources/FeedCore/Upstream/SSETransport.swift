@@ -24,7 +24,11 @@ struct SSETransport: HTTPTransport {
     func attempt(with client: HTTPClient, session: UpstreamSession) async -> UpstreamAttemptOutcome? {
         let configured = session.endpoint.headers
         let configuredNames = Set(configured.map { $0.name.lowercased() })
-        var redirects = UpstreamRedirects(start: session.endpoint.url)
+        // A JSON stream resumes in its query (``StreamResume``), an SSE stream by its header.
+        let lastEventID = session.lastEventID
+        let resumeQuery = jsonTexts == nil ? nil : UpstreamPosition.resumeQuery(from: lastEventID)
+        var redirects = UpstreamRedirects(start: resumeQuery?.applied(to: session.endpoint.url) ?? session.endpoint.url)
+        if let resumeQuery { session.logger.info("upstream: resuming the stream at \(resumeQuery.description)") }
         let requestedAt = Date()
         let accept = jsonTexts == nil ? "text/event-stream" : Self.acceptingJSONStreams
         do {
@@ -34,8 +38,7 @@ struct SSETransport: HTTPTransport {
                 var headers: [(name: String, value: String)] = []
                 if !configuredNames.contains("accept") { headers.append(("Accept", accept)) }
                 if !configuredNames.contains("cache-control") { headers.append(("Cache-Control", "no-cache")) }
-                let lastEventID = session.lastEventID
-                if !lastEventID.isEmpty {
+                if !lastEventID.isEmpty && resumeQuery == nil {
                     if UpstreamEndpoint.isValidHeaderValue(lastEventID) {
                         headers.append(("Last-Event-ID", lastEventID))
                     } else {
@@ -65,6 +68,13 @@ struct SSETransport: HTTPTransport {
                 try await read(response.body, framing: framing, as: jsonTexts, session: session)
                 throw UpstreamError.endOfStream
             default:
+                if let resumeQuery, Self.refusesResume(status: code) {
+                    // Too old a version, or a point this server does not know: start over.
+                    session.lastEventID = ""
+                    session.logger.warning(
+                        "upstream: answered \(code) to resuming at \(resumeQuery.description); the next request starts over"
+                    )
+                }
                 guard PollingProtocol.wantsReason(status: code) else { throw UpstreamError.httpStatus(code) }
                 let (reason, bytes) = await HTTPUpstream.reason(of: response, session: session)
                 session.publish(.received(bytes: UInt64(bytes)))
@@ -136,6 +146,9 @@ struct SSETransport: HTTPTransport {
         let started = MonotonicTime.now()
         try await UpstreamCommitter(session: session).run { queue in
             var count = 0
+            // Where the stream resumes after the texts read so far (``StreamResume``): each
+            // change's position, and the connection's.
+            var position = session.lastEventID
             var splitter = JSONTextSplitter(framing: framing, maxTextBytes: maxEventBytes)
             var texts: [[UInt8]] = []
             var ended = false
@@ -163,11 +176,17 @@ struct SSETransport: HTTPTransport {
                 if ended && texts.isEmpty { break }
                 let interpreted = texts.flatMap { bytes in
                     let text = String(decoding: bytes, as: UTF8.self)
-                    let event = SSEEvent(type: "message", data: text)
-                    return messages.interpret(.text(text)).map { (event, $0) }
+                    let (commands, resume) = messages.read(.text(text))
+                    switch resume {
+                    case .at(let query)?: position = UpstreamPosition.encode(query)
+                    case .startOver?: position = ""
+                    case nil: break
+                    }
+                    let event = SSEEvent(type: "message", data: text, id: position)
+                    return commands.map { (event, $0) }
                 }
                 let read = UpstreamReadQueue.Read(
-                    events: interpreted, lastEventID: "", reconnectionTime: nil,
+                    events: interpreted, lastEventID: position, reconnectionTime: nil,
                     byteCount: buffer?.readableBytes ?? 0,
                     arrival: UpstreamArrival(received: received, parsed: MonotonicTime.now()))
                 guard await queue.put(read) else { return }  // the committer stopped
@@ -178,6 +197,13 @@ struct SSETransport: HTTPTransport {
                 throw UpstreamError.oneDocumentThenClosed
             }
         }
+    }
+
+    /// Whether a request that resumed a JSON stream and was answered `status` was refused
+    /// for where it resumed: `410 Gone` (Kubernetes: the version has expired) or `400 Bad
+    /// Request` (CouchDB: a `since` it cannot read).
+    static func refusesResume(status: Int) -> Bool {
+        status == 410 || status == 400
     }
 
     /// Within how many seconds a body of one JSON value must end to be taken for a JSON API's

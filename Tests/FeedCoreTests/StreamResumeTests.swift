@@ -1,0 +1,80 @@
+import FeedCore
+import Foundation
+import Testing
+
+/// ``StreamResume`` without I/O: where a Kubernetes watch and CouchDB's changes feed say they
+/// resume, how that is held as a position, and the URL the next request asks for.
+@Suite("Stream resume")
+struct StreamResumeTests {
+    static let append = MessageProtocol(mode: .append(keep: 7))
+
+    static func resume(_ text: String, in messages: MessageProtocol = append) -> StreamResume? {
+        messages.read(.text(text)).resume
+    }
+
+    static func at(_ name: String, _ value: String) -> StreamResume {
+        .at(.init(name: name, value: value))
+    }
+
+    @Test("a watch resumes at the last object's resourceVersion, a bookmark's too; 410 starts over")
+    func kubernetes() {
+        let pod = #"{"kind":"Pod","metadata":{"uid":"u1","name":"web-1","resourceVersion":"4711"}}"#
+        for type in ["ADDED", "MODIFIED", "DELETED"] {
+            #expect(Self.resume(#"{"type":"\#(type)","object":\#(pod)}"#) == Self.at("resourceVersion", "4711"))
+        }
+        #expect(
+            Self.resume(#"{"type":"BOOKMARK","object":{"kind":"Pod","metadata":{"resourceVersion":"4800"}}}"#)
+                == Self.at("resourceVersion", "4800"))
+        #expect(
+            Self.resume(#"{"type":"ERROR","object":{"kind":"Status","code":410,"reason":"Expired"}}"#) == .startOver)
+        #expect(Self.resume(#"{"type":"ERROR","object":{"kind":"Status","code":500,"reason":"InternalError"}}"#) == nil)
+        #expect(Self.resume(#"{"type":"ADDED","object":{"kind":"Pod","metadata":{"uid":"u1"}}}"#) == nil)
+        #expect(
+            Self.resume(#"{"type":"ADDED","object":\#(pod)}"#, in: MessageProtocol(mode: .document)) == nil,
+            "a document is not resumed")
+    }
+
+    @Test("a changes feed resumes since the last seq, text or number, and the last line's last_seq")
+    func couch() {
+        #expect(
+            Self.resume(#"{"seq":"12-g1AAAAB","id":"ada","changes":[{"rev":"2-x"}],"doc":{"_id":"ada"}}"#)
+                == Self.at("since", "12-g1AAAAB"))
+        #expect(Self.resume(#"{"seq":12,"id":"ada","changes":[{"rev":"2-x"}]}"#) == Self.at("since", "12"))
+        #expect(Self.resume(#"{"seq":"13-g1B","id":"ada","changes":[],"deleted":true}"#) == Self.at("since", "13-g1B"))
+        #expect(Self.resume(#"{"last_seq":"14-g1C","pending":0}"#) == Self.at("since", "14-g1C"))
+        #expect(Self.resume(#"{"seq":"15","title":"not a change"}"#) == nil)
+        #expect(Self.resume(#"{"id":"m1","time":1,"event":"message","title":"ntfy"}"#) == nil)
+    }
+
+    @Test("a resume point as a position, and back; other positions are not one")
+    func positions() throws {
+        let query = StreamResume.ResumeQuery(name: "since", value: "12-g1A\"&x")
+        let position = UpstreamPosition.encode(query)
+        #expect(UpstreamPosition.resumeQuery(from: position) == query)
+        #expect(UpstreamPosition.validators(from: position) == nil)
+        #expect(UpstreamPosition.resumeQuery(from: "42") == nil)
+        #expect(UpstreamPosition.resumeQuery(from: "feedweb-7") == nil)
+        #expect(UpstreamPosition.resumeQuery(from: #"{"etag":"\"v1\""}"#) == nil)
+        #expect(UpstreamPosition.resumeQuery(from: "") == nil)
+    }
+
+    @Test("the next URL: the parameter set in place, a second of its name gone, or added last; values encoded")
+    func urls() throws {
+        func applied(_ name: String, _ value: String, to url: String) throws -> String {
+            let url = try #require(URL(string: url))
+            return StreamResume.ResumeQuery(name: name, value: value).applied(to: url).absoluteString
+        }
+        #expect(
+            try applied("since", "7-g1A", to: "http://db:5984/d/_changes?feed=continuous&since=now&heartbeat=5000")
+                == "http://db:5984/d/_changes?feed=continuous&since=7-g1A&heartbeat=5000")
+        #expect(
+            try applied("resourceVersion", "88", to: "https://k8s:6443/api/v1/pods?watch=1&labelSelector=app%3Dweb")
+                == "https://k8s:6443/api/v1/pods?watch=1&labelSelector=app%3Dweb&resourceVersion=88")
+        #expect(
+            try applied("resourceVersion", "9", to: "http://k/api/v1/pods?resourceVersion=1&watch=1&resourceVersion=2")
+                == "http://k/api/v1/pods?resourceVersion=9&watch=1")
+        #expect(
+            try applied("since", "a&b=c+d#e f", to: "http://db/d/_changes")
+                == "http://db/d/_changes?since=a%26b%3Dc%2Bd%23e%20f")
+    }
+}
