@@ -11,7 +11,9 @@ enum CellFormatting {
     /// (a column's, ``ItemColumn/decimals``), padded with zeros to that many, or to as many
     /// as its size warrants (``NumberDecimals/warranted(by:)``) when fewer: `76.20`.
     static func grouped(_ value: JSONValue, _ number: Double, decimals: Int = 0) -> String {
-        let padded = min(decimals, NumberDecimals.warranted(by: number.magnitude))
+        // A zero has no size of its own: it takes the column's (`0.00000000` among `0.00000700`).
+        let padded = min(
+            decimals, number == 0 ? NumberDecimals.mostDecimals : NumberDecimals.warranted(by: number.magnitude))
         if case .int(let whole) = value {
             return group(String(whole.magnitude), negative: whole < 0) + fraction("", padded: padded)
         }
