@@ -1,6 +1,7 @@
-import FeedCore
 import Foundation
 import Testing
+
+@testable import FeedCore
 
 /// ``StreamResume`` without I/O: where a Kubernetes watch and CouchDB's changes feed say they
 /// resume, how that is held as a position, and the URL the next request asks for.
@@ -76,5 +77,33 @@ struct StreamResumeTests {
         #expect(
             try applied("since", "a&b=c+d#e f", to: "http://db/d/_changes")
                 == "http://db/d/_changes?since=a%26b%3Dc%2Bd%23e%20f")
+    }
+
+    @Test("a watch's list: which URLs watch, each page's URL, what a page holds")
+    func kubernetesList() throws {
+        func url(_ text: String) throws -> URL { try #require(URL(string: text)) }
+        #expect(KubernetesList.isWatch(try url("https://k/api/v1/pods?watch=1")))
+        #expect(KubernetesList.isWatch(try url("https://k/api/v1/pods?labelSelector=a&watch=true")))
+        #expect(KubernetesList.isWatch(try url("https://k/api/v1/pods?watch")))
+        #expect(!KubernetesList.isWatch(try url("https://k/api/v1/pods?watch=false")))
+        #expect(!KubernetesList.isWatch(try url("https://k/api/v1/pods")))
+        #expect(!KubernetesList.isWatch(try url("http://db/d/_changes?feed=continuous")))
+        let watch = try url(
+            "https://k/api/v1/namespaces/prod/pods?watch=1&labelSelector=app%3Dweb&resourceVersion=5&allowWatchBookmarks=true&timeoutSeconds=300"
+        )
+        #expect(
+            KubernetesList.pageURL(of: watch, continuing: nil).absoluteString
+                == "https://k/api/v1/namespaces/prod/pods?labelSelector=app%3Dweb&limit=500")
+        #expect(
+            KubernetesList.pageURL(of: watch, continuing: "eyJ2Ijoi+/=").absoluteString
+                == "https://k/api/v1/namespaces/prod/pods?labelSelector=app%3Dweb&limit=500&continue=eyJ2Ijoi%2B%2F%3D")
+        let page = try JSONValue(
+            parsing: #"{"kind":"PodList","metadata":{"resourceVersion":"77","continue":"t2"},"items":[{"a":1}]}"#)
+        #expect(KubernetesList.page(page) == .init(items: [.object(["a": .int(1)])], resourceVersion: "77", next: "t2"))
+        let last = try JSONValue(
+            parsing: #"{"kind":"PodList","metadata":{"resourceVersion":"77","continue":""},"items":[]}"#)
+        #expect(KubernetesList.page(last) == .init(items: [], resourceVersion: "77", next: nil))
+        #expect(KubernetesList.page(try JSONValue(parsing: #"{"type":"ADDED","object":{}}"#)) == nil)
+        #expect(KubernetesList.page(try JSONValue(parsing: #"{"items":[],"metadata":{}}"#)) == nil)
     }
 }

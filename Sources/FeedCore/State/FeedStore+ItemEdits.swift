@@ -142,6 +142,34 @@ extension FeedStore {
         return changes
     }
 
+    /// Makes `items` (every object there is: a Kubernetes list) the kept items: the kept
+    /// items with an id at `idPath` that none of `items` has are taken out (one change, each
+    /// tested), then `items` are put (``putItems(_:idAt:keep:position:arrival:)``). Kept
+    /// items without an id there stay. Returns the changes made.
+    @discardableResult
+    public func replaceItems(
+        _ items: [JSONValue], idAt idPath: JSONPointer, keep: Int, position: String? = nil,
+        arrival: UpstreamArrival? = nil
+    ) -> [FeedChange] {
+        var listed = Set<JSONValue>()
+        for item in items {
+            if let id = item.value(at: idPath), !id.isNull { listed.insert(id) }
+        }
+        let current = snapshot?.value(at: Self.itemsPointer)?.arrayValue ?? []
+        var operations: [JSONPatch.Operation] = []
+        // Last first, so that each removal leaves the indexes before it as they were.
+        for (index, item) in current.enumerated().reversed() {
+            guard let id = item.value(at: idPath), !id.isNull, !listed.contains(id) else { continue }
+            let kept = Self.keptItem(at: index, id: id, idPath: idPath)
+            operations += [kept.test, .remove(path: kept.pointer)]
+        }
+        var changes: [FeedChange] = []
+        if !operations.isEmpty, let change = edit(operations, position: position, arrival: arrival) {
+            changes.append(change)
+        }
+        return changes + putItems(items, idAt: idPath, keep: keep, position: position, arrival: arrival)
+    }
+
     /// Takes the kept item whose value at `idPath` is `id` out: a Kubernetes watch's
     /// `DELETED`. Returns the change, or `nil` when no kept item has it.
     @discardableResult
@@ -172,6 +200,11 @@ extension FeedStore {
             return (kept.pointer, item, kept.test)
         }
         return nil
+    }
+
+    /// Whether the document keeps any items now.
+    var keepsItems: Bool {
+        snapshot?.value(at: Self.itemsPointer)?.arrayValue?.isEmpty == false
     }
 
     /// Where the document keeps its items.

@@ -25,7 +25,16 @@ struct SSETransport: HTTPTransport {
         let configured = session.endpoint.headers
         let configuredNames = Set(configured.map { $0.name.lowercased() })
         // A JSON stream resumes in its query (``StreamResume``), an SSE stream by its header.
-        let lastEventID = session.lastEventID
+        var lastEventID = session.lastEventID
+        if case .append(let keep)? = jsonTexts?.mode, UpstreamPosition.resumeQuery(from: lastEventID) == nil,
+            KubernetesList.isWatch(session.endpoint.url), session.store.keepsItems,
+            let listed = await KubernetesList.fetch(session.endpoint.url, keep: keep, client: client, session: session)
+        {
+            // A watch that starts over while objects are kept: the list first, so that the
+            // ones deleted meanwhile go, then the watch from the list's version.
+            session.lastEventID = listed
+            lastEventID = listed
+        }
         let resumeQuery = jsonTexts == nil ? nil : UpstreamPosition.resumeQuery(from: lastEventID)
         var redirects = UpstreamRedirects(start: resumeQuery?.applied(to: session.endpoint.url) ?? session.endpoint.url)
         if let resumeQuery { session.logger.info("upstream: resuming the stream at \(resumeQuery.description)") }
