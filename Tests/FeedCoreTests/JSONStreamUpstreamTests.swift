@@ -210,6 +210,35 @@ struct JSONStreamUpstreamTests {
         }
     }
 
+    @Test("objects kept at the start (a state restored): the first watch is listed first, the ones gone taken out")
+    func kubernetesRestoredState() async throws {
+        let server = try await ScriptedSSEServer.start(script: [
+            Self.podList([Self.pod("web-1", uid: "u1", phase: "Running", version: 30)], version: "31"),
+            .stream(
+                [.text(Self.watch("ADDED", Self.pod("web-5", uid: "u5", phase: "Pending", version: 32)))],
+                ending: .stayOpen, contentType: "application/json"),
+        ])
+        let harness = try UpstreamHarness(
+            server: server, configuration: UpstreamConfiguration(url: server.url("/api/v1/pods?watch=1")),
+            kind: .append(keep: 50))
+        // What a state file kept: web-1 as it was, and web-2, deleted since.
+        harness.store.putItems(
+            [
+                Self.pod("web-2", uid: "u2", phase: "Running", version: 3),
+                Self.pod("web-1", uid: "u1", phase: "Pending", version: 2),
+            ], idAt: JSONPointer(tokens: ["metadata", "uid"]), keep: 50)
+        try await Upstream.running(
+            harness, shutdown: { await server.shutdown() },
+            { upstream in
+                let requests = try await server.waitForRequests(2)
+                #expect(requests.map(\.uri) == ["/api/v1/pods?limit=500", "/api/v1/pods?watch=1&resourceVersion=31"])
+                try await upstream.waitUntil("web-5 added, web-1 as listed, web-2 gone") {
+                    Self.values(upstream.document, at: "/metadata/uid") == ["u5", "u1"]
+                        && Self.values(upstream.document, at: "/status/phase") == ["Pending", "Running"]
+                }
+            })
+    }
+
     @Test("a changes feed that ends is read again since its last seq, in place of since=now")
     func couchChangesResume() async throws {
         func change(_ seq: String, _ id: String, deleted: Bool = false) -> String {

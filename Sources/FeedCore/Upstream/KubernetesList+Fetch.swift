@@ -28,7 +28,11 @@ extension KubernetesList {
                 if token == nil { break }
             }
         } catch {
-            session.logger.warning("upstream: listing \(shown) before watching failed (\(error)); watching without it")
+            // A connection being stopped says nothing of the upstream.
+            if !Task.isCancelled {
+                session.logger.warning(
+                    "upstream: listing \(shown) before watching failed (\(error)); watching without it")
+            }
             return nil
         }
         guard token == nil else {

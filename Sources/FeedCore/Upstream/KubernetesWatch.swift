@@ -14,7 +14,8 @@
 /// A watch that ends (an API server ends each after its timeout, minutes) is watched again
 /// from the `resourceVersion` of the last event read (``resume(after:)``), so the objects
 /// deleted or changed in between arrive as `DELETED` and `MODIFIED`, not lost; after a
-/// `410 Expired` the next watch starts over.
+/// `410 Expired` the next watch starts over, from a list of the objects when some are kept
+/// (``KubernetesList``).
 enum KubernetesWatch {
     /// What a watch's event read in document mode is shown as: the way to read it.
     static let inDocumentMode =
