@@ -239,6 +239,31 @@ struct JSONStreamUpstreamTests {
             })
     }
 
+    @Test("ntfy's JSON stream that ends is read again since its last message's id, in place of since=all")
+    func ntfyResumes() async throws {
+        let open = #"{"id":"o1","time":1796371600,"event":"open","topic":"alerts"}"# + "\n"
+        let keepalive = #"{"id":"k1","time":1796371630,"event":"keepalive","topic":"alerts"}"# + "\n"
+        try await Upstream.run(
+            [
+                .stream(
+                    [
+                        .text(
+                            open + Self.line(Self.notification(1, title: "Backup done"))
+                                + Self.line(Self.notification(2, title: "Disk full")) + keepalive)
+                    ], ending: .close, contentType: "application/x-ndjson"),
+                .stream(
+                    [.text(open + Self.line(Self.notification(3, title: "Deploy finished")))], ending: .stayOpen,
+                    contentType: "application/x-ndjson"),
+            ], path: "/alerts/json?since=all&poll=0", kind: .append(keep: 10)
+        ) { server, upstream in
+            let requests = try await server.waitForRequests(2)
+            #expect(requests.map(\.uri) == ["/alerts/json?since=all&poll=0", "/alerts/json?since=m2&poll=0"])
+            try await upstream.waitUntil("each message once") {
+                Self.values(upstream.document, at: "/id") == ["m3", "m2", "m1"]
+            }
+        }
+    }
+
     @Test("a changes feed that ends is read again since its last seq, in place of since=now")
     func couchChangesResume() async throws {
         func change(_ seq: String, _ id: String, deleted: Bool = false) -> String {

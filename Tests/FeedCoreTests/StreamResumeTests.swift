@@ -47,6 +47,16 @@ struct StreamResumeTests {
         #expect(Self.resume(#"{"id":"m1","time":1,"event":"message","title":"ntfy"}"#) == nil)
     }
 
+    @Test("ntfy's stream resumes since its last message's id; its open and keepalive name none")
+    func ntfy() {
+        #expect(
+            Self.resume(#"{"id":"sPs71M8A2T","time":1643935928,"event":"message","topic":"alerts","message":"hi"}"#)
+                == Self.at("since", "sPs71M8A2T"))
+        #expect(Self.resume(#"{"id":"o1","time":1643935928,"event":"open","topic":"alerts"}"#) == nil)
+        #expect(Self.resume(#"{"id":"k1","time":1643935958,"event":"keepalive","topic":"alerts"}"#) == nil)
+        #expect(Self.resume(#"{"id":"x","event":"message","message":"no topic, no time"}"#) == nil)
+    }
+
     @Test("a resume point as a position, and back; other positions are not one")
     func positions() throws {
         let query = StreamResume.ResumeQuery(name: "since", value: "12-g1A\"&x")

@@ -77,8 +77,8 @@ public struct MessageProtocol: Sendable, Equatable {
     }
 
     /// The commands for one message (``interpret(_:)``), and where the stream resumes after
-    /// it when it says (in append mode: a Kubernetes watch's events, CouchDB's changes;
-    /// ``StreamResume``).
+    /// it when it says (in append mode: a Kubernetes watch's events, CouchDB's changes, ntfy's
+    /// messages; ``StreamResume``).
     public func read(_ message: Message) -> (commands: [UpstreamCommand], resume: StreamResume?) {
         switch message {
         case .binary(let byteCount):
@@ -93,7 +93,10 @@ public struct MessageProtocol: Sendable, Equatable {
                 return ([.reportError("a message is not JSON: \(error)")], nil)
             }
             guard case .append = mode else { return (commands(for: value), nil) }
-            return (commands(for: value), KubernetesWatch.resume(after: value) ?? CouchChanges.resume(after: value))
+            let resume =
+                KubernetesWatch.resume(after: value) ?? CouchChanges.resume(after: value)
+                ?? NtfyMessages.resume(after: value)
+            return (commands(for: value), resume)
         }
     }
 

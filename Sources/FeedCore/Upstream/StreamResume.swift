@@ -9,6 +9,7 @@ import Foundation
 ///   next watch starts over.
 /// - CouchDB's changes feed: `since`, the `seq` of the last change (or the feed's
 ///   `last_seq`) (``CouchChanges/resume(after:)``).
+/// - ntfy's JSON stream: `since`, the id of the last message (``NtfyMessages/resume(after:)``).
 ///
 /// The point is held as the connection's position (``UpstreamPosition/encode(_:)``), so a
 /// cluster leader that takes over resumes there too.
