@@ -23,12 +23,8 @@ enum CouchChanges {
     /// `seq`, a text `id` and an array of `changes`, or the feed's last line.
     static func command(for message: JSONValue, keep: Int) -> UpstreamCommand? {
         guard let members = message.objectValue else { return nil }
-        if members["last_seq"] != nil && members.keys.allSatisfy({ ["last_seq", "pending"].contains($0) }) {
-            return .ignore(reason: "the changes feed's last line", counted: false)
-        }
-        guard members["seq"] != nil, let id = members["id"]?.stringValue, !id.isEmpty,
-            members["changes"]?.arrayValue != nil
-        else { return nil }
+        if isLastLine(members) { return .ignore(reason: "the changes feed's last line", counted: false) }
+        guard isChange(members), let id = members["id"]?.stringValue else { return nil }
         let document = members["doc"].flatMap { $0.objectValue != nil ? $0 : nil }
         let idPath = document == nil ? rowIDPath : documentIDPath
         if members["deleted"] == .bool(true) { return .removeItemByID(.string(id), idAt: idPath) }
@@ -41,9 +37,9 @@ enum CouchChanges {
     static func resume(after message: JSONValue) -> StreamResume? {
         guard let members = message.objectValue else { return nil }
         let sequence: JSONValue?
-        if members["last_seq"] != nil && members.keys.allSatisfy({ ["last_seq", "pending"].contains($0) }) {
+        if isLastLine(members) {
             sequence = members["last_seq"]
-        } else if members["id"]?.stringValue != nil, members["changes"]?.arrayValue != nil {
+        } else if isChange(members) {
             sequence = members["seq"]
         } else {
             return nil
@@ -53,5 +49,16 @@ enum CouchChanges {
         case .int(let number)? where number >= 0: return .at(.init(name: "since", value: String(number)))
         default: return nil
         }
+    }
+
+    /// Whether `members` are the feed's last line: a `last_seq`, and a `pending` at most.
+    private static func isLastLine(_ members: JSONObject) -> Bool {
+        members["last_seq"] != nil && members.keys.allSatisfy { ["last_seq", "pending"].contains($0) }
+    }
+
+    /// Whether `members` are a change: a `seq`, a text `id` that is not empty and an array of
+    /// `changes`.
+    private static func isChange(_ members: JSONObject) -> Bool {
+        members["seq"] != nil && members["id"]?.stringValue?.isEmpty == false && members["changes"]?.arrayValue != nil
     }
 }

@@ -27,9 +27,7 @@ enum KubernetesWatch {
     /// The command for `message`, or `nil` when it is not a watch event: an object of
     /// exactly a `type` of the five and an `object` that is an object.
     static func command(for message: JSONValue, keep: Int) -> UpstreamCommand? {
-        guard let members = message.objectValue, members.count == 2, let type = members["type"]?.stringValue,
-            let object = members["object"], object.objectValue != nil
-        else { return nil }
+        guard let (type, object) = event(message) else { return nil }
         switch type {
         case "ADDED", "MODIFIED":
             return .putItem(object, idAt: idPath, keep: keep)
@@ -51,9 +49,7 @@ enum KubernetesWatch {
     /// (a bookmark's too), ``StreamResume/startOver`` after an `ERROR` whose code is 410
     /// (the version is too old), `nil` for anything else.
     static func resume(after message: JSONValue) -> StreamResume? {
-        guard let members = message.objectValue, members.count == 2, let type = members["type"]?.stringValue,
-            let object = members["object"], object.objectValue != nil
-        else { return nil }
+        guard let (type, object) = event(message) else { return nil }
         switch type {
         case "ADDED", "MODIFIED", "DELETED", "BOOKMARK":
             guard let version = object.value(at: resourceVersionPath)?.stringValue, !version.isEmpty else { return nil }
@@ -63,6 +59,15 @@ enum KubernetesWatch {
         default:
             return nil
         }
+    }
+
+    /// A watch event's envelope: an object of exactly a text `type` and an `object` that is
+    /// an object; `nil` for anything else.
+    private static func event(_ message: JSONValue) -> (type: String, object: JSONValue)? {
+        guard let members = message.objectValue, members.count == 2, let type = members["type"]?.stringValue,
+            let object = members["object"], object.objectValue != nil
+        else { return nil }
+        return (type, object)
     }
 
     /// Where an object keeps the version a watch resumes from.
