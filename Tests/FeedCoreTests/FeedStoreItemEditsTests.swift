@@ -58,16 +58,20 @@ struct FeedStoreItemEditsTests {
             idAt: Self.uid, keep: 10)
         store.prependItem(.object(["status": .object(["phase": .string("Unknown")])]), keep: 10)
         #expect(Self.kept(store) == ["-:Unknown", "d:Running", "c:Running", "b:Running", "a:Running"])
+        let listed = [Self.pod("c", "Failed"), Self.pod("a", "Running"), Self.pod("e", "Pending")]
         let changes = store.replaceItems(
-            [Self.pod("c", "Failed"), Self.pod("a", "Running"), Self.pod("e", "Pending")], idAt: Self.uid, keep: 10,
+            listed, listedIDs: Set(listed.compactMap { $0.value(at: Self.uid) }), idAt: Self.uid, keep: 10,
             position: "p")
         // b and d out; c changed in place, a as it was; e first; the object without a uid stays.
         #expect(Self.kept(store) == ["e:Pending", "-:Unknown", "c:Failed", "a:Running"])
         #expect(changes.count == 3, "the removals, the one put in place, the new one first")
         #expect(changes.allSatisfy { $0.upstreamPosition == "p" })
-        #expect(store.replaceItems([], idAt: Self.uid, keep: 10).count == 1, "an empty list: every object goes")
+        #expect(
+            store.replaceItems([], listedIDs: [], idAt: Self.uid, keep: 10).count == 1,
+            "an empty list: every object goes")
         #expect(Self.kept(store) == ["-:Unknown"])
-        #expect(store.replaceItems([], idAt: Self.uid, keep: 10).isEmpty, "nothing to take out: no change")
+        #expect(
+            store.replaceItems([], listedIDs: [], idAt: Self.uid, keep: 10).isEmpty, "nothing to take out: no change")
     }
 
     @Test("a full keep lets go of the item put least recently, wherever it is; items never put go first, from the last")

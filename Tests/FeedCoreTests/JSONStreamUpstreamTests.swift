@@ -210,6 +210,53 @@ struct JSONStreamUpstreamTests {
         }
     }
 
+    @Test(
+        "a watch by path (/api/v1/watch/pods) is listed at /api/v1/pods; a page over --max-event-bytes is asked for again, half as large"
+    )
+    func kubernetesPathWatchSmallerPages() async throws {
+        let expired = try Self.watch(
+            "ERROR", json: #"{"kind":"Status","apiVersion":"v1","status":"Failure","reason":"Expired","code":410}"#)
+        // 40 pods of ~300 bytes: a page of all of them is over the 8 KiB limit below.
+        let padding = String(repeating: "x", count: 240)
+        let many = (0..<40).map { n in
+            JSONValue.object([
+                "kind": .string("Pod"),
+                "metadata": .object([
+                    "name": .string("web-\(n)"), "uid": .string("w\(n)"), "resourceVersion": .string("20"),
+                    "annotations": .object(["note": .string(padding)]),
+                ]),
+            ])
+        }
+        try await Upstream.run(
+            [
+                .stream(
+                    [
+                        .text(
+                            Self.watch("ADDED", Self.pod("old-1", uid: "o1", phase: "Running", version: 1))
+                                + Self.watch("ADDED", Self.pod("web-0", uid: "w0", phase: "Pending", version: 2))
+                                + expired)
+                    ], ending: .close, contentType: "application/json"),
+                Self.podList(many, version: "21"),
+                Self.podList(Array(many[..<20]), version: "21", next: "p2"),
+                Self.podList(Array(many[20...]), version: "21"),
+                .stream([], ending: .stayOpen, contentType: "application/json"),
+            ], path: "/api/v1/watch/pods", options: .init(maxEventBytes: 8 * 1024), kind: .append(keep: 100)
+        ) { server, upstream in
+            let requests = try await server.waitForRequests(5)
+            #expect(
+                requests.map(\.uri) == [
+                    "/api/v1/watch/pods", "/api/v1/pods?limit=500", "/api/v1/pods?limit=250",
+                    "/api/v1/pods?limit=250&continue=p2", "/api/v1/watch/pods?resourceVersion=21",
+                ])
+            try await upstream.waitUntil("the 40 listed pods, old-1 gone") {
+                let uids = Self.values(upstream.document, at: "/metadata/uid")
+                return uids.count == 40 && !uids.contains("o1")
+            }
+            #expect(
+                Set(Self.values(upstream.document, at: "/metadata/uid")) == Set((0..<40).map { "w\($0)" }))
+        }
+    }
+
     @Test("objects kept at the start (a state restored): the first watch is listed first, the ones gone taken out")
     func kubernetesRestoredState() async throws {
         let server = try await ScriptedSSEServer.start(script: [

@@ -142,24 +142,22 @@ extension FeedStore {
         return changes
     }
 
-    /// Makes `items` (every object there is: a Kubernetes list) the kept items: the kept
-    /// items with an id at `idPath` that none of `items` has are taken out (one change, each
-    /// tested), then `items` are put (``putItems(_:idAt:keep:position:arrival:)``). Kept
-    /// items without an id there stay. Returns the changes made.
+    /// Makes a list of every object there is (a Kubernetes list) the kept items: the kept
+    /// items with an id at `idPath` that is not in `listedIDs` are taken out (one change,
+    /// each tested), then `items` are put (``putItems(_:idAt:keep:position:arrival:)``).
+    /// `listedIDs` are the ids of every listed object; `items` may be fewer than the list
+    /// (``KubernetesListing``: the ones putting can keep). Kept items without an id there
+    /// stay. Returns the changes made.
     @discardableResult
     public func replaceItems(
-        _ items: [JSONValue], idAt idPath: JSONPointer, keep: Int, position: String? = nil,
-        arrival: UpstreamArrival? = nil
+        _ items: [JSONValue], listedIDs: Set<JSONValue>, idAt idPath: JSONPointer, keep: Int,
+        position: String? = nil, arrival: UpstreamArrival? = nil
     ) -> [FeedChange] {
-        var listed = Set<JSONValue>()
-        for item in items {
-            if let id = item.value(at: idPath), !id.isNull { listed.insert(id) }
-        }
         let current = snapshot?.value(at: Self.itemsPointer)?.arrayValue ?? []
         var operations: [JSONPatch.Operation] = []
         // Last first, so that each removal leaves the indexes before it as they were.
         for (index, item) in current.enumerated().reversed() {
-            guard let id = item.value(at: idPath), !id.isNull, !listed.contains(id) else { continue }
+            guard let id = item.value(at: idPath), !id.isNull, !listedIDs.contains(id) else { continue }
             let kept = Self.keptItem(at: index, id: id, idPath: idPath)
             operations += [kept.test, .remove(path: kept.pointer)]
         }
@@ -168,6 +166,15 @@ extension FeedStore {
             changes.append(change)
         }
         return changes + putItems(items, idAt: idPath, keep: keep, position: position, arrival: arrival)
+    }
+
+    /// The ids at `idPath` of the kept items.
+    public func keptIDs(at idPath: JSONPointer) -> Set<JSONValue> {
+        var ids = Set<JSONValue>()
+        for item in snapshot?.value(at: Self.itemsPointer)?.arrayValue ?? [] {
+            if let id = item.value(at: idPath), !id.isNull { ids.insert(id) }
+        }
+        return ids
     }
 
     /// Takes the kept item whose value at `idPath` is `id` out: a Kubernetes watch's

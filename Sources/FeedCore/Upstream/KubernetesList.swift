@@ -3,14 +3,18 @@ import Foundation
 /// A Kubernetes watch's list, read before a watch that starts over while objects are kept
 /// (after `410 Expired`, or with a state restored from `--state`): a watch that starts
 /// without a `resourceVersion` says what there is, not what went, so the objects deleted
-/// meanwhile would stay. The list (the same URL without `watch`, page by page) is every
-/// object there is: the kept ones it lacks go, and the watch then starts at the list's
+/// meanwhile would stay. The list (the same resource without watching, page by page) is
+/// every object there is: the kept ones it lacks go, and the watch then starts at the list's
 /// `resourceVersion` (the "list, then watch" of Kubernetes' own clients).
 ///
-/// The I/O-free part: which URL is a watch, each page's URL, and what a page holds.
+/// The I/O-free part: which URL is a watch, each page's URL, what a page holds, and what of
+/// the pages is held (``Listing``).
 enum KubernetesList {
-    /// The most objects a page asks for (`limit`).
+    /// The most objects a page asks for (`limit`) at first.
     static let pageLimit = 500
+    /// The fewest objects a page asks for: a page of this many that is still larger than
+    /// `--max-event-bytes` gives the list up.
+    static let smallestPageLimit = 10
     /// The most pages read before the list is given up.
     static let maxPages = 1000
 
@@ -22,8 +26,11 @@ enum KubernetesList {
         var next: String?
     }
 
-    /// Whether `url` watches: its query has `watch` as `1`, `true` or bare.
+    /// Whether `url` watches: its query has `watch` as `1`, `true` or bare, or its path
+    /// watches in the older form, a `watch` segment after the API's version
+    /// (`/api/v1/watch/pods`, `/apis/apps/v1/watch/namespaces/web/deployments`).
     static func isWatch(_ url: URL) -> Bool {
+        if watchSegment(in: pathSegments(of: url)) != nil { return true }
         guard let items = URLComponents(url: url, resolvingAgainstBaseURL: false)?.queryItems else { return false }
         return items.contains { $0.name == "watch" && ($0.value == nil || $0.value == "1" || $0.value == "true") }
     }
@@ -34,13 +41,19 @@ enum KubernetesList {
         "sendInitialEvents", "limit", "continue",
     ]
 
-    /// The URL of the list's page after `token` (`nil`: the first) of the watch `url`: its
-    /// query without ``watchParameters``, then `limit` and `continue`. Selectors and every
-    /// other part stay as they were.
-    static func pageURL(of url: URL, continuing token: String?) -> URL {
+    /// The URL of the list's page after `token` (`nil`: the first) of the watch `url`, of at
+    /// most `limit` objects: the path without its `watch` segment, the query without
+    /// ``watchParameters``, then `limit` and `continue`. Selectors and every other part stay
+    /// as they were.
+    static func pageURL(of url: URL, continuing token: String?, limit: Int = pageLimit) -> URL {
         guard var components = URLComponents(url: url, resolvingAgainstBaseURL: false) else { return url }
+        var segments = components.percentEncodedPath.split(separator: "/", omittingEmptySubsequences: false)
+        if let index = watchSegment(in: segments.map(String.init)) {
+            segments.remove(at: index)
+            components.percentEncodedPath = segments.joined(separator: "/")
+        }
         var items = (components.percentEncodedQueryItems ?? []).filter { !watchParameters.contains($0.name) }
-        items.append(URLQueryItem(name: "limit", value: String(pageLimit)))
+        items.append(URLQueryItem(name: "limit", value: String(limit)))
         if let token {
             items.append(
                 URLQueryItem(name: "continue", value: StreamResume.ResumeQuery.percentEncoded(token)))
@@ -57,5 +70,27 @@ enum KubernetesList {
         else { return nil }
         let next = metadata["continue"]?.stringValue
         return Page(items: items, resourceVersion: version, next: next?.isEmpty == false ? next : nil)
+    }
+
+    /// The limit to ask a page again with after one of `limit` objects was larger than
+    /// `--max-event-bytes`: half, or `nil` when it was ``smallestPageLimit`` already.
+    static func smallerLimit(than limit: Int) -> Int? {
+        limit <= smallestPageLimit ? nil : max(smallestPageLimit, limit / 2)
+    }
+
+    /// The path's segments, each as written (percent-encoded), the empty first one included.
+    private static func pathSegments(of url: URL) -> [String] {
+        guard let path = URLComponents(url: url, resolvingAgainstBaseURL: false)?.percentEncodedPath else { return [] }
+        return path.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
+    }
+
+    /// The index of the `watch` segment in a watch's path of the older form: right after
+    /// `api/VERSION` or `apis/GROUP/VERSION`, wherever a proxy's prefix puts them.
+    private static func watchSegment(in segments: [String]) -> Int? {
+        for index in segments.indices where segments[index] == "watch" {
+            if index >= 2, segments[index - 2] == "api" { return index }
+            if index >= 3, segments[index - 3] == "apis" { return index }
+        }
+        return nil
     }
 }
