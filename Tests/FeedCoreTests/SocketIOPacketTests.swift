@@ -92,4 +92,19 @@ struct SocketIOPacketTests {
         }
         #expect(value == (try JSONValue(parsing: #"{"quotes":[]}"#)))
     }
+
+    @Test("Engine.IO 3: told by the URL's EIO=3; its handshake's ping interval, at least 100 ms")
+    func engineIO3() throws {
+        #expect(SocketIOPacket.isEngineIO3(query: "EIO=3&transport=websocket"))
+        #expect(SocketIOPacket.isEngineIO3(query: "transport=websocket&EIO=3"))
+        #expect(!SocketIOPacket.isEngineIO3(query: "EIO=4&transport=websocket"))
+        #expect(!SocketIOPacket.isEngineIO3(query: "EIO=33"))
+        #expect(!SocketIOPacket.isEngineIO3(query: nil))
+        let handshake = #"0{"sid":"x","upgrades":[],"pingInterval":25000,"pingTimeout":5000}"#
+        #expect(SocketIOPacket.pingInterval(handshake: handshake) == .milliseconds(25_000))
+        #expect(SocketIOPacket.pingInterval(handshake: #"0{"pingInterval":5}"#) == .milliseconds(100))
+        #expect(SocketIOPacket.pingInterval(handshake: #"0{"sid":"x"}"#) == nil)
+        #expect(SocketIOPacket.pingInterval(handshake: #"0{"pingInterval":-1}"#) == nil)
+        #expect(SocketIOPacket.pingInterval(handshake: #"42["tick",{"pingInterval":1000}]"#) == nil)
+    }
 }

@@ -281,4 +281,35 @@ struct WebSocketSubscriptionTests {
         #expect(ready["upstream"]?["ignored_events"] == .int(0) && ready["upstream"]?["upstream_errors"] == .int(0))
         #expect(server.connections.count == 1, "no reconnect")
     }
+
+    @Test("a Socket.IO 2 server (EIO=3): not joined a second time, pinged every pingInterval its handshake names")
+    func socketIO2() async throws {
+        let tick: (Double) -> ScriptedWebSocketServer.Action = { price in
+            .text(#"42["tick",{"symbol":"BTC","price":\#(price)}]"#)
+        }
+        // Engine.IO 3: the server joins the client to `/` by itself and expects its pings.
+        let server = try await ScriptedWebSocketServer.start(script: [
+            .text(#"0{"sid":"Lbo5JLzTotvW3g2LAAAA","upgrades":[],"pingInterval":150,"pingTimeout":5000}"#),
+            .text("40"), tick(43_000.5), .pause(.milliseconds(900)), .text("3"), tick(43_010.75),
+        ])
+        defer { server.shutdownNow() }
+        let subscribe = #"42["subscribe","ticks"]"#
+        let feedweb = try await FeedwebProcess(arguments: [
+            "--upstream", server.url("/socket.io/?EIO=3&transport=websocket"), "--mode", "append",
+            "--key-path", "/symbol", "--read-timeout", "0.5", "--send", subscribe,
+        ])
+        defer { feedweb.kill() }
+        try await Eventually.check("BTC's second tick") {
+            let page = try await HTTPTestClient.get(port: feedweb.port, "/").text
+            return page.contains("43,010.75")
+        }
+        let texts = try #require(server.connections.first?.textsReceived)
+        #expect(texts.first == subscribe, "no join of its own: \(texts)")
+        #expect(!texts.contains("40"))
+        // 900 ms at one ping every 150 ms: at least 3 (the machine may be slow), all pings.
+        #expect(texts.dropFirst().count >= 3 && texts.dropFirst().allSatisfy { $0 == "2" }, "\(texts)")
+        let ready = try await JSONValue(parsing: HTTPTestClient.get(port: feedweb.port, "/readyz").body)
+        #expect(ready["upstream"]?["upstream_errors"] == .int(0))
+        #expect(server.connections.count == 1, "no reconnect")
+    }
 }

@@ -1,12 +1,15 @@
 /// One text message of a Socket.IO server (Socket.IO 4 over Engine.IO 4, a WebSocket at
-/// `/socket.io/?EIO=4&transport=websocket`), as its first characters say: an Engine.IO packet
+/// `/socket.io/?EIO=4&transport=websocket`; Socket.IO 2 over Engine.IO 3 at `?EIO=3&…`,
+/// whose packets are the same), as its first characters say: an Engine.IO packet
 /// type, and in a `4` (message) a Socket.IO packet type, a namespace and an acknowledgement id
 /// before the JSON payload. Pure: ``MessageProtocol`` reads it, the WebSocket transport
 /// answers a ping with a pong (``pongText``) and joins the default namespace (``join``).
 ///
 /// - `0{…}`: the Engine.IO handshake (its `sid` and ping timing);
 /// - `1`: the server closes; `2`: its ping, which the client must answer with `3` within its
-///   `pingTimeout`, or be dropped; `3`: a pong; `6`: a no-op;
+///   `pingTimeout`, or be dropped; `3`: a pong; `6`: a no-op. Engine.IO 3 turns the pings
+///   round: the client pings every `pingInterval` of the handshake and the server answers;
+///   its server also joins the client to the default namespace by itself (``isEngineIO3(query:)``);
 /// - `40{…}`: a namespace joined; `41`: left (the server disconnected the client);
 /// - `42["name",arg,…]`: an event, in any namespace (`42/prices,["tick",{…}]`), with an
 ///   acknowledgement id or not (`4217["tick",{…}]`);
@@ -41,6 +44,24 @@ enum SocketIOPacket: Equatable {
     static func isSocketIO(query: String?) -> Bool {
         guard let query else { return false }
         return query.split(separator: "&").contains { $0.hasPrefix("EIO=") }
+    }
+
+    /// Whether the server at `query` speaks Engine.IO 3 (Socket.IO 2): the client pings it
+    /// (``pingText`` every ``pingInterval(handshake:)``) and must not join the default
+    /// namespace itself, which the server joined it to (a second join is a second socket,
+    /// and every event would come twice).
+    static func isEngineIO3(query: String?) -> Bool {
+        guard let query else { return false }
+        return query.split(separator: "&").contains("EIO=3")
+    }
+
+    /// The ping interval of a handshake (`0{"sid":…,"pingInterval":25000,…}`), or `nil` when
+    /// `text` is no handshake or names no positive interval. At least 100 ms.
+    static func pingInterval(handshake text: String) -> Duration? {
+        guard text.hasPrefix("0"), let value = try? JSONValue(parsing: String(text.dropFirst())),
+            let milliseconds = value["pingInterval"]?.doubleValue, milliseconds > 0, milliseconds.isFinite
+        else { return nil }
+        return .milliseconds(max(100, Int64(min(milliseconds, 86_400_000))))
     }
 
     init(parsing text: String) {

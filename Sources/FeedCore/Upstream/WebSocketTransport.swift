@@ -14,6 +14,8 @@ import WSClient
 ///   any is read; so a reconnect subscribes again. A Socket.IO server
 ///   (``MessageProtocol/Framing/socketIO``) is first sent the join of its default namespace
 ///   (`40`) unless a message given joins it, and each of its pings (`2`) is answered (`3`).
+///   An Engine.IO 3 server (`?EIO=3`, Socket.IO 2) joins the client by itself, so it is
+///   not sent the join; it is pinged (`2`) every `pingInterval` its handshake names.
 /// - The handshake carries every configured header (`--header`); a user name and password
 ///   in the URL become `Authorization: Basic …` unless one is configured, and never go
 ///   into the request line.
@@ -71,47 +73,26 @@ struct WebSocketTransport: UpstreamTransport {
             // A Socket.IO server's default namespace is joined first, so that a subscription
             // sent after it is heard, unless a message given joins it (with its `auth`).
             let socketIO = messageProtocol.framing == .socketIO
+            let engineIO3 = socketIO && SocketIOPacket.isEngineIO3(query: session.endpoint.url.query)
             let sends = session.configuration.sendOnOpen
-            if socketIO && !sends.contains(where: { $0.hasPrefix(SocketIOPacket.join) }) {
+            if socketIO && !engineIO3 && !sends.contains(where: { $0.hasPrefix(SocketIOPacket.join) }) {
                 try await outbound.write(.text(SocketIOPacket.join))
             }
             for text in sends {
                 try await outbound.write(.text(text))
             }
             if !sends.isEmpty { session.logger.info("upstream: sent \(sends.count) message(s) (--send)") }
-            try await UpstreamCommitter(session: session).run { queue in
-                for try await message in inbound.messages(maxSize: limit) {
-                    let received = MonotonicTime.now()
-                    let byteCount: Int
-                    switch message {
-                    case .text(let text): byteCount = text.utf8.count
-                    case .binary(let buffer): byteCount = buffer.readableBytes
-                    }
-                    session.publish(.received(bytes: UInt64(byteCount)))
-                    guard byteCount <= limit else {
-                        try? await outbound.close(.messageTooLarge, reason: "message too large")
-                        throw UpstreamError.eventTooLarge(limit: limit)
-                    }
-                    let event: SSEEvent
-                    let commands: [UpstreamCommand]
-                    switch message {
-                    case .text(let text):
-                        // Engine.IO's ping (`2`) must be answered, or the server drops the client.
-                        if socketIO && text == SocketIOPacket.pingText {
-                            try await outbound.write(.text(SocketIOPacket.pongText))
-                        }
-                        event = SSEEvent(type: "message", data: text)
-                        commands = messageProtocol.interpret(.text(text))
-                    case .binary:
-                        event = SSEEvent(type: "binary", data: "")
-                        commands = messageProtocol.interpret(.binary(byteCount: byteCount))
-                    }
-                    let read = UpstreamReadQueue.Read(
-                        events: commands.map { (event, $0) }, lastEventID: "", reconnectionTime: nil,
-                        byteCount: byteCount,
-                        arrival: UpstreamArrival(received: received, parsed: MonotonicTime.now()))
-                    guard await queue.put(read) else { return }  // the committer stopped
+            // Engine.IO 3's pings go out from the handshake's interval on, beside the reading.
+            let (pingIntervals, pingInterval) = AsyncStream.makeStream(
+                of: Duration.self, bufferingPolicy: .bufferingNewest(1))
+            try await withThrowingTaskGroup(of: Void.self) { pinger in
+                if engineIO3 {
+                    pinger.addTask { try await Self.ping(outbound, every: pingIntervals) }
                 }
+                try await Self.read(
+                    inbound, answering: outbound, protocol: messageProtocol, session: session, limit: limit,
+                    handshake: engineIO3 ? pingInterval : nil)
+                pinger.cancelAll()
             }
         }
         let error: UpstreamError
@@ -131,6 +112,67 @@ struct WebSocketTransport: UpstreamTransport {
             break
         }
         return .ended(error)
+    }
+
+    /// Reads `inbound`'s messages into the committer until the socket closes: each through
+    /// `protocol`, a Socket.IO server's pings answered on `outbound`, a message over `limit`
+    /// closed with 1009. An Engine.IO 3 handshake's ping interval goes to `handshake`.
+    private static func read(
+        _ inbound: WebSocketInboundStream, answering outbound: WebSocketOutboundWriter,
+        protocol messageProtocol: MessageProtocol, session: UpstreamSession, limit: Int,
+        handshake: AsyncStream<Duration>.Continuation?
+    ) async throws {
+        let socketIO = messageProtocol.framing == .socketIO
+        try await UpstreamCommitter(session: session).run { queue in
+            for try await message in inbound.messages(maxSize: limit) {
+                let received = MonotonicTime.now()
+                let byteCount: Int
+                switch message {
+                case .text(let text): byteCount = text.utf8.count
+                case .binary(let buffer): byteCount = buffer.readableBytes
+                }
+                session.publish(.received(bytes: UInt64(byteCount)))
+                guard byteCount <= limit else {
+                    try? await outbound.close(.messageTooLarge, reason: "message too large")
+                    throw UpstreamError.eventTooLarge(limit: limit)
+                }
+                let event: SSEEvent
+                let commands: [UpstreamCommand]
+                switch message {
+                case .text(let text):
+                    // Engine.IO's ping (`2`) must be answered, or the server drops the client.
+                    if socketIO && text == SocketIOPacket.pingText {
+                        try await outbound.write(.text(SocketIOPacket.pongText))
+                    }
+                    if let handshake, let every = SocketIOPacket.pingInterval(handshake: text) {
+                        handshake.yield(every)
+                    }
+                    event = SSEEvent(type: "message", data: text)
+                    commands = messageProtocol.interpret(.text(text))
+                case .binary:
+                    event = SSEEvent(type: "binary", data: "")
+                    commands = messageProtocol.interpret(.binary(byteCount: byteCount))
+                }
+                let read = UpstreamReadQueue.Read(
+                    events: commands.map { (event, $0) }, lastEventID: "", reconnectionTime: nil,
+                    byteCount: byteCount,
+                    arrival: UpstreamArrival(received: received, parsed: MonotonicTime.now()))
+                guard await queue.put(read) else { return }  // the committer stopped
+            }
+        }
+    }
+
+    /// Engine.IO 3's client pings: `2` every interval `intervals` gives (a handshake's),
+    /// until cancelled or the socket refuses the write.
+    private static func ping(_ outbound: WebSocketOutboundWriter, every intervals: AsyncStream<Duration>)
+        async throws
+    {
+        for await interval in intervals {
+            while true {
+                try await Task.sleep(for: interval)
+                try await outbound.write(.text(SocketIOPacket.pingText))
+            }
+        }
     }
 
     /// The largest frame read: twice the message limit (at least 16 KiB), within what
