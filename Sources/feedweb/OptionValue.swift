@@ -227,6 +227,16 @@ enum OptionValue {
         return texts
     }
 
+    /// Event names as given (`--event`): none empty, none with a line break (an SSE event's
+    /// name ends at one).
+    static func eventNames(_ names: [String]) throws(Problem) -> [String] {
+        if let empty = names.firstIndex(where: \.isEmpty) { throw Problem("event name \(empty + 1) is empty") }
+        if let broken = names.first(where: { $0.contains(where: \.isNewline) }) {
+            throw Problem("an event name has no line break: \(broken.debugDescription)")
+        }
+        return names
+    }
+
     /// CSP sources as typed (see ``FrameAncestors``): every word given, each split at spaces.
     static func frameAncestors(_ words: [String]) throws(Problem) -> String {
         do {

@@ -87,6 +87,41 @@ struct AppendProtocolTests {
         #expect(reason.contains("alert") && reason.contains("trade events are"), "\(reason)")
     }
 
+    @Test("--event names the items: only its events are, none is learned, message too is named or ignored")
+    func chosenItems() {
+        var append = AppendProtocol(keep: 5, chosenEvents: ["quote", "message"])
+        func read(_ type: String, _ data: String) -> UpstreamCommand {
+            append.interpret(SSEEvent(type: type, data: data))
+        }
+        // The trade came first: learned without --event, ignored (not counted) with it.
+        guard case .ignore(let reason, false) = read("trade", #"{"s":"BTCUSDT","p":"1.5"}"#) else {
+            Issue.record("a trade was read")
+            return
+        }
+        #expect(reason.contains("--event names message, quote"), "\(reason)")
+        guard case .prependItem(let quote, 5) = read("quote", #"{"s":"BTCUSDT","bid":1.4}"#),
+            case .prependItem = read("message", #"{"s":"ETHUSDT","bid":2}"#),
+            case .ignore(_, false) = read("trade", #"{"s":"ETHUSDT","p":"2"}"#)
+        else {
+            Issue.record("the chosen events are not the items")
+            return
+        }
+        #expect(quote["bid"] == .double(1.4))
+        #expect(append.itemEvents == nil, "nothing learned")
+        // The other events keep their meaning.
+        guard case .reportError = read("error", #"{"message":"slow down"}"#),
+            case .ignore(_, true) = read("quote", "{broken")
+        else {
+            Issue.record("error or a broken quote")
+            return
+        }
+        var updates = AppendProtocol(keep: 5, chosenEvents: ["trade"])
+        guard case .ignore(_, false) = updates.interpret(SSEEvent(type: "message", data: #"{"a":1}"#)) else {
+            Issue.record("message is an item though --event names only trade")
+            return
+        }
+    }
+
     @Test("a stream whose items came as message learns no other name")
     func namesAfterMessage() {
         var append = AppendProtocol(keep: 5)

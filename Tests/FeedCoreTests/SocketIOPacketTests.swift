@@ -107,4 +107,21 @@ struct SocketIOPacketTests {
         #expect(SocketIOPacket.pingInterval(handshake: #"0{"pingInterval":-1}"#) == nil)
         #expect(SocketIOPacket.pingInterval(handshake: #"42["tick",{"pingInterval":1000}]"#) == nil)
     }
+
+    @Test("--event in append mode: only the events so named are items; liveness and the rest ignored, not counted")
+    func chosenEvents() throws {
+        let chosen = MessageProtocol(mode: .append(keep: 5), framing: .socketIO, chosenEvents: ["tick"])
+        guard case .prependItem(let item, 5)? = chosen.interpret(.text(#"42["tick",{"symbol":"BTC"}]"#)).first,
+            case .ignore(let reason, false)? = chosen.interpret(.text(#"42["news",{"title":"hi"}]"#)).first
+        else {
+            Issue.record("tick is not the item, or news is")
+            return
+        }
+        #expect(item["symbol"] == .string("BTC"))
+        #expect(reason.contains("news") && reason.contains("--event"), "\(reason)")
+        guard case .prependItem? = Self.append.interpret(.text(#"42["news",{"title":"hi"}]"#)).first else {
+            Issue.record("without --event, every event is an item")
+            return
+        }
+    }
 }

@@ -119,6 +119,38 @@ struct AppendModeTests {
         ])
     }
 
+    @Test("--event quote: a feed that sends trades first and quotes after shows the quotes, not the trades")
+    func chosenEvents() async throws {
+        func event(_ type: String, _ symbol: String, _ price: Double) -> ScriptedSSEServer.Step {
+            .text(SSEText.event(type, data: #"{"symbol":"\#(symbol)","price":\#(price)}"#))
+        }
+        let script: [ScriptedSSEServer.Response] = [
+            .stream(
+                [event("trade", "BTC", 43_000.5), event("quote", "ETH", 2_201.25), event("trade", "SOL", 101.5)]
+                    + [event("quote", "BTC", 43_001.75)], ending: .stayOpen)
+        ]
+        let chosen = try await ScriptedSSEServer.start(script: script)
+        defer { chosen.shutdownNow() }
+        let learned = try await ScriptedSSEServer.start(script: script)
+        defer { learned.shutdownNow() }
+        let withEvent = try await FeedwebProcess(arguments: [
+            "--upstream", chosen.url("/market"), "--mode", "append", "--event", "quote",
+        ])
+        defer { withEvent.kill() }
+        let without = try await FeedwebProcess(arguments: ["--upstream", learned.url("/market"), "--mode", "append"])
+        defer { without.kill() }
+        func prices(_ port: UInt16) async throws -> [String] {
+            try await state(port)?["items"]?.arrayValue?.compactMap { $0["price"].map { $0.serializedString() } } ?? []
+        }
+        try await Eventually.check("the two quotes, newest first") {
+            try await prices(withEvent.port) == ["43001.75", "2201.25"]
+        }
+        // Without it the first kind came first and is the one read: the trades.
+        try await Eventually.check("the two trades") { try await prices(without.port) == ["101.5", "43000.5"] }
+        let ready = try await JSONValue(parsing: HTTPTestClient.get(port: withEvent.port, "/readyz").body)
+        #expect(ready["upstream"]?["ignored_events"] == .int(0), "the trades were asked away, not anomalies")
+    }
+
     @Test("Mastodon's streaming API: update puts a post first, status.update edits it in place, delete takes it out")
     func mastodonsStream() async throws {
         func event(_ type: String, _ data: String) -> ScriptedSSEServer.Step { .text(SSEText.event(type, data: data)) }

@@ -534,12 +534,20 @@ struct OptionResolverTests {
 
     @Test("an option the source does not use is a warning when typed, not when it comes from a variable")
     func unusedOptions() throws {
-        let typed = try Self.resolve(["--interval", "3", "--keep", "9", "--cluster-node", "n1"]).warnings
+        let typed = try Self.resolve(["--interval", "3", "--keep", "9", "--cluster-node", "n1", "--event", "trade"])
+            .warnings
         #expect(
             typed == [
                 "--interval only applies with --poll; ignored", "--keep only applies with --mode append; ignored",
+                "--event only applies with --mode append; ignored",
                 "--cluster-node only applies with --cluster; ignored",
             ])
+        let events = try Self.configuration([
+            "--upstream", "http://127.0.0.1:9/feed", "--mode", "append", "--event", "trade", "--event", "quote",
+        ])
+        #expect(events.sources.chosenEvents == ["trade", "quote"])
+        #expect(throws: (any Error).self) { try Self.resolve(["--event", ""]) }
+        #expect(throws: (any Error).self) { try Self.resolve(["--event", "a\nb"]) }
         let demo = try Self.resolve(["--upstream", "http://127.0.0.1:9/feed", "--demo-interval", "9"]).warnings
         #expect(demo == ["--demo-interval only applies with the demo (no --upstream or --poll); ignored"])
         #expect(try Self.resolve([], environment: ["FEEDWEB_INTERVAL": "3"]).warnings.isEmpty)

@@ -20,6 +20,10 @@
 ///   (``MessageProtocol/isHeartbeat(_:)``, an event named for liveness:
 ///   ``DocumentProtocol/livenessNames``), is an item, and so is every later event of that
 ///   name (``itemEvents``).
+/// - With `--event NAME` (``chosenEvents``), the events so named are the items, and only
+///   they: nothing is learned, and `message`, `update` and `notification` are items only
+///   when named. The other events keep their meaning (Mastodon's edits and deletes,
+///   `error`); the rest are ignored, not counted.
 /// - anything else (ntfy's `open` and `keepalive`): counted and ignored.
 ///
 /// The event `id` is opaque (EventStreams sends a JSON array of Kafka offsets); the
@@ -27,6 +31,9 @@
 public struct AppendProtocol: Sendable {
     /// How many items the document keeps (`--keep`), at least 1.
     public let keep: Int
+    /// The events whose data is an item, as `--event` names them; empty: ``itemTypes`` and
+    /// the one learned (``itemEvents``).
+    public let chosenEvents: Set<String>
     /// The name of the events whose data is an item on this connection when it is none of
     /// ``itemTypes``; `nil` until one is learned. Set at most once per connection, and never
     /// after an item came by one of ``itemTypes``.
@@ -47,8 +54,15 @@ public struct AppendProtocol: Sendable {
         "encrypted_message", "notifications_merged",
     ]
 
-    public init(keep: Int) {
+    public init(keep: Int, chosenEvents: Set<String> = []) {
         self.keep = max(1, keep)
+        self.chosenEvents = chosenEvents
+    }
+
+    /// Whether an event of `type` is an item: one of ``chosenEvents`` when any are, else one
+    /// of ``itemTypes`` or the learned ``itemEvents``.
+    func isItemEvent(_ type: String) -> Bool {
+        chosenEvents.isEmpty ? Self.itemTypes.contains(type) || type == itemEvents : chosenEvents.contains(type)
     }
 
     public mutating func interpret(_ event: SSEEvent) -> UpstreamCommand {
@@ -62,7 +76,7 @@ public struct AppendProtocol: Sendable {
     /// other type.
     func command(forKnown event: SSEEvent) -> UpstreamCommand? {
         switch event.type {
-        case _ where Self.itemTypes.contains(event.type) || event.type == itemEvents:
+        case _ where isItemEvent(event.type):
             let item: JSONValue
             do {
                 item = try JSONValue(parsing: event.data)
@@ -95,6 +109,11 @@ public struct AppendProtocol: Sendable {
         let name = event.type
         if DocumentProtocol.livenessNames.contains(name.lowercased()) {
             return .ignore(reason: "\(name) (no item)", counted: false)
+        }
+        if !chosenEvents.isEmpty {
+            return .ignore(
+                reason: "\(name) events are not items: --event names "
+                    + chosenEvents.sorted().joined(separator: ", "), counted: false)
         }
         if Self.documentTypes.contains(name) {
             return .ignore(

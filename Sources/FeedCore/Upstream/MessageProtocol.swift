@@ -60,8 +60,12 @@ public struct MessageProtocol: Sendable, Equatable {
 
     public let mode: Mode
     public let framing: Framing
+    /// In append mode, the events whose data is an item (`--event`): a Socket.IO event's
+    /// name, an enveloped event's (``AppendProtocol/chosenEvents``); empty: every event.
+    public let chosenEvents: Set<String>
 
-    public init(mode: Mode, framing: Framing = .plain) {
+    public init(mode: Mode, framing: Framing = .plain, chosenEvents: Set<String> = []) {
+        self.chosenEvents = chosenEvents
         if case .append(let keep) = mode {
             self.mode = .append(keep: max(1, keep))
         } else {
@@ -119,6 +123,9 @@ public struct MessageProtocol: Sendable, Equatable {
             if DocumentProtocol.livenessNames.contains(name.lowercased()) {
                 return [.ignore(reason: "\(name) (no item)", counted: false)]
             }
+            if case .append = mode, !chosenEvents.isEmpty, !chosenEvents.contains(name) {
+                return [.ignore(reason: "\(name) events are not items (--event)", counted: false)]
+            }
             guard arguments.count == 1, let value = arguments.first else {
                 return commands(for: .object(["event": .string(name), "arguments": .array(arguments)]))
             }
@@ -166,7 +173,7 @@ public struct MessageProtocol: Sendable, Equatable {
                 return .ignore(reason: "GraphQL's own message", counted: false)
             }
             if let event = Self.envelopedEvent(value) {
-                return AppendProtocol(keep: keep).command(forKnown: event)
+                return AppendProtocol(keep: keep, chosenEvents: chosenEvents).command(forKnown: event)
                     ?? .ignore(reason: "\(event.type) events are not read", counted: true)
             }
             if let command = KubernetesWatch.command(for: value, keep: keep) { return command }

@@ -14,9 +14,12 @@ public enum UpstreamKind: Sendable {
         .sse(dialect: { DocumentProtocol() }, jsonTexts: MessageProtocol(mode: .document))
     }
 
-    /// One item per SSE event, the newest `keep` kept (`--mode append`).
-    public static func append(keep: Int) -> UpstreamKind {
-        .sse(dialect: { AppendProtocol(keep: keep) }, jsonTexts: MessageProtocol(mode: .append(keep: keep)))
+    /// One item per SSE event, the newest `keep` kept (`--mode append`); with
+    /// `chosenEvents` (`--event`), only the events so named are items.
+    public static func append(keep: Int, chosenEvents: Set<String> = []) -> UpstreamKind {
+        .sse(
+            dialect: { AppendProtocol(keep: keep, chosenEvents: chosenEvents) },
+            jsonTexts: MessageProtocol(mode: .append(keep: keep), chosenEvents: chosenEvents))
     }
 
     /// Firebase's REST streaming over SSE (`--mode firebase`); nothing else.

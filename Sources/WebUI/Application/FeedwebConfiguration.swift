@@ -49,16 +49,19 @@ public struct FeedwebConfiguration: Sendable {
         }
 
         /// The URL and the kind of upstream connection it reads (the demo's URL is known
-        /// only once the server listens: `demoURL`).
-        func connection(demoURL: String) -> (url: String, kind: UpstreamKind) {
+        /// only once the server listens: `demoURL`); in append mode, only the events named
+        /// `chosenEvents` are items when any are (`--event`).
+        func connection(demoURL: String, chosenEvents: Set<String> = []) -> (url: String, kind: UpstreamKind) {
             switch self {
             case .demo: return (demoURL, .document)
             case .sse(let url): return (url, .document)
-            case .append(let url, let keep): return (url, .append(keep: keep))
+            case .append(let url, let keep): return (url, .append(keep: keep, chosenEvents: chosenEvents))
             case .firebase(let url): return (url, .firebase)
             case .poll(let url, let interval): return (url, .poll(interval: interval))
             case .webSocket(let url, let mode):
-                return (url, .webSocket(MessageProtocol(mode: mode, framing: .of(url: url))))
+                return (
+                    url, .webSocket(MessageProtocol(mode: mode, framing: .of(url: url), chosenEvents: chosenEvents))
+                )
             }
         }
     }
@@ -147,6 +150,9 @@ extension FeedwebConfiguration {
         public var headers: [(name: String, value: String)] = []
         /// Text messages sent on a WebSocket upstream once it opens (`--send`), in order.
         public var sendOnOpen: [String] = []
+        /// Append mode: the events whose data is an item (`--event`: an SSE event's name, a
+        /// Socket.IO event's); empty: feedweb's own rule (``AppendProtocol``).
+        public var chosenEvents: [String] = []
         /// Append mode: where an item says which item it is, so that a new version of a kept
         /// item takes its place (``UpstreamConfiguration/itemsPutInPlaceAt``); set by a
         /// given `--key-path`.
