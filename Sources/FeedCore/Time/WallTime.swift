@@ -145,7 +145,7 @@ public struct WallTime: Hashable, Comparable, Sendable, CustomStringConvertible 
 
     /// Days from 1970-01-01 to a date of the proleptic Gregorian calendar (Howard
     /// Hinnant's `days_from_civil`).
-    private static func daysFromCivil(year: Int, month: Int, day: Int) -> Int {
+    static func daysFromCivil(year: Int, month: Int, day: Int) -> Int {
         let y = month <= 2 ? year - 1 : year
         let era = (y >= 0 ? y : y - 399) / 400
         let yoe = y - era * 400

@@ -30,6 +30,7 @@ struct PollTransport: HTTPTransport {
         let sent = validators.value
         let maxBodyBytes = session.configuration.maxEventBytes
         let requestedAt = Date()
+        var asked: Duration?
         do {
             let deadline = NIODeadline.now() + HTTPUpstream.timeAmount(session.configuration.readTimeout)
             let response = try await HTTPUpstream.get(
@@ -67,6 +68,7 @@ struct PollTransport: HTTPTransport {
             }
             let received = MonotonicTime.now()
             let headers = response.headers.map { (name: $0.name, value: $0.value) }
+            asked = session.askedWait(status: code, headers: headers)
             let answer = PollingProtocol.interpret(
                 status: code, headers: headers, body: body, sent: sent, reason: reason)
             let arrival = UpstreamArrival(received: received, parsed: MonotonicTime.now())
@@ -81,7 +83,7 @@ struct PollTransport: HTTPTransport {
                     session.logger.debug("upstream: new document, change \(change.snapshot.id.seq)")
                 }
             case .failure(let message):
-                return .ended(.unusableAnswer(message))
+                return .ended(.unusableAnswer(message), notBefore: asked)
             }
         } catch {
             return TransportFailure.outcome(of: error, url: redirects.url)
@@ -93,7 +95,8 @@ struct PollTransport: HTTPTransport {
             session.logger.info("upstream: polling \(session.shownURL) every \(interval)")
         }
         session.publish(.eventHandled(at: now))
-        return .pollAgain(after: interval)
+        // A rate limit spent by this poll: the next waits for its reset.
+        return .pollAgain(after: max(interval, asked ?? .zero))
     }
 
     /// The next request is conditional on the validators `position` holds.

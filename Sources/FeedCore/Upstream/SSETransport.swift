@@ -84,10 +84,13 @@ struct SSETransport: HTTPTransport {
                         "upstream: answered \(code) to resuming at \(resumeQuery.description); the next request starts over"
                     )
                 }
-                guard PollingProtocol.wantsReason(status: code) else { throw UpstreamError.httpStatus(code) }
+                let asked = session.askedWait(status: code, headers: response.headers.map { ($0.name, $0.value) })
+                guard PollingProtocol.wantsReason(status: code) else {
+                    return .ended(.httpStatus(code), notBefore: asked)
+                }
                 let (reason, bytes) = await HTTPUpstream.reason(of: response, session: session)
                 session.publish(.received(bytes: UInt64(bytes)))
-                throw UpstreamError.httpStatus(code, reason: reason)
+                return .ended(.httpStatus(code, reason: reason), notBefore: asked)
             }
         } catch {
             return TransportFailure.outcome(of: error, url: redirects.url)

@@ -100,9 +100,9 @@ public final class UpstreamConnection: UpstreamSource {
             case .pollAgain(let after):
                 lastFailure = nil
                 delay = after
-            case .ended(let error):
+            case .ended(let error, let notBefore):
                 lastFailure = error
-                delay = session.delay(after: error)
+                delay = session.delay(after: error, notBefore: notBefore)
                 let now = Date()
                 let wake = now + delay.timeInterval
                 session.publish(

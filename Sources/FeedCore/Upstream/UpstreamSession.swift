@@ -79,11 +79,26 @@ final class UpstreamSession: Sendable {
     }
 
     /// The delay before the next attempt after one that ended with `error`, counting the
-    /// attempt: the full cap after a 204, else the policy's backoff with jitter above it.
-    func delay(after error: UpstreamError) -> Duration {
-        state.withLockedValue { state in
+    /// attempt: the full cap after a 204, else the policy's backoff with jitter above it; never
+    /// shorter than `notBefore`, what upstream asked (``RetryAfter``).
+    func delay(after error: UpstreamError, notBefore: Duration? = nil) -> Duration {
+        let delay = state.withLockedValue { state in
             error == .noContent
                 ? state.policy.delayAfterStopRequest() : state.policy.nextDelay(random: .random(in: 0..<1))
         }
+        return max(delay, notBefore ?? .zero)
+    }
+
+    /// What upstream's answer with `status` and `headers` asks feedweb to wait
+    /// (``RetryAfter``), logged when it asks anything.
+    func askedWait(status: Int, headers: [(name: String, value: String)]) -> Duration? {
+        guard let asked = RetryAfter.asked(status: status, headers: headers, now: .now()) else { return nil }
+        let seconds = String(format: "%.0f", asked.wait.timeInterval)
+        logger.warning(
+            asked.header == "Retry-After"
+                ? "upstream: HTTP \(status) asks to wait \(seconds) s (Retry-After); the next request waits"
+                : "upstream: HTTP \(status) says the rate limit is spent until its reset in \(seconds) s (\(asked.header)); the next request waits"
+        )
+        return asked.wait
     }
 }

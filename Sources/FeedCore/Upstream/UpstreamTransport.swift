@@ -28,8 +28,9 @@ extension UpstreamTransport {
 
 /// How one attempt ended.
 enum UpstreamAttemptOutcome: Sendable, Equatable {
-    /// It failed or the connection ended: back off, then reconnect.
-    case ended(UpstreamError)
+    /// It failed or the connection ended: back off, then reconnect; not before `notBefore`
+    /// when upstream asked to wait (``RetryAfter``).
+    case ended(UpstreamError, notBefore: Duration? = nil)
     /// A poll succeeded: ask again after `delay`.
     case pollAgain(after: Duration)
 }
