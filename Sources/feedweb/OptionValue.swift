@@ -232,7 +232,7 @@ enum OptionValue {
     static func eventNames(_ names: [String]) throws(Problem) -> [String] {
         if let empty = names.firstIndex(where: \.isEmpty) { throw Problem("event name \(empty + 1) is empty") }
         if let broken = names.first(where: { $0.contains(where: \.isNewline) }) {
-            throw Problem("an event name has no line break: \(broken.debugDescription)")
+            throw Problem("an event name cannot have a line break: \(broken.debugDescription)")
         }
         return names
     }

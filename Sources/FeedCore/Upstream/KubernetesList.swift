@@ -8,7 +8,7 @@ import Foundation
 /// `resourceVersion` (the "list, then watch" of Kubernetes' own clients).
 ///
 /// The I/O-free part: which URL is a watch, each page's URL, what a page holds, and what of
-/// the pages is held (``Listing``).
+/// the pages is held (``KubernetesListing``).
 enum KubernetesList {
     /// The most objects a page asks for (`limit`) at first.
     static let pageLimit = 500
@@ -30,7 +30,8 @@ enum KubernetesList {
     /// watches in the older form, a `watch` segment after the API's version
     /// (`/api/v1/watch/pods`, `/apis/apps/v1/watch/namespaces/web/deployments`).
     static func isWatch(_ url: URL) -> Bool {
-        if watchSegment(in: pathSegments(of: url)) != nil { return true }
+        let path = URLComponents(url: url, resolvingAgainstBaseURL: false)?.percentEncodedPath ?? ""
+        if watchSegment(in: segments(ofPath: path)) != nil { return true }
         guard let items = URLComponents(url: url, resolvingAgainstBaseURL: false)?.queryItems else { return false }
         return items.contains { $0.name == "watch" && ($0.value == nil || $0.value == "1" || $0.value == "true") }
     }
@@ -47,8 +48,8 @@ enum KubernetesList {
     /// as they were.
     static func pageURL(of url: URL, continuing token: String?, limit: Int = pageLimit) -> URL {
         guard var components = URLComponents(url: url, resolvingAgainstBaseURL: false) else { return url }
-        var segments = components.percentEncodedPath.split(separator: "/", omittingEmptySubsequences: false)
-        if let index = watchSegment(in: segments.map(String.init)) {
+        var segments = segments(ofPath: components.percentEncodedPath)
+        if let index = watchSegment(in: segments) {
             segments.remove(at: index)
             components.percentEncodedPath = segments.joined(separator: "/")
         }
@@ -78,10 +79,9 @@ enum KubernetesList {
         limit <= smallestPageLimit ? nil : max(smallestPageLimit, limit / 2)
     }
 
-    /// The path's segments, each as written (percent-encoded), the empty first one included.
-    private static func pathSegments(of url: URL) -> [String] {
-        guard let path = URLComponents(url: url, resolvingAgainstBaseURL: false)?.percentEncodedPath else { return [] }
-        return path.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
+    /// A path's segments, each as written (percent-encoded), the empty first one included.
+    private static func segments(ofPath path: String) -> [String] {
+        path.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
     }
 
     /// The index of the `watch` segment in a watch's path of the older form: right after
