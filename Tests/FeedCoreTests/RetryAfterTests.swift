@@ -56,6 +56,15 @@ struct RetryAfterTests {
         #expect(Self.asked(403, [("X-RateLimit-Remaining", "0"), ("X-RateLimit-Reset", "1796425000")]) == nil)
     }
 
+    @Test("GitHub's X-Poll-Interval, on any answer: polls no more often than it says")
+    func pollInterval() {
+        #expect(Self.asked(200, [("X-Poll-Interval", "60")])?.wait == .seconds(60))
+        #expect(Self.asked(304, [("x-poll-interval", "60")])?.header == "X-Poll-Interval")
+        #expect(Self.asked(200, [("X-Poll-Interval", "0")]) == nil)
+        #expect(Self.asked(200, [("X-Poll-Interval", "often")]) == nil)
+        #expect(Self.asked(429, [("X-Poll-Interval", "60"), ("Retry-After", "120")])?.header == "Retry-After")
+    }
+
     @Test("an SSE feed answered 429 with Retry-After: the next request waits it, past --max-backoff")
     func sseWaits() async throws {
         try await Upstream.run(

@@ -8,7 +8,9 @@
 ///   others') until `X-RateLimit-Reset`, or the IETF draft's `RateLimit-Remaining: 0` until
 ///   `RateLimit-Reset`. A reset above 10⁹ is a time (seconds since 1970, GitHub's), else a
 ///   number of seconds from now (the draft's). So a poll that used the last request of the
-///   hour waits for the reset instead of being refused until then.
+///   hour waits for the reset instead of being refused until then;
+/// - `X-Poll-Interval` (GitHub's events and notifications APIs: how often a client may
+///   poll), on any answer: the next poll waits at least that many seconds.
 ///
 /// Pure: the caller gives the time now. The longest wait honoured is ``longest``.
 enum RetryAfter {
@@ -36,6 +38,9 @@ enum RetryAfter {
             if seconds > 0 {
                 asked.append((.seconds(seconds), prefix == "ratelimit-" ? "RateLimit-Reset" : "X-RateLimit-Reset"))
             }
+        }
+        if let text = value("x-poll-interval"), let seconds = Int64(text), seconds > 0 {
+            asked.append((.seconds(seconds), "X-Poll-Interval"))
         }
         guard let longest = asked.max(by: { $0.wait < $1.wait }) else { return nil }
         return (min(longest.wait, Self.longest), longest.header)

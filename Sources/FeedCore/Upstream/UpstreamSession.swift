@@ -16,6 +16,8 @@ final class UpstreamSession: Sendable {
         var lastEventID = ""
         /// Relay mode: the upstream feedweb's epoch last adopted by the store.
         var adoptedEpoch: String?
+        /// The last `X-Poll-Interval` upstream asked (``RetryAfter``), logged when it changes.
+        var pollIntervalAsked: Duration?
     }
 
     let endpoint: UpstreamEndpoint
@@ -94,11 +96,21 @@ final class UpstreamSession: Sendable {
     func askedWait(status: Int, headers: [(name: String, value: String)]) -> Duration? {
         guard let asked = RetryAfter.asked(status: status, headers: headers, now: .now()) else { return nil }
         let seconds = String(format: "%.0f", asked.wait.timeInterval)
-        logger.warning(
-            asked.header == "Retry-After"
-                ? "upstream: HTTP \(status) asks to wait \(seconds) s (Retry-After); the next request waits"
-                : "upstream: HTTP \(status) says the rate limit is spent until its reset in \(seconds) s (\(asked.header)); the next request waits"
-        )
+        switch asked.header {
+        case "Retry-After":
+            logger.warning("upstream: HTTP \(status) asks to wait \(seconds) s (Retry-After); the next request waits")
+        case "X-Poll-Interval":
+            // Said on every answer: logged when it changes, as the API's pace, not a failure.
+            let changed = state.withLockedValue { state in
+                defer { state.pollIntervalAsked = asked.wait }
+                return state.pollIntervalAsked != asked.wait
+            }
+            if changed { logger.info("upstream: polled at most every \(seconds) s, as its X-Poll-Interval asks") }
+        default:
+            logger.warning(
+                "upstream: HTTP \(status) says the rate limit is spent until its reset in \(seconds) s (\(asked.header)); the next request waits"
+            )
+        }
         return asked.wait
     }
 }
