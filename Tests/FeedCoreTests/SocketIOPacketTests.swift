@@ -28,8 +28,25 @@ struct SocketIOPacketTests {
         #expect(SocketIOPacket(parsing: #"42/prices,17["tick",{"symbol":"BTC","price":1.5}]"#) == tick)
         #expect(SocketIOPacket(parsing: #"4317[]"#) == .acknowledgement)
         #expect(SocketIOPacket(parsing: #"44{"message":"Not authorized"}"#) == .refused("Not authorized"))
-        #expect(SocketIOPacket(parsing: #"451-["file",{"_placeholder":true,"num":0}]"#) == .withAttachments)
-        for broken in ["", "9", "42", #"42{"a":1}"#, "42[1,2]", "42/prices", "4x"] {
+        // Attachments: placeholders named, however deep; a count is required.
+        let frame = SocketIOPacket.event(
+            name: "frame",
+            arguments: [
+                try JSONValue(
+                    parsing: #"{"camera":"door","image":"(binary attachment)","more":["(binary attachment)"]}"#)
+            ])
+        #expect(
+            SocketIOPacket(
+                parsing:
+                    #"452-["frame",{"camera":"door","image":{"_placeholder":true,"num":0},"more":[{"_placeholder":true,"num":1}]}]"#
+            ) == frame)
+        #expect(
+            SocketIOPacket(parsing: #"451-/cams,7["frame",{"_placeholder":true,"num":0}]"#)
+                == .event(name: "frame", arguments: [.string(SocketIOPacket.attachmentText)]))
+        #expect(SocketIOPacket(parsing: #"461-17[{"_placeholder":true,"num":0}]"#) == .acknowledgement)
+        for broken in [
+            "", "9", "42", #"42{"a":1}"#, "42[1,2]", "42/prices", "4x", #"45["frame"]"#, #"45x-["frame"]"#,
+        ] {
             guard case .malformed = SocketIOPacket(parsing: broken) else {
                 Issue.record("\(broken) is not malformed: \(SocketIOPacket(parsing: broken))")
                 continue
@@ -91,6 +108,26 @@ struct SocketIOPacketTests {
             return
         }
         #expect(value == (try JSONValue(parsing: #"{"quotes":[]}"#)))
+    }
+
+    @Test("an event with attachments is an item, its placeholders named; the binary messages after it are no errors")
+    func attachments() throws {
+        let commands = Self.append.interpret(
+            .text(#"451-["frame",{"camera":"door","image":{"_placeholder":true,"num":0}}]"#))
+        guard case .prependItem(let item, 5)? = commands.first else {
+            Issue.record("an event with an attachment is not an item: \(commands)")
+            return
+        }
+        #expect(item["image"] == .string("(binary attachment)") && item["camera"] == .string("door"))
+        guard case .ignore(_, false)? = Self.append.interpret(.binary(byteCount: 2048)).first else {
+            Issue.record("an attachment is an error or counted")
+            return
+        }
+        // On a plain WebSocket a binary message is still an error.
+        guard case .reportError? = MessageProtocol(mode: .append(keep: 5)).interpret(.binary(byteCount: 3)).first else {
+            Issue.record("a plain socket's binary message is not an error")
+            return
+        }
     }
 
     @Test("Engine.IO 3: told by the URL's EIO=3; its handshake's ping interval, at least 100 ms")

@@ -85,6 +85,9 @@ public struct MessageProtocol: Sendable, Equatable {
     /// messages; ``StreamResume``).
     public func read(_ message: Message) -> (commands: [UpstreamCommand], resume: StreamResume?) {
         switch message {
+        case .binary where framing == .socketIO:
+            // A Socket.IO server's binary messages are the attachments of the event before.
+            return ([.ignore(reason: "a Socket.IO event's binary attachment", counted: false)], nil)
         case .binary(let byteCount):
             return ([.reportError("a binary message (\(byteCount) bytes); feedweb reads text messages of JSON")], nil)
         case .text(let text) where framing == .socketIO:
@@ -115,8 +118,6 @@ public struct MessageProtocol: Sendable, Equatable {
             return [.endStream("Socket.IO: the server disconnected feedweb from its namespace")]
         case .refused(let message):
             return [.reportError("Socket.IO: " + message)]
-        case .withAttachments:
-            return [.ignore(reason: "a Socket.IO event with binary attachments is not read", counted: true)]
         case .malformed(let what):
             return [.reportError("a message is not Socket.IO's: " + what)]
         case .event(let name, let arguments):

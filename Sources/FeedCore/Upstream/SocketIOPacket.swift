@@ -14,8 +14,9 @@
 /// - `42["name",arg,…]`: an event, in any namespace (`42/prices,["tick",{…}]`), with an
 ///   acknowledgement id or not (`4217["tick",{…}]`);
 /// - `43…`: an acknowledgement; `44{"message":…}`: a namespace refused;
-/// - `45…`, `46…`: an event or an acknowledgement with binary attachments, which follow as
-///   binary messages.
+/// - `451-["name",{"_placeholder":true,"num":0},…]`: an event with binary attachments, which
+///   follow as binary messages: read as an event whose placeholders are ``attachmentText``
+///   (a dashboard shows JSON, not the bytes); `46…`: an acknowledgement with attachments.
 enum SocketIOPacket: Equatable {
     case handshake
     case close
@@ -27,7 +28,6 @@ enum SocketIOPacket: Equatable {
     case event(name: String, arguments: [JSONValue])
     case acknowledgement
     case refused(String)
-    case withAttachments
     /// Not a packet of either protocol (an unknown type, an event that is not a JSON array
     /// led by its name), in words.
     case malformed(String)
@@ -38,6 +38,8 @@ enum SocketIOPacket: Equatable {
     static let pongText = "3"
     /// What joins the default namespace, sent first once the socket opens.
     static let join = "40"
+    /// What stands in an event's arguments for a binary attachment's placeholder.
+    static let attachmentText = "(binary attachment)"
 
     /// Whether `url` asks a Socket.IO server for its WebSocket: its query names the
     /// Engine.IO protocol (`EIO=4`), as every Socket.IO client's URL does.
@@ -86,6 +88,13 @@ enum SocketIOPacket: Equatable {
     private static func message(_ bytes: ArraySlice<UInt8>) -> SocketIOPacket {
         guard let type = bytes.first else { return .malformed("an empty Socket.IO packet") }
         var rest = bytes.dropFirst()
+        if type == UInt8(ascii: "5") || type == UInt8(ascii: "6") {
+            // The count of attachments and its `-`.
+            guard let dash = rest.firstIndex(of: UInt8(ascii: "-")),
+                !rest[..<dash].isEmpty, rest[..<dash].allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") })
+            else { return .malformed("a Socket.IO packet with attachments that does not count them") }
+            rest = rest[(dash + 1)...]
+        }
         if rest.first == UInt8(ascii: "/") {
             guard let comma = rest.firstIndex(of: UInt8(ascii: ",")) else {
                 // A namespace alone: `40/prices` joined, `41/prices` left.
@@ -102,19 +111,36 @@ enum SocketIOPacket: Equatable {
         switch type {
         case UInt8(ascii: "0"): return .joined
         case UInt8(ascii: "1"): return .left
-        case UInt8(ascii: "3"): return .acknowledgement
-        case UInt8(ascii: "5"), UInt8(ascii: "6"): return .withAttachments
+        case UInt8(ascii: "3"), UInt8(ascii: "6"): return .acknowledgement
         case UInt8(ascii: "4"):
             let value = try? JSONValue(parsing: String(decoding: payload, as: UTF8.self))
             let message = ItemExtractor.text(value?["message"]) ?? ItemExtractor.text(value) ?? "refused"
             return .refused(DocumentProtocol.oneLine(message))
-        case UInt8(ascii: "2"):
+        case UInt8(ascii: "2"), UInt8(ascii: "5"):
             guard let value = try? JSONValue(parsing: String(decoding: payload, as: UTF8.self)),
                 let array = value.arrayValue, let name = array.first?.stringValue
             else { return .malformed("a Socket.IO event that is not a JSON array led by its name") }
-            return .event(name: name, arguments: Array(array.dropFirst()))
+            let arguments = Array(array.dropFirst())
+            return .event(
+                name: name, arguments: type == UInt8(ascii: "5") ? arguments.map(withoutPlaceholders) : arguments)
         default:
             return .malformed("a Socket.IO packet of unknown type \(shown(type))")
+        }
+    }
+
+    /// `value` with each attachment's placeholder (`{"_placeholder":true,"num":N}`) as
+    /// ``attachmentText``, however deep.
+    private static func withoutPlaceholders(_ value: JSONValue) -> JSONValue {
+        switch value {
+        case .object(let members):
+            if members.count == 2, members["_placeholder"] == .bool(true), members["num"]?.int64Value != nil {
+                return .string(attachmentText)
+            }
+            return .object(members.mapValues(withoutPlaceholders))
+        case .array(let elements):
+            return .array(elements.map(withoutPlaceholders))
+        default:
+            return value
         }
     }
 
