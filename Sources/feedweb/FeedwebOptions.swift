@@ -52,6 +52,14 @@ enum FeedwebOptions {
             try OptionValue.sourceURL(text, transport: .http)
         },
         .seconds("interval", at: \.pollInterval, help: "Seconds between polls of --poll."),
+        .single(
+            "poll-body", "TEXT", at: \.configuration.sources.pollBody,
+            help: """
+                A request body that each poll of --poll POSTs instead of a GET, e.g. a GraphQL query: \
+                '{"query":"{ builds { id status } }"}' (Content-Type: application/json unless a --header \
+                gives one). Never logged.
+                """,
+            shownDefault: nil, parse: OptionValue.pollBody),
         .values(
             "header", "\"Name: value\"", at: \.configuration.sources.headers, repetition: .repeatable,
             help: """

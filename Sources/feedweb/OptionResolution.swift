@@ -199,7 +199,8 @@ private struct Resolution {
     func unusedOptions(in configuration: FeedwebConfiguration) -> [String] {
         let (upstream, poll) = (settings.upstream, settings.poll)
         let unused: [(option: String, used: Bool, needs: String)] = [
-            ("interval", poll != nil, "--poll"), ("keep", settings.mode == .append, "--mode append"),
+            ("interval", poll != nil, "--poll"), ("poll-body", poll != nil, "--poll"),
+            ("keep", settings.mode == .append, "--mode append"),
             ("event", settings.mode == .append, "--mode append"),
             ("demo-interval", upstream == nil && poll == nil, "the demo (no --upstream or --poll)"),
             ("cluster-node", configuration.cluster != nil, "--cluster"),

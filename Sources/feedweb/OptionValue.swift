@@ -227,6 +227,12 @@ enum OptionValue {
         return texts
     }
 
+    /// A poll's request body as given (`--poll-body`): not empty.
+    static func pollBody(_ text: String) throws(Problem) -> String? {
+        guard !text.isEmpty else { throw Problem("must not be empty") }
+        return text
+    }
+
     /// Event names as given (`--event`): none empty, none with a line break (an SSE event's
     /// name ends at one).
     static func eventNames(_ names: [String]) throws(Problem) -> [String] {

@@ -19,6 +19,41 @@ struct PollingProtocolTests {
         #expect(headers.first?.value == "application/json")
     }
 
+    @Test(
+        "a POSTed query: sent as JSON unless configured; a GraphQL result's data is the document, its errors upstream's"
+    )
+    func postedQuery() throws {
+        let posting = PollingProtocol.requestHeaders(configured: [], validators: Validators(), posting: true)
+        #expect(posting.map(\.name) == ["Accept", "Content-Type"])
+        let form = PollingProtocol.requestHeaders(
+            configured: [("Content-Type", "application/graphql")], validators: Validators(), posting: true)
+        #expect(form.map(\.name) == ["Accept", "Content-Type"] && form[1].value == "application/graphql")
+        func posted(_ body: String) -> PollingProtocol.Answer {
+            PollingProtocol.interpret(
+                status: 200, headers: [], body: Array(body.utf8), sent: Validators(), posted: true)
+        }
+        guard case .document(let document, _) = posted(#"{"data":{"builds":[{"id":"b1"}]}}"#) else {
+            Issue.record("data is not the document")
+            return
+        }
+        #expect(document == (try JSONValue(parsing: #"{"builds":[{"id":"b1"}]}"#)))
+        guard
+            case .failure(let message) = posted(#"{"errors":[{"message":"Cannot query field \"x\""},{"message":"b"}]}"#)
+        else {
+            Issue.record("errors without data are no failure")
+            return
+        }
+        #expect(message == #"GraphQL: Cannot query field "x" (and 1 more)"#)
+        // Not a GraphQL result, or not posted: the answer as it is.
+        guard case .document(let plain, _) = posted(#"{"builds":[]}"#),
+            case .document(let envelope, _) = answer(200, body: #"{"data":[{"id":1}]}"#)
+        else {
+            Issue.record("a plain answer is changed")
+            return
+        }
+        #expect(plain["builds"] == .array([]) && envelope["data"] != nil)
+    }
+
     @Test("later requests send the validators; a configured Accept replaces the default")
     func conditionalRequest() {
         let validators = Validators(etag: #"W/"v1""#, lastModified: "Wed, 21 Oct 2015 07:28:00 GMT")

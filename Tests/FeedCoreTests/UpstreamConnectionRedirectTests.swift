@@ -105,3 +105,53 @@ struct UpstreamConnectionRedirectTests {
         }
     }
 }
+
+/// A poll that POSTs its body (`--poll-body`, a GraphQL query), over real sockets.
+@Suite("Polling with a body", .onThreadsOfItsOwn)
+struct PollBodyTests {
+    @Test("each poll POSTs the body as JSON, the configured headers beside it; a 307 keeps it, a 303 asks with GET")
+    func postedPolls() async throws {
+        let query = #"{"query":"{ builds(last: 2) { id status } }"}"#
+        let server = try await ScriptedSSEServer.start { request in
+            switch request.path {
+            case "/graphql" where request.method == "POST":
+                return .redirect(307, to: "/v2/graphql")
+            case "/v2/graphql" where request.method == "POST":
+                return .status(
+                    200, headers: [("Content-Type", "application/json")],
+                    body: #"{"data":{"builds":[{"id":"b1","status":"passed"},{"id":"b2","status":"failed"}]}}"#)
+            case "/moved" where request.method == "POST":
+                return .redirect(303, to: "/answer")
+            case "/answer" where request.method == "GET":
+                return .status(200, headers: [("Content-Type", "application/json")], body: #"{"builds":[]}"#)
+            default:
+                return .status(405, body: "\(request.method) \(request.path)")
+            }
+        }
+        defer { server.shutdownNow() }
+        var configuration = UpstreamConfiguration(
+            url: server.url("/graphql"), headers: [("Authorization", "bearer t0k3n")], maxBackoff: .milliseconds(200))
+        configuration.pollBody = query
+        let harness = try UpstreamHarness(configuration: configuration, kind: .poll(interval: .milliseconds(100)))
+        harness.start()
+        // A GraphQL result's data is the document, as over SSE and WebSocket.
+        try await harness.waitUntil("the builds") { harness.document?["builds"]?.arrayValue?.count == 2 }
+        let requests = try await server.waitForRequests(4)
+        _ = await harness.stop()
+        for request in requests {
+            #expect(request.method == "POST" && request.body == query, "\(request.method) \(request.uri)")
+            #expect(request.header("Content-Type") == "application/json")
+            #expect(request.header("Authorization") == "bearer t0k3n")
+        }
+        #expect(requests.map(\.path).prefix(4) == ["/graphql", "/v2/graphql", "/graphql", "/v2/graphql"])
+
+        var moved = configuration
+        moved.url = server.url("/moved")
+        let getting = try UpstreamHarness(configuration: moved, kind: .poll(interval: .milliseconds(100)))
+        getting.start()
+        try await getting.waitUntil("the answer by GET") { getting.document?["builds"] == .array([]) }
+        _ = await getting.stop()
+        let after = server.requests.filter { $0.path == "/answer" }
+        #expect(!after.isEmpty && after.allSatisfy { $0.method == "GET" && $0.body.isEmpty })
+    }
+}

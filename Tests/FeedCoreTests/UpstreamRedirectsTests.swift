@@ -52,4 +52,17 @@ struct UpstreamRedirectsTests {
             #expect(away.headers(Self.headers).count == 4, "back on the origin")
         }
     }
+
+    @Test("a POSTed body is kept across 307 and 308, and dropped (a GET) by 301, 302 and 303")
+    func bodies() throws {
+        let start = try #require(URL(string: "https://a.example/graphql"))
+        for (status, kept) in [(307, true), (308, true), (301, false), (302, false), (303, false)] {
+            var redirects = UpstreamRedirects(start: start, body: #"{"query":"{ builds { id } }"}"#)
+            try redirects.follow(status: status, location: "/v2/graphql")
+            #expect((redirects.body != nil) == kept, "\(status)")
+        }
+        var get = UpstreamRedirects(start: start)
+        try get.follow(status: 307, location: "/v2")
+        #expect(get.body == nil)
+    }
 }

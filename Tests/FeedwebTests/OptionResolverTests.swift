@@ -546,6 +546,15 @@ struct OptionResolverTests {
             "--upstream", "http://127.0.0.1:9/feed", "--mode", "append", "--event", "trade", "--event", "quote",
         ])
         #expect(events.sources.chosenEvents == ["trade", "quote"])
+        let graphQL = try Self.configuration([
+            "--poll", "http://127.0.0.1:9/graphql", "--poll-body", #"{"query":"{ builds { id } }"}"#,
+        ])
+        #expect(graphQL.sources.pollBody == #"{"query":"{ builds { id } }"}"#)
+        #expect(
+            try Self.resolve(["--upstream", "http://127.0.0.1:9/feed", "--poll-body", "{}"]).warnings == [
+                "--poll-body only applies with --poll; ignored"
+            ])
+        #expect(throws: (any Error).self) { try Self.resolve(["--poll", "http://127.0.0.1:9/q", "--poll-body", ""]) }
         #expect(throws: (any Error).self) { try Self.resolve(["--event", ""]) }
         #expect(throws: (any Error).self) { try Self.resolve(["--event", "a\nb"]) }
         let demo = try Self.resolve(["--upstream", "http://127.0.0.1:9/feed", "--demo-interval", "9"]).warnings

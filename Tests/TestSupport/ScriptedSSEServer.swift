@@ -168,6 +168,8 @@ public final class ScriptedSSEServer: Sendable {
         public let uri: String
         /// Headers in order, names as sent.
         public let headers: [(name: String, value: String)]
+        /// The request's body, as UTF-8 text (empty: none).
+        public let body: String
         /// When the end of the request arrived.
         public let receivedAt: ContinuousClock.Instant
 
@@ -477,12 +479,12 @@ public final class ScriptedSSEServer: Sendable {
     }
 
     fileprivate func received(
-        connection id: Int, method: String, uri: String, headers: [(name: String, value: String)]
+        connection id: Int, method: String, uri: String, headers: [(name: String, value: String)], body: [UInt8]
     ) {
         let (request, channel) = state.withLockedValue { state -> (RecordedRequest, Channel) in
             let request = RecordedRequest(
                 index: state.requests.count, connection: id, method: method, uri: uri, headers: headers,
-                receivedAt: .now)
+                body: String(decoding: body, as: UTF8.self), receivedAt: .now)
             state.requests.append(request)
             state.connections[id].record.requests.append(request.index)
             return (request, state.connections[id].channel)
@@ -602,6 +604,7 @@ private final class RequestHandler: ChannelInboundHandler {
     private let server: ScriptedSSEServer
     private let connection: Int
     private var head: HTTPRequestHead?
+    private var body: [UInt8] = []
 
     init(server: ScriptedSSEServer, connection: Int) {
         self.server = server
@@ -612,14 +615,15 @@ private final class RequestHandler: ChannelInboundHandler {
         switch unwrapInboundIn(data) {
         case .head(let head):
             self.head = head
-        case .body:
-            break
+            body = []
+        case .body(let bytes):
+            body += bytes.readableBytesView
         case .end:
             guard let head else { return }
             self.head = nil
             server.received(
                 connection: connection, method: head.method.rawValue, uri: head.uri,
-                headers: head.headers.map { (name: $0.name, value: $0.value) })
+                headers: head.headers.map { (name: $0.name, value: $0.value) }, body: body)
         }
     }
 

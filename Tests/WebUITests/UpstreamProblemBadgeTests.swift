@@ -24,6 +24,20 @@ struct UpstreamProblemBadgeTests {
         return String(match.1)
     }
 
+    @Test("a problem that ends its sentence is not given a second full stop")
+    func oneFullStop() async throws {
+        let server = try TestServer(document: nil)
+        server.setStatus {
+            $0.phase = .backingOff(until: Date() + 5)
+            $0.lastError = #"GraphQL: Cannot query field "x" on type "Query"."#
+            $0.lastErrorAt = Date()
+        }
+        let list = try await HTTPTestClient.get(port: server.port, "/")
+        let empty = try #require(HTMLText.element(withID: "empty", in: list.text))
+        #expect(empty.text.contains("&quot;Query&quot;. feedweb tries again"), "\(empty)")
+        #expect(!empty.text.contains(".."), "\(empty)")
+    }
+
     @Test("no document yet: the list, the table and the kiosk say what upstream answered, escaped, through retries")
     func failingBeforeAnyDocument() async throws {
         let server = try TestServer(document: nil)

@@ -19,11 +19,11 @@ extension HTTPTransport {
 }
 
 /// The HTTP edge the SSE and polling transports share: one client configuration, and a
-/// GET that follows redirects per ``UpstreamRedirects``.
+/// request that follows redirects per ``UpstreamRedirects``.
 enum HTTPUpstream {
     /// TLS with the system's CA store plus `caFile`, connect and read timeouts from
     /// `readTimeout`, HTTP/1.1, no redirects (followed and checked by
-    /// ``get(_:redirects:deadline:session:headers:)``), no silent connection retries.
+    /// ``request(_:redirects:deadline:session:headers:)``), no silent connection retries.
     static func clientConfiguration(tls: TLSConfiguration, readTimeout: Duration) -> HTTPClient.Configuration {
         let timeout = HTTPClient.Configuration.Timeout(
             connect: timeAmount(min(.seconds(10), readTimeout)), read: timeAmount(readTimeout))
@@ -34,15 +34,20 @@ enum HTTPUpstream {
         return configuration
     }
 
-    /// GETs `redirects.url`, following redirects (each hop logged with its URL redacted)
-    /// until an answer that is not one; `headers` gives each hop's request headers.
-    static func get(
+    /// Asks `redirects.url` (a GET, or a POST of ``UpstreamRedirects/body``), following
+    /// redirects (each hop logged with its URL redacted) until an answer that is not one;
+    /// `headers` gives each hop's request headers.
+    static func request(
         _ client: HTTPClient, redirects: inout UpstreamRedirects, deadline: NIODeadline, session: UpstreamSession,
         headers: (UpstreamRedirects) -> [(name: String, value: String)]
     ) async throws -> HTTPClientResponse {
         while true {
             var request = HTTPClientRequest(url: redirects.url.absoluteString)
             for header in headers(redirects) { request.headers.add(name: header.name, value: header.value) }
+            if let body = redirects.body {
+                request.method = .POST
+                request.body = .bytes(ByteBuffer(string: body))
+            }
             let response = try await client.execute(request, deadline: deadline, logger: session.libraryLogger)
             let status = Int(response.status.code)
             guard UpstreamRedirects.isRedirect(status) else { return response }

@@ -87,7 +87,9 @@ extension KubernetesList {
         let configured = session.endpoint.headers
         let configuredNames = Set(configured.map { $0.name.lowercased() })
         let deadline = NIODeadline.now() + HTTPUpstream.timeAmount(session.configuration.readTimeout)
-        let response = try await HTTPUpstream.get(client, redirects: &redirects, deadline: deadline, session: session) {
+        let response = try await HTTPUpstream.request(
+            client, redirects: &redirects, deadline: deadline, session: session
+        ) {
             redirects in
             (configuredNames.contains("accept") ? [] : [("Accept", "application/json")]) + redirects.headers(configured)
         }

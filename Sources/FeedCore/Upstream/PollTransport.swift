@@ -26,18 +26,19 @@ struct PollTransport: HTTPTransport {
     }
 
     func attempt(with client: HTTPClient, session: UpstreamSession) async -> UpstreamAttemptOutcome? {
-        var redirects = UpstreamRedirects(start: session.endpoint.url)
+        var redirects = UpstreamRedirects(start: session.endpoint.url, body: session.configuration.pollBody)
         let sent = validators.value
         let maxBodyBytes = session.configuration.maxEventBytes
         let requestedAt = Date()
         var asked: Duration?
         do {
             let deadline = NIODeadline.now() + HTTPUpstream.timeAmount(session.configuration.readTimeout)
-            let response = try await HTTPUpstream.get(
+            let response = try await HTTPUpstream.request(
                 client, redirects: &redirects, deadline: deadline, session: session
             ) { redirects in
                 PollingProtocol.requestHeaders(
-                    configured: redirects.headers(session.endpoint.headers), validators: sent
+                    configured: redirects.headers(session.endpoint.headers), validators: sent,
+                    posting: redirects.body != nil
                 )
                 .filter { UpstreamEndpoint.isValidHeaderValue($0.value) }
             }
@@ -70,7 +71,8 @@ struct PollTransport: HTTPTransport {
             let headers = response.headers.map { (name: $0.name, value: $0.value) }
             asked = session.askedWait(status: code, headers: headers)
             let answer = PollingProtocol.interpret(
-                status: code, headers: headers, body: body, sent: sent, reason: reason)
+                status: code, headers: headers, body: body, sent: sent, reason: reason,
+                posted: session.configuration.pollBody != nil)
             let arrival = UpstreamArrival(received: received, parsed: MonotonicTime.now())
             switch answer {
             case .notModified:

@@ -54,14 +54,16 @@ public enum PollingProtocol {
         (400..<600).contains(status)
     }
 
-    /// The request headers: `Accept: application/json` (unless configured), the validators
-    /// as `If-None-Match` and `If-Modified-Since`, then every configured header in order.
+    /// The request headers: `Accept: application/json` (unless configured), `Content-Type:
+    /// application/json` when `posting` a body (unless configured), the validators as
+    /// `If-None-Match` and `If-Modified-Since`, then every configured header in order.
     public static func requestHeaders(
-        configured: [(name: String, value: String)], validators: Validators
+        configured: [(name: String, value: String)], validators: Validators, posting: Bool = false
     ) -> [(name: String, value: String)] {
         let names = Set(configured.map { $0.name.lowercased() })
         var headers: [(name: String, value: String)] = []
         if !names.contains("accept") { headers.append(("Accept", "application/json")) }
+        if posting && !names.contains("content-type") { headers.append(("Content-Type", "application/json")) }
         if let etag = validators.etag, !names.contains("if-none-match") {
             headers.append(("If-None-Match", etag))
         }
@@ -74,10 +76,12 @@ public enum PollingProtocol {
     /// What the answer `status`, `headers`, `body` to a request that sent `sent` means.
     /// `body` is only looked at when ``wantsBody(status:)``; an error's `reason` (what its
     /// body says, ``HTTPUpstream/reason(of:session:)``) is said after its status. Redirects
-    /// never get here: ``UpstreamRedirects`` follows them first.
+    /// never get here: ``UpstreamRedirects`` follows them first. The answer to a `posted`
+    /// query (`--poll-body`) that is a GraphQL result (``GraphQLResult``) is read as one: its
+    /// `data` is the document, its errors without data upstream's error.
     public static func interpret(
         status: Int, headers: [(name: String, value: String)], body: [UInt8], sent: Validators,
-        reason: String? = nil
+        reason: String? = nil, posted: Bool = false
     ) -> Answer {
         func header(_ name: String) -> String? {
             headers.first { $0.name.lowercased() == name }?.value
@@ -91,9 +95,16 @@ public enum PollingProtocol {
         case 200..<300:
             guard !body.isEmpty else { return .failure("upstream answered HTTP \(status) with an empty body") }
             do {
-                let document = try JSONValue(parsing: body)
+                var document = try JSONValue(parsing: body)
                 let validators = Validators(
                     etag: header("etag").flatMap(nonEmpty), lastModified: header("last-modified").flatMap(nonEmpty))
+                if posted, let result = GraphQLResult(document) {
+                    switch result.command {
+                    case .replaceDocument(let data)?: document = data
+                    case .reportError(let message)?: return .failure(message)
+                    default: return .failure("upstream answered a GraphQL result without data or errors")
+                    }
+                }
                 return .document(document, validators: validators)
             } catch {
                 let type = header("content-type").map { " (Content-Type \(String($0.prefix(100))))" } ?? ""

@@ -41,7 +41,7 @@ struct SSETransport: HTTPTransport {
         let requestedAt = Date()
         let accept = jsonTexts == nil ? "text/event-stream" : Self.acceptingJSONStreams
         do {
-            let response = try await HTTPUpstream.get(
+            let response = try await HTTPUpstream.request(
                 client, redirects: &redirects, deadline: .distantFuture, session: session
             ) { redirects in
                 var headers: [(name: String, value: String)] = []

@@ -10,6 +10,10 @@ public struct UpstreamConfiguration: Sendable {
     /// (`--send`): a subscription, as most market feeds ask for one. Never logged or shown:
     /// one may hold a key.
     public var sendOnOpen: [String] = []
+    /// A polled source's request body (`--poll-body`): each poll POSTs it (a GraphQL
+    /// query), `Content-Type: application/json` unless a header says otherwise. `nil`: a
+    /// GET. Never logged or shown: one may hold a key.
+    public var pollBody: String?
     /// The bound on one event, WebSocket message or polled document, in bytes
     /// (`--max-event-bytes`).
     public var maxEventBytes: Int

@@ -6,7 +6,9 @@ import Foundation
 /// Invariants: at most ``limit`` redirects are followed in a row; every URL asked is an
 /// absolute http(s) URL with a host; configured `Authorization`, `Proxy-Authorization` and
 /// `Cookie` headers go only to the configured URL's origin (scheme, host and port), as curl
-/// and browsers do, so credentials meant for upstream never reach a third party.
+/// and browsers do, so credentials meant for upstream never reach a third party. A request
+/// with a body (a POSTed poll, `--poll-body`) keeps it across 307 and 308, which repeat the
+/// request as it was; 301, 302 and 303 turn it into a GET without one, as browsers and curl do.
 struct UpstreamRedirects: Sendable {
     /// The most redirects followed in a row.
     static let limit = 5
@@ -17,10 +19,13 @@ struct UpstreamRedirects: Sendable {
     private(set) var url: URL
     /// Redirects followed so far.
     private(set) var hops = 0
+    /// The body to POST to ``url``; `nil`: a GET.
+    private(set) var body: String?
     private let origin: String
 
-    init(start: URL) {
+    init(start: URL, body: String? = nil) {
         url = start
+        self.body = body
         origin = UpstreamEndpoint.origin(of: start)
     }
 
@@ -48,5 +53,6 @@ struct UpstreamRedirects: Sendable {
         else { throw .invalidURL(location) }
         hops += 1
         url = checked
+        if status != 307 && status != 308 { body = nil }
     }
 }

@@ -153,6 +153,8 @@ extension FeedwebConfiguration {
         /// Append mode: the events whose data is an item (`--event`: an SSE event's name, a
         /// Socket.IO event's); empty: feedweb's own rule (``AppendProtocol``).
         public var chosenEvents: [String] = []
+        /// A polled source's request body, POSTed on each poll (`--poll-body`).
+        public var pollBody: String?
         /// Append mode: where an item says which item it is, so that a new version of a kept
         /// item takes its place (``UpstreamConfiguration/itemsPutInPlaceAt``); set by a
         /// given `--key-path`.
@@ -191,6 +193,7 @@ extension FeedwebConfiguration {
                 url: url, headers: headers, maxEventBytes: maxEventBytes, maxBackoff: maxBackoff,
                 readTimeout: readTimeout, caFile: caFile)
             configuration.sendOnOpen = sendOnOpen
+            configuration.pollBody = pollBody
             configuration.itemsPutInPlaceAt = itemsPutInPlaceAt
             return configuration
         }

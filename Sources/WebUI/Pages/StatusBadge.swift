@@ -74,7 +74,9 @@ struct StatusBadge: Hashable, Sendable {
     var waitingText: String {
         switch (kind, problem) {
         case (.failing, let problem?):
-            return "No document from upstream yet: " + problem + ". feedweb tries again until it answers."
+            // A problem in upstream's own words may end its sentence already.
+            let said = problem.hasSuffix(".") ? problem : problem + "."
+            return "No document from upstream yet: " + said + " feedweb tries again until it answers."
         case (.failing, nil):
             return "No document from upstream yet: its answers fail. feedweb tries again until it answers."
         default:
