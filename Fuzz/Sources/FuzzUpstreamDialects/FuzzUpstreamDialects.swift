@@ -8,8 +8,9 @@ import FuzzSupport
 ///   patch to it does, one that fails leaves it as it was;
 /// - append protocol: events interpreted by ``AppendProtocol``; the document never holds
 ///   more than `keep` items, the newest first;
-/// - polling: an answer (status, headers, body) interpreted by ``PollingProtocol``; a new
-///   document becomes a diff from the last one that the store applies to give it exactly;
+/// - polling: an answer (status, headers, body) interpreted by ``PollingProtocol``, as the
+///   answer to a GET or to a POSTed query; a new document becomes a diff from the last one
+///   that the store applies to give it exactly; each header value is read as an HTTP date;
 /// - Firebase: an SSE stream's `put`/`patch` events interpreted by ``FirebaseProtocol``;
 ///   every patch it returns applies to the mirror, which is always the document the stream
 ///   has built; anything else leaves the mirror as it was;
@@ -246,7 +247,10 @@ func carryOut(_ command: UpstreamCommand, mode: MessageProtocol.Mode, on store: 
 func readPollingAnswer(_ input: inout FuzzInput) {
     let statuses = [200, 200, 200, 201, 203, 204, 206, 301, 302, 303, 304, 307, 308, 400, 404, 500, 503]
     let status = statuses[Int(input.byte()) % statuses.count]
-    let sent = PollingProtocol.Validators(etag: input.byte() & 1 == 0 ? nil : "\"v1\"")
+    let flags = input.byte()
+    let sent = PollingProtocol.Validators(etag: flags & 1 == 0 ? nil : "\"v1\"")
+    // A POSTed query's answer (`--poll-body`) is read as a GraphQL result when it is one.
+    let posted = flags & 2 != 0
     let lines = input.rest().split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false)
     let blank = lines.firstIndex { $0.isEmpty } ?? lines.endIndex
     let headers = lines[..<blank].map { line -> (name: String, value: String) in
@@ -259,7 +263,14 @@ func readPollingAnswer(_ input: inout FuzzInput) {
         lines.index(blank, offsetBy: 1, limitedBy: lines.endIndex).map {
             Array(lines[$0...].joined(separator: [UInt8(ascii: "\n")]))
         } ?? []
-    switch PollingProtocol.interpret(status: status, headers: headers, body: body, sent: sent) {
+    // Every header value read as an HTTP date (`Retry-After`): whatever it is, no trap, and a
+    // date it reads is a whole second.
+    for header in headers {
+        if let date = WallTime(httpDate: header.value.trimmingCharacters(in: .whitespaces)) {
+            invariant(date.microseconds % 1_000_000 == 0, "an HTTP date with a fraction of a second")
+        }
+    }
+    switch PollingProtocol.interpret(status: status, headers: headers, body: body, sent: sent, posted: posted) {
     case .document(let document, _):
         invariant(PollingProtocol.wantsBody(status: status), "a document from an answer without a body: \(status)")
         let store = newStore()
