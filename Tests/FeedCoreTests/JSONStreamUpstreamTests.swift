@@ -257,6 +257,37 @@ struct JSONStreamUpstreamTests {
         }
     }
 
+    @Test("a list answered 429 with Retry-After (a busy API server) is asked again after the wait, then watched")
+    func kubernetesListBusy() async throws {
+        let expired = try Self.watch(
+            "ERROR", json: #"{"kind":"Status","apiVersion":"v1","status":"Failure","reason":"Expired","code":410}"#)
+        try await Upstream.run(
+            [
+                .stream(
+                    [
+                        .text(
+                            Self.watch("ADDED", Self.pod("old-1", uid: "o1", phase: "Running", version: 1)) + expired)
+                    ], ending: .close, contentType: "application/json"),
+                .status(
+                    429, headers: [("Retry-After", "1"), ("Content-Type", "application/json")],
+                    body: #"{"kind":"Status","status":"Failure","reason":"TooManyRequests","code":429}"#),
+                Self.podList([Self.pod("web-1", uid: "w1", phase: "Running", version: 7)], version: "8"),
+                .stream([], ending: .stayOpen, contentType: "application/json"),
+            ], path: "/api/v1/pods?watch=1", kind: .append(keep: 50)
+        ) { server, upstream in
+            let requests = try await server.waitForRequests(4)
+            #expect(
+                requests.map(\.uri) == [
+                    "/api/v1/pods?watch=1", "/api/v1/pods?limit=500", "/api/v1/pods?limit=500",
+                    "/api/v1/pods?watch=1&resourceVersion=8",
+                ])
+            #expect(requests[2].receivedAt - requests[1].receivedAt >= .seconds(1), "listed again after Retry-After")
+            try await upstream.waitUntil("the listed pod alone") {
+                Self.values(upstream.document, at: "/metadata/uid") == ["w1"]
+            }
+        }
+    }
+
     @Test("objects kept at the start (a state restored): the first watch is listed first, the ones gone taken out")
     func kubernetesRestoredState() async throws {
         let server = try await ScriptedSSEServer.start(script: [

@@ -3,19 +3,31 @@ import Foundation
 import NIOCore
 
 extension KubernetesList {
+    /// What listing gave.
+    enum Outcome: Equatable {
+        /// The list is put; the watch resumes at this position (the list's
+        /// `resourceVersion`, ``UpstreamPosition/encode(_:)``).
+        case listed(String)
+        /// The API server asked to wait before asking again (an answer with `Retry-After`, a
+        /// 429 of a busy server): the attempt ends, and the next lists again.
+        case askedToWait(UpstreamError, Duration)
+        /// The list cannot be read (logged): the watch starts over without it.
+        case unavailable
+    }
+
     /// Lists the objects the watch `url` covers, page by page, and makes them the kept items
     /// (``FeedStore/replaceItems(_:listedIDs:idAt:keep:position:arrival:)``): the kept
     /// objects the list lacks go. Only the objects that can be kept are held meanwhile
     /// (``KubernetesListing``). A page larger than `--max-event-bytes` is asked for again
     /// with half as many objects, down to ``smallestPageLimit``. Returns the position the
-    /// watch then resumes from (the list's `resourceVersion`,
-    /// ``UpstreamPosition/encode(_:)``), or `nil` when the list could not be read: an answer
-    /// other than 200, a page that is no list or too large at the smallest limit, a
-    /// failure, or more than ``maxPages`` pages. That is logged, and the watch starts over as
-    /// it would have without a list.
+    /// watch then resumes from (``Outcome/listed(_:)``); ``Outcome/askedToWait(_:_:)`` when an
+    /// answer asks to wait (``RetryAfter``); or ``Outcome/unavailable`` when the list could
+    /// not be read: another answer than 200, a page that is no list or too large at the
+    /// smallest limit, a failure, or more than ``maxPages`` pages. That is logged, and the
+    /// watch starts over as it would have without a list.
     static func fetch(
         _ url: URL, keep: Int, client: HTTPClient, session: UpstreamSession
-    ) async -> String? {
+    ) async -> Outcome {
         let shown = session.shownURL
         var listing = KubernetesListing(
             keptIDs: session.store.keptIDs(at: KubernetesWatch.idPath), idAt: KubernetesWatch.idPath, keep: keep)
@@ -27,14 +39,16 @@ extension KubernetesList {
             while pages < maxPages {
                 switch try await Self.page(after: token, of: url, limit: limit, client: client, session: session) {
                 case .refused:
-                    return nil
+                    return .unavailable
+                case .askedToWait(let status, let wait):
+                    return .askedToWait(.httpStatus(status), wait)
                 case .tooLarge:
                     let bytes = session.configuration.maxEventBytes
                     guard let smaller = smallerLimit(than: limit) else {
                         session.logger.warning(
                             "upstream: a page of \(limit) objects of the list before watching exceeds \(bytes) bytes (--max-event-bytes); watching without it"
                         )
-                        return nil
+                        return .unavailable
                     }
                     session.logger.info(
                         "upstream: a page of \(limit) objects of the list exceeds \(bytes) bytes (--max-event-bytes); asking for \(smaller) a page"
@@ -53,7 +67,7 @@ extension KubernetesList {
                         session.logger.info(
                             "upstream: listed \(listing.count) objects at resourceVersion \(version); the watch starts there"
                         )
-                        return position
+                        return .listed(position)
                     }
                 }
             }
@@ -63,11 +77,11 @@ extension KubernetesList {
                 session.logger.warning(
                     "upstream: listing \(shown) before watching failed (\(error)); watching without it")
             }
-            return nil
+            return .unavailable
         }
         session.logger.warning(
             "upstream: the list of \(shown) has more than \(maxPages) pages; watching without it")
-        return nil
+        return .unavailable
     }
 
     /// What asking for one page of the list gave.
@@ -77,6 +91,8 @@ extension KubernetesList {
         case tooLarge
         /// Not a page: another status, or no list (logged).
         case refused
+        /// Answered `status`, asking to wait (``RetryAfter``, logged).
+        case askedToWait(status: Int, wait: Duration)
     }
 
     /// The list's page after `token`, of at most `limit` objects.
@@ -94,6 +110,11 @@ extension KubernetesList {
             (configuredNames.contains("accept") ? [] : [("Accept", "application/json")]) + redirects.headers(configured)
         }
         let code = Int(response.status.code)
+        if code != 200,
+            let wait = session.askedWait(status: code, headers: response.headers.map { ($0.name, $0.value) })
+        {
+            return .askedToWait(status: code, wait: wait)
+        }
         guard code == 200 else {
             let (reason, bytes) = await HTTPUpstream.reason(of: response, session: session)
             session.publish(.received(bytes: UInt64(bytes)))

@@ -27,13 +27,20 @@ struct SSETransport: HTTPTransport {
         // A JSON stream resumes in its query (``StreamResume``), an SSE stream by its header.
         var lastEventID = session.lastEventID
         if case .append(let keep)? = jsonTexts?.mode, UpstreamPosition.resumeQuery(from: lastEventID) == nil,
-            KubernetesList.isWatch(session.endpoint.url), session.store.keepsItems,
-            let listed = await KubernetesList.fetch(session.endpoint.url, keep: keep, client: client, session: session)
+            KubernetesList.isWatch(session.endpoint.url), session.store.keepsItems
         {
             // A watch that starts over while objects are kept: the list first, so that the
             // ones deleted meanwhile go, then the watch from the list's version.
-            session.lastEventID = listed
-            lastEventID = listed
+            switch await KubernetesList.fetch(session.endpoint.url, keep: keep, client: client, session: session) {
+            case .listed(let position):
+                session.lastEventID = position
+                lastEventID = position
+            case .askedToWait(let error, let wait):
+                // A busy API server (429, with Retry-After): listed again after the wait.
+                return .ended(error, notBefore: wait)
+            case .unavailable:
+                break
+            }
         }
         let resumeQuery = jsonTexts == nil ? nil : UpstreamPosition.resumeQuery(from: lastEventID)
         var redirects = UpstreamRedirects(start: resumeQuery?.applied(to: session.endpoint.url) ?? session.endpoint.url)
