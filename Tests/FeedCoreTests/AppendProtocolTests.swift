@@ -120,6 +120,13 @@ struct AppendProtocolTests {
             Issue.record("message is an item though --event names only trade")
             return
         }
+        // An unnamed event whose data says its kind: an item when that kind is chosen.
+        guard case .prependItem = updates.interpret(SSEEvent(data: #"{"type":"trade","p":1}"#)),
+            case .ignore(_, false) = updates.interpret(SSEEvent(data: #"{"type":"quote","b":1}"#))
+        else {
+            Issue.record("an unnamed event's kind is not read")
+            return
+        }
     }
 
     @Test("a stream whose items came as message learns no other name")

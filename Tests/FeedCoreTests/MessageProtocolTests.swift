@@ -1,5 +1,6 @@
-import FeedCore
 import Testing
+
+@testable import FeedCore
 
 /// ``MessageProtocol`` without I/O: which whole messages are items, which are heartbeats,
 /// and which are a Kubernetes watch's edits.
@@ -329,6 +330,46 @@ struct MessageProtocolTests {
         let overSSE = append.interpret(SSEEvent(data: row))
         guard case .putItem(_, _, 7) = overSSE else {
             Issue.record("a change over SSE: \(overSSE)")
+            return
+        }
+    }
+
+    @Test(
+        "--event over JSON messages: their type, event, channel, e, ev or T names their kind; an envelope's or data's too"
+    )
+    func chosenKinds() throws {
+        let ticker = MessageProtocol(mode: .append(keep: 5), chosenEvents: ["ticker", "trade"])
+        func first(_ text: String) -> UpstreamCommand? { ticker.interpret(.text(text)).first }
+        for text in [
+            #"{"type":"ticker","product_id":"BTC-USD","price":"43000.1"}"#,  // Coinbase
+            #"{"e":"trade","s":"BTCUSDT","p":"43000.10"}"#,  // Binance
+            #"{"stream":"btcusdt@trade","data":{"e":"trade","s":"BTCUSDT"}}"#,  // Binance's combined stream
+            #"{"channel":"ticker","type":"update","data":[{"symbol":"BTC/USD","last":43000.1}]}"#,  // Kraken v2
+        ] {
+            guard case .prependItem? = first(text) else {
+                Issue.record("\(text) is no item: \(String(describing: first(text)))")
+                continue
+            }
+        }
+        for text in [
+            #"{"type":"l2update","product_id":"BTC-USD","changes":[]}"#, #"{"e":"24hrTicker","s":"BTCUSDT"}"#,
+            #"{"symbol":"BTC","price":1}"#, #"[{"ev":"Q","sym":"AAPL"}]"#,
+        ] {
+            guard case .ignore(let reason, false)? = first(text) else {
+                Issue.record("\(text) is read: \(String(describing: first(text)))")
+                continue
+            }
+            #expect(reason.contains("--event"), "\(reason)")
+        }
+        #expect(MessageProtocol.kinds(of: try JSONValue(parsing: #"{"T":"t","S":"AAPL"}"#)) == ["t"])
+        #expect(MessageProtocol.kinds(of: try JSONValue(parsing: #"{"price":1}"#)).isEmpty)
+        #expect(
+            MessageProtocol.kinds(of: try JSONValue(parsing: #"{"event":"trade","channel":"live_trades_btcusd"}"#))
+                == ["trade", "live_trades_btcusd"])
+        // A Kubernetes watch's events are edits, whatever --event says.
+        let watch = #"{"type":"ADDED","object":{"kind":"Pod","metadata":{"uid":"u1","resourceVersion":"1"}}}"#
+        guard case .putItem? = first(watch) else {
+            Issue.record("a watch event was filtered")
             return
         }
     }

@@ -160,5 +160,11 @@ struct SocketIOPacketTests {
             Issue.record("without --event, every event is an item")
             return
         }
+        // The chosen event's argument is an item whatever its own type says.
+        guard case .prependItem? = chosen.interpret(.text(#"42["tick",{"type":"quote","symbol":"BTC"}]"#)).first
+        else {
+            Issue.record("a chosen event's argument was asked its kind")
+            return
+        }
     }
 }

@@ -21,9 +21,10 @@
 ///   ``DocumentProtocol/livenessNames``), is an item, and so is every later event of that
 ///   name (``itemEvents``).
 /// - With `--event NAME` (``chosenEvents``), the events so named are the items, and only
-///   they: nothing is learned, and `message`, `update` and `notification` are items only
-///   when named. The other events keep their meaning (Mastodon's edits and deletes,
-///   `error`); the rest are ignored, not counted.
+///   they: nothing is learned, and `update` and `notification` are items only when named.
+///   A `message` (an unnamed event) is one when named, or when its data's own kind
+///   (``MessageProtocol/kinds(of:)``: `{"type":"ticker",…}`) is. The other events keep their
+///   meaning (Mastodon's edits and deletes, `error`); the rest are ignored, not counted.
 /// - anything else (ntfy's `open` and `keepalive`): counted and ignored.
 ///
 /// The event `id` is opaque (EventStreams sends a JSON array of Kafka offsets); the
@@ -76,6 +77,12 @@ public struct AppendProtocol: Sendable {
     /// other type.
     func command(forKnown event: SSEEvent) -> UpstreamCommand? {
         switch event.type {
+        case "message" where !chosenEvents.isEmpty && !chosenEvents.contains("message"):
+            // An unnamed event: its data's own kind (`{"type":"ticker",…}`) may be the one chosen.
+            guard let item = try? JSONValue(parsing: event.data),
+                MessageProtocol.kinds(of: item).contains(where: chosenEvents.contains)
+            else { return .ignore(reason: "a message whose kind is not one --event names", counted: false) }
+            return CouchChanges.command(for: item, keep: keep) ?? .prependItem(item, keep: keep)
         case _ where isItemEvent(event.type):
             let item: JSONValue
             do {

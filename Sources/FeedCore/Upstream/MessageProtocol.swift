@@ -61,7 +61,8 @@ public struct MessageProtocol: Sendable, Equatable {
     public let mode: Mode
     public let framing: Framing
     /// In append mode, the events whose data is an item (`--event`): a Socket.IO event's
-    /// name, an enveloped event's (``AppendProtocol/chosenEvents``); empty: every event.
+    /// name, an enveloped event's (``AppendProtocol/chosenEvents``), a JSON message's kind
+    /// (``kinds(of:)``); empty: every event.
     public let chosenEvents: Set<String>
 
     public init(mode: Mode, framing: Framing = .plain, chosenEvents: Set<String> = []) {
@@ -127,16 +128,19 @@ public struct MessageProtocol: Sendable, Equatable {
             if case .append = mode, !chosenEvents.isEmpty, !chosenEvents.contains(name) {
                 return [.ignore(reason: "\(name) events are not items (--event)", counted: false)]
             }
+            // The event's name was the one chosen: its argument's own kind is not asked.
             guard arguments.count == 1, let value = arguments.first else {
-                return commands(for: .object(["event": .string(name), "arguments": .array(arguments)]))
+                return commands(for: .object(["event": .string(name), "arguments": .array(arguments)]), named: true)
             }
-            return commands(for: value)
+            return commands(for: value, named: true)
         }
     }
 
     /// The commands for one message's JSON value: one, or in append mode one per item it
     /// carries.
-    private func commands(for value: JSONValue) -> [UpstreamCommand] {
+    /// `named`: the message came by an event whose name was chosen (a Socket.IO event's), so
+    /// its kind is not asked again.
+    private func commands(for value: JSONValue, named: Bool = false) -> [UpstreamCommand] {
         if case .append(let keep) = mode, let commands = HomeAssistantEvents.commands(for: value, keep: keep) {
             return commands
         }
@@ -145,23 +149,51 @@ public struct MessageProtocol: Sendable, Equatable {
             // Alpaca and Polygon answer in lists too: `[{"T":"success","msg":"connected"}]`.
             var errors: [UpstreamCommand] = []
             var data: [UpstreamCommand] = []
+            var unchosen = 0
             for item in items {
                 if let error = Self.feedError(item) {
                     errors.append(.reportError(error))
                 } else if !Self.isHeartbeat(item) && !Self.isSubscriptionAnswer(item) {
+                    guard named || isChosen(item, in: value) else {
+                        unchosen += 1
+                        continue
+                    }
                     data.append(.prependItem(item, keep: keep))
                 }
             }
             guard !data.isEmpty || !errors.isEmpty else {
-                return [.ignore(reason: "an answer to a subscription", counted: false)]
+                return [.ignore(reason: unchosen > 0 ? Self.notChosen : "an answer to a subscription", counted: false)]
             }
             return errors + data
         }
-        return [command(for: value)]
+        return [command(for: value, named: named)]
     }
 
-    /// The one command for the JSON text `value`, whatever it carries.
-    private func command(for value: JSONValue) -> UpstreamCommand {
+    /// Why a message whose kind `--event` does not name is no item.
+    private static let notChosen = "its kind is not one --event names"
+
+    /// The members that name a JSON message's kind: Coinbase's `type`, Bitstamp's `event`,
+    /// Kraken's `channel`, Binance's `e`, Polygon's `ev`, Alpaca's `T`.
+    static let kindMembers = ["type", "event", "channel", "e", "ev", "T"]
+
+    /// A JSON message's kinds: each of ``kindMembers`` that is text, in the object itself and
+    /// in its `data` object (Binance's combined streams, `{"stream":…,"data":{"e":"trade",…}}`).
+    /// A message may say several (Kraken's `{"channel":"ticker","type":"update",…}`).
+    static func kinds(of message: JSONValue) -> [String] {
+        [message, message["data"] ?? .null].flatMap { object in kindMembers.compactMap { object[$0]?.stringValue } }
+    }
+
+    /// Whether `item` (carried by `envelope`, when it is) is of a kind `--event` chose:
+    /// always without `--event`; else one of its kinds, or of its envelope's, is one of
+    /// ``chosenEvents``.
+    private func isChosen(_ item: JSONValue, in envelope: JSONValue? = nil) -> Bool {
+        guard !chosenEvents.isEmpty else { return true }
+        return (Self.kinds(of: item) + (envelope.map(Self.kinds(of:)) ?? [])).contains(where: chosenEvents.contains)
+    }
+
+    /// The one command for the JSON text `value`, whatever it carries; `named` as in
+    /// ``commands(for:named:)``.
+    private func command(for value: JSONValue, named: Bool) -> UpstreamCommand {
         // Neither an item nor a document, in either mode.
         if let error = Self.feedError(value) { return .reportError(error) }
         if Self.isHeartbeat(value) { return .ignore(reason: "heartbeat", counted: false) }
@@ -179,6 +211,7 @@ public struct MessageProtocol: Sendable, Equatable {
             }
             if let command = KubernetesWatch.command(for: value, keep: keep) { return command }
             if let command = CouchChanges.command(for: value, keep: keep) { return command }
+            guard named || isChosen(value) else { return .ignore(reason: Self.notChosen, counted: false) }
             return .prependItem(value, keep: keep)
         case .document:
             if let command = GraphQLResult.command(overWebSocket: value) { return command }
