@@ -288,6 +288,44 @@ struct JSONStreamUpstreamTests {
         }
     }
 
+    @Test(
+        "a list whose continue token expired (410) starts over once, from its first page, and holds only the new pages")
+    func kubernetesListContinueExpired() async throws {
+        let expired = try Self.watch(
+            "ERROR", json: #"{"kind":"Status","apiVersion":"v1","status":"Failure","reason":"Expired","code":410}"#)
+        let gone = ScriptedSSEServer.Response.status(
+            410, headers: [("Content-Type", "application/json")],
+            body:
+                #"{"kind":"Status","status":"Failure","reason":"Expired","message":"The provided continue parameter is too old","code":410}"#
+        )
+        try await Upstream.run(
+            [
+                .stream(
+                    [
+                        .text(
+                            Self.watch("ADDED", Self.pod("old-1", uid: "o1", phase: "Running", version: 1)) + expired)
+                    ], ending: .close, contentType: "application/json"),
+                // The first list's first page names web-2, deleted before its second page is asked.
+                Self.podList([Self.pod("web-2", uid: "w2", phase: "Running", version: 5)], version: "6", next: "c1"),
+                gone,
+                Self.podList([Self.pod("web-1", uid: "w1", phase: "Running", version: 8)], version: "9", next: "c2"),
+                Self.podList([Self.pod("web-3", uid: "w3", phase: "Pending", version: 9)], version: "9"),
+                .stream([], ending: .stayOpen, contentType: "application/json"),
+            ], path: "/api/v1/pods?watch=1", kind: .append(keep: 50)
+        ) { server, upstream in
+            let requests = try await server.waitForRequests(6)
+            #expect(
+                requests.map(\.uri) == [
+                    "/api/v1/pods?watch=1", "/api/v1/pods?limit=500", "/api/v1/pods?limit=500&continue=c1",
+                    "/api/v1/pods?limit=500", "/api/v1/pods?limit=500&continue=c2",
+                    "/api/v1/pods?watch=1&resourceVersion=9",
+                ])
+            try await upstream.waitUntil("the second list's pods alone: web-2 from the first is not kept") {
+                Set(Self.values(upstream.document, at: "/metadata/uid")) == ["w1", "w3"]
+            }
+        }
+    }
+
     @Test("objects kept at the start (a state restored): the first watch is listed first, the ones gone taken out")
     func kubernetesRestoredState() async throws {
         let server = try await ScriptedSSEServer.start(script: [

@@ -23,14 +23,16 @@ extension KubernetesList {
     /// watch then resumes from (``Outcome/listed(_:)``); ``Outcome/askedToWait(_:_:)`` when an
     /// answer asks to wait (``RetryAfter``); or ``Outcome/unavailable`` when the list could
     /// not be read: another answer than 200, a page that is no list or too large at the
-    /// smallest limit, a failure, or more than ``maxPages`` pages. That is logged, and the
-    /// watch starts over as it would have without a list.
+    /// smallest limit, a failure, more than ``maxPages`` pages, or a `continue` token that
+    /// expired (410) twice: once, the list starts over. That is logged, and the watch starts
+    /// over as it would have without a list.
     static func fetch(
         _ url: URL, keep: Int, client: HTTPClient, session: UpstreamSession
     ) async -> Outcome {
         let shown = session.shownURL
-        var listing = KubernetesListing(
-            keptIDs: session.store.keptIDs(at: KubernetesWatch.idPath), idAt: KubernetesWatch.idPath, keep: keep)
+        let keptIDs = session.store.keptIDs(at: KubernetesWatch.idPath)
+        var listing = KubernetesListing(keptIDs: keptIDs, idAt: KubernetesWatch.idPath, keep: keep)
+        var restarted = false
         var token: String?
         var version = ""
         var limit = pageLimit
@@ -42,6 +44,18 @@ extension KubernetesList {
                     return .unavailable
                 case .askedToWait(let status, let wait):
                     return .askedToWait(.httpStatus(status), wait)
+                case .continueExpired:
+                    // The API server's answer to a token too old: the list starts over, once.
+                    guard !restarted else {
+                        session.logger.warning(
+                            "upstream: the list's continue token expired again (410); watching without it")
+                        return .unavailable
+                    }
+                    restarted = true
+                    session.logger.info(
+                        "upstream: the list's continue token expired (410); listing again from the start")
+                    listing = KubernetesListing(keptIDs: keptIDs, idAt: KubernetesWatch.idPath, keep: keep)
+                    token = nil
                 case .tooLarge:
                     let bytes = session.configuration.maxEventBytes
                     guard let smaller = smallerLimit(than: limit) else {
@@ -93,6 +107,8 @@ extension KubernetesList {
         case refused
         /// Answered `status`, asking to wait (``RetryAfter``, logged).
         case askedToWait(status: Int, wait: Duration)
+        /// Answered 410 Gone to a `continue` token: the list must start over.
+        case continueExpired
     }
 
     /// The list's page after `token`, of at most `limit` objects.
@@ -114,6 +130,11 @@ extension KubernetesList {
             let wait = session.askedWait(status: code, headers: response.headers.map { ($0.name, $0.value) })
         {
             return .askedToWait(status: code, wait: wait)
+        }
+        if code == 410 && token != nil {
+            let (_, bytes) = await HTTPUpstream.reason(of: response, session: session)
+            session.publish(.received(bytes: UInt64(bytes)))
+            return .continueExpired
         }
         guard code == 200 else {
             let (reason, bytes) = await HTTPUpstream.reason(of: response, session: session)
