@@ -312,4 +312,134 @@ struct WebSocketSubscriptionTests {
         #expect(ready["upstream"]?["upstream_errors"] == .int(0))
         #expect(server.connections.count == 1, "no reconnect")
     }
+
+    @Test("a Pusher server (Reverb, Soketi): its pings answered, its own messages no items, an event's data the item")
+    func pusher() async throws {
+        let price: (String, Double) -> ScriptedWebSocketServer.Action = { symbol, price in
+            let data = JSONValue.object(["symbol": .string(symbol), "price": .double(price)]).serializedString()
+            return .text(
+                JSONValue.object([
+                    "event": .string("App\\Events\\PriceUpdated"), "channel": .string("prices"), "data": .string(data),
+                ]).serializedString())
+        }
+        let other = ScriptedWebSocketServer.Action.text(
+            #"{"event":"App\\Events\\OrderShipped","channel":"prices","data":"{\"order\":7}"}"#)
+        let ping = ScriptedWebSocketServer.Action.text(#"{"event":"pusher:ping","data":{}}"#)
+        let server = try await ScriptedWebSocketServer.start(script: [
+            .text(
+                #"{"event":"pusher:connection_established","data":"{\"socket_id\":\"123.456\",\"activity_timeout\":30}"}"#
+            ),
+            .text(#"{"event":"pusher_internal:subscription_succeeded","data":"{}","channel":"prices"}"#),
+            price("BTC", 97_000.5), other, ping, price("ETH", 3_600.25), ping, price("BTC", 97_010.75),
+        ])
+        defer { server.shutdownNow() }
+        let subscribe = #"{"event":"pusher:subscribe","data":{"auth":"","channel":"prices"}}"#
+        let feedweb = try await FeedwebProcess(arguments: [
+            "--upstream", server.url("/app/local-key?protocol=7&client=js&version=8.4.0"), "--mode", "append",
+            "--key-path", "/symbol", "--read-timeout", "0.5", "--send", subscribe, "--event", "PriceUpdated",
+        ])
+        defer { feedweb.kill() }
+        try await Eventually.check("BTC's second price") {
+            let page = try await HTTPTestClient.get(port: feedweb.port, "/").text
+            return page.contains("97,010.75")
+        }
+        try await Eventually.check("both pings answered") { server.connections.first?.textsReceived.count == 3 }
+        let texts = try #require(server.connections.first?.textsReceived)
+        #expect(texts.first == subscribe, "asked first")
+        let answers = try texts.dropFirst().map { try JSONValue(parsing: $0)["event"] }
+        #expect(answers == [.string("pusher:pong"), .string("pusher:pong")], "then answered: \(texts)")
+        let items = try await JSONValue(parsing: HTTPTestClient.get(port: feedweb.port, "/api/state").body)
+        #expect(items["items"]?.arrayValue?.compactMap { $0["symbol"]?.stringValue } == ["ETH", "BTC"])
+        let ready = try await JSONValue(parsing: HTTPTestClient.get(port: feedweb.port, "/readyz").body)
+        #expect(ready["upstream"]?["ignored_events"] == .int(0) && ready["upstream"]?["upstream_errors"] == .int(0))
+        #expect(server.connections.count == 1, "no reconnect")
+    }
+
+    @Test(
+        "a Phoenix server: heartbeats in its serializer's form, a join's reply and presence no items, a refusal shown")
+    func phoenix() async throws {
+        let message: (String, String) -> ScriptedWebSocketServer.Action = { event, payload in
+            .text(#"["1",null,"prices:crypto","\#(event)",\#(payload)]"#)
+        }
+        let server = try await ScriptedWebSocketServer.start(script: [
+            .text(#"["1","1","prices:crypto","phx_reply",{"status":"ok","response":{}}]"#),
+            message("new_price", #"{"symbol":"BTC","price":97000.5}"#),
+            message("presence_diff", #"{"joins":{"u1":{"metas":[]}},"leaves":{}}"#),
+            .text(#"["2","2","room:secret","phx_reply",{"status":"error","response":{"reason":"unauthorized"}}]"#),
+            .pause(.milliseconds(900)),
+            .text(#"[null,"heartbeat","phoenix","phx_reply",{"status":"ok","response":{}}]"#),
+            message("new_price", #"{"symbol":"BTC","price":97010.75}"#),
+        ])
+        defer { server.shutdownNow() }
+        let join = #"["1","1","prices:crypto","phx_join",{}]"#
+        let feedweb = try await FeedwebProcess(arguments: [
+            "--upstream", server.url("/socket/websocket?vsn=2.0.0"), "--mode", "append", "--key-path", "/symbol",
+            "--read-timeout", "0.5", "--send", join, "--send", #"["2","2","room:secret","phx_join",{}]"#,
+        ])
+        defer { feedweb.kill() }
+        try await Eventually.check("BTC's second price") {
+            let page = try await HTTPTestClient.get(port: feedweb.port, "/").text
+            return page.contains("97,010.75")
+        }
+        let texts = try #require(server.connections.first?.textsReceived)
+        #expect(texts.first == join)
+        // 900 ms at one heartbeat every 250 ms (half the read timeout): at least 2 on a slow
+        // machine, each Phoenix's own, in the server's array form.
+        let heartbeats = texts.dropFirst(2)
+        let forms = try heartbeats.map { try JSONValue(parsing: $0).arrayValue?.dropFirst(2).prefix(2) }
+        #expect(
+            heartbeats.count >= 2 && forms.allSatisfy { $0 == [.string("phoenix"), .string("heartbeat")] }, "\(texts)")
+        let items = try await JSONValue(parsing: HTTPTestClient.get(port: feedweb.port, "/api/state").body)
+        #expect(items["items"]?.arrayValue?.compactMap { $0["symbol"]?.stringValue } == ["BTC"], "no presence row")
+        let ready = try await JSONValue(parsing: HTTPTestClient.get(port: feedweb.port, "/readyz").body)
+        #expect(ready["upstream"]?["last_upstream_error"] == .string("Phoenix: room:secret: unauthorized"))
+        #expect(ready["upstream"]?["upstream_errors"] == .int(1))
+        #expect(server.connections.count == 1, "no reconnect")
+    }
+
+    @Test("Supabase Realtime: a table's rows kept in step with its inserts, updates and deletes; heartbeats as objects")
+    func supabaseTable() async throws {
+        let change: (String, String, String) -> ScriptedWebSocketServer.Action = { type, record, old in
+            .text(
+                #"{"topic":"realtime:public:orders","event":"postgres_changes","payload":{"ids":[1],"data":{"schema":"public","table":"orders","commit_timestamp":"2026-12-05T01:00:00Z","type":"\#(type)","record":\#(record),"old_record":\#(old),"errors":null}},"ref":null}"#
+            )
+        }
+        let server = try await ScriptedWebSocketServer.start(script: [
+            .text(
+                #"{"topic":"realtime:public:orders","event":"phx_reply","payload":{"status":"ok","response":{}},"ref":"1"}"#
+            ),
+            .text(
+                #"{"topic":"realtime:public:orders","event":"system","payload":{"status":"ok","message":"Subscribed to PostgreSQL","extension":"postgres_changes","channel":"public:orders"},"ref":null}"#
+            ),
+            change("INSERT", #"{"id":1,"customer":"Ada","status":"new"}"#, "{}"),
+            change("INSERT", #"{"id":2,"customer":"Grace","status":"new"}"#, "{}"),
+            change("INSERT", #"{"id":3,"customer":"<b>Linus</b>","status":"new"}"#, "{}"),
+            change("UPDATE", #"{"id":2,"customer":"Grace","status":"shipped"}"#, #"{"id":2}"#),
+            change("DELETE", "{}", #"{"id":1}"#), .pause(.milliseconds(600)),
+            change("INSERT", #"{"id":4,"customer":"Ken","status":"new"}"#, "{}"),
+        ])
+        defer { server.shutdownNow() }
+        let join =
+            #"{"topic":"realtime:public:orders","event":"phx_join","payload":{"config":{"postgres_changes":[{"event":"*","schema":"public","table":"orders"}]}},"ref":"1","join_ref":"1"}"#
+        let feedweb = try await FeedwebProcess(arguments: [
+            "--upstream", server.url("/realtime/v1/websocket?apikey=anon&vsn=1.0.0"), "--mode", "append",
+            "--read-timeout", "0.5", "--send", join,
+        ])
+        defer { feedweb.kill() }
+        try await Eventually.check("the fourth order") {
+            let page = try await HTTPTestClient.get(port: feedweb.port, "/").text
+            return page.contains("Ken")
+        }
+        let state = try await JSONValue(parsing: HTTPTestClient.get(port: feedweb.port, "/api/state").body)
+        let rows = state["items"]?.arrayValue?.map { [$0["id"], $0["status"]] }
+        // Newest first; the update in its row's place; the deleted row gone.
+        #expect(rows == [[.int(4), .string("new")], [.int(3), .string("new")], [.int(2), .string("shipped")]])
+        let page = try await HTTPTestClient.get(port: feedweb.port, "/").text
+        #expect(page.contains("&lt;b&gt;Linus&lt;/b&gt;") && !page.contains("<b>Linus"))
+        let texts = try #require(server.connections.first?.textsReceived)
+        let topics = try texts.dropFirst().map { try JSONValue(parsing: $0)["topic"] }
+        #expect(!topics.isEmpty && topics.allSatisfy { $0 == .string("phoenix") }, "heartbeats as objects: \(texts)")
+        let ready = try await JSONValue(parsing: HTTPTestClient.get(port: feedweb.port, "/readyz").body)
+        #expect(ready["upstream"]?["upstream_errors"] == .int(0) && ready["upstream"]?["ignored_events"] == .int(0))
+    }
 }

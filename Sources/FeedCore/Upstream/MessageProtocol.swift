@@ -19,6 +19,12 @@
 ///   diffs it against the last one into a patch, as it does a poll. A Kubernetes watch's
 ///   event is no document: it is shown as an upstream error that names `--mode append`.
 ///
+/// Two WebSocket protocols are known by their messages' shape, whatever the URL: a Pusher
+/// server's (``PusherMessage``: its pings answered, an event read as its `data`) and a
+/// Phoenix server's (``PhoenixMessage``: heartbeats sent, an event read as its `payload`,
+/// Supabase's row changes as edits of the rows kept, ``SupabaseRowChanges``). What a
+/// message asks the client to send is in its ``Reading``.
+///
 /// A text message that is not JSON, and a binary message, are counted and shown as
 /// upstream errors; the state and the connection are kept (there is no snapshot to
 /// resynchronise from). Neither a WebSocket nor a JSON stream has event ids: a reconnect
@@ -81,31 +87,115 @@ public struct MessageProtocol: Sendable, Equatable {
         read(message).commands
     }
 
-    /// The commands for one message (``interpret(_:)``), and where the stream resumes after
-    /// it when it says (in append mode: a Kubernetes watch's events, CouchDB's changes, ntfy's
-    /// messages; ``StreamResume``).
-    public func read(_ message: Message) -> (commands: [UpstreamCommand], resume: StreamResume?) {
+    /// What one message says, beyond its commands: what the client sends back at once, and
+    /// what it sends from then on.
+    public struct Reading: Sendable {
+        /// What to do with the message (``interpret(_:)``).
+        public var commands: [UpstreamCommand]
+        /// Where the stream resumes after it, when it says.
+        public var resume: StreamResume?
+        /// A text message to send back at once: a server's ping answered (Engine.IO's `3`,
+        /// Pusher's `pusher:pong`).
+        public var reply: String?
+        /// A text message the client sends every heartbeat interval from now on (a Phoenix
+        /// server's heartbeat, in its serializer's form); the same for every message of a
+        /// connection.
+        public var heartbeat: String?
+
+        init(_ commands: [UpstreamCommand], resume: StreamResume? = nil, reply: String? = nil, heartbeat: String? = nil)
+        {
+            self.commands = commands
+            self.resume = resume
+            self.reply = reply
+            self.heartbeat = heartbeat
+        }
+    }
+
+    /// What one message says (``Reading``): its commands (``interpret(_:)``), where the stream
+    /// resumes after it when it says (in append mode: a Kubernetes watch's events, CouchDB's
+    /// changes, ntfy's messages; ``StreamResume``), and what the client sends back.
+    public func read(_ message: Message) -> Reading {
         switch message {
         case .binary where framing == .socketIO:
             // A Socket.IO server's binary messages are the attachments of the event before.
-            return ([.ignore(reason: "a Socket.IO event's binary attachment", counted: false)], nil)
+            return Reading([.ignore(reason: "a Socket.IO event's binary attachment", counted: false)])
         case .binary(let byteCount):
-            return ([.reportError("a binary message (\(byteCount) bytes); feedweb reads text messages of JSON")], nil)
+            return Reading([.reportError("a binary message (\(byteCount) bytes); feedweb reads text messages of JSON")])
         case .text(let text) where framing == .socketIO:
-            return (socketIOCommands(text), nil)
+            return socketIOReading(text)
         case .text(let text):
             let value: JSONValue
             do {
                 value = try JSONValue(parsing: text)
             } catch {
-                return ([.reportError("a message is not JSON: \(error)")], nil)
+                return Reading([.reportError("a message is not JSON: \(error)")])
             }
-            guard case .append = mode else { return (commands(for: value), nil) }
+            if let pusher = PusherMessage(value) { return pusherReading(pusher) }
+            if let phoenix = PhoenixMessage(value) { return phoenixReading(phoenix) }
+            guard case .append = mode else { return Reading(commands(for: value)) }
             let resume =
                 KubernetesWatch.resume(after: value) ?? CouchChanges.resume(after: value)
                 ?? NtfyMessages.resume(after: value)
-            return (commands(for: value), resume)
+            return Reading(commands(for: value), resume: resume)
         }
+    }
+
+    /// A Pusher server's message (``PusherMessage``): its ping answered, its own messages no
+    /// items, an application's event read as its data.
+    private func pusherReading(_ message: PusherMessage) -> Reading {
+        switch message {
+        case .own:
+            return Reading([.ignore(reason: "Pusher's own message", counted: false)])
+        case .ping:
+            return Reading([.ignore(reason: "Pusher's ping", counted: false)], reply: PusherMessage.pongText)
+        case .error(let problem):
+            return Reading([.reportError("Pusher: " + problem)])
+        case .event(let name, _, let value):
+            if case .append = mode, !chosenEvents.isEmpty, !PusherMessage.isChosen(name, in: chosenEvents) {
+                return Reading([.ignore(reason: "\(name) events are not items (--event)", counted: false)])
+            }
+            return Reading(commands(for: value, named: true))
+        }
+    }
+
+    /// A Phoenix server's message (``PhoenixMessage``): every one asks for the heartbeat in
+    /// its serializer's form; Phoenix's own are no items, a refusal is upstream's error, a
+    /// channel gone ends the connection, an application's event is read as its payload.
+    private func phoenixReading(_ message: PhoenixMessage) -> Reading {
+        let heartbeat = PhoenixMessage.heartbeat(message.serializer)
+        switch message.meaning {
+        case .own:
+            return Reading([.ignore(reason: "Phoenix's own message", counted: false)], heartbeat: heartbeat)
+        case .error(let problem):
+            return Reading([.reportError(problem)], heartbeat: heartbeat)
+        case .channelEnded(let why):
+            return Reading([.endStream(why)], heartbeat: heartbeat)
+        case .event(let name, let value):
+            let chosen =
+                chosenEvents.isEmpty ? !PhoenixMessage.presenceEvents.contains(name) : chosenEvents.contains(name)
+            if case .append = mode, !chosen {
+                return Reading(
+                    [.ignore(reason: "\(name) events are not items (--event)", counted: false)], heartbeat: heartbeat)
+            }
+            // A table's row changes edit the set of rows kept.
+            switch mode {
+            case .append(let keep):
+                if let change = SupabaseRowChanges.command(for: value, keep: keep) {
+                    return Reading([change], heartbeat: heartbeat)
+                }
+            case .document:
+                if SupabaseRowChanges.command(for: value, keep: 1) != nil {
+                    return Reading([.reportError(SupabaseRowChanges.inDocumentMode)], heartbeat: heartbeat)
+                }
+            }
+            return Reading(commands(for: value, named: true), heartbeat: heartbeat)
+        }
+    }
+
+    /// A Socket.IO server's message (``Framing/socketIO``): its ping answered with a pong.
+    private func socketIOReading(_ text: String) -> Reading {
+        let commands = socketIOCommands(text)
+        return Reading(commands, reply: text == SocketIOPacket.pingText ? SocketIOPacket.pongText : nil)
     }
 
     /// The commands for a Socket.IO server's message (``Framing/socketIO``).

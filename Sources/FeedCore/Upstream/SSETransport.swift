@@ -195,14 +195,14 @@ struct SSETransport: HTTPTransport {
                 if ended && texts.isEmpty { break }
                 let interpreted = texts.flatMap { bytes in
                     let text = String(decoding: bytes, as: UTF8.self)
-                    let (commands, resume) = messages.read(.text(text))
-                    switch resume {
+                    let reading = messages.read(.text(text))
+                    switch reading.resume {
                     case .at(let query)?: position = UpstreamPosition.encode(query)
                     case .startOver?: position = ""
                     case nil: break
                     }
                     let event = SSEEvent(type: "message", data: text, id: position)
-                    return commands.map { (event, $0) }
+                    return reading.commands.map { (event, $0) }
                 }
                 let read = UpstreamReadQueue.Read(
                     events: interpreted, lastEventID: position, reconnectionTime: nil,

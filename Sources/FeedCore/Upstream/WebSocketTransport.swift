@@ -16,6 +16,10 @@ import WSClient
 ///   (`40`) unless a message given joins it, and each of its pings (`2`) is answered (`3`).
 ///   An Engine.IO 3 server (`?EIO=3`, Socket.IO 2) joins the client by itself, so it is
 ///   not sent the join; it is pinged (`2`) every `pingInterval` its handshake names.
+/// - What a message asks for is sent as ``MessageProtocol`` reads it
+///   (``MessageProtocol/Reading``): a reply at once (a Pusher server's ping answered), and
+///   from the first message that asks, a heartbeat every half `--read-timeout`, at most
+///   30 s (a Phoenix server's), beside the reading.
 /// - The handshake carries every configured header (`--header`); a user name and password
 ///   in the URL become `Authorization: Basic …` unless one is configured, and never go
 ///   into the request line.
@@ -82,16 +86,17 @@ struct WebSocketTransport: UpstreamTransport {
                 try await outbound.write(.text(text))
             }
             if !sends.isEmpty { session.logger.info("upstream: sent \(sends.count) message(s) (--send)") }
-            // Engine.IO 3's pings go out from the handshake's interval on, beside the reading.
-            let (pingIntervals, pingInterval) = AsyncStream.makeStream(
-                of: Duration.self, bufferingPolicy: .bufferingNewest(1))
+            // Heartbeats (Engine.IO 3's pings, a Phoenix server's heartbeats) go out from the
+            // first message that asks for them on, beside the reading.
+            let (heartbeats, heartbeat) = AsyncStream.makeStream(
+                of: Heartbeat.self, bufferingPolicy: .bufferingNewest(1))
+            let heartbeatInterval = min(
+                PhoenixMessage.heartbeatInterval, max(session.configuration.readTimeout / 2, .milliseconds(25)))
             try await withThrowingTaskGroup(of: Void.self) { pinger in
-                if engineIO3 {
-                    pinger.addTask { try await Self.ping(outbound, every: pingIntervals) }
-                }
+                pinger.addTask { try await Self.send(heartbeats, on: outbound) }
                 try await Self.read(
                     inbound, answering: outbound, protocol: messageProtocol, session: session, limit: limit,
-                    handshake: engineIO3 ? pingInterval : nil)
+                    heartbeat: heartbeat, every: heartbeatInterval, engineIO3: engineIO3)
                 pinger.cancelAll()
             }
         }
@@ -114,16 +119,23 @@ struct WebSocketTransport: UpstreamTransport {
         return .ended(error)
     }
 
+    /// A text the client sends every `interval`: Engine.IO 3's ping, a Phoenix heartbeat.
+    struct Heartbeat: Sendable {
+        let text: String
+        let interval: Duration
+    }
+
     /// Reads `inbound`'s messages into the committer until the socket closes: each through
-    /// `protocol`, a Socket.IO server's pings answered on `outbound`, a message over `limit`
-    /// closed with 1009. An Engine.IO 3 handshake's ping interval goes to `handshake`.
+    /// `protocol`, its reply (a server's ping answered) written to `outbound`, a message over
+    /// `limit` closed with 1009. The first heartbeat a message asks for goes to `heartbeat`,
+    /// sent every `interval`; with `engineIO3`, the ping every interval of the handshake.
     private static func read(
         _ inbound: WebSocketInboundStream, answering outbound: WebSocketOutboundWriter,
         protocol messageProtocol: MessageProtocol, session: UpstreamSession, limit: Int,
-        handshake: AsyncStream<Duration>.Continuation?
+        heartbeat: AsyncStream<Heartbeat>.Continuation, every interval: Duration, engineIO3: Bool
     ) async throws {
-        let socketIO = messageProtocol.framing == .socketIO
         try await UpstreamCommitter(session: session).run { queue in
+            var beating = false
             for try await message in inbound.messages(maxSize: limit) {
                 let received = MonotonicTime.now()
                 let byteCount: Int
@@ -137,24 +149,27 @@ struct WebSocketTransport: UpstreamTransport {
                     throw UpstreamError.eventTooLarge(limit: limit)
                 }
                 let event: SSEEvent
-                let commands: [UpstreamCommand]
+                let reading: MessageProtocol.Reading
                 switch message {
                 case .text(let text):
-                    // Engine.IO's ping (`2`) must be answered, or the server drops the client.
-                    if socketIO && text == SocketIOPacket.pingText {
-                        try await outbound.write(.text(SocketIOPacket.pongText))
-                    }
-                    if let handshake, let every = SocketIOPacket.pingInterval(handshake: text) {
-                        handshake.yield(every)
-                    }
                     event = SSEEvent(type: "message", data: text)
-                    commands = messageProtocol.interpret(.text(text))
+                    reading = messageProtocol.read(.text(text))
+                    // A server's ping must be answered, or the server drops the client.
+                    if let reply = reading.reply { try await outbound.write(.text(reply)) }
+                    if !beating, engineIO3, let every = SocketIOPacket.pingInterval(handshake: text) {
+                        beating = true
+                        heartbeat.yield(Heartbeat(text: SocketIOPacket.pingText, interval: every))
+                    }
                 case .binary:
                     event = SSEEvent(type: "binary", data: "")
-                    commands = messageProtocol.interpret(.binary(byteCount: byteCount))
+                    reading = messageProtocol.read(.binary(byteCount: byteCount))
+                }
+                if !beating, let text = reading.heartbeat {
+                    beating = true
+                    heartbeat.yield(Heartbeat(text: text, interval: interval))
                 }
                 let read = UpstreamReadQueue.Read(
-                    events: commands.map { (event, $0) }, lastEventID: "", reconnectionTime: nil,
+                    events: reading.commands.map { (event, $0) }, lastEventID: "", reconnectionTime: nil,
                     byteCount: byteCount,
                     arrival: UpstreamArrival(received: received, parsed: MonotonicTime.now()))
                 guard await queue.put(read) else { return }  // the committer stopped
@@ -162,15 +177,15 @@ struct WebSocketTransport: UpstreamTransport {
         }
     }
 
-    /// Engine.IO 3's client pings: `2` every interval `intervals` gives (a handshake's),
-    /// until cancelled or the socket refuses the write.
-    private static func ping(_ outbound: WebSocketOutboundWriter, every intervals: AsyncStream<Duration>)
+    /// Sends the heartbeat `heartbeats` gives first, every its interval, until cancelled or
+    /// the socket refuses the write.
+    private static func send(_ heartbeats: AsyncStream<Heartbeat>, on outbound: WebSocketOutboundWriter)
         async throws
     {
-        for await interval in intervals {
+        for await heartbeat in heartbeats {
             while true {
-                try await Task.sleep(for: interval)
-                try await outbound.write(.text(SocketIOPacket.pingText))
+                try await Task.sleep(for: heartbeat.interval)
+                try await outbound.write(.text(heartbeat.text))
             }
         }
     }
