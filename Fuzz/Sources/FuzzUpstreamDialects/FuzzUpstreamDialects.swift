@@ -15,8 +15,9 @@ import FuzzSupport
 ///   every patch it returns applies to the mirror, which is always the document the stream
 ///   has built; anything else leaves the mirror as it was;
 /// - WebSocket: messages (split at NUL bytes; one starting with `0x01` is binary)
-///   interpreted by ``MessageProtocol`` in document or append mode, plain or as a Socket.IO
-///   server's packets;
+///   interpreted by ``MessageProtocol`` in document or append mode, plain (Pusher's and
+///   Phoenix's messages among them) or as a Socket.IO server's packets; what the client
+///   would send back is one of the protocols' own texts;
 /// - a JSON stream over HTTP: the bytes split into texts by ``JSONTextSplitter`` (the same
 ///   texts whole and byte by byte), each interpreted by ``MessageProtocol``.
 ///
@@ -178,7 +179,21 @@ func readWebSocketMessages(_ stream: [UInt8], mode: MessageProtocol.Mode, framin
     for bytes in stream.split(separator: 0, omittingEmptySubsequences: false) {
         let message: MessageProtocol.Message =
             bytes.first == 1 ? .binary(byteCount: bytes.count - 1) : .text(String(decoding: bytes, as: UTF8.self))
-        for command in dialect.interpret(message) { carryOut(command, mode: mode, on: store) }
+        let reading = dialect.read(message)
+        // What the client sends is a pong (Engine.IO's `3`, Pusher's `pusher:pong`) or a
+        // Phoenix heartbeat, never the input's.
+        if let reply = reading.reply {
+            let pong = reply == "3" || (try? JSONValue(parsing: reply))?["event"] == .string("pusher:pong")
+            invariant(pong, "a reply that is no pong: \(reply)")
+        }
+        if let heartbeat = reading.heartbeat, let value = try? JSONValue(parsing: heartbeat) {
+            let topic = value.arrayValue.map { $0.count == 5 ? $0[2] : .null } ?? value["topic"]
+            invariant(
+                topic == .string("phoenix") && framing == .plain, "a heartbeat that is not Phoenix's: \(heartbeat)")
+        } else {
+            invariant(reading.heartbeat == nil, "a heartbeat that is not JSON")
+        }
+        for command in reading.commands { carryOut(command, mode: mode, on: store) }
     }
 }
 
