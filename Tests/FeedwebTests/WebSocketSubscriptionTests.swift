@@ -442,4 +442,37 @@ struct WebSocketSubscriptionTests {
         let ready = try await JSONValue(parsing: HTTPTestClient.get(port: feedweb.port, "/readyz").body)
         #expect(ready["upstream"]?["upstream_errors"] == .int(0) && ready["upstream"]?["ignored_events"] == .int(0))
     }
+
+    @Test("Action Cable: its welcome, pings and confirmation no items, a broadcast's message the item, a refusal shown")
+    func actionCable() async throws {
+        let prices = #"{\"channel\":\"PricesChannel\"}"#
+        let quote: (String, Double) -> ScriptedWebSocketServer.Action = { symbol, price in
+            .text(#"{"identifier":"\#(prices)","message":{"symbol":"\#(symbol)","price":\#(price)}}"#)
+        }
+        let server = try await ScriptedWebSocketServer.start(script: [
+            .text(#"{"type":"welcome"}"#), .text(#"{"identifier":"\#(prices)","type":"confirm_subscription"}"#),
+            .text(#"{"identifier":"{\"channel\":\"AdminChannel\"}","type":"reject_subscription"}"#),
+            quote("AAPL", 230.5), .text(#"{"type":"ping","message":1733360000}"#), quote("MSFT", 420.25),
+            quote("AAPL", 231.75),
+        ])
+        defer { server.shutdownNow() }
+        let subscribe = #"{"command":"subscribe","identifier":"\#(prices)"}"#
+        let feedweb = try await FeedwebProcess(arguments: [
+            "--upstream", server.url("/cable"), "--mode", "append", "--key-path", "/symbol", "--read-timeout", "0.5",
+            "--send", subscribe,
+        ])
+        defer { feedweb.kill() }
+        try await Eventually.check("AAPL's second price") {
+            let page = try await HTTPTestClient.get(port: feedweb.port, "/").text
+            return page.contains("231.75")
+        }
+        #expect(server.connections.first?.textsReceived == [subscribe])
+        let state = try await JSONValue(parsing: HTTPTestClient.get(port: feedweb.port, "/api/state").body)
+        #expect(state["items"]?.arrayValue?.compactMap { $0["symbol"]?.stringValue } == ["MSFT", "AAPL"])
+        let ready = try await JSONValue(parsing: HTTPTestClient.get(port: feedweb.port, "/readyz").body)
+        #expect(
+            ready["upstream"]?["last_upstream_error"]
+                == .string("Action Cable refused the subscription to AdminChannel"))
+        #expect(ready["upstream"]?["ignored_events"] == .int(0) && server.connections.count == 1)
+    }
 }

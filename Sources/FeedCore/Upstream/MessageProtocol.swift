@@ -19,11 +19,12 @@
 ///   diffs it against the last one into a patch, as it does a poll. A Kubernetes watch's
 ///   event is no document: it is shown as an upstream error that names `--mode append`.
 ///
-/// Two WebSocket protocols are known by their messages' shape, whatever the URL: a Pusher
-/// server's (``PusherMessage``: its pings answered, an event read as its `data`) and a
-/// Phoenix server's (``PhoenixMessage``: heartbeats sent, an event read as its `payload`,
-/// Supabase's row changes as edits of the rows kept, ``SupabaseRowChanges``). What a
-/// message asks the client to send is in its ``Reading``.
+/// Three WebSocket protocols are known by their messages' shape, whatever the URL: a Pusher
+/// server's (``PusherMessage``: its pings answered, an event read as its `data`), a Phoenix
+/// server's (``PhoenixMessage``: heartbeats sent, an event read as its `payload`, Supabase's
+/// row changes as edits of the rows kept, ``SupabaseRowChanges``) and an Action Cable
+/// server's (``ActionCableMessage``: a broadcast read as its `message`). What a message asks
+/// the client to send is in its ``Reading``.
 ///
 /// A text message that is not JSON, and a binary message, are counted and shown as
 /// upstream errors; the state and the connection are kept (there is no snapshot to
@@ -132,6 +133,7 @@ public struct MessageProtocol: Sendable, Equatable {
             }
             if let pusher = PusherMessage(value) { return pusherReading(pusher) }
             if let phoenix = PhoenixMessage(value) { return phoenixReading(phoenix) }
+            if let cable = ActionCableMessage(value) { return Reading(actionCableCommands(cable)) }
             guard case .append = mode else { return Reading(commands(for: value)) }
             let resume =
                 KubernetesWatch.resume(after: value) ?? CouchChanges.resume(after: value)
@@ -189,6 +191,23 @@ public struct MessageProtocol: Sendable, Equatable {
                 }
             }
             return Reading(commands(for: value, named: true), heartbeat: heartbeat)
+        }
+    }
+
+    /// The commands for an Action Cable server's message (``ActionCableMessage``): its own
+    /// messages no items, a refusal upstream's error, a disconnect the end of the
+    /// connection, a broadcast read as its `message` (chosen by `--event` by its channel's
+    /// name or by its own kind).
+    private func actionCableCommands(_ message: ActionCableMessage) -> [UpstreamCommand] {
+        switch message {
+        case .own:
+            return [.ignore(reason: "Action Cable's own message", counted: false)]
+        case .rejected(let problem):
+            return [.reportError(problem)]
+        case .disconnected(let why):
+            return [.endStream(why)]
+        case .broadcast(let channel, let value):
+            return commands(for: value, named: channel.map(chosenEvents.contains) ?? false)
         }
     }
 
