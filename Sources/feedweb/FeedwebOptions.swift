@@ -71,7 +71,9 @@ enum FeedwebOptions {
             "send", "TEXT", at: \.configuration.sources.sendOnOpen, repetition: .repeatable,
             help: """
                 A text message sent on a WebSocket --upstream once it opens, e.g. a subscription: \
-                '{"type":"subscribe","channels":["ticker"]}' (repeatable; sent in order on every connection).
+                '{"type":"subscribe","channels":["ticker"]}' (repeatable; sent in order on every connection; \
+                with a SignalR hub's handshake, '{"protocol":"json","version":1}', each ends with its record \
+                separator).
                 """,
             shownDefault: nil, parse: OptionValue.messages),
         .values(

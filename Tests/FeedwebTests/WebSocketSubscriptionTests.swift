@@ -475,4 +475,48 @@ struct WebSocketSubscriptionTests {
                 == .string("Action Cable refused the subscription to AdminChannel"))
         #expect(ready["upstream"]?["ignored_events"] == .int(0) && server.connections.count == 1)
     }
+
+    @Test(
+        "a SignalR hub: the handshake and invocations framed, pings sent, each record's argument an item, a close ends it"
+    )
+    func signalR() async throws {
+        let separator = "\u{1E}"
+        let price: (String, Double) -> String = { symbol, price in
+            #"{"type":1,"target":"ReceivePrice","arguments":[{"symbol":"\#(symbol)","price":\#(price)}]}"# + separator
+        }
+        let server = try await ScriptedWebSocketServer.start(
+            script: [
+                .text("{}" + separator), .text(#"{"type":3,"invocationId":"1","result":null}"# + separator),
+                // Two invocations and the hub's ping in one message.
+                .text(price("BTC", 97_000.5) + #"{"type":6}"# + separator + price("ETH", 3_600.25)),
+                .pause(.milliseconds(900)), .text(price("BTC", 97_010.75)),
+                .text(#"{"type":7,"error":"Server is shutting down.","allowReconnect":true}"# + separator),
+            ], then: [.text("{}" + separator), .text(price("SOL", 240.5))])
+        defer { server.shutdownNow() }
+        let handshake = #"{"protocol":"json","version":1}"#
+        let subscribe = #"{"type":1,"invocationId":"1","target":"Subscribe","arguments":["BTC","ETH"]}"#
+        let feedweb = try await FeedwebProcess(arguments: [
+            "--upstream", server.url("/hubs/prices"), "--mode", "append", "--key-path", "/symbol", "--read-timeout",
+            "0.5", "--send", handshake, "--send", subscribe,
+        ])
+        defer { feedweb.kill() }
+        try await Eventually.check("the second connection's SOL") {
+            let page = try await HTTPTestClient.get(port: feedweb.port, "/").text
+            return page.contains("240.50")
+        }
+        let texts = try #require(server.connections.first?.textsReceived)
+        #expect(Array(texts.prefix(2)) == [handshake + separator, subscribe + separator], "framed as records")
+        // 900 ms at a ping every 250 ms: at least 2 on a slow machine, all pings.
+        let pings = texts.dropFirst(2)
+        #expect(pings.count >= 2 && pings.allSatisfy { $0 == #"{"type":6}"# + separator }, "\(texts)")
+        #expect(server.connections.count == 2, "the hub's close ended the connection; the reconnect followed")
+        let state = try await JSONValue(parsing: HTTPTestClient.get(port: feedweb.port, "/api/state").body)
+        #expect(state["items"]?.arrayValue?.compactMap { $0["symbol"]?.stringValue } == ["SOL", "ETH", "BTC"])
+        let page = try await HTTPTestClient.get(port: feedweb.port, "/").text
+        #expect(page.contains("97,010.75") && !page.contains("97,000.50"))
+        let ready = try await JSONValue(parsing: HTTPTestClient.get(port: feedweb.port, "/readyz").body)
+        #expect(
+            ready["upstream"]?["last_upstream_error"]
+                == .string("SignalR: the hub closed the connection: Server is shutting down."))
+    }
 }

@@ -15,9 +15,10 @@ import FuzzSupport
 ///   every patch it returns applies to the mirror, which is always the document the stream
 ///   has built; anything else leaves the mirror as it was;
 /// - WebSocket: messages (split at NUL bytes; one starting with `0x01` is binary)
-///   interpreted by ``MessageProtocol`` in document or append mode, plain (Pusher's and
-///   Phoenix's messages among them) or as a Socket.IO server's packets; what the client
-///   would send back is one of the protocols' own texts;
+///   interpreted by ``MessageProtocol`` in document or append mode, plain (Pusher's,
+///   Phoenix's and Action Cable's messages among them), as a Socket.IO server's packets or
+///   as a SignalR hub's records; what the client would send back is one of the protocols'
+///   own texts;
 /// - a JSON stream over HTTP: the bytes split into texts by ``JSONTextSplitter`` (the same
 ///   texts whole and byte by byte), each interpreted by ``MessageProtocol``.
 ///
@@ -38,7 +39,9 @@ public func fuzzUpstreamDialects(_ start: UnsafeRawPointer, _ count: Int) -> CIn
     default:
         if variant < 32 {
             let mode: MessageProtocol.Mode = variant % 2 == 0 ? .document : .append(keep: variant / 2 % 8 + 1)
-            readWebSocketMessages(input.rest(), mode: mode, framing: variant / 16 % 2 == 0 ? .plain : .socketIO)
+            let framing: MessageProtocol.Framing =
+                variant / 16 % 2 == 1 ? .socketIO : variant / 8 % 2 == 1 ? .signalR : .plain
+            readWebSocketMessages(input.rest(), mode: mode, framing: framing)
         } else {
             let mode: MessageProtocol.Mode = variant % 2 == 0 ? .document : .append(keep: variant / 4 % 8 + 1)
             readJSONStream(input.rest(), framing: variant / 2 % 2 == 0 ? .lines : .values, mode: mode)
@@ -180,18 +183,21 @@ func readWebSocketMessages(_ stream: [UInt8], mode: MessageProtocol.Mode, framin
         let message: MessageProtocol.Message =
             bytes.first == 1 ? .binary(byteCount: bytes.count - 1) : .text(String(decoding: bytes, as: UTF8.self))
         let reading = dialect.read(message)
-        // What the client sends is a pong (Engine.IO's `3`, Pusher's `pusher:pong`) or a
-        // Phoenix heartbeat, never the input's.
+        // What the client sends is a pong (Engine.IO's `3`, Pusher's `pusher:pong`), a
+        // Phoenix heartbeat or a SignalR ping, never the input's.
         if let reply = reading.reply {
             let pong = reply == "3" || (try? JSONValue(parsing: reply))?["event"] == .string("pusher:pong")
             invariant(pong, "a reply that is no pong: \(reply)")
         }
-        if let heartbeat = reading.heartbeat, let value = try? JSONValue(parsing: heartbeat) {
+        if let heartbeat = reading.heartbeat {
+            let signalR = framing == .signalR
+            let text = signalR && heartbeat.text.last == "\u{1E}" ? String(heartbeat.text.dropLast()) : heartbeat.text
+            let value = (try? JSONValue(parsing: text)) ?? .null
             let topic = value.arrayValue.map { $0.count == 5 ? $0[2] : .null } ?? value["topic"]
+            let phoenix = topic == .string("phoenix") && framing == .plain
             invariant(
-                topic == .string("phoenix") && framing == .plain, "a heartbeat that is not Phoenix's: \(heartbeat)")
-        } else {
-            invariant(reading.heartbeat == nil, "a heartbeat that is not JSON")
+                phoenix || (signalR && value == .object(["type": .int(6)])), "a heartbeat of the input's: \(text)")
+            invariant(heartbeat.longestInterval > .zero, "a heartbeat that is never sent")
         }
         for command in reading.commands { carryOut(command, mode: mode, on: store) }
     }

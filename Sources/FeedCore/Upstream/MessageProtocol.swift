@@ -56,12 +56,19 @@ public struct MessageProtocol: Sendable, Equatable {
         /// items, a refusal (`44`) is upstream's error, and a close (`1`, `41`) ends the
         /// connection.
         case socketIO
+        /// An ASP.NET Core SignalR hub's records (``SignalRMessage``), each ended by `0x1E`,
+        /// one or more a message: an invocation's one argument is the JSON text's value, of
+        /// several `{"event":target,"arguments":[…]}`; the hub's own records are no items, a
+        /// close ends the connection. What the client sends is framed the same way.
+        case signalR
 
-        /// The framing of the WebSocket at `url`: Socket.IO's when its query names the
-        /// Engine.IO protocol (`?EIO=4&transport=websocket`).
-        public static func of(url: String) -> Framing {
-            SocketIOPacket.isSocketIO(query: url.split(separator: "?", maxSplits: 1).dropFirst().first.map(String.init))
-                ? .socketIO : .plain
+        /// The framing of the WebSocket at `url` sent `sends` once open: Socket.IO's when
+        /// its query names the Engine.IO protocol (`?EIO=4&transport=websocket`), SignalR's
+        /// when a message sent is SignalR's handshake (``SignalRMessage/isHandshake(_:)``).
+        public static func of(url: String, sends: [String] = []) -> Framing {
+            let query = url.split(separator: "?", maxSplits: 1).dropFirst().first.map(String.init)
+            if SocketIOPacket.isSocketIO(query: query) { return .socketIO }
+            return sends.contains(where: SignalRMessage.isHandshake) ? .signalR : .plain
         }
     }
 
@@ -88,6 +95,13 @@ public struct MessageProtocol: Sendable, Equatable {
         read(message).commands
     }
 
+    /// A text message the client sends every half `--read-timeout`, and at least every
+    /// `longestInterval`, so that the server does not take it for gone.
+    public struct Heartbeat: Sendable, Equatable {
+        public let text: String
+        public let longestInterval: Duration
+    }
+
     /// What one message says, beyond its commands: what the client sends back at once, and
     /// what it sends from then on.
     public struct Reading: Sendable {
@@ -98,13 +112,15 @@ public struct MessageProtocol: Sendable, Equatable {
         /// A text message to send back at once: a server's ping answered (Engine.IO's `3`,
         /// Pusher's `pusher:pong`).
         public var reply: String?
-        /// A text message the client sends every heartbeat interval from now on (a Phoenix
-        /// server's heartbeat, in its serializer's form); the same for every message of a
+        /// What the client sends from now on (a Phoenix server's heartbeat, in its
+        /// serializer's form; a SignalR hub's ping); the same for every message of a
         /// connection.
-        public var heartbeat: String?
+        public var heartbeat: Heartbeat?
 
-        init(_ commands: [UpstreamCommand], resume: StreamResume? = nil, reply: String? = nil, heartbeat: String? = nil)
-        {
+        init(
+            _ commands: [UpstreamCommand], resume: StreamResume? = nil, reply: String? = nil,
+            heartbeat: Heartbeat? = nil
+        ) {
             self.commands = commands
             self.resume = resume
             self.reply = reply
@@ -124,6 +140,8 @@ public struct MessageProtocol: Sendable, Equatable {
             return Reading([.reportError("a binary message (\(byteCount) bytes); feedweb reads text messages of JSON")])
         case .text(let text) where framing == .socketIO:
             return socketIOReading(text)
+        case .text(let text) where framing == .signalR:
+            return signalRReading(text)
         case .text(let text):
             let value: JSONValue
             do {
@@ -164,7 +182,8 @@ public struct MessageProtocol: Sendable, Equatable {
     /// its serializer's form; Phoenix's own are no items, a refusal is upstream's error, a
     /// channel gone ends the connection, an application's event is read as its payload.
     private func phoenixReading(_ message: PhoenixMessage) -> Reading {
-        let heartbeat = PhoenixMessage.heartbeat(message.serializer)
+        let heartbeat = Heartbeat(
+            text: PhoenixMessage.heartbeat(message.serializer), longestInterval: PhoenixMessage.heartbeatInterval)
         switch message.meaning {
         case .own:
             return Reading([.ignore(reason: "Phoenix's own message", counted: false)], heartbeat: heartbeat)
@@ -209,6 +228,47 @@ public struct MessageProtocol: Sendable, Equatable {
         case .broadcast(let channel, let value):
             return commands(for: value, named: channel.map(chosenEvents.contains) ?? false)
         }
+    }
+
+    /// A SignalR hub's message (``Framing/signalR``): each record's commands in turn; every
+    /// message asks for the client's pings.
+    private func signalRReading(_ text: String) -> Reading {
+        let heartbeat = Heartbeat(text: SignalRMessage.pingText, longestInterval: SignalRMessage.pingInterval)
+        var commands: [UpstreamCommand] = []
+        for record in SignalRMessage.records(text) {
+            let value: JSONValue
+            do {
+                value = try JSONValue(parsing: String(record))
+            } catch {
+                commands.append(.reportError("a SignalR record is not JSON: \(error)"))
+                continue
+            }
+            switch SignalRMessage.reading(value) {
+            case .failure(let problem):
+                commands.append(.reportError(problem.description))
+            case .success(.own):
+                commands.append(.ignore(reason: "SignalR's own record", counted: false))
+            case .success(.error(let problem)):
+                commands.append(.reportError(problem))
+            case .success(.close(let why)):
+                commands.append(.endStream(why))
+            case .success(.streamItem(let item)):
+                commands += self.commands(for: item)
+            case .success(.invocation(let name, let arguments)):
+                if case .append = mode, !chosenEvents.isEmpty, !chosenEvents.contains(name) {
+                    commands.append(.ignore(reason: "\(name) invocations are not items (--event)", counted: false))
+                } else if arguments.count == 1, let value = arguments.first {
+                    commands += self.commands(for: value, named: true)
+                } else {
+                    let value = JSONValue.object(["event": .string(name), "arguments": .array(arguments)])
+                    commands += self.commands(for: value, named: true)
+                }
+            }
+        }
+        guard !commands.isEmpty else {
+            return Reading([.reportError("an empty SignalR message")], heartbeat: heartbeat)
+        }
+        return Reading(commands, heartbeat: heartbeat)
     }
 
     /// A Socket.IO server's message (``Framing/socketIO``): its ping answered with a pong.

@@ -19,7 +19,8 @@ import WSClient
 /// - What a message asks for is sent as ``MessageProtocol`` reads it
 ///   (``MessageProtocol/Reading``): a reply at once (a Pusher server's ping answered), and
 ///   from the first message that asks, a heartbeat every half `--read-timeout`, at most
-///   30 s (a Phoenix server's), beside the reading.
+///   every 30 s for a Phoenix server, 15 s for a SignalR hub, beside the reading. What is
+///   sent to a SignalR hub is framed as its records (``SignalRMessage/framed(_:)``).
 /// - The handshake carries every configured header (`--header`); a user name and password
 ///   in the URL become `Authorization: Basic …` unless one is configured, and never go
 ///   into the request line.
@@ -83,15 +84,16 @@ struct WebSocketTransport: UpstreamTransport {
                 try await outbound.write(.text(SocketIOPacket.join))
             }
             for text in sends {
-                try await outbound.write(.text(text))
+                // A SignalR hub's records each end with its separator, which `--send` may leave out.
+                try await outbound.write(
+                    .text(messageProtocol.framing == .signalR ? SignalRMessage.framed(text) : text))
             }
             if !sends.isEmpty { session.logger.info("upstream: sent \(sends.count) message(s) (--send)") }
             // Heartbeats (Engine.IO 3's pings, a Phoenix server's heartbeats) go out from the
             // first message that asks for them on, beside the reading.
             let (heartbeats, heartbeat) = AsyncStream.makeStream(
                 of: Heartbeat.self, bufferingPolicy: .bufferingNewest(1))
-            let heartbeatInterval = min(
-                PhoenixMessage.heartbeatInterval, max(session.configuration.readTimeout / 2, .milliseconds(25)))
+            let heartbeatInterval = max(session.configuration.readTimeout / 2, .milliseconds(25))
             try await withThrowingTaskGroup(of: Void.self) { pinger in
                 pinger.addTask { try await Self.send(heartbeats, on: outbound) }
                 try await Self.read(
@@ -128,7 +130,8 @@ struct WebSocketTransport: UpstreamTransport {
     /// Reads `inbound`'s messages into the committer until the socket closes: each through
     /// `protocol`, its reply (a server's ping answered) written to `outbound`, a message over
     /// `limit` closed with 1009. The first heartbeat a message asks for goes to `heartbeat`,
-    /// sent every `interval`; with `engineIO3`, the ping every interval of the handshake.
+    /// sent every `interval` or its own longest interval, whichever is shorter; with
+    /// `engineIO3`, the ping every interval of the handshake.
     private static func read(
         _ inbound: WebSocketInboundStream, answering outbound: WebSocketOutboundWriter,
         protocol messageProtocol: MessageProtocol, session: UpstreamSession, limit: Int,
@@ -164,9 +167,9 @@ struct WebSocketTransport: UpstreamTransport {
                     event = SSEEvent(type: "binary", data: "")
                     reading = messageProtocol.read(.binary(byteCount: byteCount))
                 }
-                if !beating, let text = reading.heartbeat {
+                if !beating, let asked = reading.heartbeat {
                     beating = true
-                    heartbeat.yield(Heartbeat(text: text, interval: interval))
+                    heartbeat.yield(Heartbeat(text: asked.text, interval: min(interval, asked.longestInterval)))
                 }
                 let read = UpstreamReadQueue.Read(
                     events: reading.commands.map { (event, $0) }, lastEventID: "", reconnectionTime: nil,

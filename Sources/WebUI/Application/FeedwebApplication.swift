@@ -177,7 +177,8 @@ public final class FeedwebApplication: Sendable {
         let port = try server.start()
         let host = configuration.server.address.isIPv6 ? "[::1]" : "127.0.0.1"
         let (url, kind) = configuration.sources.source.connection(
-            demoURL: "http://\(host):\(port)/demo/upstream", chosenEvents: Set(configuration.sources.chosenEvents))
+            demoURL: "http://\(host):\(port)/demo/upstream", chosenEvents: Set(configuration.sources.chosenEvents),
+            sends: configuration.sources.sendOnOpen)
         var upstream = configuration.sources.upstream(url: url)
         let source: any UpstreamSource
         if let cluster = configuration.cluster {

@@ -50,8 +50,11 @@ public struct FeedwebConfiguration: Sendable {
 
         /// The URL and the kind of upstream connection it reads (the demo's URL is known
         /// only once the server listens: `demoURL`); in append mode, only the events named
-        /// `chosenEvents` are items when any are (`--event`).
-        func connection(demoURL: String, chosenEvents: Set<String> = []) -> (url: String, kind: UpstreamKind) {
+        /// `chosenEvents` are items when any are (`--event`). A WebSocket's framing is known
+        /// by its URL and by the messages it is sent once open (`sends`, `--send`).
+        func connection(demoURL: String, chosenEvents: Set<String> = [], sends: [String] = []) -> (
+            url: String, kind: UpstreamKind
+        ) {
             switch self {
             case .demo: return (demoURL, .document)
             case .sse(let url): return (url, .document)
@@ -60,7 +63,9 @@ public struct FeedwebConfiguration: Sendable {
             case .poll(let url, let interval): return (url, .poll(interval: interval))
             case .webSocket(let url, let mode):
                 return (
-                    url, .webSocket(MessageProtocol(mode: mode, framing: .of(url: url), chosenEvents: chosenEvents))
+                    url,
+                    .webSocket(
+                        MessageProtocol(mode: mode, framing: .of(url: url, sends: sends), chosenEvents: chosenEvents))
                 )
             }
         }
