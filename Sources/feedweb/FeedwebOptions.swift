@@ -80,8 +80,9 @@ enum FeedwebOptions {
             "event", "NAME", at: \.configuration.sources.chosenEvents, repetition: .repeatable,
             help: """
                 In --mode append, the events that are items: an SSE event's name (event: trade), a \
-                Socket.IO event's (42["trade",…]) or a JSON message's type, event, channel, e, ev or T \
-                ({"type":"ticker",…}); the others are ignored (repeatable). Without it, message events \
+                Socket.IO, Pusher, Phoenix or SignalR event's, an Action Cable channel, or a JSON message's \
+                type, event, channel, e, ev, T or topic ({"type":"ticker",…}; tickers.BTCUSDT by its first \
+                part too); the others are ignored (repeatable). Without it, message events \
                 are items, or the first other kind whose data is a JSON object.
                 """,
             shownDefault: nil, parse: OptionValue.eventNames),

@@ -361,7 +361,30 @@ struct MessageProtocolTests {
             }
             #expect(reason.contains("--event"), "\(reason)")
         }
+        // Bybit's topic, by its first part; OKX's arg.
+        let tickers = MessageProtocol(mode: .append(keep: 5), chosenEvents: ["tickers"])
+        for text in [
+            #"{"topic":"tickers.BTCUSDT","type":"snapshot","ts":1,"data":{"symbol":"BTCUSDT","lastPrice":"1"}}"#,
+            #"{"arg":{"channel":"tickers","instId":"BTC-USDT"},"data":[{"instId":"BTC-USDT","last":"1"}]}"#,
+        ] {
+            guard case .prependItem? = tickers.interpret(.text(text)).first else {
+                Issue.record("\(text) is no item: \(tickers.interpret(.text(text)))")
+                continue
+            }
+        }
+        guard
+            case .ignore(_, false)? = tickers.interpret(
+                .text(#"{"topic":"orderbook.50.BTCUSDT","type":"delta","ts":1,"data":{"s":"BTCUSDT"}}"#)
+            ).first
+        else {
+            Issue.record("Bybit's order book is chosen")
+            return
+        }
         #expect(MessageProtocol.kinds(of: try JSONValue(parsing: #"{"T":"t","S":"AAPL"}"#)) == ["t"])
+        #expect(
+            MessageProtocol.kinds(of: try JSONValue(parsing: #"{"topic":"tickers.BTCUSDT","type":"delta"}"#))
+                == ["delta", "tickers.BTCUSDT", "tickers"])
+        #expect(MessageProtocol.kinds(of: try JSONValue(parsing: #"{"topic":".hidden"}"#)) == [".hidden"])
         #expect(MessageProtocol.kinds(of: try JSONValue(parsing: #"{"price":1}"#)).isEmpty)
         #expect(
             MessageProtocol.kinds(of: try JSONValue(parsing: #"{"event":"trade","channel":"live_trades_btcusd"}"#))
@@ -372,5 +395,50 @@ struct MessageProtocolTests {
             Issue.record("a watch event was filtered")
             return
         }
+    }
+
+    @Test("JSON-RPC notifications are read as what they carry: an Ethereum node's heads, Deribit's tickers")
+    func notifications() throws {
+        let append = MessageProtocol(mode: .append(keep: 5))
+        let head =
+            #"{"jsonrpc":"2.0","method":"eth_subscription","params":{"subscription":"0x9ce5","result":{"number":"0x1b4","hash":"0xdc0818"}}}"#
+        guard case .prependItem(let block, 5)? = append.interpret(.text(head)).first else {
+            Issue.record("a new head is no item: \(append.interpret(.text(head)))")
+            return
+        }
+        #expect(block == (try JSONValue(parsing: #"{"number":"0x1b4","hash":"0xdc0818"}"#)))
+        // The subscription's answer is no item.
+        guard case .ignore(_, false)? = append.interpret(.text(#"{"jsonrpc":"2.0","id":1,"result":"0x9ce5"}"#)).first
+        else {
+            Issue.record("the answer to eth_subscribe is an item")
+            return
+        }
+        func ticker(_ instrument: String) -> String {
+            #"{"jsonrpc":"2.0","method":"subscription","params":{"channel":"ticker.\#(instrument).100ms","data":{"instrument_name":"\#(instrument)","last_price":1.5}}}"#
+        }
+        let trades =
+            #"{"jsonrpc":"2.0","method":"subscription","params":{"channel":"trades.BTC-PERPETUAL.raw","data":[{"trade_id":"1"},{"trade_id":"2"}]}}"#
+        #expect(append.interpret(.text(trades)).count == 2, "a list of trades, one item each")
+        // --event names a channel whole or by its first part, or the method.
+        let chosen = MessageProtocol(mode: .append(keep: 5), chosenEvents: ["ticker"])
+        guard case .prependItem(let item, 5)? = chosen.interpret(.text(ticker("BTC-PERPETUAL"))).first,
+            case .ignore(_, false)? = chosen.interpret(.text(trades)).first,
+            case .prependItem? = MessageProtocol(mode: .append(keep: 5), chosenEvents: ["eth_subscription"])
+                .interpret(.text(head)).first
+        else {
+            Issue.record("--event on notifications")
+            return
+        }
+        #expect(item["instrument_name"] == .string("BTC-PERPETUAL"))
+        // A request (with an id) is no notification; nor is a message without params.
+        for other in [
+            #"{"jsonrpc":"2.0","id":3,"method":"subscription","params":{"data":{}}}"#,
+            #"{"jsonrpc":"2.0","method":"heartbeat"}"#, #"{"jsonrpc":"1.0","method":"m","params":{"a":1}}"#,
+        ] {
+            #expect(JSONRPCNotification(try JSONValue(parsing: other)) == nil, "\(other)")
+        }
+        #expect(
+            JSONRPCNotification(try JSONValue(parsing: ticker("ETH-PERPETUAL")))?.kinds
+                == ["subscription", "ticker.ETH-PERPETUAL.100ms"])
     }
 }

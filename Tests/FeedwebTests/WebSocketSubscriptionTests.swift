@@ -519,4 +519,35 @@ struct WebSocketSubscriptionTests {
             ready["upstream"]?["last_upstream_error"]
                 == .string("SignalR: the hub closed the connection: Server is shutting down."))
     }
+
+    @Test("an Ethereum node's eth_subscribe: the answer no item, each new head's block an item, a row a block")
+    func ethereumHeads() async throws {
+        let head: (Int, String) -> ScriptedWebSocketServer.Action = { number, hash in
+            .text(
+                #"{"jsonrpc":"2.0","method":"eth_subscription","params":{"subscription":"0x9ce59a13","result":{"number":"0x\#(String(number, radix: 16))","hash":"\#(hash)","gasUsed":"0x1c9c380"}}}"#
+            )
+        }
+        let server = try await ScriptedWebSocketServer.start(script: [
+            .text(#"{"jsonrpc":"2.0","id":1,"result":"0x9ce59a13"}"#), head(21_000_001, "0xaa01"),
+            head(21_000_002, "0x<b>bb02</b>"), head(21_000_003, "0xcc03"),
+        ])
+        defer { server.shutdownNow() }
+        let subscribe = #"{"jsonrpc":"2.0","id":1,"method":"eth_subscribe","params":["newHeads"]}"#
+        let feedweb = try await FeedwebProcess(arguments: [
+            "--upstream", server.url("/"), "--mode", "append", "--key-path", "/hash", "--read-timeout", "0.5",
+            "--send", subscribe,
+        ])
+        defer { feedweb.kill() }
+        try await Eventually.check("the third block") {
+            let state = try await JSONValue(parsing: HTTPTestClient.get(port: feedweb.port, "/api/state").body)
+            return state["items"]?.arrayValue?.count == 3
+        }
+        let state = try await JSONValue(parsing: HTTPTestClient.get(port: feedweb.port, "/api/state").body)
+        #expect(
+            state["items"]?.arrayValue?.compactMap { $0["hash"]?.stringValue } == ["0xcc03", "0x<b>bb02</b>", "0xaa01"])
+        let page = try await HTTPTestClient.get(port: feedweb.port, "/").text
+        #expect(page.contains("0x&lt;b&gt;bb02&lt;/b&gt;") && !page.contains("<b>bb02"))
+        let ready = try await JSONValue(parsing: HTTPTestClient.get(port: feedweb.port, "/readyz").body)
+        #expect(ready["upstream"]?["ignored_events"] == .int(0) && ready["upstream"]?["upstream_errors"] == .int(0))
+    }
 }

@@ -152,6 +152,7 @@ public struct MessageProtocol: Sendable, Equatable {
             if let pusher = PusherMessage(value) { return pusherReading(pusher) }
             if let phoenix = PhoenixMessage(value) { return phoenixReading(phoenix) }
             if let cable = ActionCableMessage(value) { return Reading(actionCableCommands(cable)) }
+            if let notification = JSONRPCNotification(value) { return Reading(notificationCommands(notification)) }
             guard case .append = mode else { return Reading(commands(for: value)) }
             let resume =
                 KubernetesWatch.resume(after: value) ?? CouchChanges.resume(after: value)
@@ -228,6 +229,13 @@ public struct MessageProtocol: Sendable, Equatable {
         case .broadcast(let channel, let value):
             return commands(for: value, named: channel.map(chosenEvents.contains) ?? false)
         }
+    }
+
+    /// The commands for a JSON-RPC notification (``JSONRPCNotification``): what it carries,
+    /// chosen by `--event` by its method, its channel, or a kind of its own.
+    private func notificationCommands(_ notification: JSONRPCNotification) -> [UpstreamCommand] {
+        let kinds = notification.kinds + Self.dottedFirstParts(notification.kinds)
+        return commands(for: notification.value, named: kinds.contains(where: chosenEvents.contains))
     }
 
     /// A SignalR hub's message (``Framing/signalR``): each record's commands in turn; every
@@ -342,14 +350,28 @@ public struct MessageProtocol: Sendable, Equatable {
     private static let notChosen = "its kind is not one --event names"
 
     /// The members that name a JSON message's kind: Coinbase's `type`, Bitstamp's `event`,
-    /// Kraken's `channel`, Binance's `e`, Polygon's `ev`, Alpaca's `T`.
-    static let kindMembers = ["type", "event", "channel", "e", "ev", "T"]
+    /// Kraken's `channel`, Binance's `e`, Polygon's `ev`, Alpaca's `T`, Bybit's `topic`.
+    static let kindMembers = ["type", "event", "channel", "e", "ev", "T", "topic"]
 
-    /// A JSON message's kinds: each of ``kindMembers`` that is text, in the object itself and
-    /// in its `data` object (Binance's combined streams, `{"stream":…,"data":{"e":"trade",…}}`).
-    /// A message may say several (Kraken's `{"channel":"ticker","type":"update",…}`).
+    /// A JSON message's kinds: each of ``kindMembers`` that is text, in the object itself, in
+    /// its `data` object (Binance's combined streams, `{"stream":…,"data":{"e":"trade",…}}`)
+    /// and in its `arg` object (OKX's `{"arg":{"channel":"tickers",…},"data":[…]}`); a kind
+    /// of dotted parts (Bybit's `tickers.BTCUSDT`, Deribit's `ticker.BTC-PERPETUAL.100ms`)
+    /// counts whole and by its first part. A message may say several (Kraken's
+    /// `{"channel":"ticker","type":"update",…}`).
     static func kinds(of message: JSONValue) -> [String] {
-        [message, message["data"] ?? .null].flatMap { object in kindMembers.compactMap { object[$0]?.stringValue } }
+        let named = [message, message["data"] ?? .null, message["arg"] ?? .null].flatMap { object in
+            kindMembers.compactMap { object[$0]?.stringValue }
+        }
+        return named + dottedFirstParts(named)
+    }
+
+    /// The first part of each kind of dotted parts (`tickers.BTCUSDT`: `tickers`).
+    static func dottedFirstParts(_ kinds: [String]) -> [String] {
+        kinds.compactMap { kind in
+            guard let dot = kind.firstIndex(of: "."), dot != kind.startIndex else { return nil }
+            return String(kind[..<dot])
+        }
     }
 
     /// Whether `item` (carried by `envelope`, when it is) is of a kind `--event` chose:
