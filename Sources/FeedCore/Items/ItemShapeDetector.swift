@@ -1663,10 +1663,23 @@ public enum ItemShapeDetector {
         Double(text)?.isFinite == true
     }
 
-    /// The value of a number sent as text: plain (`"21.4"`, ``isReading(_:)``) or written for
-    /// people (`"12,400"`, ``formattedNumber(_:)``); `nil` for any other text.
+    /// The value of a number sent as text: plain (`"21.4"`, ``isReading(_:)``; Swift reads
+    /// `"0x1b4"` as 436 too) or written for people (`"12,400"`, ``formattedNumber(_:)``);
+    /// `nil` for any other text.
     public static func writtenNumber(_ text: String) -> Double? {
         isReading(text) ? Double(text) : formattedNumber(text)
+    }
+
+    /// The value of a quantity in hexadecimal as Ethereum's JSON-RPC writes them (a block's
+    /// `"number":"0x1406f4a"`, its `gasUsed` and `timestamp`): `0x`, then 1 to 15 hex digits
+    /// without a leading zero (`0x0` alone is zero); `nil` for any other text, so that a hash,
+    /// an address or data with its leading zeros (`"nonce":"0x0000000000000000"`) is none.
+    public static func hexQuantity(_ text: String) -> Int64? {
+        let utf8 = text.utf8
+        guard utf8.count >= 3, utf8.count <= 17, text.hasPrefix("0x") else { return nil }
+        let digits = text.dropFirst(2)
+        guard digits == "0" || digits.first != "0" else { return nil }
+        return Int64(digits, radix: 16)
     }
 
     /// The bytes a size written for people stands for: a number and a unit of bytes, with or
@@ -2115,10 +2128,13 @@ public enum ItemShapeDetector {
 
     /// How the values of a member named `name` are shown: ``format(named:samples:)``, but an
     /// id (or a digest) is a name, not a quantity: no grouped digits; nor is a number, a
-    /// year or a serial (an incident's `incident_number`, `1234`, not `1,234`).
+    /// year or a serial (an incident's `incident_number`, `1234`, not `1,234`), unless it is
+    /// written in hexadecimal (an Ethereum block's `number`, `0x1406f4a`), which a person
+    /// reads in decimal.
     public static func shownFormat(named name: String, samples: [JSONValue]) -> ItemColumn.Format {
         let format = format(named: name, samples: samples)
-        return format == .number && (isIDName(name) || isCodeWord(name)) ? .text : format
+        let hex = !samples.isEmpty && samples.allSatisfy { $0.stringValue.flatMap(hexQuantity) != nil }
+        return format == .number && !hex && (isIDName(name) || isCodeWord(name)) ? .text : format
     }
 
     /// How a named value (``ItemsForm/values(nameMember:valueMember:)``) named `name` is
@@ -2359,6 +2375,12 @@ public enum ItemShapeDetector {
         // A key in a namespace by its last part (Azure DevOps' `System.State`: a status).
         let name = plainName(namespaced)
         let lower = name.lowercased()
+        // Quantities in hexadecimal (an Ethereum block's `gasUsed`, `timestamp`): what the
+        // numbers they write would be.
+        let hex = samples.compactMap { $0.stringValue.flatMap(hexQuantity) }
+        if !hex.isEmpty, hex.count == samples.count, lower != "color", lower != "colour" {
+            return Self.format(named: namespaced, samples: hex.map { .int($0) })
+        }
         func has(_ parts: String...) -> Bool { parts.contains { lower.contains($0) } }
         func ends(_ parts: String...) -> Bool { parts.contains { lower.hasSuffix($0) } }
         // No item has a value yet (a CI run's `conclusion` while every run is running): the

@@ -259,7 +259,14 @@ struct CellView {
         _ value: JSONValue?, format: ItemColumn.Format, decimals: Int, localTimeOffset: Int?, currency: Currency?,
         links: PageLinks, numeric: inout Bool, shortened: Bool
     ) -> Content {
-        guard let value, !value.isNull else { return .missing }
+        guard var value, !value.isNull else { return .missing }
+        // A quantity in hexadecimal (Ethereum's `"gasUsed":"0x1c9c380"`) in a column of
+        // numbers or times is the number it writes.
+        if format.isNumeric || format == .date || format == .relative, let text = value.stringValue,
+            let quantity = ItemShapeDetector.hexQuantity(text)
+        {
+            value = .int(quantity)
+        }
         func text(_ whole: String) -> Content {
             guard shortened, whole.count > maxListCharacters else { return .plain(whole, full: nil) }
             return .plain(String(whole.prefix(maxListCharacters - 1)) + "…", full: whole)
