@@ -380,6 +380,39 @@ struct JSONStreamUpstreamTests {
         }
     }
 
+    @Test("Docker's events that end are read again since just after the last one, in place of the URL's since")
+    func dockerEventsResume() async throws {
+        func event(_ action: String, _ name: String, at nanoseconds: Int64) -> String {
+            #"{"status":"\#(action)","id":"c-\#(name)","Type":"container","Action":"\#(action)","Actor":{"ID":"c-\#(name)","Attributes":{"name":"\#(name)"}},"scope":"local","time":\#(nanoseconds / 1_000_000_000),"timeNano":\#(nanoseconds)}"#
+                + "\n"
+        }
+        try await Upstream.run(
+            [
+                .stream(
+                    [
+                        .text(
+                            event("start", "web", at: 1_733_360_000_100_000_000)
+                                + event("die", "db", at: 1_733_360_001_000_000_000))
+                    ],
+                    ending: .close, contentType: "application/json"),
+                .stream(
+                    [.text(event("start", "db", at: 1_733_360_002_000_000_000))], ending: .stayOpen,
+                    contentType: "application/json"),
+            ], path: "/events?since=1733359000&filters=%7B%22type%22%3A%5B%22container%22%5D%7D",
+            kind: .append(keep: 10)
+        ) { server, upstream in
+            let requests = try await server.waitForRequests(2)
+            #expect(
+                requests.map(\.uri) == [
+                    "/events?since=1733359000&filters=%7B%22type%22%3A%5B%22container%22%5D%7D",
+                    "/events?since=1733360001.000000001&filters=%7B%22type%22%3A%5B%22container%22%5D%7D",
+                ])
+            try await upstream.waitUntil("each event once") {
+                Self.values(upstream.document, at: "/Action") == ["start", "die", "start"]
+            }
+        }
+    }
+
     @Test("a changes feed that ends is read again since its last seq, in place of since=now")
     func couchChangesResume() async throws {
         func change(_ seq: String, _ id: String, deleted: Bool = false) -> String {

@@ -57,6 +57,19 @@ struct StreamResumeTests {
         #expect(Self.resume(#"{"id":"x","event":"message","message":"no topic, no time"}"#) == nil)
     }
 
+    @Test("Docker's events resume since one nanosecond after the last event's timeNano")
+    func docker() {
+        func event(_ nanoseconds: String) -> String {
+            #"{"status":"start","id":"4f5a","Type":"container","Action":"start","Actor":{"ID":"4f5a","Attributes":{"name":"web"}},"scope":"local","time":1733360000,"timeNano":\#(nanoseconds)}"#
+        }
+        #expect(Self.resume(event("1733360000123456789")) == Self.at("since", "1733360000.123456790"))
+        #expect(Self.resume(event("1733360000000000000")) == Self.at("since", "1733360000.000000001"))
+        #expect(Self.resume(event("1733360000999999999")) == Self.at("since", "1733360001.000000000"))
+        #expect(Self.resume(event(#""1733360000123456789""#)) == nil, "timeNano as text")
+        #expect(
+            Self.resume(#"{"Type":"container","Action":"start","time":1733360000,"timeNano":1}"#) == nil, "no Actor")
+    }
+
     @Test("a resume point as a position, and back; other positions are not one")
     func positions() throws {
         let query = StreamResume.ResumeQuery(name: "since", value: "12-g1A\"&x")

@@ -130,7 +130,7 @@ public struct MessageProtocol: Sendable, Equatable {
 
     /// What one message says (``Reading``): its commands (``interpret(_:)``), where the stream
     /// resumes after it when it says (in append mode: a Kubernetes watch's events, CouchDB's
-    /// changes, ntfy's messages; ``StreamResume``), and what the client sends back.
+    /// changes, ntfy's messages, Docker's events; ``StreamResume``), and what the client sends back.
     public func read(_ message: Message) -> Reading {
         switch message {
         case .binary where framing == .socketIO:
@@ -156,7 +156,7 @@ public struct MessageProtocol: Sendable, Equatable {
             guard case .append = mode else { return Reading(commands(for: value)) }
             let resume =
                 KubernetesWatch.resume(after: value) ?? CouchChanges.resume(after: value)
-                ?? NtfyMessages.resume(after: value)
+                ?? NtfyMessages.resume(after: value) ?? DockerEvents.resume(after: value)
             return Reading(commands(for: value), resume: resume)
         }
     }
