@@ -125,7 +125,7 @@ enum FeedwebOptions {
         .values(
             "mark", "'LABEL:/pointer=value'", at: \.marks, repetition: .repeatable,
             help: """
-                A notable event on /stats (and a screen's attention) for each item that comes to match: its value \
+                A notable event on /stats (and a screen's attention, and each --webhook) for each item that comes to match: its value \
                 at the pointer = value, != value, or <, <=, >, >= a number, e.g. 'New user:/type=newuser', \
                 'Above 100:/price>100' (repeatable).
                 """,
@@ -243,6 +243,19 @@ enum FeedwebOptions {
                 (CORS), e.g. https://intranet.example or http://127.0.0.1:8000; * for any (repeatable).
                 """,
             shownDefault: nil, parse: OptionValue.allowedOrigins),
+        .values(
+            "webhook", "URL", at: \.configuration.webhooks, repetition: .repeatable,
+            help: """
+                A URL told, by a POST of JSON, each time an item comes to match a --mark: its mark, key, title, \
+                page and the item, with a text a chat's incoming webhook shows (repeatable).
+                """,
+            shownDefault: nil, parse: OptionValue.webhooks),
+        .values(
+            "webhook-header", "\"Name: value\"", at: \.configuration.webhookHeaders, repetition: .repeatable,
+            help: """
+                A header sent with each --webhook request, e.g. "Authorization: Bearer …" (repeatable).
+                """,
+            shownDefault: nil, parse: OptionValue.headers),
         .single(
             "public-origin", "ORIGIN", at: \.configuration.links,
             help: """

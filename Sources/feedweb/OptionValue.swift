@@ -59,6 +59,13 @@ enum OptionValue {
         throw Problem("'\(URLRedaction.redacted(text))' is not an absolute \(schemes) URL" + meant)
     }
 
+    /// Webhook URLs (`--webhook`): each an absolute http or https URL, named redacted when
+    /// wrong (it may hold a token).
+    static func webhooks(_ texts: [String]) throws(Problem) -> [String] {
+        for text in texts { _ = try sourceURL(text, transport: .http) }
+        return texts
+    }
+
     static func pointer(_ text: String) throws(Problem) -> JSONPointer {
         do {
             return try JSONPointer(text)

@@ -115,6 +115,10 @@ struct OptionTableTests {
             #expect(option.name.allSatisfy { $0.isLowercase || $0 == "-" }, "\(option.name)")
         }
         let repeatable = FeedwebOptions.all.filter { $0.repetition == .repeatable }.map(\.name)
-        #expect(repeatable == ["header", "send", "event", "field", "mark", "playlist", "column", "allow-origin"])
+        #expect(
+            repeatable == [
+                "header", "send", "event", "field", "mark", "playlist", "column", "allow-origin", "webhook",
+                "webhook-header",
+            ])
     }
 }

@@ -68,6 +68,9 @@ public final class FeedwebApplication: Sendable {
             title: configuration.title,
             allowedOrigins: configuration.allowedOrigins, logger: logger, templates: templates,
             screens: configuration.screens, links: configuration.links,
+            webhooks: configuration.webhooks.map {
+                WebhookNotifier.Target(url: $0, headers: configuration.webhookHeaders)
+            },
             upstreamStatus: {
                 // Shown under the configured source's name, never the raw URL (it may
                 // carry an API key) nor the demo's loopback address.
@@ -176,6 +179,11 @@ public final class FeedwebApplication: Sendable {
     public func start() throws -> UInt16 {
         let port = try server.start()
         let host = configuration.server.address.isIPv6 ? "[::1]" : "127.0.0.1"
+        // The items' pages a webhook links to, without --public-origin: where feedweb listens.
+        let address = configuration.server.address
+        let listening =
+            ["0.0.0.0", "::"].contains(address.host) ? host : address.isIPv6 ? "[\(address.host)]" : address.host
+        handlers.webhooks?.serve(at: "http://\(listening):\(port)")
         let (url, kind) = configuration.sources.source.connection(
             demoURL: "http://\(host):\(port)/demo/upstream", chosenEvents: Set(configuration.sources.chosenEvents),
             sends: configuration.sources.sendOnOpen)
@@ -261,6 +269,9 @@ public final class FeedwebApplication: Sendable {
             })
         if let demo {
             services.append(ApplicationService("demo newswire") { await demo.run() })
+        }
+        if let webhooks = handlers.webhooks {
+            services.append(ApplicationService("webhooks") { await webhooks.run() })
         }
         if let source = upstreamBox.source {
             let name = configuration.cluster == nil ? "upstream" : "cluster node"

@@ -109,6 +109,10 @@ public struct FeedwebConfiguration: Sendable {
     /// links to feedweb are absolute on it, so that a page of another origin showing the
     /// fragments links back here; by default they are paths.
     public var links = PageLinks.paths
+    /// The URLs told when an item comes to match a mark (`--webhook`), with the headers sent
+    /// to each (`--webhook-header`).
+    public var webhooks: [String] = []
+    public var webhookHeaders: [(name: String, value: String)] = []
     /// The directory served under `/static/` (`--public-dir`): the first `Public/` next to
     /// the executable or above it.
     public var publicDirectory = PublicDirectory.locate()

@@ -24,6 +24,8 @@ struct WebHandlers: Sendable {
     let connections = ConnectionCountsSource()
     /// The store's one observer: hands each change to the consumers above, in order.
     let fanout: FanoutStage
+    /// The `--webhook`s' notifier; `nil` without any.
+    let webhooks: WebhookNotifier?
     /// `/inspect`'s sources (`nil`: `--inspect off`).
     let inspector: Inspector?
     /// The templates pages are rendered from (`--templates`).
@@ -66,7 +68,7 @@ struct WebHandlers: Sendable {
         stateFile: StateFileWriter? = nil, shards: [Shard]? = nil, inspect: Bool = true, title: String = "feedweb",
         allowedOrigins: AllowedOrigins = .none, logger: Logger = Logger(label: "feedweb"),
         templates: TemplateLibrary = TemplateLibrary(), screens: ScreenSettings = ScreenSettings(),
-        links: PageLinks = .paths,
+        links: PageLinks = .paths, webhooks: [WebhookNotifier.Target] = [],
         upstreamStatus: @escaping @Sendable () -> UpstreamStatus,
         clusterStatus: @escaping @Sendable () -> ClusterStatus? = { nil }
     ) {
@@ -121,12 +123,20 @@ struct WebHandlers: Sendable {
             assets: assets, sourceLabel: sourceLabel, htmlHeaders: htmlHeaders, errors: errors,
             inspector: inspector, brand: title, templates: templates, screens: screens, links: links)
         self.api = APIHandlers(store: store, stats: stats, jsonHeaders: jsonHeaders, notFound: errors.notFoundJSON)
+        let notifier =
+            webhooks.isEmpty
+            ? nil
+            : WebhookNotifier(
+                targets: webhooks, feed: title, links: links, counters: metrics.webhookCounters(),
+                logger: logger, isSender: { clusterStatus().map { $0.role == .leader } ?? true })
+        self.webhooks = notifier
         self.fanout = FanoutStage(
             store: store,
             consumers: FanoutStage.ordered(
                 .init(
                     stats: stats, readingLog: ItemReadingLog(logger: logger), inspectLog: inspector?.events,
-                    pageStreams: pageStreams, events: events, items: items, stateFile: stateFile)))
+                    pageStreams: pageStreams, events: events, items: items, stateFile: stateFile,
+                    webhooks: notifier)))
         self.health = HealthHandlers(
             store: store, upstreamStatus: upstreamStatus, clusterStatus: clusterStatus, stats: stats, metrics: metrics,
             streams: streams, connections: connections, securityHeaders: security, unavailable: errors.notFoundJSON)

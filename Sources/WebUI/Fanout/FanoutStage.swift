@@ -18,7 +18,8 @@ import NIOConcurrencyHelpers
 /// 5. `/events` (``DocumentEventStream``), to every shard at once;
 /// 6. `/events/items` (``ItemEventStream``), likewise;
 /// 7. `/inspect`'s log again (``EventLog/queued(_:)``): every client has it queued;
-/// 8. the state file (``StateFileWriter``), when there is one.
+/// 8. the state file (``StateFileWriter``), when there is one;
+/// 9. the webhooks (``WebhookNotifier``), when there are any: last, as they only queue.
 ///
 /// Invariants: changes reach every consumer in commit order, each change once; a change is
 /// handed on only after every consumer is done with the one before. At most
@@ -43,6 +44,8 @@ final class FanoutStage: Sendable {
         let items: ItemEventStream
         /// `nil` without `--state-file`.
         let stateFile: StateFileWriter?
+        /// `nil` without `--webhook`.
+        var webhooks: WebhookNotifier? = nil
     }
 
     /// `parts` as consumers, in the order written down above.
@@ -67,6 +70,9 @@ final class FanoutStage: Sendable {
         }
         if let stateFile = parts.stateFile {
             consumers.append(Consumer(name: "state file") { _ in stateFile.changed() })
+        }
+        if let webhooks = parts.webhooks {
+            consumers.append(Consumer(name: "webhooks") { webhooks.deliver($0) })
         }
         return consumers
     }

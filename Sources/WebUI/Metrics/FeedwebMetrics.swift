@@ -42,7 +42,8 @@ import struct Prometheus.PrometheusMetricsFactory
 /// in cluster mode also `cluster_leader` (1 on the node that leads),
 /// `cluster_term`, `cluster_head_sequence`, `cluster_applied_sequence`, `cluster_lag`
 /// (rows of the log not applied here yet), `cluster_database_connected`,
-/// `cluster_takeovers_total` (times this node took the lead) and `leader_changes_total`.
+/// `cluster_takeovers_total` (times this node took the lead) and `leader_changes_total`;
+/// with `--webhook`, `webhook_notifications_total{result}` (``WebhookNotifier``).
 final class FeedwebMetrics: Sendable {
     /// One stream endpoint at scrape time.
     struct StreamSample: Sendable {
@@ -111,6 +112,15 @@ final class FeedwebMetrics: Sendable {
     /// Folds one upstream event into the `upstream_*` figures (on the source's task).
     func record(_ event: UpstreamEvent) {
         upstream.record(event)
+    }
+
+    /// The counters of `feedweb_webhook_notifications_total`, by result.
+    func webhookCounters() -> WebhookNotifier.Counters {
+        func counter(_ result: String) -> Counter {
+            Counter(label: "feedweb_webhook_notifications_total", dimensions: [("result", result)], factory: factory)
+        }
+        return WebhookNotifier.Counters(
+            delivered: counter("delivered"), failed: counter("failed"), dropped: counter("dropped"))
     }
 
     /// A recorder of the fan-out time of the stream endpoint `stream`, in nanoseconds.
