@@ -4,7 +4,7 @@
 #   scripts/install-deps.sh --test   plus what the tests drive (Chromium, its driver, Firefox ESR
 #                                    for the shared page stream, nginx, wrk, PostgreSQL for the
 #                                    cluster tests, pip to fetch htmx and Datastar from PyPI for
-#                                    the page-stream dialect tests)
+#                                    the page-stream dialect tests, Mosquitto for the MQTT tests)
 #   scripts/install-deps.sh --soak   plus what `make soak` builds its load tools with (gcc, make)
 #   scripts/install-deps.sh --bench  plus what `make bench` compares with (nginx, nchan, wrk, curl)
 #                                    and drives (Chromium for the page DOM latency, PostgreSQL
@@ -13,7 +13,7 @@ set -euo pipefail
 
 packages=(libmicrohttpd-dev liburing-dev pkg-config)
 if [[ "${1:-}" == "--test" ]]; then
-  packages+=(chromium chromium-driver firefox-esr nginx wrk python3-html5lib python3-pip postgresql)
+  packages+=(chromium chromium-driver firefox-esr nginx wrk python3-html5lib python3-pip postgresql mosquitto mosquitto-clients)
 fi
 if [[ "${1:-}" == "--soak" ]]; then
   packages+=(gcc make python3)

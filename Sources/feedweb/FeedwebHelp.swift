@@ -10,8 +10,9 @@ enum FeedwebHelp {
         item per event; with --mode firebase Firebase's put/patch streaming), --upstream ws(s)://… (a WebSocket: \
         --mode append takes each message as one item, document as a whole document), --upstream URL answered \
         with a stream of JSON (NDJSON, a Kubernetes watch, Docker's /events: each value read as a WebSocket \
-        message is), --poll URL (a JSON API polled with conditional requests), or, with none, the built-in demo \
-        newswire.
+        message is), --upstream mqtt(s)://HOST/TOPIC-FILTER (an MQTT broker: --mode append keeps each topic's \
+        latest message as one item, document reads each as a whole document), --poll URL (a JSON API polled \
+        with conditional requests), or, with none, the built-in demo newswire.
         """,
         """
         Every option can also be set by an environment variable: FEEDWEB_ plus the option name in upper case \

@@ -28,7 +28,10 @@ enum FeedwebOptions {
             parse: OptionValue.listenAddress),
         .single(
             "upstream", "URL", at: \.upstream,
-            help: "Upstream URL: an SSE feed or a stream of JSON (http or https) or a WebSocket (ws or wss).",
+            help: """
+                Upstream URL: an SSE feed or a stream of JSON (http or https), a WebSocket (ws or wss) or an MQTT \
+                broker and topic filter (mqtt or mqtts: mqtt://user:password@host:1883/home/#).
+                """,
             shownDefault: "the demo"
         ) { text throws(FeedwebOption.Problem) in
             try OptionValue.sourceURL(text, transport: nil)

@@ -141,6 +141,7 @@ private struct Resolution {
             throw failure("poll", "cannot be combined with \(other): feedweb reads one source")
         }
         let webSocket = upstream.map { UpstreamEndpoint.transport(of: $0) == .webSocket } ?? false
+        let mqtt = upstream.map { UpstreamEndpoint.transport(of: $0) == .mqtt } ?? false
         if mode != .document && upstream == nil {
             let reads = mode == .firebase ? "an SSE feed" : "an SSE feed or a WebSocket"
             throw failure(
@@ -149,8 +150,11 @@ private struct Resolution {
         if !settings.configuration.sources.sendOnOpen.isEmpty && !webSocket {
             throw failure("send", "sends text messages on a WebSocket: it needs --upstream ws://… or wss://…")
         }
-        if mode == .firebase && webSocket {
-            throw failure("mode", "firebase reads an SSE feed (http or https), not a WebSocket")
+        if mode == .firebase && (webSocket || mqtt) {
+            throw failure("mode", "firebase reads an SSE feed (http or https), not a \(mqtt ? "broker" : "WebSocket")")
+        }
+        if let upstream, mqtt {
+            return .mqtt(url: upstream, mode: mode == .append ? .append(keep: settings.keep) : .document)
         }
         if let upstream, webSocket {
             return .webSocket(url: upstream, mode: mode == .append ? .append(keep: settings.keep) : .document)

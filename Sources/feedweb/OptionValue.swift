@@ -43,16 +43,15 @@ enum OptionValue {
         }
     }
 
-    /// A source URL: of `transport`'s schemes, or (`nil`) of any source's: http, https, ws
-    /// or wss. A wrong one is named redacted (it may hold a password or an API key).
+    /// A source URL: of `transport`'s schemes, or (`nil`) of any source's: http, https, ws,
+    /// wss, mqtt or mqtts. A wrong one is named redacted (it may hold a password or an API
+    /// key).
     static func sourceURL(_ text: String, transport: UpstreamEndpoint.Transport?) throws(Problem) -> String {
         let checked = transport ?? UpstreamEndpoint.transport(of: text)
         guard UpstreamEndpoint.problem(withURL: text, transport: checked) != nil else { return text }
-        let schemes =
-            transport == nil && checked == .http
-            ? "http(s) or ws(s)" : (checked == .http ? "http or https" : "ws or wss")
+        let schemes = transport == nil && checked == .http ? "http(s), ws(s) or mqtt(s)" : checked.schemesText
         // A host without a scheme (`api.example/v1`, `127.0.0.1:8070/quotes`): the URL meant.
-        let scheme = checked == .http ? "http://" : "ws://"
+        let scheme = checked == .http ? "http://" : checked == .mqtt ? "mqtt://" : "ws://"
         let meant =
             !text.contains("://") && UpstreamEndpoint.problem(withURL: scheme + text, transport: checked) == nil
             ? "; did you mean '\(URLRedaction.redacted(scheme + text))'?" : ""

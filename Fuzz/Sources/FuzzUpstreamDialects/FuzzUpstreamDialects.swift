@@ -1,4 +1,4 @@
-import FeedCore
+@_spi(Fuzzing) import FeedCore
 import FuzzSupport
 
 /// Each upstream dialect's message handling on any input, carried out on a store as the
@@ -20,12 +20,15 @@ import FuzzSupport
 ///   as a SignalR hub's records; what the client would send back is one of the protocols'
 ///   own texts;
 /// - a JSON stream over HTTP: the bytes split into texts by ``JSONTextSplitter`` (the same
-///   texts whole and byte by byte), each interpreted by ``MessageProtocol``.
+///   texts whole and byte by byte), each interpreted by ``MessageProtocol``;
+/// - an MQTT broker's bytes: its packets (the same whole and byte by byte), each message
+///   carried out as ``MQTTMessages`` makes it.
 ///
 /// Input: a byte choosing the dialect (its value modulo 5, in the order above, the fifth
-/// being WebSocket below 160 and a JSON stream from 160; the rest of it picks `keep` for
-/// append, the mode, a WebSocket's framing and a JSON stream's), then the stream or, for polling, a
-/// status byte, header lines `Name: value` up to an empty line, and the body.
+/// being WebSocket below 160, a JSON stream from 160 and an MQTT broker's bytes from 240;
+/// the rest of it picks `keep` for append, the mode, a WebSocket's framing and a JSON
+/// stream's), then the stream or, for polling, a status byte, header lines `Name: value` up
+/// to an empty line, and the body.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzUpstreamDialects(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
     var input = FuzzInput(start, count)
@@ -42,12 +45,25 @@ public func fuzzUpstreamDialects(_ start: UnsafeRawPointer, _ count: Int) -> CIn
             let framing: MessageProtocol.Framing =
                 variant / 16 % 2 == 1 ? .socketIO : variant / 8 % 2 == 1 ? .signalR : .plain
             readWebSocketMessages(input.rest(), mode: mode, framing: framing)
-        } else {
+        } else if variant < 48 {
             let mode: MessageProtocol.Mode = variant % 2 == 0 ? .document : .append(keep: variant / 4 % 8 + 1)
             readJSONStream(input.rest(), framing: variant / 2 % 2 == 0 ? .lines : .values, mode: mode)
+        } else {
+            readMQTT(input.rest(), mode: variant % 2 == 0 ? .document : .append(keep: 5))
         }
     }
     return 0
+}
+
+/// A broker's bytes read whole and byte by byte, which must give the same packets and the
+/// same end; each message carried out as a command.
+func readMQTT(_ bytes: [UInt8], mode: MessageProtocol.Mode) {
+    let whole = MQTTFuzzing.read(bytes, piece: bytes.count, limit: 64 * 1024, mode: mode)
+    let pieces = MQTTFuzzing.read(bytes, piece: 1, limit: 64 * 1024, mode: mode)
+    invariant(whole.packets == pieces.packets, "the packets depend on how the bytes arrive")
+    invariant(whole.error == pieces.error, "the end depends on how the bytes arrive")
+    let store = newStore()
+    for command in whole.commands { carryOut(command, mode: mode, on: store) }
 }
 
 /// The events of `stream` (read whole, then ended), up to an event too large for 64 KiB.

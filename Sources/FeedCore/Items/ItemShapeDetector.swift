@@ -27,6 +27,7 @@ public enum ItemShapeDetector {
     /// Member names that make a key, in order of preference.
     static let keyNames = [
         "id", "key", "uuid", "guid", "uri", "sha", "url", "slug", "symbol", "name", "code", "ticker", "sku", "number",
+        "topic",
     ]
     /// Member names that name an item, in order of preference.
     static let titleNames = [

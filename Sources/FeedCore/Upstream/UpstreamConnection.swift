@@ -54,6 +54,8 @@ public final class UpstreamConnection: UpstreamSource {
             transport = PollTransport(clientConfiguration: http, interval: interval)
         case .webSocket(let messageProtocol):
             transport = WebSocketTransport(protocol: messageProtocol, tls: tls)
+        case .mqtt(let mode):
+            transport = MQTTTransport(messages: MQTTMessages(mode: mode), tls: tls)
         }
         self.configuration = configuration
         session = UpstreamSession(

@@ -15,20 +15,24 @@ public struct UpstreamEndpoint: Sendable {
         case http
         /// A WebSocket (the HTTP upgrade handshake, then messages).
         case webSocket
+        /// An MQTT broker (a TCP connection, CONNECT, SUBSCRIBE, then its messages).
+        case mqtt
 
         /// The URL schemes it takes, lower case.
         var schemes: Set<String> {
             switch self {
             case .http: return ["http", "https"]
             case .webSocket: return ["ws", "wss"]
+            case .mqtt: return ["mqtt", "mqtts"]
             }
         }
 
         /// The schemes in words, for error messages.
-        var schemesText: String {
+        public var schemesText: String {
             switch self {
             case .http: return "http or https"
             case .webSocket: return "ws or wss"
+            case .mqtt: return "mqtt or mqtts"
             }
         }
     }
@@ -78,11 +82,12 @@ public struct UpstreamEndpoint: Sendable {
         return Array(Set(found.filter { !$0.isEmpty })).sorted { $0.count > $1.count }
     }
 
-    /// The transport `url`'s scheme asks for (`ws`/`wss`: a WebSocket; anything else:
-    /// HTTP, checked later).
+    /// The transport `url`'s scheme asks for (`ws`/`wss`: a WebSocket; `mqtt`/`mqtts`: an
+    /// MQTT broker; anything else: HTTP, checked later).
     public static func transport(of url: String) -> Transport {
         let scheme = url.prefix { $0 != ":" }.lowercased()
-        return scheme == "ws" || scheme == "wss" ? .webSocket : .http
+        for transport in [Transport.webSocket, .mqtt] where transport.schemes.contains(scheme) { return transport }
+        return .http
     }
 
     /// `nil` when `url` is an absolute URL with a host and one of `transport`'s schemes,

@@ -8,6 +8,9 @@ public enum UpstreamKind: Sendable {
     case poll(interval: Duration)
     /// A WebSocket (`--upstream ws(s)://…`), each message read as `mode` says.
     case webSocket(MessageProtocol)
+    /// An MQTT broker (`--upstream mqtt(s)://…`), each message read as `mode` says
+    /// (``MQTTMessages``).
+    case mqtt(mode: MessageProtocol.Mode)
 
     /// The Streamdata document protocol over SSE (`--mode document`, the default).
     public static var document: UpstreamKind {
@@ -27,7 +30,10 @@ public enum UpstreamKind: Sendable {
 
     /// How it is reached.
     var transport: UpstreamEndpoint.Transport {
-        if case .webSocket = self { return .webSocket }
-        return .http
+        switch self {
+        case .webSocket: return .webSocket
+        case .mqtt: return .mqtt
+        case .sse, .poll: return .http
+        }
     }
 }

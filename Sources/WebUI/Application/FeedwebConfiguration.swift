@@ -25,12 +25,15 @@ public struct FeedwebConfiguration: Sendable {
         /// A WebSocket (`--upstream ws(s)://…`), each text message one item
         /// (`--mode append`) or a whole document (`--mode document`).
         case webSocket(url: String, mode: MessageProtocol.Mode)
+        /// An MQTT broker (`--upstream mqtt(s)://HOST/TOPIC-FILTER`), each topic's latest
+        /// message one item (`--mode append`) or each message a whole document.
+        case mqtt(url: String, mode: MessageProtocol.Mode)
 
         /// Whether each of the source's events is one item (append mode, SSE or WebSocket).
         var itemsAreEvents: Bool {
             switch self {
-            case .append, .webSocket(_, .append): true
-            case .demo, .sse, .firebase, .poll, .webSocket(_, .document): false
+            case .append, .webSocket(_, .append), .mqtt(_, .append): true
+            case .demo, .sse, .firebase, .poll, .webSocket(_, .document), .mqtt(_, .document): false
             }
         }
 
@@ -45,6 +48,8 @@ public struct FeedwebConfiguration: Sendable {
             case .poll(let url, _): return "poll " + URLRedaction.redacted(url)
             case .webSocket(let url, .document): return URLRedaction.redacted(url)
             case .webSocket(let url, .append): return "append " + URLRedaction.redacted(url)
+            case .mqtt(let url, .document): return URLRedaction.redacted(url)
+            case .mqtt(let url, .append): return "append " + URLRedaction.redacted(url)
             }
         }
 
@@ -67,6 +72,8 @@ public struct FeedwebConfiguration: Sendable {
                     .webSocket(
                         MessageProtocol(mode: mode, framing: .of(url: url, sends: sends), chosenEvents: chosenEvents))
                 )
+            case .mqtt(let url, let mode):
+                return (url, .mqtt(mode: mode))
             }
         }
     }
