@@ -209,8 +209,18 @@ private struct Resolution {
             ("demo-interval", upstream == nil && poll == nil, "the demo (no --upstream or --poll)"),
             ("cluster-node", configuration.cluster != nil, "--cluster"),
         ]
-        return unused.filter { !$0.used && inputs[$0.option] != nil && inputs[$0.option]?.variable == nil }.map {
+        var warnings = unused.filter { !$0.used && inputs[$0.option] != nil && inputs[$0.option]?.variable == nil }.map
+        {
             "--\($0.option) only applies with \($0.needs); ignored"
         }
+        // A broker's wildcard read as documents: each topic's message would replace the rest.
+        if case .mqtt(let url, .document) = configuration.sources.source, let parsed = URL(string: url),
+            MQTTMessages.topicFilter(of: parsed).contains(where: { $0 == "#" || $0 == "+" })
+        {
+            warnings.append(
+                "--upstream subscribes to several topics, and in document mode each message replaces the whole document; --mode append keeps a row a topic"
+            )
+        }
+        return warnings
     }
 }

@@ -554,6 +554,17 @@ struct OptionResolverTests {
             try Self.resolve(["--upstream", "http://127.0.0.1:9/feed", "--poll-body", "{}"]).warnings == [
                 "--poll-body only applies with --poll; ignored"
             ])
+        // A broker's wildcard in document mode, said; one topic, or append mode, not.
+        let wildcard = try Self.resolve(["--upstream", "mqtt://127.0.0.1:9/home/#"]).warnings
+        #expect(wildcard.count == 1 && wildcard.first?.contains("--mode append keeps a row a topic") == true)
+        #expect(try Self.resolve(["--upstream", "mqtt://127.0.0.1:9/home/+/state", "--mode", "append"]).warnings == [])
+        #expect(try Self.resolve(["--upstream", "mqtt://127.0.0.1:9/board/state"]).warnings == [])
+        let broker = try Self.configuration(["--upstream", "mqtts://u:p@127.0.0.1:9/a", "--mode", "append"])
+        guard case .mqtt(let url, .append)? = Optional(broker.sources.source) else {
+            Issue.record("not a broker: \(broker.sources.source)")
+            return
+        }
+        #expect(url == "mqtts://u:p@127.0.0.1:9/a")
         #expect(throws: (any Error).self) { try Self.resolve(["--poll", "http://127.0.0.1:9/q", "--poll-body", ""]) }
         #expect(throws: (any Error).self) { try Self.resolve(["--event", ""]) }
         #expect(throws: (any Error).self) { try Self.resolve(["--event", "a\nb"]) }

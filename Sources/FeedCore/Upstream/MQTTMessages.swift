@@ -15,7 +15,7 @@ import Foundation
 ///
 /// The broker sends each topic's retained message on subscribing: the dashboard starts
 /// with the state as it is.
-struct MQTTMessages: Sendable, Equatable {
+public struct MQTTMessages: Sendable, Equatable {
     let mode: MessageProtocol.Mode
 
     /// Where an item keeps its topic.
@@ -49,7 +49,7 @@ struct MQTTMessages: Sendable, Equatable {
     /// The topic filter an `mqtt://` URL names: its path without the first `/`, percent
     /// escapes read, and its fragment after a `#` (so `mqtt://broker/sensors/#`, whose `#`
     /// a URL takes for a fragment, is `sensors/#`); `#`, every topic, when it names none.
-    static func topicFilter(of url: URL) -> String {
+    public static func topicFilter(of url: URL) -> String {
         let path = url.path(percentEncoded: false)
         var filter = path.hasPrefix("/") ? String(path.dropFirst()) : path
         if let fragment = url.fragment(percentEncoded: false) { filter += "#" + fragment }

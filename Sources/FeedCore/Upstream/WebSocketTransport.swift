@@ -89,8 +89,8 @@ struct WebSocketTransport: UpstreamTransport {
                     .text(messageProtocol.framing == .signalR ? SignalRMessage.framed(text) : text))
             }
             if !sends.isEmpty { session.logger.info("upstream: sent \(sends.count) message(s) (--send)") }
-            // Heartbeats (Engine.IO 3's pings, a Phoenix server's heartbeats) go out from the
-            // first message that asks for them on, beside the reading.
+            // Heartbeats (Engine.IO 3's pings, a Phoenix server's heartbeats, a SignalR hub's
+            // pings) go out from the first message that asks for them on, beside the reading.
             let (heartbeats, heartbeat) = AsyncStream.makeStream(
                 of: Heartbeat.self, bufferingPolicy: .bufferingNewest(1))
             let heartbeatInterval = max(session.configuration.readTimeout / 2, .milliseconds(25))
@@ -121,7 +121,8 @@ struct WebSocketTransport: UpstreamTransport {
         return .ended(error)
     }
 
-    /// A text the client sends every `interval`: Engine.IO 3's ping, a Phoenix heartbeat.
+    /// A text the client sends every `interval`: Engine.IO 3's ping, a Phoenix heartbeat, a
+    /// SignalR ping.
     struct Heartbeat: Sendable {
         let text: String
         let interval: Duration
