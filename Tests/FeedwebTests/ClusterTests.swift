@@ -295,4 +295,23 @@ struct ClusterTests {
         // before the test process exits (this one's PostgreSQL outlived CI's run).
         await postgres.remove()
     }
+
+    @Test("--webhook in a cluster: a mark is told once, by the node that leads, not by every node")
+    func webhookOnce() async throws {
+        let receiver = try await ScriptedSSEServer.start(script: [], then: .status(204))
+        defer { receiver.shutdownNow() }
+        let cluster = try await FeedwebCluster(
+            nodes: 2, arguments: ["--mark", "Breaking:/title=Edited headline 1", "--webhook", receiver.url("/hook")])
+        _ = try await cluster.leader()
+        try await cluster.converged()
+        try await cluster.upstream.scriptedChange(1)
+        try await Eventually.check("the notification", within: 10) { !receiver.requests.isEmpty }
+        // Every node has applied the change by now; a second sender would have sent too.
+        try await cluster.converged()
+        try await Task.sleep(for: .seconds(1))
+        #expect(receiver.requests.count == 1, "told once: \(receiver.requests.map(\.body))")
+        let body = try JSONValue(parsing: try #require(receiver.requests.first).body)
+        #expect(body["mark"] == .string("Breaking") && body["item"]?["title"] == .string("Edited headline 1"))
+        await cluster.shutdown()
+    }
 }
