@@ -108,6 +108,36 @@ struct MQTTTests {
         }
     }
 
+    /// The test CA and the certificate it signed for 127.0.0.1 and localhost.
+    static let tls: MosquittoBroker.TLS = {
+        let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("FeedCoreTests/Fixtures/tls")
+        return MosquittoBroker.TLS(
+            caFile: folder.appendingPathComponent("ca.pem").path,
+            certificateFile: folder.appendingPathComponent("server.pem").path,
+            keyFile: folder.appendingPathComponent("server-key.pem").path)
+    }()
+
+    @Test("mqtts: a broker whose certificate the --ca-file signed is read; without it, the TLS failure said")
+    func overTLS() async throws {
+        let broker = try await MosquittoBroker(tls: Self.tls)
+        defer { broker.kill() }
+        try await broker.publish(#"{"ok":true}"#, on: "lab/probe", retain: true)
+        let trusted = try await FeedwebProcess(arguments: [
+            "--upstream", broker.url("lab/#"), "--mode", "append", "--ca-file", Self.tls.caFile,
+        ])
+        defer { trusted.kill() }
+        let untrusted = try await FeedwebProcess(arguments: ["--upstream", broker.url("lab/#"), "--mode", "append"])
+        defer { untrusted.kill() }
+        try await Eventually.check("the probe over TLS") {
+            try await Self.topics(trusted.port)["lab/probe"]?["ok"] == .bool(true)
+        }
+        try await Eventually.check("the untrusted certificate said") {
+            let ready = try await JSONValue(parsing: HTTPTestClient.get(port: untrusted.port, "/readyz").body)
+            return ready["upstream"]?["last_error"]?.stringValue?.contains("CERTIFICATE_VERIFY_FAILED") == true
+        }
+    }
+
     @Test("document mode: each message on the topic is the whole document; one that is not JSON is counted")
     func documents() async throws {
         let broker = try await MosquittoBroker()

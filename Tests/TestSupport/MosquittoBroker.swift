@@ -18,15 +18,32 @@ public final class MosquittoBroker: @unchecked Sendable {
     public static let publisher = "/usr/bin/mosquitto_pub"
     public static let passwordTool = "/usr/bin/mosquitto_passwd"
 
-    /// Starts a broker on a free loopback port; with `user`, only that user with
-    /// `password` may connect (anonymous clients are refused). Waits until it accepts
-    /// connections.
-    public init(user: (name: String, password: String)? = nil, timeout: Double = 10) async throws {
+    /// A TLS listener's files: the CA that signed the certificate, the certificate, its key.
+    public struct TLS: Sendable {
+        public let caFile: String
+        public let certificateFile: String
+        public let keyFile: String
+
+        public init(caFile: String, certificateFile: String, keyFile: String) {
+            self.caFile = caFile
+            self.certificateFile = certificateFile
+            self.keyFile = keyFile
+        }
+    }
+
+    /// The CA file of a TLS broker, for its clients.
+    public let caFile: String?
+
+    /// Starts a broker on a free loopback port (with `tls`, speaking TLS there); with
+    /// `user`, only that user with `password` may connect (anonymous clients are refused).
+    /// Waits until it accepts connections.
+    public init(user: (name: String, password: String)? = nil, tls: TLS? = nil, timeout: Double = 10) async throws {
         for tool in [Self.executable, Self.publisher] where !FileManager.default.isExecutableFile(atPath: tool) {
             throw Failure(
                 description: "\(tool) is missing: install Debian's mosquitto and mosquitto-clients (.ci/run does)")
         }
         port = try FreePort.find()
+        caFile = tls?.caFile
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("feedweb-mosquitto-\(UUID())")
         try FileManager.default.createDirectory(
             at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o755])
@@ -38,6 +55,9 @@ public final class MosquittoBroker: @unchecked Sendable {
             """
         // Run as root (CI), it would switch to the `mosquitto` user, who cannot read here.
         if geteuid() == 0 { config += "user root\n" }
+        if let tls {
+            config += "cafile \(tls.caFile)\ncertfile \(tls.certificateFile)\nkeyfile \(tls.keyFile)\n"
+        }
         if let user {
             let passwords = directory.appendingPathComponent("passwords").path
             let tool = Subprocess()
@@ -82,7 +102,7 @@ public final class MosquittoBroker: @unchecked Sendable {
     /// The URL of `filter` on this broker, with `user` in it when given.
     public func url(_ filter: String, user: (name: String, password: String)? = nil) -> String {
         let credentials = user.map { "\($0.name):\($0.password)@" } ?? ""
-        return "mqtt://\(credentials)127.0.0.1:\(port)/\(filter)"
+        return "\(caFile == nil ? "mqtt" : "mqtts")://\(credentials)127.0.0.1:\(port)/\(filter)"
     }
 
     /// Publishes `message` on `topic` with `mosquitto_pub` (`nil`: an empty message, which
@@ -96,6 +116,7 @@ public final class MosquittoBroker: @unchecked Sendable {
         arguments += message.map { ["-m", $0] } ?? ["-n"]
         if retain { arguments.append("-r") }
         if let user { arguments += ["-u", user.name, "-P", user.password] }
+        if let caFile { arguments += ["--cafile", caFile] }
         client.arguments = arguments
         client.standardOutput = FileHandle.nullDevice
         client.standardError = FileHandle.nullDevice
