@@ -36,9 +36,10 @@ struct MQTTTests {
         #expect(topics["home/kitchen"]?["temperature"] == .double(21.5))
         #expect(topics["home/garage/door"]?["value"] == .string("OPEN"))
         #expect(topics["office/attic"] == nil, "outside the filter")
-        try await broker.publish(#"{"temperature":22.75,"humidity":45}"#, on: "home/kitchen")
+        // Retained, as sensors publish: a reconnect in between (a slow machine) loses none.
+        try await broker.publish(#"{"temperature":22.75,"humidity":45}"#, on: "home/kitchen", retain: true)
         let hostile = "home/<script>alert(1)</script>"
-        try await broker.publish(#"{"temperature":19}"#, on: hostile)
+        try await broker.publish(#"{"temperature":19}"#, on: hostile, retain: true)
         try await broker.publish(nil, on: "home/garage/door", retain: true)
         try await Eventually.check("the kitchen's new reading, the hostile topic, the door gone") {
             let topics = try await Self.topics(feedweb.port)
@@ -93,7 +94,8 @@ struct MQTTTests {
             "--upstream", broker.url("plant/#"), "--mode", "append", "--read-timeout", "1", "--max-backoff", "0.5",
         ])
         defer { feedweb.kill() }
-        try await broker.publish(#"{"rpm":1200}"#, on: "plant/pump")
+        // Retained: feedweb may not have subscribed yet.
+        try await broker.publish(#"{"rpm":1200}"#, on: "plant/pump", retain: true)
         try await Eventually.check("the pump") { try await Self.topics(feedweb.port)["plant/pump"] != nil }
         broker.pause(true)
         try await Eventually.check("the silence noticed", within: 10) {
@@ -151,7 +153,7 @@ struct MQTTTests {
         }
         try await broker.publish("not json", on: "board/state")
         try await broker.publish(
-            #"{"results":[{"id":"a","title":"First"},{"id":"b","title":"Second"}]}"#, on: "board/state")
+            #"{"results":[{"id":"a","title":"First"},{"id":"b","title":"Second"}]}"#, on: "board/state", retain: true)
         try await Eventually.check("the second document") {
             let state = try await JSONValue(parsing: HTTPTestClient.get(port: feedweb.port, "/api/state").body)
             return state["results"]?.arrayValue?.count == 2
