@@ -83,6 +83,10 @@ struct PhoenixMessageTests {
             Issue.record("presence is an item")
             return
         }
+        guard case .ignore(_, false)? = MessageProtocol(mode: .document).interpret(.text(presence)).first else {
+            Issue.record("presence is a document")
+            return
+        }
         let named = MessageProtocol(mode: .append(keep: 5), chosenEvents: ["presence_diff"])
         guard case .prependItem? = named.interpret(.text(presence)).first else {
             Issue.record("presence named by --event is no item")

@@ -193,11 +193,17 @@ public struct MessageProtocol: Sendable, Equatable {
         case .channelEnded(let why):
             return Reading([.endStream(why)], heartbeat: heartbeat)
         case .event(let name, let value):
-            let chosen =
-                chosenEvents.isEmpty ? !PhoenixMessage.presenceEvents.contains(name) : chosenEvents.contains(name)
-            if case .append = mode, !chosen {
+            // Presence is who is connected, not the data: an item only when `--event` names it
+            // in append mode, never a document.
+            let presence = PhoenixMessage.presenceEvents.contains(name)
+            switch mode {
+            case .append where chosenEvents.isEmpty ? presence : !chosenEvents.contains(name):
                 return Reading(
                     [.ignore(reason: "\(name) events are not items (--event)", counted: false)], heartbeat: heartbeat)
+            case .document where presence:
+                return Reading([.ignore(reason: "Phoenix's presence", counted: false)], heartbeat: heartbeat)
+            default:
+                break
             }
             // A table's row changes edit the set of rows kept.
             switch mode {
