@@ -28,6 +28,16 @@ final class WebhookNotifier: Sendable {
     struct Target: Sendable {
         let url: String
         let headers: [(name: String, value: String)]
+
+        /// How the logs name it: its scheme and host only (`https://hooks.slack.com/…`), as
+        /// a chat's webhook keeps its secret in the path.
+        var shown: String {
+            guard let components = URLComponents(string: url), let scheme = components.scheme,
+                let host = components.host
+            else { return "(a webhook)" }
+            let port = components.port.map { ":\($0)" } ?? ""
+            return "\(scheme)://\(host)\(port)/…"
+        }
     }
 
     /// The most notifications waiting for one webhook.
@@ -93,7 +103,7 @@ final class WebhookNotifier: Sendable {
                 if case .dropped(let oldest) = queue.yield(notification) {
                     counters.dropped.increment()
                     logger.warning(
-                        "webhook \(URLRedaction.redacted(target.url)): \(Self.queueLimit) notifications waiting; dropped the oldest (\(oldest.text))"
+                        "webhook \(target.shown): \(Self.queueLimit) notifications waiting; dropped the oldest (\(oldest.text))"
                     )
                 }
             }
@@ -121,7 +131,7 @@ final class WebhookNotifier: Sendable {
 
     /// Sends each notification of `stream` to `target` in turn, until the stream ends.
     private func send(_ stream: AsyncStream<WebhookNotification>, to target: Target, with client: HTTPClient) async {
-        let shown = URLRedaction.redacted(target.url)
+        let shown = target.shown
         var left = 0
         for await notification in stream {
             if Task.isCancelled {
